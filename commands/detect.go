@@ -1,0 +1,31 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+)
+
+// DetectCmd reports whether the companion is installed.
+type DetectCmd struct{}
+
+func (c *DetectCmd) Run(a *App) error {
+	d, err := a.Sys.DetectCompanion()
+	if err != nil {
+		return err
+	}
+	return a.emit(d, func(w io.Writer) {
+		switch {
+		case d.Installed && d.Version != nil:
+			fmt.Fprintf(w, "agent-switch %s is installed.\n", *d.Version)
+		case d.Installed:
+			fmt.Fprintln(w, "agent-switch is installed (version unknown).")
+		default:
+			fmt.Fprintln(w, "agent-switch is not installed.")
+			fmt.Fprintf(w, "  install:    %s\n", *d.InstallCommand)
+		}
+		fmt.Fprintf(w, "  repository: %s\n", d.Repo)
+		if d.Dismissed {
+			fmt.Fprintln(w, "  The recommendation is dismissed.")
+		}
+	})
+}

@@ -1,0 +1,154 @@
+// Package commands is charter's command line: the Kong grammar and the thin
+// layer that parses, calls core and renders the result.
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"slices"
+	"time"
+
+	"github.com/alecthomas/kong"
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+)
+
+// Build identifies this binary; the release build sets it through ldflags.
+type Build struct {
+	Version string
+	Commit  string
+}
+
+// resolved fills a missing version and commit from the Go build info.
+func (b Build) resolved() Build {
+	info, ok := debug.ReadBuildInfo()
+	if b.Version == "" {
+		b.Version = "dev"
+		if ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			b.Version = info.Main.Version
+		}
+	}
+	if b.Commit == "" {
+		b.Commit = "unknown"
+		if ok {
+			for _, s := range info.Settings {
+				if s.Key == "vcs.revision" {
+					b.Commit = s.Value
+				}
+			}
+		}
+	}
+	return b
+}
+
+// CLI is the grammar.
+type CLI struct {
+	ConfigRoot *string     `name:"config-root" placeholder:"PATH" help:"Config root chosen by a host (overrides AGENTKIT_CONFIG_HOME)."`
+	JSON       bool        `name:"json" help:"Print exactly one JSON document on stdout."`
+	Version    versionFlag `name:"version" help:"Print the version (with --json: name, version, commit, capabilities)."`
+
+	Detect  DetectCmd  `cmd:"" help:"Detect the agent-switch companion."`
+	Dismiss DismissCmd `cmd:"" help:"Dismiss a recommendation for good."`
+	Ping    PingCmd    `cmd:"" help:"Describe this charter: version, profile, config root, scope, capabilities."`
+}
+
+// App is what every command's Run receives.
+type App struct {
+	Sys    *core.System
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	JSON   bool
+	Build  Build
+	// Interactive reports whether a person can answer a prompt.
+	Interactive func() bool
+
+	rootFlag *string
+}
+
+// Scope resolves this run's config root and scope.
+func (a *App) Scope() (core.Scope, error) {
+	return a.Sys.ResolveScope(a.rootFlag)
+}
+
+type kongExit int
+
+// Main runs charter and returns its exit code.
+func Main(ctx context.Context, build Build, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string, fs afero.Fs) (code int) {
+	app := &App{
+		Sys:    core.NewSystem(fs, environ, time.Now, os.Getwd),
+		Stdin:  stdin,
+		Stdout: stdout,
+		Stderr: stderr,
+		JSON:   jsonRequested(args),
+		Build:  build.resolved(),
+	}
+	app.Interactive = func() bool { return isTerminal(stdin) && isTerminal(stderr) }
+	return int(app.run(ctx, args))
+}
+
+// jsonRequested looks for --json before parsing, so that even a usage error
+// comes out as a JSON document.
+func jsonRequested(args []string) bool {
+	if i := slices.Index(args, "--"); i >= 0 {
+		args = args[:i]
+	}
+	return slices.Contains(args, "--json") || slices.Contains(args, "--json=true")
+}
+
+func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
+	var cli CLI
+	parser, err := kong.New(&cli,
+		kong.Name(core.Name),
+		kong.Description("charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates."),
+		kong.Writers(a.Stdout, a.Stderr),
+		kong.Exit(func(c int) { panic(kongExit(c)) }),
+		kong.Bind(a, a.Build),
+		kong.BindTo(ctx, (*context.Context)(nil)),
+		kong.Vars{"version": a.Build.Version},
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		return a.fail(err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			c, ok := r.(kongExit)
+			if !ok {
+				panic(r)
+			}
+			code = ExitCode(c)
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		return a.fail(fmt.Errorf("%w (see charter --help)", err))
+	}
+	a.rootFlag = cli.ConfigRoot
+	if err := kctx.Run(); err != nil {
+		return a.fail(err)
+	}
+	return ExitOK
+}
+
+// fail prints err once: to stderr, and with --json also as a document on stdout.
+func (a *App) fail(err error) ExitCode {
+	code, kind := classify(err)
+	fmt.Fprintf(a.Stderr, "charter: %s\n", err)
+	if a.JSON {
+		body := map[string]any{"code": kind, "message": err.Error()}
+		var se *core.SharedWriteError
+		if errors.As(err, &se) {
+			body["sharedPath"] = se.SharedPath
+			body["choices"] = core.SharedWriteChoices
+			body["hint"] = core.Companion.ShareOffCommand
+		}
+		a.writeJSON(map[string]any{"error": body})
+	}
+	return code
+}

@@ -1,0 +1,41 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+)
+
+// PingCmd prints the ping document, computed here or asked of the server.
+type PingCmd struct{}
+
+func (c *PingCmd) Run(a *App) error {
+	sc, err := a.Scope()
+	if err != nil {
+		return err
+	}
+	doc := core.Ping(sc, a.Build.Version)
+	return a.emit(doc, func(w io.Writer) { printPing(w, doc) })
+}
+
+func printPing(w io.Writer, doc core.PingDoc) {
+	fmt.Fprintf(w, "%s %s\n", doc.Name, doc.Version)
+	if doc.SwitcherProfile.Active {
+		fmt.Fprintf(w, "profile:      %s (agent-switch)\n", doc.SwitcherProfile.Name())
+	} else {
+		fmt.Fprintln(w, "profile:      none")
+	}
+	fmt.Fprintf(w, "config root:  %s (%s)\n", doc.ConfigRoot.Path, doc.ConfigRoot.Source)
+	fmt.Fprintf(w, "scope:        %s %s\n", doc.Scope.Kind, doc.Scope.Path)
+	var caps []string
+	for k, on := range doc.Capabilities {
+		if on {
+			caps = append(caps, k)
+		}
+	}
+	sort.Strings(caps)
+	fmt.Fprintf(w, "capabilities: %s\n", strings.Join(caps, ", "))
+}

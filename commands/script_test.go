@@ -1,0 +1,101 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/spf13/afero"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"charter": func() {
+			os.Exit(Main(context.Background(), Build{Version: "1.2.3-test", Commit: "abc123"}, os.Args[1:],
+				os.Stdin, os.Stdout, os.Stderr, os.Environ(), afero.NewOsFs()))
+		},
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams())
+}
+
+func scriptParams() testscript.Params {
+	return testscript.Params{
+		Dir:                 filepath.Join("..", "testdata", "script"),
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": cmdExits,
+			"mode":  cmdMode,
+		},
+		Setup: func(e *testscript.Env) error {
+			// Pin everything charter reads, so the developer's own
+			// environment never leaks in.
+			home := filepath.Join(e.WorkDir, "home")
+			if err := os.MkdirAll(home, 0o755); err != nil {
+				return err
+			}
+			e.Setenv("HOME", home)
+			e.Setenv("USERPROFILE", home)
+			bin := filepath.Join(e.WorkDir, "bin")
+			if err := os.MkdirAll(bin, 0o755); err != nil {
+				return err
+			}
+			// Only the test binary's directory and $WORK/bin: no agent-switch
+			// of the developer's can be found.
+			self := strings.Split(e.Getenv("PATH"), string(os.PathListSeparator))[0]
+			e.Setenv("PATH", self+string(os.PathListSeparator)+bin)
+			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR"} {
+				e.Setenv(v, "")
+			}
+			return nil
+		},
+	}
+}
+
+// cmdExits runs a program and checks its exact exit code:
+// exits 2 charter settings get nope
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: bad code %q", args[0])
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exits: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+}
+
+// cmdMode checks a file's permission bits: mode 0600 file
+func cmdMode(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: mode PERM file")
+	}
+	want, err := strconv.ParseUint(args[0], 8, 32)
+	if err != nil {
+		ts.Fatalf("mode: bad permission %q", args[0])
+	}
+	fi, err := os.Stat(ts.MkAbs(args[1]))
+	ts.Check(err)
+	if got := uint64(fi.Mode().Perm()); (got == want) == neg {
+		ts.Fatalf("%s has mode %#o, want %s%#o", args[1], got, map[bool]string{true: "not ", false: ""}[neg], want)
+	}
+}

@@ -1,0 +1,36 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/agentkit/charter/core"
+)
+
+// versionFlag prints the version and stops, before commands are required.
+type versionFlag bool
+
+// versionDoc is what --version --json prints. Hosts read capabilities from
+// it before they pass --config-root.
+type versionDoc struct {
+	Name         string          `json:"name"`
+	Version      string          `json:"version"`
+	Commit       string          `json:"commit"`
+	Capabilities map[string]bool `json:"capabilities"`
+}
+
+func (versionFlag) BeforeReset(k *kong.Kong, a *App) error {
+	err := a.emit(versionDoc{
+		Name:         core.Name,
+		Version:      a.Build.Version,
+		Commit:       a.Build.Commit,
+		Capabilities: core.Capabilities(),
+	}, func(w io.Writer) { fmt.Fprintf(w, "%s %s\n", core.Name, a.Build.Version) })
+	if err != nil {
+		return err
+	}
+	k.Exit(0)
+	return nil
+}

@@ -1,0 +1,141 @@
+package core
+
+import (
+	"encoding/json"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/afero"
+)
+
+// Companion holds every fact charter knows about agent-switch, so that a
+// change to the companion is one edit here.
+var Companion = struct {
+	Binary, HomeVar, HomeDir, Package, InstallCommand, Repo, ShareOffCommand, RecommendationID string
+}{
+	Binary:           "agent-switch",
+	HomeVar:          "AGENT_SWITCH_HOME",
+	HomeDir:          ".agent-switch",
+	Package:          "@event4u/agent-switch",
+	InstallCommand:   "npm install -g @event4u/agent-switch",
+	Repo:             "https://github.com/event4u-app/agent-switch",
+	ShareOffCommand:  "agent-switch share off",
+	RecommendationID: "agent-switch",
+}
+
+// Detection is the companion as charter sees it. It deliberately has no
+// notion of "outdated": the companion's own updater owns that question.
+type Detection struct {
+	Installed      bool    `json:"installed"`
+	Version        *string `json:"version"`
+	InstallCommand *string `json:"installCommand"`
+	Repo           string  `json:"repo"`
+	Dismissed      bool    `json:"dismissed"`
+}
+
+// ShowRow reports whether the wizard's tooling row is shown.
+func (d Detection) ShowRow() bool { return !d.Installed && !d.Dismissed }
+
+// DetectCompanion looks for the companion without ever running it: its
+// --version is not free of side effects.
+func (s *System) DetectCompanion() (Detection, error) {
+	d := Detection{Repo: Companion.Repo}
+	bin := s.findBinary()
+	if bin != "" {
+		d.Installed = true
+		d.Version = s.companionVersion(bin)
+	} else if home, err := s.CompanionHome(); err == nil {
+		if fi, err := s.Fs.Stat(home); err == nil && fi.IsDir() {
+			d.Installed = true
+		}
+	}
+	if !d.Installed {
+		cmd := Companion.InstallCommand
+		d.InstallCommand = &cmd
+	}
+	dismissed, err := s.Dismissed(Companion.RecommendationID)
+	if err != nil {
+		return d, err
+	}
+	d.Dismissed = dismissed
+	return d, nil
+}
+
+// findBinary returns the first executable companion binary on PATH.
+func (s *System) findBinary() string {
+	names := []string{Companion.Binary}
+	if s.Paths.Windows {
+		names = names[:0]
+		ext := s.Getenv("PATHEXT")
+		if strings.TrimSpace(ext) == "" {
+			ext = ".COM;.EXE;.BAT;.CMD"
+		}
+		for _, e := range strings.Split(ext, ";") {
+			if e = strings.TrimSpace(e); e != "" {
+				names = append(names, Companion.Binary+strings.ToLower(e))
+			}
+		}
+	}
+	for _, dir := range strings.Split(s.Getenv("PATH"), s.Paths.ListSep()) {
+		if dir == "" {
+			continue // an empty entry means ".", which charter does not search
+		}
+		for _, n := range names {
+			p := s.Paths.Join(dir, n)
+			if fi, err := s.Fs.Stat(p); err == nil && s.executable(fi) {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+func (s *System) executable(fi fs.FileInfo) bool {
+	if !fi.Mode().IsRegular() {
+		return false
+	}
+	return s.Paths.Windows || fi.Mode().Perm()&0o111 != 0
+}
+
+// companionVersion reads the version from the npm package that ships the
+// binary: start beside the binary's real path and climb at most 4 parents.
+func (s *System) companionVersion(bin string) *string {
+	dir := s.Paths.Dir(s.realPath(bin))
+	for i := 0; i <= 4; i++ {
+		if v, ok := s.packageVersion(s.Paths.Join(dir, "package.json")); ok {
+			return &v
+		}
+		parent := s.Paths.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return nil
+}
+
+func (s *System) packageVersion(path string) (string, bool) {
+	data, err := afero.ReadFile(s.Fs, path)
+	if err != nil {
+		return "", false
+	}
+	var pkg struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	}
+	if json.Unmarshal(data, &pkg) != nil || pkg.Name != Companion.Package || pkg.Version == "" {
+		return "", false
+	}
+	return pkg.Version, true
+}
+
+// realPath resolves symbolic links where the file system has them.
+func (s *System) realPath(p string) string {
+	if _, ok := s.Fs.(*afero.OsFs); ok {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return r
+		}
+	}
+	return p
+}

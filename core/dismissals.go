@@ -1,0 +1,84 @@
+package core
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+
+	"github.com/spf13/afero"
+)
+
+// KnownRecommendations lists the ids that can be dismissed.
+var KnownRecommendations = []string{Companion.RecommendationID}
+
+type dismissalsFile struct {
+	Dismissed []string `json:"dismissed"`
+}
+
+// DismissalsPath is user-global, whatever the config root or profile, so a
+// dismissal survives updates, profile switches and host-supplied roots.
+func (s *System) DismissalsPath() (string, error) {
+	root, err := s.DefaultRoot()
+	if err != nil {
+		return "", err
+	}
+	return s.Paths.Join(root, "dismissals.json"), nil
+}
+
+func (s *System) readDismissals(path string, data []byte) ([]string, error) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	var f dismissalsFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("read %s: %w (fix or remove the file)", path, err)
+	}
+	return f.Dismissed, nil
+}
+
+// Dismissed reports whether id has been dismissed.
+func (s *System) Dismissed(id string) (bool, error) {
+	path, err := s.DismissalsPath()
+	if err != nil {
+		return false, err
+	}
+	data, err := afero.ReadFile(s.Fs, path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	ids, err := s.readDismissals(path, data)
+	return slices.Contains(ids, id), err
+}
+
+// Dismiss records id for good and returns every dismissed id. Dismissing
+// twice is not an error; a write that fails is.
+func (s *System) Dismiss(id string, confirmShared bool) ([]string, error) {
+	if !slices.Contains(KnownRecommendations, id) {
+		return nil, &UsageError{Code: "unknown_id", Msg: fmt.Sprintf("unknown recommendation id %q: the only id is %q", id, Companion.RecommendationID)}
+	}
+	path, err := s.DismissalsPath()
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	err = s.UpdateFile(path, confirmShared, func(old []byte) ([]byte, error) {
+		if ids, err = s.readDismissals(path, old); err != nil {
+			return nil, err
+		}
+		if slices.Contains(ids, id) {
+			return nil, nil
+		}
+		ids = append(ids, id)
+		data, err := json.MarshalIndent(dismissalsFile{Dismissed: ids}, "", "  ")
+		return append(data, '\n'), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}

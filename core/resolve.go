@@ -1,0 +1,230 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Where a config root came from.
+const (
+	SourceFlag    = "flag"
+	SourceEnv     = "env"
+	SourceDefault = "default"
+)
+
+// Kinds of scope.
+const (
+	ScopeGlobal  = "global"
+	ScopeProfile = "profile"
+	ScopeHost    = "host"
+)
+
+// ConfigHomeVar lets a host choose charter's config root.
+const ConfigHomeVar = "AGENTKIT_CONFIG_HOME"
+
+// ErrNoHome means the home directory is needed but unknown.
+var ErrNoHome = errors.New("home directory unknown: set HOME")
+
+// ConfigRoot is the directory charter keeps its files under.
+type ConfigRoot struct {
+	Path   string `json:"path"`
+	Source string `json:"source"`
+}
+
+// Profile is the companion profile charter runs inside, if any.
+type Profile struct {
+	Active   bool    `json:"active"`
+	Provider *string `json:"provider"`
+	Profile  *string `json:"profile"`
+}
+
+// Name is "provider/profile", or "" outside a profile.
+func (p Profile) Name() string {
+	if !p.Active {
+		return ""
+	}
+	return *p.Provider + "/" + *p.Profile
+}
+
+// Scope is where settings, state, token and discovery file live.
+type Scope struct {
+	Kind    string     `json:"kind"`
+	Path    string     `json:"path"`
+	Root    ConfigRoot `json:"-"`
+	Profile Profile    `json:"-"`
+}
+
+// UsageError is bad input from the user: the command line or a request.
+// Code, when set, is a stable snake_case name for machines.
+type UsageError struct {
+	Code string
+	Msg  string
+}
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// CodeOr returns the error's code, or def when it has none.
+func (e *UsageError) CodeOr(def string) string {
+	if e.Code != "" {
+		return e.Code
+	}
+	return def
+}
+
+// Home returns the user's home directory.
+func (s *System) Home() (string, error) {
+	h := strings.TrimSpace(s.Getenv("HOME"))
+	if h == "" && s.Paths.Windows {
+		h = strings.TrimSpace(s.Getenv("USERPROFILE"))
+	}
+	if h == "" {
+		return "", ErrNoHome
+	}
+	return s.Normalize(h)
+}
+
+// Normalize trims p, expands a leading ~, makes it absolute and cleans it.
+// Symbolic links are kept: the companion relies on the exact text.
+func (s *System) Normalize(p string) (string, error) {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return "", &UsageError{Msg: "empty path"}
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") || (s.Paths.Windows && strings.HasPrefix(p, `~\`)) {
+		home := strings.TrimSpace(s.Getenv("HOME"))
+		if home == "" && s.Paths.Windows {
+			home = strings.TrimSpace(s.Getenv("USERPROFILE"))
+		}
+		if home == "" {
+			return "", fmt.Errorf("expand %q: %w", p, ErrNoHome)
+		}
+		p = home + s.Paths.Sep() + p[1:]
+	}
+	if !s.Paths.IsAbs(p) {
+		wd, err := s.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("make %q absolute: %w", p, err)
+		}
+		p = s.Paths.Join(wd, p)
+	}
+	return s.Paths.Clean(p), nil
+}
+
+// DefaultRoot is $HOME/.agentkit/charter, where user-global files live.
+func (s *System) DefaultRoot() (string, error) {
+	home, err := s.Home()
+	if err != nil {
+		return "", err
+	}
+	return s.Paths.Join(home, ".agentkit", "charter"), nil
+}
+
+// ResolveRoot applies flag > AGENTKIT_CONFIG_HOME > default. flag is nil
+// when --config-root was not given.
+func (s *System) ResolveRoot(flag *string) (ConfigRoot, error) {
+	if flag != nil {
+		if strings.TrimSpace(*flag) == "" {
+			return ConfigRoot{}, &UsageError{Msg: "--config-root is blank: give a directory path, or leave the flag out to use the default"}
+		}
+		p, err := s.Normalize(*flag)
+		if err != nil {
+			return ConfigRoot{}, fmt.Errorf("--config-root: %w", err)
+		}
+		return ConfigRoot{Path: p, Source: SourceFlag}, nil
+	}
+	if v := s.Getenv(ConfigHomeVar); strings.TrimSpace(v) != "" {
+		p, err := s.Normalize(v)
+		if err != nil {
+			return ConfigRoot{}, fmt.Errorf("%s: %w", ConfigHomeVar, err)
+		}
+		return ConfigRoot{Path: p, Source: SourceEnv}, nil
+	}
+	p, err := s.DefaultRoot()
+	if err != nil {
+		return ConfigRoot{}, err
+	}
+	return ConfigRoot{Path: p, Source: SourceDefault}, nil
+}
+
+// CompanionHome is $AGENT_SWITCH_HOME, else $HOME/.agent-switch.
+func (s *System) CompanionHome() (string, error) {
+	if v := s.Getenv(Companion.HomeVar); strings.TrimSpace(v) != "" {
+		return s.Normalize(v)
+	}
+	home, err := s.Home()
+	if err != nil {
+		return "", err
+	}
+	return s.Paths.Join(home, Companion.HomeDir), nil
+}
+
+var profileName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// profileVars lists the variables that may point into the companion tree,
+// in the order they are consulted.
+func (s *System) profileVars() []string {
+	vars := []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME"}
+	for _, n := range s.VarNames() {
+		if strings.HasSuffix(n, "_CONFIG_DIR") && n != "CLAUDE_CONFIG_DIR" {
+			vars = append(vars, n)
+		}
+	}
+	return vars
+}
+
+// ActiveProfile finds the companion profile the agent was pointed at.
+func (s *System) ActiveProfile() Profile {
+	p, _ := s.findProfile()
+	return p
+}
+
+// ProfileDir returns the normalised directory of the active profile: the
+// agent's own config directory, as the selecting variable gives it.
+func (s *System) ProfileDir() (string, bool) {
+	p, dir := s.findProfile()
+	return dir, p.Active
+}
+
+func (s *System) findProfile() (Profile, string) {
+	home, err := s.CompanionHome()
+	if err != nil {
+		return Profile{}, ""
+	}
+	for _, name := range s.profileVars() {
+		v := s.Getenv(name)
+		if strings.TrimSpace(v) == "" {
+			continue
+		}
+		p, err := s.Normalize(v)
+		if err != nil {
+			continue
+		}
+		segs, ok := s.Paths.Within(home, p)
+		if !ok || len(segs) < 2 || !profileName.MatchString(segs[0]) || !profileName.MatchString(segs[1]) {
+			continue
+		}
+		provider, profile := segs[0], segs[1]
+		return Profile{Active: true, Provider: &provider, Profile: &profile}, p
+	}
+	return Profile{}, ""
+}
+
+// ResolveScope decides where this run keeps its files.
+func (s *System) ResolveScope(flag *string) (Scope, error) {
+	root, err := s.ResolveRoot(flag)
+	if err != nil {
+		return Scope{}, err
+	}
+	prof := s.ActiveProfile()
+	sc := Scope{Kind: ScopeGlobal, Path: root.Path, Root: root, Profile: prof}
+	switch {
+	case root.Source != SourceDefault:
+		sc.Kind = ScopeHost
+	case prof.Active:
+		sc.Kind = ScopeProfile
+		sc.Path = s.Paths.Join(root.Path, "profiles", *prof.Provider, *prof.Profile)
+	}
+	return sc, nil
+}

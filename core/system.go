@@ -1,0 +1,68 @@
+// Package core is charter's domain: where its files live, which companion
+// profile is active, what the companion looks like on this machine, and the
+// guarded, atomic writes every command and the HTTP API share.
+//
+// Core never reads the process environment, the clock or the working
+// directory itself: a System carries them in, so tests can pin each one.
+package core
+
+import (
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/afero"
+)
+
+// System is everything core learns from the machine.
+type System struct {
+	Fs     afero.Fs
+	lookup func(string) (string, bool)
+	Now    func() time.Time
+	Getwd  func() (string, error)
+	Paths  PathStyle
+	names  []string   // variable names, for rules that scan them
+	locks  *lockTable // in-process locks for file systems without flock
+
+	beforeRename func(tmp string) // lets tests interrupt a write
+}
+
+// NewSystem builds a System from an environment in os.Environ form.
+func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func() (string, error)) *System {
+	vars := make(map[string]string, len(environ))
+	names := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			continue
+		}
+		if _, dup := vars[k]; !dup {
+			names = append(names, k)
+		}
+		vars[k] = v
+	}
+	sort.Strings(names)
+	return &System{
+		Fs: fs,
+		lookup: func(k string) (string, bool) {
+			v, ok := vars[k]
+			return v, ok
+		},
+		Now:   now,
+		Getwd: getwd,
+		Paths: PathStyle{Windows: runtime.GOOS == "windows"},
+		names: names,
+		locks: &lockTable{m: map[string]*sync.Mutex{}},
+	}
+}
+
+// Getenv returns a variable's value, "" when unset.
+func (s *System) Getenv(key string) string {
+	v, _ := s.lookup(key)
+	return v
+}
+
+// VarNames lists the variable names in lexical order.
+func (s *System) VarNames() []string { return s.names }

@@ -6,6 +6,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // ExitCode is charter's process exit status; scripts branch on it.
@@ -40,11 +41,17 @@ func classify(err error) (ExitCode, string) {
 	var ue *core.UsageError
 	var se *core.SharedWriteError
 	var pe *kong.ParseError
+	var ve *settings.ValidationError
+	var sy *settings.SyntaxError
 	switch {
 	case errors.As(err, &ee):
 		return ee.code, ee.kind
 	case errors.As(err, &se):
 		return ExitSharedWrite, "shared_write"
+	case errors.As(err, &ve):
+		return ExitUsage, ve.Code()
+	case errors.As(err, &sy):
+		return ExitRuntime, "malformed_settings"
 	case errors.As(err, &ue):
 		return ExitUsage, ue.CodeOr("usage")
 	case errors.As(err, &pe):

@@ -4,9 +4,9 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -52,9 +52,11 @@ type CLI struct {
 	JSON       bool        `name:"json" help:"Print exactly one JSON document on stdout."`
 	Version    versionFlag `name:"version" help:"Print the version (with --json: name, version, commit, capabilities)."`
 
-	Detect  DetectCmd  `cmd:"" help:"Detect the agent-switch companion."`
-	Dismiss DismissCmd `cmd:"" help:"Dismiss a recommendation for good."`
-	Ping    PingCmd    `cmd:"" help:"Describe this charter: version, profile, config root, scope, capabilities."`
+	Detect   DetectCmd   `cmd:"" help:"Detect the agent-switch companion."`
+	Dismiss  DismissCmd  `cmd:"" help:"Dismiss a recommendation for good."`
+	Ping     PingCmd     `cmd:"" help:"Describe this charter: version, profile, config root, scope, capabilities."`
+	Settings SettingsCmd `cmd:"" help:"Read and change the settings of this scope."`
+	Serve    ServeCmd    `cmd:"" help:"Serve the loopback HTTP API and the settings hub for this scope."`
 }
 
 // App is what every command's Run receives.
@@ -67,6 +69,8 @@ type App struct {
 	Build  Build
 	// Interactive reports whether a person can answer a prompt.
 	Interactive func() bool
+	// OpenURL opens the hub for `serve --open`; nil means the system browser.
+	OpenURL func(url string) error
 
 	rootFlag *string
 }
@@ -142,12 +146,7 @@ func (a *App) fail(err error) ExitCode {
 	fmt.Fprintf(a.Stderr, "charter: %s\n", err)
 	if a.JSON {
 		body := map[string]any{"code": kind, "message": err.Error()}
-		var se *core.SharedWriteError
-		if errors.As(err, &se) {
-			body["sharedPath"] = se.SharedPath
-			body["choices"] = core.SharedWriteChoices
-			body["hint"] = core.Companion.ShareOffCommand
-		}
+		maps.Copy(body, core.ErrorExtras(err))
 		a.writeJSON(map[string]any{"error": body})
 	}
 	return code

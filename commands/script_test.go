@@ -33,8 +33,9 @@ func scriptParams() testscript.Params {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": cmdExits,
-			"mode":  cmdMode,
+			"exits":    cmdExits,
+			"mode":     cmdMode,
+			"readlink": cmdReadlink,
 		},
 		Setup: func(e *testscript.Env) error {
 			// Pin everything charter reads, so the developer's own
@@ -97,5 +98,22 @@ func cmdMode(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	if got := uint64(fi.Mode().Perm()); (got == want) == neg {
 		ts.Fatalf("%s has mode %#o, want %s%#o", args[1], got, map[bool]string{true: "not ", false: ""}[neg], want)
+	}
+}
+
+// cmdReadlink checks where a symbolic link points: readlink LINK TARGET
+func cmdReadlink(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: readlink LINK TARGET")
+	}
+	fi, err := os.Lstat(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if fi.Mode()&os.ModeSymlink == 0 {
+		ts.Fatalf("%s is no longer a symbolic link", args[0])
+	}
+	got, err := os.Readlink(ts.MkAbs(args[0]))
+	ts.Check(err)
+	if got != args[1] {
+		ts.Fatalf("%s points to %s, want %s", args[0], got, args[1])
 	}
 }

@@ -13,6 +13,13 @@ import (
 // KnownRecommendations lists the ids that can be dismissed.
 var KnownRecommendations = []string{Companion.RecommendationID}
 
+// DismissDoc is the answer to a dismissal, from `charter dismiss --json` and
+// from POST /api/v1/wizard/dismiss-recommendation alike.
+type DismissDoc struct {
+	OK        bool     `json:"ok"`
+	Dismissed []string `json:"dismissed"`
+}
+
 type dismissalsFile struct {
 	Dismissed []string `json:"dismissed"`
 }

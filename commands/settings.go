@@ -1,0 +1,163 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/agentkit/charter/core/settings"
+)
+
+// SettingsCmd groups the settings subcommands.
+type SettingsCmd struct {
+	List  SettingsListCmd  `cmd:"" help:"List every setting with its effective value."`
+	Get   SettingsGetCmd   `cmd:"" help:"Print one setting's effective value."`
+	Set   SettingsSetCmd   `cmd:"" help:"Set a setting in this scope's file."`
+	Unset SettingsUnsetCmd `cmd:"" help:"Remove a setting from this scope's file."`
+	Path  SettingsPathCmd  `cmd:"" help:"Print this scope's settings file path."`
+}
+
+// keyDoc is one setting in JSON: get, set and unset print it.
+type keyDoc struct {
+	Key    string `json:"key"`
+	Value  any    `json:"value"`
+	Origin string `json:"origin"`
+}
+
+func (a *App) settingsStore() (*settings.Store, error) {
+	sc, err := a.Scope()
+	if err != nil {
+		return nil, err
+	}
+	return settings.New(a.Sys, sc), nil
+}
+
+func (a *App) readSettings() (*settings.Snapshot, error) {
+	st, err := a.settingsStore()
+	if err != nil {
+		return nil, err
+	}
+	return st.Read()
+}
+
+// SettingsListCmd lists every key.
+type SettingsListCmd struct {
+	ShowOrigin bool `name:"show-origin" help:"Show where each value comes from (default or a file)."`
+}
+
+func (c *SettingsListCmd) Run(a *App) error {
+	snap, err := a.readSettings()
+	if err != nil {
+		return err
+	}
+	unknown := snap.Unknown
+	if unknown == nil {
+		unknown = []string{}
+	}
+	doc := struct {
+		Scope   any               `json:"scope"`
+		Values  map[string]any    `json:"values"`
+		Origins map[string]string `json:"origins"`
+		Unknown []string          `json:"unknown"`
+	}{snap.Scope, snap.Nested(), snap.Origins, unknown}
+	return a.emit(doc, func(w io.Writer) {
+		for _, name := range settings.Names() {
+			if c.ShowOrigin {
+				fmt.Fprintf(w, "%s\t", snap.Origins[name])
+			}
+			fmt.Fprintf(w, "%s = %s\n", name, formatValue(snap.Values[name]))
+		}
+		for _, k := range snap.Unknown {
+			fmt.Fprintf(a.Stderr, "charter: note: %s is not a charter setting; it is kept as it is\n", k)
+		}
+	})
+}
+
+// SettingsGetCmd prints one value, alone, for scripts.
+type SettingsGetCmd struct {
+	Key string `arg:"" help:"Dotted key, e.g. rules.tier."`
+}
+
+func (c *SettingsGetCmd) Run(a *App) error {
+	if _, ok := settings.Lookup(c.Key); !ok {
+		_, err := settings.ParseText(c.Key, "")
+		return err
+	}
+	snap, err := a.readSettings()
+	if err != nil {
+		return err
+	}
+	return a.printKey(snap, c.Key)
+}
+
+func (a *App) printKey(snap *settings.Snapshot, key string) error {
+	v := snap.Values[key]
+	return a.emit(keyDoc{Key: key, Value: v, Origin: snap.Origins[key]}, func(w io.Writer) {
+		fmt.Fprintln(w, formatValue(v))
+	})
+}
+
+// SettingsSetCmd writes one value.
+type SettingsSetCmd struct {
+	Key           string `arg:"" help:"Dotted key, e.g. rules.tier."`
+	Value         string `arg:"" help:"The value; lists as a,b,c or a JSON array."`
+	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
+}
+
+func (c *SettingsSetCmd) Run(a *App) error {
+	v, err := settings.ParseText(c.Key, c.Value)
+	if err != nil {
+		return err
+	}
+	return a.writeSettings(settings.Update{Set: map[string]any{c.Key: v}}, c.ConfirmShared, c.Key)
+}
+
+// SettingsUnsetCmd removes one key from the scope file.
+type SettingsUnsetCmd struct {
+	Key           string `arg:"" help:"Dotted key, e.g. rules.tier."`
+	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
+}
+
+func (c *SettingsUnsetCmd) Run(a *App) error {
+	return a.writeSettings(settings.Update{Unset: []string{c.Key}}, c.ConfirmShared, c.Key)
+}
+
+func (a *App) writeSettings(u settings.Update, confirmed bool, key string) error {
+	st, err := a.settingsStore()
+	if err != nil {
+		return err
+	}
+	var snap *settings.Snapshot
+	err = a.guarded(confirmed, func(confirm bool) (err error) {
+		u.ConfirmShared = confirm
+		snap, err = st.Write(u)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return a.printKey(snap, key)
+}
+
+// SettingsPathCmd prints the scope file path.
+type SettingsPathCmd struct{}
+
+func (c *SettingsPathCmd) Run(a *App) error {
+	st, err := a.settingsStore()
+	if err != nil {
+		return err
+	}
+	return a.emit(map[string]string{"path": st.Path()}, func(w io.Writer) { fmt.Fprintln(w, st.Path()) })
+}
+
+// formatValue renders a value for people: lists as comma-separated items.
+func formatValue(v any) string {
+	switch t := v.(type) {
+	case []string:
+		return strings.Join(t, ",")
+	case bool:
+		return strconv.FormatBool(t)
+	}
+	return fmt.Sprint(v)
+}

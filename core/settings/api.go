@@ -1,0 +1,93 @@
+package settings
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+)
+
+// Dec is a decimal kept as its canonical text (12.50 → 12.5, 0.1 stays 0.1)
+// so that no float ever rounds a setting. In JSON it is a number written
+// from that exact text.
+type Dec string
+
+func (d Dec) MarshalJSON() ([]byte, error) { return []byte(d), nil }
+func (d Dec) String() string               { return string(d) }
+
+// Snapshot is the effective settings of one scope.
+type Snapshot struct {
+	Scope   core.Scope
+	Values  map[string]any    // every schema key: bool, int64, Dec, string or []string
+	Origins map[string]string // "default" or the file the value came from
+	Unknown []string          // dotted keys in the files that the schema does not know
+	ETag    string            // quoted; changes whenever either layer file changes
+}
+
+// Update is one write: keys to set and keys to remove from the scope file.
+type Update struct {
+	Set           map[string]any // values already parsed by ParseText or ParseJSON
+	Unset         []string
+	ConfirmShared bool   // write through a link the companion shares
+	IfMatch       string // when not empty, the write happens only if the ETag still matches
+}
+
+// Problem is what is wrong with one key of an update.
+type Problem struct {
+	Key     string `json:"key"`
+	Code    string `json:"code"` // unknown_key or invalid_value
+	Message string `json:"message"`
+}
+
+// Problem codes.
+const (
+	CodeUnknownKey   = "unknown_key"
+	CodeInvalidValue = "invalid_value"
+)
+
+// unknownKey is the problem of a key the schema does not have.
+func unknownKey(key string) Problem {
+	return Problem{Key: key, Code: CodeUnknownKey, Message: UnknownKeyMessage(key)}
+}
+
+// ValidationError lists every bad key of an update; nothing was written.
+type ValidationError struct{ Problems []Problem }
+
+// Code is unknown_key when every problem is an unknown key, else invalid_value.
+func (e *ValidationError) Code() string {
+	for _, p := range e.Problems {
+		if p.Code != CodeUnknownKey {
+			return CodeInvalidValue
+		}
+	}
+	return CodeUnknownKey
+}
+
+func (e *ValidationError) Error() string {
+	msgs := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		msgs[i] = p.Message
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// StaleError is a write whose If-Match no longer matches; nothing was written.
+type StaleError struct{ Current string }
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("settings changed since they were read (current ETag %s): read them again and retry", e.Current)
+}
+
+// SyntaxError is a settings file charter cannot read; it is never rewritten.
+type SyntaxError struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s (fix the file by hand; charter will not overwrite it)", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s (fix the file by hand; charter will not overwrite it)", e.Path, e.Msg)
+}

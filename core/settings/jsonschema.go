@@ -1,0 +1,63 @@
+package settings
+
+import "encoding/json"
+
+// JSONSchema describes the settings as JSON Schema 2020-12: nested objects
+// by section, each property with its type, default, bounds and description.
+// The hub builds its form from it.
+func JSONSchema() map[string]any {
+	root := map[string]any{
+		"$schema":              "https://json-schema.org/draft/2020-12/schema",
+		"$id":                  "https://agentkit.dev/charter/settings.schema.json",
+		"title":                "charter settings",
+		"type":                 "object",
+		"additionalProperties": true, // unknown keys are kept, not rejected
+		"properties":           map[string]any{},
+		"x-schemaVersion":      SchemaVersion,
+	}
+	for _, k := range schema {
+		obj := root
+		segs := k.segments()
+		for _, seg := range segs[:len(segs)-1] {
+			props := obj["properties"].(map[string]any)
+			next, ok := props[seg].(map[string]any)
+			if !ok {
+				next = map[string]any{"type": "object", "properties": map[string]any{}}
+				props[seg] = next
+			}
+			obj = next
+		}
+		obj["properties"].(map[string]any)[segs[len(segs)-1]] = property(k)
+	}
+	return root
+}
+
+func property(k Key) map[string]any {
+	p := map[string]any{
+		"description": k.Description,
+		"default":     k.Default,
+		"x-key":       k.Name,
+		"x-kind":      string(k.Kind),
+	}
+	switch k.Kind {
+	case Bool:
+		p["type"] = "boolean"
+	case Int:
+		p["type"] = "integer"
+	case Decimal:
+		p["type"] = "number"
+	case Enum:
+		p["type"] = "string"
+		p["enum"] = k.Choices
+	case List:
+		p["type"] = "array"
+		p["items"] = map[string]any{"type": "string", "minLength": 1, "description": k.Item}
+	}
+	if k.Min != nil {
+		p["minimum"] = json.Number(k.Min.String())
+	}
+	if k.Max != nil {
+		p["maximum"] = json.Number(k.Max.String())
+	}
+	return p
+}

@@ -1,0 +1,275 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/agentkit/charter/helpers/decmath"
+)
+
+// ParseText reads a value as typed on the command line. Bools take
+// true/false/yes/no/on/off/1/0; lists take a,b,c or a JSON array.
+func ParseText(key, text string) (any, error) {
+	k, err := known(key)
+	if err != nil {
+		return nil, err
+	}
+	s := strings.TrimSpace(text)
+	var v any
+	switch k.Kind {
+	case Bool:
+		b, ok := parseBool(s)
+		if !ok {
+			return nil, k.problem("%q is not a boolean: use true or false (also yes/no, on/off, 1/0)", text)
+		}
+		v = b
+	case Int:
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, k.problem("%q is not a whole number: use an integer %s", text, k.rangeText())
+		}
+		v = n
+	case Decimal:
+		d, err := parseDec(s)
+		if err != nil {
+			return nil, k.problem("%q is not a decimal number: use a number such as 0.5 %s", text, k.rangeText())
+		}
+		v = d
+	case Enum:
+		v = s
+	case List:
+		items, err := parseList(s)
+		if err != nil {
+			return nil, k.problem("%q is not a list: give items as a,b,c or a JSON array", text)
+		}
+		v = items
+	}
+	return v, k.check(v)
+}
+
+// ParseJSON reads a value sent as JSON: booleans, numbers, strings and
+// arrays of strings, each as the key's type asks.
+func ParseJSON(key string, raw json.RawMessage) (any, error) {
+	k, err := known(key)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return nil, k.problem("not valid JSON: %v", err)
+	}
+	var v any
+	switch k.Kind {
+	case Bool:
+		b, ok := x.(bool)
+		if !ok {
+			return nil, k.problem("want true or false, got %s", raw)
+		}
+		v = b
+	case Int:
+		n, ok := x.(json.Number)
+		i, err := n.Int64()
+		if !ok || err != nil {
+			return nil, k.problem("want a whole number %s, got %s", k.rangeText(), raw)
+		}
+		v = i
+	case Decimal:
+		var s string
+		switch t := x.(type) {
+		case json.Number:
+			s = t.String()
+		case string: // exact text survives JSON clients that would round a float
+			s = t
+		default:
+			return nil, k.problem("want a number %s, got %s", k.rangeText(), raw)
+		}
+		d, err := parseDec(strings.TrimSpace(s))
+		if err != nil {
+			return nil, k.problem("want a number %s, got %s", k.rangeText(), raw)
+		}
+		v = d
+	case Enum:
+		s, ok := x.(string)
+		if !ok {
+			return nil, k.problem("want one of %s, got %s", strings.Join(k.Choices, ", "), raw)
+		}
+		v = s
+	case List:
+		arr, ok := x.([]any)
+		if !ok {
+			return nil, k.problem("want an array of strings, got %s", raw)
+		}
+		items := make([]string, 0, len(arr))
+		for _, it := range arr {
+			s, ok := it.(string)
+			if !ok {
+				return nil, k.problem("want an array of strings, got %s", raw)
+			}
+			items = append(items, strings.TrimSpace(s))
+		}
+		v = items
+	}
+	return v, k.check(v)
+}
+
+func known(key string) (Key, error) {
+	k, ok := Lookup(key)
+	if !ok {
+		return Key{}, &ValidationError{Problems: []Problem{unknownKey(key)}}
+	}
+	return k, nil
+}
+
+// UnknownKeyMessage names the key and, when one is close, the likely one.
+func UnknownKeyMessage(key string) string {
+	msg := fmt.Sprintf("unknown setting %q", key)
+	if s := suggest(key); s != "" {
+		return msg + fmt.Sprintf(": did you mean %q?", s)
+	}
+	return msg + ": run `charter settings list` to see every key"
+}
+
+func (k Key) problem(format string, args ...any) error {
+	return &ValidationError{Problems: []Problem{{Key: k.Name, Code: CodeInvalidValue, Message: k.Name + ": " + fmt.Sprintf(format, args...)}}}
+}
+
+// check validates a parsed value against the key's choices and range.
+func (k Key) check(v any) error {
+	switch k.Kind {
+	case Enum:
+		s := v.(string)
+		for _, c := range k.Choices {
+			if s == c {
+				return nil
+			}
+		}
+		return k.problem("%q is not allowed: use one of %s", s, strings.Join(k.Choices, ", "))
+	case Int, Decimal:
+		var n any = v
+		if d, ok := v.(Dec); ok {
+			n = string(d)
+		}
+		if k.Min != nil {
+			if c, err := decmath.Compare(n, k.Min.String(), decmath.DefaultScale); err != nil || c < 0 {
+				return k.problem("%v is out of range: use a number %s", v, k.rangeText())
+			}
+		}
+		if k.Max != nil {
+			if c, err := decmath.Compare(n, k.Max.String(), decmath.DefaultScale); err != nil || c > 0 {
+				return k.problem("%v is out of range: use a number %s", v, k.rangeText())
+			}
+		}
+	case List:
+		for _, it := range v.([]string) {
+			if it == "" {
+				return k.problem("empty item in list: every %s needs a name", k.Item)
+			}
+		}
+	}
+	return nil
+}
+
+func (k Key) rangeText() string {
+	switch {
+	case k.Min != nil && k.Max != nil:
+		return fmt.Sprintf("from %s to %s", k.Min, k.Max)
+	case k.Min != nil:
+		return fmt.Sprintf("of at least %s", k.Min)
+	}
+	return ""
+}
+
+func parseBool(s string) (bool, bool) {
+	switch strings.ToLower(s) {
+	case "true", "yes", "on", "1":
+		return true, true
+	case "false", "no", "off", "0":
+		return false, true
+	}
+	return false, false
+}
+
+// parseDec accepts a plain decimal (no exponent beyond what decimal reads,
+// no NaN or Inf) and returns its canonical text.
+func parseDec(s string) (Dec, error) {
+	if s == "" || strings.ContainsAny(s, "_xXpP") {
+		return "", fmt.Errorf("not a decimal: %q", s)
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return "", err
+	}
+	return Dec(d.String()), nil
+}
+
+func parseList(s string) ([]string, error) {
+	if s == "" {
+		return []string{}, nil
+	}
+	if strings.HasPrefix(s, "[") {
+		var items []string
+		if err := json.Unmarshal([]byte(s), &items); err != nil {
+			return nil, err
+		}
+		for i := range items {
+			items[i] = strings.TrimSpace(items[i])
+		}
+		return items, nil
+	}
+	parts := strings.Split(s, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts, nil
+}
+
+// suggest returns the schema key closest to key, if any is close enough.
+func suggest(key string) string {
+	type cand struct {
+		name string
+		dist int
+	}
+	var cs []cand
+	for _, n := range Names() {
+		if strings.HasSuffix(n, "."+key) {
+			return n
+		}
+		d := levenshtein(key, n)
+		if d <= max(2, len(n)/4) {
+			cs = append(cs, cand{n, d})
+		}
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].dist < cs[j].dist })
+	return cs[0].name
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -22,6 +22,16 @@ import (
 type Build struct {
 	Version string
 	Commit  string
+	Date    string // build time, shown in --help
+}
+
+// String is the build line shown in --help.
+func (b Build) String() string {
+	s := fmt.Sprintf("charter %s (commit %s", b.Version, b.Commit)
+	if b.Date != "" {
+		s += ", built " + b.Date
+	}
+	return s + ")"
 }
 
 // resolved fills a missing version and commit from the Go build info.
@@ -109,7 +119,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 	var cli CLI
 	parser, err := kong.New(&cli,
 		kong.Name(core.Name),
-		kong.Description("charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates."),
+		kong.Description(fmt.Sprintf("charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates.\n\n%s", a.Build)),
 		kong.Writers(a.Stdout, a.Stderr),
 		kong.Exit(func(c int) { panic(kongExit(c)) }),
 		kong.Bind(a, a.Build),

@@ -94,16 +94,19 @@ type kongExit int
 
 // Main runs charter and returns its exit code.
 func Main(ctx context.Context, build Build, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string, fs afero.Fs) (code int) {
-	app := &App{
-		Sys:    core.NewSystem(fs, environ, time.Now, os.Getwd),
-		Stdin:  stdin,
-		Stdout: stdout,
-		Stderr: stderr,
-		JSON:   jsonRequested(args),
-		Build:  build.resolved(),
+	return int(newApp(build, stdin, stdout, stderr, environ, fs, args).run(ctx, args))
+}
+
+func newApp(build Build, stdin io.Reader, stdout, stderr io.Writer, environ []string, fs afero.Fs, args []string) *App {
+	return &App{
+		Sys:         core.NewSystem(fs, environ, time.Now, os.Getwd),
+		Stdin:       stdin,
+		Stdout:      stdout,
+		Stderr:      stderr,
+		JSON:        jsonRequested(args),
+		Build:       build.resolved(),
+		Interactive: func() bool { return isTerminal(stdin) && isTerminal(stderr) },
 	}
-	app.Interactive = func() bool { return isTerminal(stdin) && isTerminal(stderr) }
-	return int(app.run(ctx, args))
 }
 
 // jsonRequested looks for --json before parsing, so that even a usage error

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -21,6 +22,9 @@ func ParseText(key, text string) (any, error) {
 		return nil, err
 	}
 	s := strings.TrimSpace(text)
+	if !utf8.ValidString(s) {
+		return nil, k.problem("the value is not valid UTF-8 text")
+	}
 	var v any
 	switch k.Kind {
 	case Bool:

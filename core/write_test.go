@@ -1,0 +1,214 @@
+package core
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/afero"
+)
+
+// tempHome builds a real home with a companion tree, for links and modes.
+func tempHome(t *testing.T) (*System, string) {
+	t.Helper()
+	home := t.TempDir()
+	for _, d := range []string{".agent-switch/claude/work", ".agent-switch/shared"} {
+		if err := os.MkdirAll(filepath.Join(home, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return testSystem(afero.NewOsFs(), home, "HOME="+home), home
+}
+
+func write(s *System, path, data string, confirm bool) error {
+	return s.UpdateFile(path, confirm, func([]byte) ([]byte, error) { return []byte(data), nil })
+}
+
+func TestSharedLinkTargetIsLink(t *testing.T) {
+	s, home := tempHome(t)
+	shared := filepath.Join(home, ".agent-switch/shared/CLAUDE.md")
+	os.WriteFile(shared, []byte("old"), 0o644)
+	link := filepath.Join(home, ".agent-switch/claude/work/CLAUDE.md")
+	os.Symlink("../../shared/CLAUDE.md", link)
+
+	err := write(s, link, "new", false)
+	var se *SharedWriteError
+	if !errors.As(err, &se) || se.SharedPath != link || se.Target != link {
+		t.Fatalf("want shared write error at %s, got %v", link, err)
+	}
+	if got, _ := os.ReadFile(shared); string(got) != "old" {
+		t.Fatalf("blocked write changed the file: %q", got)
+	}
+	if err := write(s, link, "new", true); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(shared); string(got) != "new" {
+		t.Fatalf("confirmed write did not land at the real file: %q", got)
+	}
+	if dest, err := os.Readlink(link); err != nil || dest != "../../shared/CLAUDE.md" {
+		t.Fatalf("link changed: %q %v", dest, err)
+	}
+}
+
+func TestSharedLinkAncestorAndDangling(t *testing.T) {
+	s, home := tempHome(t)
+	os.Symlink("../../shared", filepath.Join(home, ".agent-switch/claude/work/config"))
+	target := filepath.Join(home, ".agent-switch/claude/work/config/charter/settings.yaml")
+	link, err := s.SharedLink(target)
+	if err != nil || link != filepath.Join(home, ".agent-switch/claude/work/config") {
+		t.Fatalf("link %q %v", link, err)
+	}
+	if err := write(s, target, "x", true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".agent-switch/shared/charter/settings.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	// A link whose target does not exist yet: the write creates the target.
+	dangling := filepath.Join(home, ".agent-switch/claude/work/AGENTS.md")
+	os.Symlink("../../shared/AGENTS.md", dangling)
+	if err := write(s, dangling, "y", true); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(home, ".agent-switch/shared/AGENTS.md")); string(got) != "y" {
+		t.Fatalf("dangling target %q", got)
+	}
+	if fi, _ := os.Lstat(dangling); fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("link replaced")
+	}
+}
+
+func TestSharedLinkIgnoresOutsideAndAbove(t *testing.T) {
+	s, home := tempHome(t)
+	if link, _ := s.SharedLink(filepath.Join(home, "elsewhere/x")); link != "" {
+		t.Fatalf("outside the companion home: %q", link)
+	}
+	// The companion home reached through a link above it.
+	real := t.TempDir()
+	os.MkdirAll(filepath.Join(real, ".agent-switch/a/b"), 0o755)
+	alias := filepath.Join(t.TempDir(), "alias")
+	os.Symlink(real, alias)
+	s2 := testSystem(afero.NewOsFs(), "/", "HOME="+home, "AGENT_SWITCH_HOME="+filepath.Join(alias, ".agent-switch"))
+	if link, _ := s2.SharedLink(filepath.Join(alias, ".agent-switch/a/b/f")); link != "" {
+		t.Fatalf("link above the home counted: %q", link)
+	}
+	// The companion home itself as a link counts.
+	s3 := testSystem(afero.NewOsFs(), "/", "HOME="+home, "AGENT_SWITCH_HOME="+alias)
+	if link, _ := s3.SharedLink(filepath.Join(alias, "a/b/f")); link != alias {
+		t.Fatalf("home link %q", link)
+	}
+}
+
+// A write interrupted after the temp file is written and before the rename
+// leaves the old file intact, and the stray temp file is not the file.
+func TestCrashBeforeRename(t *testing.T) {
+	s, home := tempHome(t)
+	path := filepath.Join(home, ".agentkit/charter/settings.yaml")
+	if err := write(s, path, "old: 1\n", false); err != nil {
+		t.Fatal(err)
+	}
+	type crash struct{}
+	var tmp string
+	s.beforeRename = func(p string) { tmp = p; panic(crash{}) }
+	func() {
+		defer func() {
+			if _, ok := recover().(crash); !ok {
+				t.Fatal("write did not reach the rename")
+			}
+		}()
+		write(s, path, "new: 2\n", false)
+	}()
+	s.beforeRename = nil
+	if got, _ := os.ReadFile(path); string(got) != "old: 1\n" {
+		t.Fatalf("old file damaged: %q", got)
+	}
+	if got, err := os.ReadFile(tmp); err != nil || string(got) != "new: 2\n" || !strings.HasPrefix(filepath.Base(tmp), ".settings.yaml.tmp-") {
+		t.Fatalf("temp file %s: %q %v", tmp, got, err)
+	}
+	// The next write still works and is not confused by the stray file.
+	if err := write(s, path, "next: 3\n", false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "next: 3\n" {
+		t.Fatalf("after crash: %q", got)
+	}
+}
+
+func TestWriteModes(t *testing.T) {
+	s, home := tempHome(t)
+	path := filepath.Join(home, ".agentkit/charter/deep/f")
+	if err := write(s, path, "x", false); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]os.FileMode{path: FileMode, filepath.Dir(path): DirMode, filepath.Join(home, ".agentkit"): DirMode} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v, %v", p, fi.Mode().Perm(), err)
+		}
+	}
+}
+
+func TestUpdateNilWritesNothing(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	s := testSystem(fs, "/", "HOME=/h")
+	if err := s.UpdateFile("/h/f", false, func([]byte) ([]byte, error) { return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := afero.Exists(fs, "/h/f"); ok {
+		t.Fatal("file created")
+	}
+}
+
+func TestDismissals(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	s := testSystem(fs, "/", "HOME=/h", "AGENTKIT_CONFIG_HOME=/elsewhere")
+	for i := 0; i < 2; i++ {
+		ids, err := s.Dismiss("agent-switch", false)
+		if err != nil || len(ids) != 1 {
+			t.Fatalf("dismiss %d: %v %v", i, ids, err)
+		}
+	}
+	data, _ := afero.ReadFile(fs, "/h/.agentkit/charter/dismissals.json")
+	if !bytes.Contains(data, []byte(`"dismissed": [`)) {
+		t.Fatalf("file %s", data)
+	}
+	var ue *UsageError
+	if _, err := s.Dismiss("other", false); !errors.As(err, &ue) {
+		t.Fatalf("unknown id: %v", err)
+	}
+	// A corrupt file is an error, never silently replaced.
+	afero.WriteFile(fs, "/h/.agentkit/charter/dismissals.json", []byte("{nope"), 0o600)
+	if _, err := s.Dismiss("agent-switch", false); err == nil {
+		t.Fatal("corrupt file accepted")
+	}
+	if _, err := s.Dismissed("agent-switch"); err == nil {
+		t.Fatal("corrupt file read")
+	}
+	if got, _ := afero.ReadFile(fs, "/h/.agentkit/charter/dismissals.json"); string(got) != "{nope" {
+		t.Fatalf("corrupt file rewritten: %q", got)
+	}
+}
+
+func TestDetectOnMemFs(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	s := testSystem(fs, "/", "HOME=/h", "PATH=/usr/bin:/opt/as/bin")
+	d, _ := s.DetectCompanion()
+	if d.Installed || d.InstallCommand == nil || !d.ShowRow() {
+		t.Fatalf("nothing: %+v", d)
+	}
+	afero.WriteFile(fs, "/opt/as/bin/agent-switch", []byte("#!"), 0o755)
+	afero.WriteFile(fs, "/opt/as/package.json", []byte(`{"name":"@event4u/agent-switch","version":"1.2.3"}`), 0o644)
+	d, _ = s.DetectCompanion()
+	if !d.Installed || d.Version == nil || *d.Version != "1.2.3" || d.InstallCommand != nil || d.ShowRow() {
+		t.Fatalf("binary: %+v", d)
+	}
+	// A non-executable file is not a binary; the home alone has no version.
+	fs.Chmod("/opt/as/bin/agent-switch", 0o644)
+	fs.MkdirAll("/h/.agent-switch", 0o700)
+	d, _ = s.DetectCompanion()
+	if !d.Installed || d.Version != nil {
+		t.Fatalf("home only: %+v", d)
+	}
+}

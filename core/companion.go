@@ -67,17 +67,13 @@ func (s *System) findBinary() string {
 	names := []string{Companion.Binary}
 	if s.Paths.Windows {
 		names = names[:0]
-		ext := s.Getenv("PATHEXT")
-		if strings.TrimSpace(ext) == "" {
-			ext = ".COM;.EXE;.BAT;.CMD"
-		}
-		for _, e := range strings.Split(ext, ";") {
-			if e = strings.TrimSpace(e); e != "" {
+		for _, e := range s.Vars.Array("PATHEXT", []string{".COM", ".EXE", ".BAT", ".CMD"}, ";") {
+			if e != "" {
 				names = append(names, Companion.Binary+strings.ToLower(e))
 			}
 		}
 	}
-	for _, dir := range strings.Split(s.Getenv("PATH"), s.Paths.ListSep()) {
+	for _, dir := range s.Vars.Array("PATH", nil, s.Paths.ListSep()) {
 		if dir == "" {
 			continue // an empty entry means ".", which charter does not search
 		}

@@ -14,17 +14,19 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/helpers/env"
 )
 
 // System is everything core learns from the machine.
 type System struct {
-	Fs     afero.Fs
-	lookup func(string) (string, bool)
-	Now    func() time.Time
-	Getwd  func() (string, error)
-	Paths  PathStyle
-	names  []string   // variable names, for rules that scan them
-	locks  *lockTable // in-process locks for file systems without flock
+	Fs    afero.Fs
+	Vars  *env.Env
+	Now   func() time.Time
+	Getwd func() (string, error)
+	Paths PathStyle
+	names []string   // variable names, for rules that scan them
+	locks *lockTable // in-process locks for file systems without flock
 
 	beforeRename func(tmp string) // lets tests interrupt a write
 }
@@ -46,10 +48,10 @@ func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func()
 	sort.Strings(names)
 	return &System{
 		Fs: fs,
-		lookup: func(k string) (string, bool) {
+		Vars: env.New(func(k string) (string, bool) {
 			v, ok := vars[k]
 			return v, ok
-		},
+		}),
 		Now:   now,
 		Getwd: getwd,
 		Paths: PathStyle{Windows: runtime.GOOS == "windows"},
@@ -60,7 +62,7 @@ func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func()
 
 // Getenv returns a variable's value, "" when unset.
 func (s *System) Getenv(key string) string {
-	v, _ := s.lookup(key)
+	v, _ := s.Vars.Get(key, "").(string)
 	return v
 }
 

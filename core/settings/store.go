@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/helpers/config"
+	"github.com/agentkit/charter/helpers/objcopy"
 )
 
 // FileName is the settings file in a scope directory.
@@ -67,7 +68,11 @@ func (st *Store) snapshot(files [][]byte) (*Snapshot, error) {
 		ETag:    etag(files),
 	}
 	for _, k := range schema {
-		snap.Values[k.Name] = k.Default
+		def, err := objcopy.Copy(k.Default, true, objcopy.DefaultMaxLevel)
+		if err != nil {
+			return nil, fmt.Errorf("copy default of %s: %w", k.Name, err)
+		}
+		snap.Values[k.Name] = def // callers may change it; the schema's stays
 		snap.Origins[k.Name] = OriginDefault
 	}
 	unknown := map[string]bool{}

@@ -206,3 +206,17 @@ func LenientFloat(s string) float64 {
 	f, _ := strconv.ParseFloat(s[:n], 64)
 	return f
 }
+
+// TruncFloat truncates f toward zero, saturating at the int64 bounds; NaN
+// is 0.
+func TruncFloat(f float64) int64 {
+	switch {
+	case f != f:
+		return 0
+	case f >= math.MaxInt64: // float64(MaxInt64) rounds up to 2^63
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(f)
+}

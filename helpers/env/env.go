@@ -1,0 +1,311 @@
+package env
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/agentkit/charter/helpers/internal/numlit"
+)
+
+// Env reads variables through a lookup function. It holds no other state,
+// so it is safe for concurrent use whenever the lookup is.
+type Env struct {
+	lookup func(string) (string, bool)
+}
+
+// New returns an Env that reads variables through lookup, which reports a
+// variable's value and whether it is set. A nil lookup reads the process
+// environment.
+func New(lookup func(string) (string, bool)) *Env {
+	if lookup == nil {
+		lookup = os.LookupEnv
+	}
+	return &Env{lookup: lookup}
+}
+
+// process reads the real environment; built per call so the package keeps
+// no mutable state.
+func process() *Env { return &Env{lookup: os.LookupEnv} }
+
+// Get returns the variable's raw value when it is set (an empty value counts
+// as set), else def.
+func Get(key string, def any) any { return process().Get(key, def) }
+
+// Has reports whether the variable is set, empty or not.
+func Has(key string) bool { return process().Has(key) }
+
+// String returns the variable (or def) as a string; see Env.String.
+func String(key string, def any, forceCast bool) (*string, error) {
+	return process().String(key, def, forceCast)
+}
+
+// Integer returns the variable (or def) as an int64; see Env.Integer.
+func Integer(key string, def any, forceCast bool) (*int64, error) {
+	return process().Integer(key, def, forceCast)
+}
+
+// Boolean returns the variable (or def) as a bool; see Env.Boolean.
+func Boolean(key string, def any, forceCast bool) (*bool, error) {
+	return process().Boolean(key, def, forceCast)
+}
+
+// Float returns the variable (or def) as a float64; see Env.Float.
+func Float(key string, def any, forceCast bool) (*float64, error) {
+	return process().Float(key, def, forceCast)
+}
+
+// Array returns the variable split on sep; see Env.Array.
+func Array(key string, def []string, sep string) []string {
+	return process().Array(key, def, sep)
+}
+
+// Get returns the variable's raw value when it is set (an empty value counts
+// as set), else def.
+func (e *Env) Get(key string, def any) any {
+	if v, ok := e.lookup(key); ok {
+		return v
+	}
+	return def
+}
+
+// Has reports whether the variable is set, empty or not.
+func (e *Env) Has(key string) bool {
+	_, ok := e.lookup(key)
+	return ok
+}
+
+// String returns the value as a string: a string as is, and in lenient mode
+// a bool as "true"/"false" and a number in its shortest form without an
+// exponent (the form config.GetString uses). A nil value gives nil.
+func (e *Env) String(key string, def any, forceCast bool) (*string, error) {
+	v := e.Get(key, def)
+	if v == nil {
+		return nil, nil
+	}
+	rv := reflect.ValueOf(v)
+	if !isScalar(rv.Kind()) {
+		return nil, defaultErr(key, "string", v)
+	}
+	var s string
+	switch k := rv.Kind(); {
+	case k == reflect.String:
+		s = rv.String()
+	case !forceCast:
+		return nil, wantErr(key, "string", v)
+	case k == reflect.Bool:
+		s = strconv.FormatBool(rv.Bool())
+	case isInt(k):
+		s = strconv.FormatInt(rv.Int(), 10)
+	case isUint(k):
+		s = strconv.FormatUint(rv.Uint(), 10)
+	case k == reflect.Float32:
+		s = strconv.FormatFloat(rv.Float(), 'f', -1, 32)
+	case k == reflect.Float64:
+		s = strconv.FormatFloat(rv.Float(), 'f', -1, 64)
+	}
+	return &s, nil
+}
+
+// Integer returns the value as an int64. Lenient: the longest decimal-literal
+// prefix after leading whitespace, truncated toward zero and saturated
+// ("12abc" is 12, "abc" 0, "1e400" math.MaxInt64); bool defaults are 1/0 and
+// numeric ones truncate. Strict: the trimmed value must be wholly a base-10
+// int64, and a default must be a Go integer in int64 range.
+func (e *Env) Integer(key string, def any, forceCast bool) (*int64, error) {
+	v := e.Get(key, def)
+	if v == nil {
+		return nil, nil
+	}
+	rv := reflect.ValueOf(v)
+	if !isScalar(rv.Kind()) {
+		return nil, defaultErr(key, "integer", v)
+	}
+	var n int64
+	switch k := rv.Kind(); {
+	case k == reflect.String:
+		s := rv.String()
+		if forceCast {
+			n = numlit.LenientInt(s)
+			break
+		}
+		// Base 10 keeps ParseInt from accepting prefixes and underscores.
+		var err error
+		if n, err = strconv.ParseInt(numlit.TrimSpace(s), 10, 64); err != nil {
+			return nil, wantErr(key, "integer", v)
+		}
+	case isInt(k):
+		n = rv.Int()
+	case isUint(k):
+		u := rv.Uint()
+		if u > math.MaxInt64 {
+			if !forceCast {
+				return nil, wantErr(key, "integer", v)
+			}
+			u = math.MaxInt64
+		}
+		n = int64(u)
+	case !forceCast:
+		return nil, wantErr(key, "integer", v)
+	case k == reflect.Bool:
+		if rv.Bool() {
+			n = 1
+		}
+	case k == reflect.Float32 || k == reflect.Float64:
+		n = numlit.TruncFloat(rv.Float())
+	}
+	return &n, nil
+}
+
+// Float returns the value as a float64. Lenient: the longest decimal-literal
+// prefix after leading whitespace as strconv.ParseFloat reads it ("abc" is
+// 0, "1e400" +Inf); bool defaults are 1/0. Strict: the trimmed value must be
+// wholly a finite decimal literal, and a default a Go integer or float.
+func (e *Env) Float(key string, def any, forceCast bool) (*float64, error) {
+	v := e.Get(key, def)
+	if v == nil {
+		return nil, nil
+	}
+	rv := reflect.ValueOf(v)
+	if !isScalar(rv.Kind()) {
+		return nil, defaultErr(key, "float", v)
+	}
+	var f float64
+	switch k := rv.Kind(); {
+	case k == reflect.String:
+		s := rv.String()
+		if forceCast {
+			f = numlit.LenientFloat(s)
+			break
+		}
+		t := numlit.TrimSpace(s)
+		if !numlit.IsLiteral(t) {
+			return nil, wantErr(key, "float", v)
+		}
+		var err error
+		// A literal is valid ParseFloat syntax; err is ErrRange for ±Inf,
+		// and underflow to 0 is not an error, matching strconv.
+		if f, err = strconv.ParseFloat(t, 64); err != nil {
+			return nil, wantErr(key, "float", v)
+		}
+	case isInt(k):
+		f = float64(rv.Int())
+	case isUint(k):
+		f = float64(rv.Uint())
+	case k == reflect.Float32 || k == reflect.Float64:
+		f = rv.Float()
+	case !forceCast:
+		return nil, wantErr(key, "float", v)
+	case k == reflect.Bool:
+		if rv.Bool() {
+			f = 1
+		}
+	}
+	return &f, nil
+}
+
+// Boolean returns the value as a bool. Lenient: a numeric string (a decimal
+// literal, surrounding whitespace allowed) is true when its value is not
+// zero, so "0.0" is false (the reference says true); any other string is true
+// only when it is "true" in any case, untrimmed. Numeric defaults are true
+// when not zero. Strict: the trimmed value must be true/false/1/0 in any
+// case, and a default must be a bool.
+func (e *Env) Boolean(key string, def any, forceCast bool) (*bool, error) {
+	v := e.Get(key, def)
+	if v == nil {
+		return nil, nil
+	}
+	rv := reflect.ValueOf(v)
+	if !isScalar(rv.Kind()) {
+		return nil, defaultErr(key, "boolean", v)
+	}
+	var b bool
+	switch k := rv.Kind(); {
+	case k == reflect.Bool:
+		b = rv.Bool()
+	case k == reflect.String:
+		s := rv.String()
+		if forceCast {
+			b = lenientBool(s)
+			break
+		}
+		switch t := numlit.TrimSpace(s); {
+		case strings.EqualFold(t, "true") || t == "1":
+			b = true
+		case strings.EqualFold(t, "false") || t == "0":
+			b = false
+		default:
+			return nil, wantErr(key, "boolean", v)
+		}
+	case !forceCast:
+		return nil, wantErr(key, "boolean", v)
+	case isInt(k):
+		b = rv.Int() != 0
+	case isUint(k):
+		b = rv.Uint() != 0
+	case k == reflect.Float32 || k == reflect.Float64:
+		b = rv.Float() != 0 // NaN is not zero
+	}
+	return &b, nil
+}
+
+func lenientBool(s string) bool {
+	t := numlit.TrimSpace(s)
+	if lit, n := numlit.Scan(t); n > 0 && n == len(t) {
+		return !lit.IsZero()
+	}
+	return strings.EqualFold(s, "true")
+}
+
+// Array returns def when the variable is not set. Otherwise the value is
+// trimmed of " \t\n\r\x00\v" (PHP's trim set); an empty result is nil, not
+// def. Without sep in the value (or with sep == "") it is a single item;
+// else it is split on sep and each item trimmed, keeping empty items.
+func (e *Env) Array(key string, def []string, sep string) []string {
+	v, ok := e.lookup(key)
+	if !ok {
+		return def
+	}
+	const cutset = " \t\n\r\x00\v"
+	v = strings.Trim(v, cutset)
+	if v == "" {
+		return nil
+	}
+	if sep == "" || !strings.Contains(v, sep) {
+		return []string{v}
+	}
+	items := strings.Split(v, sep)
+	for i, it := range items {
+		items[i] = strings.Trim(it, cutset)
+	}
+	return items
+}
+
+// isScalar is the kinds a value or default may have; slices, maps and the
+// rest have no single scalar meaning.
+func isScalar(k reflect.Kind) bool {
+	return k == reflect.String || k == reflect.Bool || isInt(k) || isUint(k) ||
+		k == reflect.Float32 || k == reflect.Float64
+}
+
+func isInt(k reflect.Kind) bool { return k >= reflect.Int && k <= reflect.Int64 }
+
+func isUint(k reflect.Kind) bool { return k >= reflect.Uint && k <= reflect.Uintptr }
+
+// wantErr is the strict-mode error: it names the key, the wanted type and
+// the value, quoting strings so "" and " 1" stay visible.
+func wantErr(key, want string, v any) error {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.String {
+		return fmt.Errorf("env: %s: want %s, got %q", key, want, rv.String())
+	}
+	return fmt.Errorf("env: %s: want %s, got %T(%v)", key, want, v, v)
+}
+
+// defaultErr rejects defaults with no scalar meaning (slices, maps, structs,
+// pointers...), in either mode.
+func defaultErr(key, want string, v any) error {
+	return fmt.Errorf("env: %s: want %s, got default of type %T", key, want, v)
+}

@@ -98,6 +98,15 @@ func (a *App) printKey(snap *settings.Snapshot, key string) error {
 	})
 }
 
+// printWritten confirms a write to people: the key, its effective value
+// and where that value now comes from.
+func (a *App) printWritten(snap *settings.Snapshot, key string) error {
+	v, origin := snap.Values[key], snap.Origins[key]
+	return a.emit(keyDoc{Key: key, Value: v, Origin: origin}, func(w io.Writer) {
+		fmt.Fprintf(w, "%s = %s (%s)\n", key, formatValue(v), origin)
+	})
+}
+
 // SettingsSetCmd writes one value.
 type SettingsSetCmd struct {
 	Key           string `arg:"" help:"Dotted key, e.g. rules.tier."`
@@ -137,7 +146,7 @@ func (a *App) writeSettings(u settings.Update, confirmed bool, key string) error
 	if err != nil {
 		return err
 	}
-	return a.printKey(snap, key)
+	return a.printWritten(snap, key)
 }
 
 // SettingsPathCmd prints the scope file path.

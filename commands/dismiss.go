@@ -3,18 +3,14 @@ package commands
 import (
 	"fmt"
 	"io"
+
+	"github.com/agentkit/charter/core"
 )
 
 // DismissCmd hides a recommendation for good.
 type DismissCmd struct {
 	ID            string `arg:"" optional:"" default:"agent-switch" help:"Recommendation to dismiss (only agent-switch exists)."`
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even if the file lies behind a link agent-switch shares between profiles."`
-}
-
-// dismissDoc is the same body as POST /api/v1/wizard/dismiss-recommendation.
-type dismissDoc struct {
-	OK        bool     `json:"ok"`
-	Dismissed []string `json:"dismissed"`
 }
 
 func (c *DismissCmd) Run(a *App) error {
@@ -26,7 +22,7 @@ func (c *DismissCmd) Run(a *App) error {
 	if err != nil {
 		return err
 	}
-	return a.emit(dismissDoc{OK: true, Dismissed: ids}, func(w io.Writer) {
+	return a.emit(core.DismissDoc{OK: true, Dismissed: ids}, func(w io.Writer) {
 		fmt.Fprintf(w, "Dismissed %q: the wizard will not recommend it again.\n", c.ID)
 	})
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -10,14 +11,23 @@ import (
 )
 
 // PingCmd prints the ping document, computed here or asked of the server.
-type PingCmd struct{}
+type PingCmd struct {
+	Server  bool     `name:"server" help:"Ask the running server of this scope (found through its discovery file)."`
+	Require []string `name:"require" placeholder:"CAP" help:"Fail with exit 6 unless this capability is supported (repeatable), e.g. configRoot."`
+}
 
-func (c *PingCmd) Run(a *App) error {
+func (c *PingCmd) Run(ctx context.Context, a *App) error {
 	sc, err := a.Scope()
 	if err != nil {
 		return err
 	}
+	if c.Server {
+		return c.askServer(ctx, a, sc)
+	}
 	doc := core.Ping(sc, a.Build.Version)
+	if err := require(doc, c.Require, "this charter"); err != nil {
+		return err
+	}
 	return a.emit(doc, func(w io.Writer) { printPing(w, doc) })
 }
 

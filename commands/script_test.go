@@ -5,9 +5,11 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -17,8 +19,12 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"charter": func() {
-			os.Exit(Main(context.Background(), Build{Version: "1.2.3-test", Commit: "abc123"}, os.Args[1:],
-				os.Stdin, os.Stdout, os.Stderr, os.Environ(), afero.NewOsFs()))
+			// As in cmd/charter: `kill -INT` must stop a server cleanly.
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			code := Main(ctx, Build{Version: "1.2.3-test", Commit: "abc123"}, os.Args[1:],
+				os.Stdin, os.Stdout, os.Stderr, os.Environ(), afero.NewOsFs())
+			stop()
+			os.Exit(code)
 		},
 	})
 }
@@ -36,6 +42,10 @@ func scriptParams() testscript.Params {
 			"exits":    cmdExits,
 			"mode":     cmdMode,
 			"readlink": cmdReadlink,
+			// serve_script_test.go
+			"waitfile":   cmdWaitfile,
+			"http":       cmdHTTP,
+			"fakeserver": cmdFakeServer,
 		},
 		Setup: func(e *testscript.Env) error {
 			// Pin everything charter reads, so the developer's own

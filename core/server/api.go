@@ -1,0 +1,183 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// handler serves one endpoint; a returned error becomes the error response.
+type handler func(w http.ResponseWriter, r *http.Request) error
+
+type endpoint struct {
+	method string
+	fn     handler
+}
+
+// api is the route table of /api/v1.
+func (s *Server) api() map[string][]endpoint {
+	return map[string][]endpoint{
+		"/api/v1/ping":                          {{http.MethodGet, s.ping}},
+		"/api/v1/wizard/detect-agent-switch":    {{http.MethodGet, s.detect}},
+		"/api/v1/wizard/dismiss-recommendation": {{http.MethodPost, s.dismiss}},
+		"/api/v1/settings":                      {{http.MethodGet, s.getSettings}, {http.MethodPatch, s.patchSettings}},
+		"/api/v1/settings/schema":               {{http.MethodGet, s.schema}},
+		shutdownPath:                            {{http.MethodPost, s.shutdown}},
+	}
+}
+
+func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, core.Ping(s.cfg.Scope, s.cfg.Version))
+	return nil
+}
+
+func (s *Server) detect(w http.ResponseWriter, r *http.Request) error {
+	d, err := s.cfg.Sys.DetectCompanion()
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, d)
+	return nil
+}
+
+func (s *Server) dismiss(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		ID                 *string `json:"id"`
+		ConfirmSharedWrite bool    `json:"confirmSharedWrite"`
+	}
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	if req.ID == nil {
+		return errorf(http.StatusUnprocessableEntity, "invalid_request", `missing "id": the only id is %q`, core.Companion.RecommendationID)
+	}
+	ids, err := s.cfg.Sys.Dismiss(*req.ID, req.ConfirmSharedWrite)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, core.DismissDoc{OK: true, Dismissed: ids})
+	return nil
+}
+
+// settingsDoc is the body of GET and PATCH /api/v1/settings.
+type settingsDoc struct {
+	Values        map[string]any    `json:"values"`
+	Origins       map[string]string `json:"origins"`
+	Scope         core.Scope        `json:"scope"`
+	SchemaVersion int               `json:"schemaVersion"`
+	Unknown       []string          `json:"unknown"`
+}
+
+func writeSettings(w http.ResponseWriter, snap *settings.Snapshot) {
+	unknown := snap.Unknown
+	if unknown == nil {
+		unknown = []string{}
+	}
+	w.Header().Set("ETag", snap.ETag)
+	writeJSON(w, http.StatusOK, settingsDoc{
+		Values:        snap.Nested(),
+		Origins:       snap.Origins,
+		Scope:         snap.Scope,
+		SchemaVersion: settings.SchemaVersion,
+		Unknown:       unknown,
+	})
+}
+
+func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
+	snap, err := settings.New(s.cfg.Sys, s.cfg.Scope).Read()
+	if err != nil {
+		return err
+	}
+	writeSettings(w, snap)
+	return nil
+}
+
+// patchSettings applies {"set":{key:value},"unset":[key],"confirmSharedWrite"}
+// if the If-Match ETag still holds. Every bad key is reported at once.
+func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
+	ifMatch := strings.TrimSpace(r.Header.Get("If-Match"))
+	if ifMatch == "" {
+		return errorf(http.StatusPreconditionRequired, "precondition_required", "If-Match is required: send the ETag of GET /api/v1/settings")
+	}
+	if ifMatch == "*" {
+		ifMatch = "" // any current version will do
+	}
+	var req struct {
+		Set                map[string]json.RawMessage `json:"set"`
+		Unset              []string                   `json:"unset"`
+		ConfirmSharedWrite bool                       `json:"confirmSharedWrite"`
+	}
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	u := settings.Update{Set: map[string]any{}, Unset: req.Unset, ConfirmShared: req.ConfirmSharedWrite, IfMatch: ifMatch}
+	var bad settings.ValidationError
+	for key, raw := range req.Set {
+		v, err := settings.ParseJSON(key, raw)
+		var ve *settings.ValidationError
+		if errors.As(err, &ve) {
+			bad.Problems = append(bad.Problems, ve.Problems...)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		u.Set[key] = v
+	}
+	for _, key := range req.Unset {
+		if _, ok := settings.Lookup(key); !ok {
+			bad.Problems = append(bad.Problems, settings.Problem{Key: key, Code: settings.CodeUnknownKey, Message: settings.UnknownKeyMessage(key)})
+		}
+	}
+	if len(bad.Problems) > 0 {
+		slices.SortFunc(bad.Problems, func(a, b settings.Problem) int { return strings.Compare(a.Key, b.Key) })
+		return &bad
+	}
+	snap, err := settings.New(s.cfg.Sys, s.cfg.Scope).Write(u)
+	if err != nil {
+		return err
+	}
+	writeSettings(w, snap)
+	return nil
+}
+
+func (s *Server) schema(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, settings.JSONSchema())
+	return nil
+}
+
+// shutdown answers first; Serve then stops once this request is done.
+func (s *Server) shutdown(w http.ResponseWriter, r *http.Request) error {
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	s.requestStop()
+	return nil
+}
+
+// decode reads a JSON body into v. Malformed JSON is 400; JSON of the wrong
+// shape (unknown fields, wrong types) is 422.
+func decode(r *http.Request, v any) error {
+	data, err := io.ReadAll(r.Body)
+	var mb *http.MaxBytesError
+	if errors.As(err, &mb) {
+		return err // 413
+	}
+	if err != nil {
+		return errorf(http.StatusBadRequest, "invalid_request", "read body: %v", err)
+	}
+	if !json.Valid(data) {
+		return errorf(http.StatusBadRequest, "invalid_json", "request body is not valid JSON")
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errorf(http.StatusUnprocessableEntity, "invalid_request", "%s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+const shutdownPath = "/api/v1/shutdown"
+
+// ServeHTTP applies the gates, in order, to every request: Host (against
+// DNS rebinding), Origin (against cross-site requests), then the token for
+// /api/.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.hostOK(r.Host) {
+		writeError(w, errorf(http.StatusMisdirectedRequest, "misdirected_request", "host %q is not this server: use 127.0.0.1:%d or localhost:%d", r.Host, s.port, s.port))
+		return
+	}
+	if origins, ok := r.Header["Origin"]; ok && !s.originOK(origins) {
+		writeError(w, errorf(http.StatusForbidden, "forbidden_origin", "requests from origin %q are not allowed", strings.Join(origins, ", ")))
+		return
+	}
+	if r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/") {
+		s.serveAPI(w, r)
+		return
+	}
+	s.serveHub(w, r)
+}
+
+func (s *Server) hostOK(host string) bool {
+	port := ":" + strconv.Itoa(s.port)
+	return host == "127.0.0.1"+port || strings.EqualFold(host, "localhost"+port)
+}
+
+func (s *Server) originOK(origins []string) bool {
+	if len(origins) != 1 {
+		return false
+	}
+	o, port := origins[0], ":"+strconv.Itoa(s.port)
+	return o == "http://127.0.0.1"+port || strings.EqualFold(o, "http://localhost"+port)
+}
+
+// authorized checks the bearer token in constant time. The scheme name is
+// case-insensitive (RFC 7235), the token exact. Only the shutdown beacon may
+// carry it in the query: navigator.sendBeacon cannot set headers.
+func (s *Server) authorized(r *http.Request) bool {
+	if h := r.Header.Values("Authorization"); len(h) > 0 {
+		scheme, tok, ok := strings.Cut(h[0], " ")
+		return len(h) == 1 && ok && strings.EqualFold(scheme, "Bearer") && s.tokenOK(strings.TrimLeft(tok, " "))
+	}
+	if r.Method == http.MethodPost && r.URL.Path == shutdownPath {
+		q := r.URL.Query()["token"]
+		return len(q) == 1 && s.tokenOK(q[0])
+	}
+	return false
+}
+
+func (s *Server) tokenOK(tok string) bool {
+	return subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1
+}
+
+// serveAPI authenticates, routes and caps the body of an /api/ request.
+func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	if !s.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="charter"`)
+		writeError(w, errorf(http.StatusUnauthorized, "unauthorized", "missing or wrong bearer token"))
+		return
+	}
+	s.idle.touch()
+	defer s.idle.touch() // a long request counts until it ends
+	eps, ok := s.routes[r.URL.Path]
+	if !ok {
+		writeError(w, errNotFound(r))
+		return
+	}
+	i := slices.IndexFunc(eps, func(e endpoint) bool { return e.method == r.Method })
+	if i < 0 {
+		allow := make([]string, len(eps))
+		for i, e := range eps {
+			allow[i] = e.method
+		}
+		writeError(w, errMethod(w, r, allow))
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	if err := eps[i].fn(w, r); err != nil {
+		writeError(w, err)
+	}
+}

@@ -1,0 +1,263 @@
+// Package server is charter's loopback HTTP API and settings hub. It is one
+// more skin over core: every endpoint calls the functions the CLI calls, so
+// the two can never disagree.
+//
+// A server belongs to one scope. It binds 127.0.0.1 only, writes a fresh
+// token and a discovery file into the scope directory, and removes both
+// when it stops: on a cancelled context (SIGINT/SIGTERM), on
+// POST /api/v1/shutdown, or after an idle timeout.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	mrand "math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+)
+
+// The random port range, used when no port is given.
+const (
+	PortMin = 41000
+	PortMax = 41999
+)
+
+const (
+	// drainTimeout bounds how long a stop waits for requests in flight.
+	drainTimeout = 5 * time.Second
+	// maxBody caps request bodies: settings patches are small.
+	maxBody = 64 << 10
+)
+
+// Config is what a server is built from.
+type Config struct {
+	Sys         *core.System
+	Scope       core.Scope
+	Version     string
+	Port        int           // 0: a random free port in PortMin–PortMax
+	IdleTimeout time.Duration // 0: never stop for idleness
+	Log         io.Writer     // lifecycle notes and HTTP errors; never sees the token
+}
+
+// Server is a running API for one scope.
+type Server struct {
+	cfg   Config
+	ln    net.Listener
+	http  *http.Server
+	port  int
+	token string
+	disc  []byte // the discovery file as written, to remove only our own
+	idle  *watchdog
+
+	stop     chan struct{} // closed by POST /api/v1/shutdown
+	stopOnce sync.Once
+	routes   map[string][]endpoint
+}
+
+// RunningError refuses a second live server for one scope.
+type RunningError struct{ Discovery Discovery }
+
+func (e *RunningError) Error() string {
+	return fmt.Sprintf("a charter server for this scope already runs at %s (pid %d): use it, or stop it first", e.Discovery.BaseURL(), e.Discovery.PID)
+}
+
+// Open binds the port and writes the token and discovery files. Call Serve
+// to answer requests; Serve also removes the files again.
+func Open(cfg Config) (*Server, error) {
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	s := &Server{
+		cfg:   cfg,
+		token: newToken(),
+		idle:  newWatchdog(cfg.IdleTimeout),
+		stop:  make(chan struct{}),
+	}
+	s.routes = s.api()
+	// The lock makes check, bind and write one step, so two servers started
+	// together cannot both believe they are the only one.
+	err := cfg.Sys.WithLock(DiscoveryPath(cfg.Sys, cfg.Scope), func() error {
+		if err := s.checkRunning(); err != nil {
+			return err
+		}
+		ln, err := listen(cfg.Port)
+		if err != nil {
+			return err
+		}
+		s.ln = ln
+		s.port = ln.Addr().(*net.TCPAddr).Port
+		if err := s.writeFiles(); err != nil {
+			ln.Close()
+			s.removeFiles()
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.http = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      15 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          log.New(cfg.Log, "charter: http: ", 0),
+	}
+	return s, nil
+}
+
+// writeFiles writes the token, then the discovery file: whoever finds the
+// discovery file can rely on the token being there.
+func (s *Server) writeFiles() error {
+	sys := s.cfg.Sys
+	if err := sys.WriteAtomic(TokenPath(sys, s.cfg.Scope), []byte(s.token+"\n")); err != nil {
+		return err
+	}
+	d := Discovery{
+		PID:        os.Getpid(),
+		Port:       s.port,
+		URL:        baseURL(s.port),
+		StartedAt:  sys.Now().UTC().Truncate(time.Second),
+		Version:    s.cfg.Version,
+		ConfigRoot: s.cfg.Scope.Root.Path,
+	}
+	var err error
+	if s.disc, err = d.marshal(); err != nil {
+		return err
+	}
+	return sys.WriteAtomic(DiscoveryPath(sys, s.cfg.Scope), s.disc)
+}
+
+// checkRunning refuses to start beside a live server and lets a stale
+// discovery file be replaced.
+func (s *Server) checkRunning() error {
+	d, err := ReadDiscovery(s.cfg.Sys, s.cfg.Scope)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		s.logf("replacing an unreadable discovery file: %v", err)
+		return nil
+	case d.alive():
+		return &RunningError{Discovery: d}
+	}
+	s.logf("replacing a stale discovery file (pid %d, port %d: no server answers)", d.PID, d.Port)
+	return nil
+}
+
+// listen binds 127.0.0.1 directly, so there is no window between finding a
+// free port and taking it.
+func listen(port int) (net.Listener, error) {
+	if port != 0 {
+		ln, err := net.Listen("tcp", addr(port))
+		if err != nil {
+			return nil, fmt.Errorf("listen on %s: %w", addr(port), err)
+		}
+		return ln, nil
+	}
+	var last error
+	for _, i := range mrand.Perm(PortMax - PortMin + 1) {
+		ln, err := net.Listen("tcp", addr(PortMin+i))
+		if err == nil {
+			return ln, nil
+		}
+		last = err
+	}
+	return nil, fmt.Errorf("no free port in %d-%d: %w", PortMin, PortMax, last)
+}
+
+func addr(port int) string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)) }
+
+func baseURL(port int) string { return "http://" + addr(port) + "/" }
+
+// newToken is 32 random bytes as 64 hex characters.
+func newToken() string {
+	b := make([]byte, 32)
+	rand.Read(b) // never fails: crypto/rand aborts the program instead
+	return hex.EncodeToString(b)
+}
+
+// Port is the port the server listens on.
+func (s *Server) Port() int { return s.port }
+
+// URL is the server's base URL, without the token.
+func (s *Server) URL() string { return baseURL(s.port) }
+
+// HubURL opens the hub with the token. The token rides in the fragment,
+// which browsers never send to a server nor put in a Referer.
+func (s *Server) HubURL() string { return s.URL() + "#token=" + s.token }
+
+// Token is the bearer token of this process.
+func (s *Server) Token() string { return s.token }
+
+// Serve answers requests until ctx is cancelled, a shutdown is requested or
+// the server has been idle too long. Requests in flight are given
+// drainTimeout to finish; then the token and discovery files are removed.
+func (s *Server) Serve(ctx context.Context) error {
+	defer s.removeFiles()
+	errc := make(chan error, 1)
+	go func() { errc <- s.http.Serve(s.ln) }()
+	var reason string
+	select {
+	case <-ctx.Done():
+		reason = "interrupted"
+	case <-s.stop:
+		reason = "shutdown requested"
+	case <-s.idle.expired():
+		reason = fmt.Sprintf("idle for %s", s.cfg.IdleTimeout)
+	case err := <-errc:
+		return fmt.Errorf("serve: %w", err)
+	}
+	s.logf("stopping: %s", reason)
+	sctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
+	defer cancel()
+	if err := s.http.Shutdown(sctx); err != nil {
+		s.logf("requests still running after %s were cut off", drainTimeout)
+		s.http.Close()
+	}
+	return nil
+}
+
+// requestStop ends Serve once the current requests are done.
+func (s *Server) requestStop() { s.stopOnce.Do(func() { close(s.stop) }) }
+
+// removeFiles deletes the discovery and token files if they are still ours:
+// a server that replaced a stale file of ours keeps its own.
+func (s *Server) removeFiles() {
+	sys := s.cfg.Sys
+	// The discovery file goes first: whoever finds it expects the token.
+	files := []struct {
+		path string
+		mine []byte
+	}{
+		{DiscoveryPath(sys, s.cfg.Scope), s.disc},
+		{TokenPath(sys, s.cfg.Scope), []byte(s.token + "\n")},
+	}
+	for _, f := range files {
+		if cur, err := afero.ReadFile(sys.Fs, f.path); err == nil && string(cur) == string(f.mine) {
+			if err := sys.Fs.Remove(f.path); err != nil {
+				s.logf("remove %s: %v", f.path, err)
+			}
+		}
+	}
+}
+
+func (s *Server) logf(format string, args ...any) {
+	fmt.Fprintf(s.cfg.Log, "charter: "+format+"\n", args...)
+}

@@ -1,0 +1,724 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+)
+
+// env is a pinned machine on a real temporary directory: links, modes and
+// renames need a real file system.
+type env struct {
+	dir, home string
+	sys       *core.System
+	scope     core.Scope
+}
+
+// newEnv builds the machine; extra variables may refer to $HOME.
+func newEnv(t testing.TB, extra ...string) *env {
+	t.Helper()
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	environ := []string{"HOME=" + home, "PATH="}
+	for _, kv := range extra {
+		environ = append(environ, strings.ReplaceAll(kv, "$HOME", home))
+	}
+	sys := core.NewSystem(afero.NewOsFs(), environ, time.Now, os.Getwd)
+	root := filepath.Join(dir, "root")
+	sc, err := sys.ResolveScope(&root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &env{dir: dir, home: home, sys: sys, scope: sc}
+}
+
+// running is a server answering on a real loopback port.
+type running struct {
+	*Server
+	t      testing.TB
+	client *http.Client
+	cancel context.CancelFunc
+	done   chan error
+}
+
+func (e *env) start(t testing.TB, idle time.Duration) *running {
+	t.Helper()
+	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Version: "1.2.3-test", IdleTimeout: idle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serve(t, s)
+}
+
+func serve(t testing.TB, s *Server) *running {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{Server: s, t: t, cancel: cancel, done: make(chan error, 1),
+		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+	go func() { r.done <- s.Serve(ctx) }()
+	t.Cleanup(func() { r.stop() })
+	return r
+}
+
+// stop cancels the server and waits for Serve to return.
+func (r *running) stop() error {
+	r.t.Helper()
+	r.cancel()
+	return r.wait()
+}
+
+func (r *running) wait() error {
+	r.t.Helper()
+	select {
+	case err, ok := <-r.done:
+		if ok {
+			close(r.done)
+		}
+		return err
+	case <-time.After(20 * time.Second):
+		r.t.Fatal("server did not stop")
+		return nil
+	}
+}
+
+// reply is a response with its body read.
+type reply struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (rp reply) json(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(rp.body, &m); err != nil {
+		t.Fatalf("body is not JSON: %v\n%s", err, rp.body)
+	}
+	return m
+}
+
+// errCode returns error.code of the one error shape, failing on any other shape.
+func (rp reply) errCode(t testing.TB) string {
+	t.Helper()
+	e, ok := rp.json(t)["error"].(map[string]any)
+	if !ok {
+		t.Fatalf("no error object in %s", rp.body)
+	}
+	code, _ := e["code"].(string)
+	if msg, _ := e["message"].(string); code == "" || msg == "" {
+		t.Fatalf("error without code or message: %s", rp.body)
+	}
+	return code
+}
+
+// do sends a request with the bearer token; mods may change anything.
+func (r *running) do(method, path, body string, mods ...func(*http.Request)) reply {
+	r.t.Helper()
+	rp, err := r.send(method, path, body, mods...)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return rp
+}
+
+// send is do for goroutines, which must not call Fatal.
+func (r *running) send(method, path, body string, mods ...func(*http.Request)) (reply, error) {
+	req, err := http.NewRequest(method, r.URL()+path, strings.NewReader(body))
+	if err != nil {
+		return reply{}, err
+	}
+	req.Header.Set("Authorization", "Bearer "+r.Token())
+	for _, m := range mods {
+		m(req)
+	}
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return reply{}, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	return reply{status: resp.StatusCode, header: resp.Header, body: data}, err
+}
+
+func header(k, v string) func(*http.Request) { return func(r *http.Request) { r.Header.Set(k, v) } }
+func host(h string) func(*http.Request)      { return func(r *http.Request) { r.Host = h } }
+func noAuth(r *http.Request)                 { r.Header.Del("Authorization") }
+
+func TestGates(t *testing.T) {
+	r := newEnv(t).start(t, 0)
+	port := fmt.Sprint(r.Port())
+	tok := r.Token()
+	near := tok[:63] + map[bool]string{true: "1", false: "0"}[tok[63] == '0']
+	tests := []struct {
+		name   string
+		method string
+		path   string
+		mods   []func(*http.Request)
+		status int
+		code   string
+	}{
+		{"127.0.0.1 host", "GET", "api/v1/ping", nil, 200, ""},
+		{"localhost host", "GET", "api/v1/ping", fl(host("localhost:" + port)), 200, ""},
+		{"foreign host", "GET", "api/v1/ping", fl(host("evil.example:" + port)), 421, "misdirected_request"},
+		{"rebound name", "GET", "api/v1/ping", fl(host("attacker.localhost:" + port)), 421, "misdirected_request"},
+		{"other port", "GET", "api/v1/ping", fl(host("127.0.0.1:1")), 421, "misdirected_request"},
+		{"host without port", "GET", "api/v1/ping", fl(host("127.0.0.1")), 421, "misdirected_request"},
+		{"host gate on the hub", "GET", "", fl(host("evil.example")), 421, "misdirected_request"},
+		{"host before token", "GET", "api/v1/ping", fl(host("evil.example"), noAuth), 421, "misdirected_request"},
+		{"same origin 127.0.0.1", "GET", "api/v1/ping", fl(header("Origin", "http://127.0.0.1:"+port)), 200, ""},
+		{"same origin localhost", "GET", "api/v1/ping", fl(header("Origin", "http://localhost:"+port)), 200, ""},
+		{"foreign origin", "GET", "api/v1/ping", fl(header("Origin", "http://evil.example")), 403, "forbidden_origin"},
+		{"null origin", "GET", "api/v1/ping", fl(header("Origin", "null")), 403, "forbidden_origin"},
+		{"https origin", "GET", "api/v1/ping", fl(header("Origin", "https://127.0.0.1:"+port)), 403, "forbidden_origin"},
+		{"origin on another port", "GET", "api/v1/ping", fl(header("Origin", "http://127.0.0.1:1")), 403, "forbidden_origin"},
+		{"origin gate on the hub", "GET", "", fl(header("Origin", "http://evil.example")), 403, "forbidden_origin"},
+		{"origin before token", "GET", "api/v1/ping", fl(header("Origin", "http://evil.example"), noAuth), 403, "forbidden_origin"},
+		{"missing token", "GET", "api/v1/ping", fl(noAuth), 401, "unauthorized"},
+		{"wrong token", "GET", "api/v1/ping", fl(header("Authorization", "Bearer "+strings.Repeat("0", 64))), 401, "unauthorized"},
+		{"near-miss token", "GET", "api/v1/ping", fl(header("Authorization", "Bearer "+near)), 401, "unauthorized"},
+		{"token prefix", "GET", "api/v1/ping", fl(header("Authorization", "Bearer "+tok[:63])), 401, "unauthorized"},
+		{"token with extra", "GET", "api/v1/ping", fl(header("Authorization", "Bearer "+tok+"0")), 401, "unauthorized"},
+		{"token in upper case", "GET", "api/v1/ping", fl(header("Authorization", "Bearer "+strings.ToUpper(tok))), 401, "unauthorized"},
+		{"other scheme", "GET", "api/v1/ping", fl(header("Authorization", "Basic "+tok)), 401, "unauthorized"},
+		{"bare token", "GET", "api/v1/ping", fl(header("Authorization", tok)), 401, "unauthorized"},
+		{"lowercase bearer", "GET", "api/v1/ping", fl(header("Authorization", "bearer "+tok)), 200, ""},
+		{"uppercase bearer", "GET", "api/v1/ping", fl(header("Authorization", "BEARER "+tok)), 200, ""},
+		{"token in query", "GET", "api/v1/ping?token=" + tok, fl(noAuth), 401, "unauthorized"},
+		{"query token on settings", "PATCH", "api/v1/settings?token=" + tok, fl(noAuth), 401, "unauthorized"},
+		{"query token needs POST", "GET", "api/v1/shutdown?token=" + tok, fl(noAuth), 401, "unauthorized"},
+		{"wrong beacon token", "POST", "api/v1/shutdown?token=" + near, fl(noAuth), 401, "unauthorized"},
+		{"unknown api path needs token", "GET", "api/v1/nope", fl(noAuth), 401, "unauthorized"},
+		{"hub needs no token", "GET", "", fl(noAuth), 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rp := r.do(tt.method, tt.path, "", tt.mods...)
+			if rp.status != tt.status {
+				t.Fatalf("status %d, want %d: %s", rp.status, tt.status, rp.body)
+			}
+			if tt.code != "" {
+				if got := rp.errCode(t); got != tt.code {
+					t.Errorf("code %q, want %q", got, tt.code)
+				}
+			}
+		})
+	}
+	// The server is still up: none of the above stopped it.
+	if rp := r.do("GET", "api/v1/ping", ""); rp.status != 200 {
+		t.Fatalf("ping after gates: %d", rp.status)
+	}
+}
+
+func fl(m ...func(*http.Request)) []func(*http.Request) { return m }
+
+// HTTP/1.0 allows a request without Host; it is not this server's name.
+func TestMissingHost(t *testing.T) {
+	r := newEnv(t).start(t, 0)
+	c, err := net.Dial("tcp", addr(r.Port()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET /api/v1/ping HTTP/1.0\r\nAuthorization: Bearer %s\r\n\r\n", r.Token())
+	status, err := io.ReadAll(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(status, []byte("HTTP/1.0 421")) {
+		t.Fatalf("got %q", status)
+	}
+}
+
+func TestShutdownBeacon(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	rp := r.do("POST", "api/v1/shutdown?token="+r.Token(), "", noAuth)
+	if rp.status != 200 || rp.json(t)["ok"] != true {
+		t.Fatalf("beacon: %d %s", rp.status, rp.body)
+	}
+	if err := r.wait(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{DiscoveryPath(e.sys, e.scope), TokenPath(e.sys, e.scope)} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s still there after shutdown: %v", p, err)
+		}
+	}
+}
+
+func TestShutdownWithHeader(t *testing.T) {
+	r := newEnv(t).start(t, 0)
+	if rp := r.do("GET", "api/v1/shutdown", ""); rp.status != 405 {
+		t.Fatalf("GET shutdown: %d", rp.status)
+	}
+	if rp := r.do("POST", "api/v1/shutdown", ""); rp.status != 200 {
+		t.Fatalf("shutdown: %d %s", rp.status, rp.body)
+	}
+	if err := r.wait(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNotFoundAndMethods(t *testing.T) {
+	r := newEnv(t).start(t, 0)
+	tests := []struct {
+		method, path string
+		status       int
+		code, allow  string
+	}{
+		{"GET", "api/v1/nope", 404, "not_found", ""},
+		{"GET", "api/v2/ping", 404, "not_found", ""},
+		{"GET", "api", 404, "not_found", ""},
+		{"GET", "nope.html", 404, "not_found", ""},
+		{"GET", "web/index.html", 404, "not_found", ""},
+		{"GET", "..%2fserver.go", 404, "not_found", ""},
+		{"POST", "nope", 404, "not_found", ""},
+		{"POST", "api/v1/ping", 405, "method_not_allowed", "GET"},
+		{"DELETE", "api/v1/settings", 405, "method_not_allowed", "GET, PATCH"},
+		{"PUT", "api/v1/settings/schema", 405, "method_not_allowed", "GET"},
+		{"GET", "api/v1/wizard/dismiss-recommendation", 405, "method_not_allowed", "POST"},
+		{"POST", "api/v1/wizard/detect-agent-switch", 405, "method_not_allowed", "GET"},
+		{"POST", "", 405, "method_not_allowed", "GET, HEAD"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+" /"+tt.path, func(t *testing.T) {
+			rp := r.do(tt.method, tt.path, "")
+			if rp.status != tt.status {
+				t.Fatalf("status %d, want %d: %s", rp.status, tt.status, rp.body)
+			}
+			if got := rp.errCode(t); got != tt.code {
+				t.Errorf("code %q, want %q", got, tt.code)
+			}
+			if got := rp.header.Get("Allow"); got != tt.allow {
+				t.Errorf("Allow %q, want %q", got, tt.allow)
+			}
+			if ct := rp.header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+				t.Errorf("Content-Type %q", ct)
+			}
+		})
+	}
+}
+
+func TestHeaders(t *testing.T) {
+	r := newEnv(t).start(t, 0)
+	for _, p := range []string{"api/v1/ping", "api/v1/settings", "api/v1/nope"} {
+		if got := r.do("GET", p, "").header.Get("Cache-Control"); got != "no-store" {
+			t.Errorf("%s: Cache-Control %q, want no-store", p, got)
+		}
+	}
+	if got := r.do("GET", "api/v1/ping", "", noAuth).header.Get("Cache-Control"); got != "no-store" {
+		t.Errorf("401: Cache-Control %q, want no-store", got)
+	}
+	for _, p := range []string{"", "index.html"} {
+		rp := r.do("GET", p, "", noAuth)
+		if rp.status != 200 || !bytes.Contains(rp.body, []byte("charter settings hub")) {
+			t.Fatalf("/%s: %d %s", p, rp.status, rp.body)
+		}
+		if csp := rp.header.Get("Content-Security-Policy"); !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Errorf("/%s: CSP %q lacks frame-ancestors 'none'", p, csp)
+		}
+		if ct := rp.header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+			t.Errorf("/%s: Content-Type %q", p, ct)
+		}
+	}
+}
+
+func TestPingAndDetect(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	rp := r.do("GET", "api/v1/ping", "")
+	want, _ := json.Marshal(core.Ping(e.scope, "1.2.3-test"))
+	if rp.status != 200 || !bytes.Equal(bytes.TrimSpace(rp.body), want) {
+		t.Fatalf("ping: %d\n got %s\nwant %s", rp.status, rp.body, want)
+	}
+	rp = r.do("GET", "api/v1/wizard/detect-agent-switch", "")
+	d, err := e.sys.DetectCompanion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ = json.Marshal(d)
+	if rp.status != 200 || !bytes.Equal(bytes.TrimSpace(rp.body), want) {
+		t.Fatalf("detect: %d\n got %s\nwant %s", rp.status, rp.body, want)
+	}
+}
+
+func TestDismiss(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	path := filepath.Join(e.home, ".agentkit", "charter", "dismissals.json")
+	bad := []struct {
+		body   string
+		status int
+		code   string
+	}{
+		{`{"id":"agent-switch"`, 400, "invalid_json"},
+		{``, 400, "invalid_json"},
+		{`{"id":"agent-switch"} {}`, 400, "invalid_json"},
+		{`{"id":"agent-switch","extra":1}`, 422, "invalid_request"},
+		{`{"id":"copilot"}`, 422, "unknown_id"},
+		{`{}`, 422, "invalid_request"},
+		{`null`, 422, "invalid_request"},
+		{`["agent-switch"]`, 422, "invalid_request"},
+		{`{"id":7}`, 422, "invalid_request"},
+		{`{"id":"agent-switch","confirmSharedWrite":"yes"}`, 422, "invalid_request"},
+	}
+	for _, b := range bad {
+		rp := r.do("POST", "api/v1/wizard/dismiss-recommendation", b.body)
+		if rp.status != b.status || rp.errCode(t) != b.code {
+			t.Errorf("%s: %d %s, want %d %s", b.body, rp.status, rp.body, b.status, b.code)
+		}
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a rejected request wrote %s", path)
+	}
+	for range 2 { // idempotent
+		rp := r.do("POST", "api/v1/wizard/dismiss-recommendation", `{"id":"agent-switch","confirmSharedWrite":false}`)
+		if rp.status != 200 || string(bytes.TrimSpace(rp.body)) != `{"ok":true,"dismissed":["agent-switch"]}` {
+			t.Fatalf("dismiss: %d %s", rp.status, rp.body)
+		}
+	}
+	if ok, err := e.sys.Dismissed("agent-switch"); !ok || err != nil {
+		t.Fatalf("not recorded: %v %v", ok, err)
+	}
+}
+
+// A write that fails is a 500, never a false success.
+func TestDismissWriteFails(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	if err := os.WriteFile(filepath.Join(e.home, ".agentkit"), []byte("a file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rp := r.do("POST", "api/v1/wizard/dismiss-recommendation", `{"id":"agent-switch"}`)
+	if rp.status != 500 || bytes.Contains(rp.body, []byte(`"ok"`)) {
+		t.Fatalf("got %d %s", rp.status, rp.body)
+	}
+	rp.errCode(t)
+}
+
+// The user-global dismissals file behind a link the companion shares: 409
+// until confirmed, then written through the link, which stays.
+func TestDismissSharedLink(t *testing.T) {
+	// The companion home is $HOME itself, so $HOME/.agentkit lies inside it.
+	e := newEnv(t, "AGENT_SWITCH_HOME=$HOME")
+	shared := filepath.Join(e.dir, "shared")
+	if err := os.MkdirAll(shared, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(e.home, ".agentkit")
+	if err := os.Symlink(shared, link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	r := e.start(t, 0)
+	rp := r.do("POST", "api/v1/wizard/dismiss-recommendation", `{"id":"agent-switch"}`)
+	if rp.status != 409 {
+		t.Fatalf("got %d %s", rp.status, rp.body)
+	}
+	checkSharedBody(t, rp, link)
+	if _, err := os.Stat(filepath.Join(shared, "charter", "dismissals.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("written without confirmation")
+	}
+	rp = r.do("POST", "api/v1/wizard/dismiss-recommendation", `{"id":"agent-switch","confirmSharedWrite":true}`)
+	if rp.status != 200 {
+		t.Fatalf("confirmed: %d %s", rp.status, rp.body)
+	}
+	if _, err := os.Stat(filepath.Join(shared, "charter", "dismissals.json")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("link not intact: %v %v", fi, err)
+	}
+}
+
+// checkSharedBody pins the 409 body the CLI's --json shares.
+func checkSharedBody(t *testing.T, rp reply, link string) {
+	t.Helper()
+	e := rp.json(t)["error"].(map[string]any)
+	if e["code"] != "shared_write" || e["sharedPath"] != link || e["hint"] != "agent-switch share off" {
+		t.Errorf("409 body: %s", rp.body)
+	}
+	choices, _ := json.Marshal(e["choices"])
+	if string(choices) != `["Write (affects all profiles)","Cancel"]` {
+		t.Errorf("choices: %s", choices)
+	}
+}
+
+func TestBodyCap(t *testing.T) {
+	r := newEnv(t).start(t, 0)
+	big := `{"id":"agent-switch","pad":"` + strings.Repeat("x", maxBody) + `"}`
+	rp := r.do("POST", "api/v1/wizard/dismiss-recommendation", big)
+	if rp.status != 413 || rp.errCode(t) != "payload_too_large" {
+		t.Fatalf("got %d %s", rp.status, rp.body)
+	}
+	rp = r.do("PATCH", "api/v1/settings", big, header("If-Match", `"x"`))
+	if rp.status != 413 {
+		t.Fatalf("PATCH: got %d %s", rp.status, rp.body)
+	}
+}
+
+func TestSecondServerRefused(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	_, err := Open(Config{Sys: e.sys, Scope: e.scope, Version: "x"})
+	var re *RunningError
+	if !errors.As(err, &re) || re.Discovery.Port != r.Port() {
+		t.Fatalf("second Open: %v", err)
+	}
+	if !strings.Contains(err.Error(), r.URL()) {
+		t.Errorf("error does not say where it runs: %v", err)
+	}
+	// The refusal did not disturb the first server's files.
+	if d, err := ReadDiscovery(e.sys, e.scope); err != nil || d.Port != r.Port() {
+		t.Fatalf("discovery after refusal: %+v %v", d, err)
+	}
+}
+
+func TestStaleDiscoveryReplaced(t *testing.T) {
+	free := freePort(t)
+	for name, d := range map[string]Discovery{
+		"dead pid":    {PID: deadPID(t), Port: free},
+		"silent port": {PID: os.Getpid(), Port: free},
+	} {
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t)
+			b, _ := d.marshal()
+			if err := e.sys.WriteAtomic(DiscoveryPath(e.sys, e.scope), b); err != nil {
+				t.Fatal(err)
+			}
+			r := e.start(t, 0)
+			got, err := ReadDiscovery(e.sys, e.scope)
+			if err != nil || got.Port != r.Port() || got.PID != os.Getpid() {
+				t.Fatalf("discovery not replaced: %+v %v", got, err)
+			}
+		})
+	}
+}
+
+// freePort returns a port nothing listens on.
+func freePort(t *testing.T) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// deadPID returns the pid of a process that has exited.
+func deadPID(t *testing.T) int {
+	p, err := os.StartProcess(os.Args[0], []string{os.Args[0], "-test.run=^$"}, &os.ProcAttr{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	return p.Pid
+}
+
+func TestStateFiles(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	d, err := ReadDiscovery(e.sys, e.scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Discovery{PID: os.Getpid(), Port: r.Port(), URL: r.URL(), StartedAt: d.StartedAt, Version: "1.2.3-test", ConfigRoot: e.scope.Root.Path}
+	if d != want || d.StartedAt.IsZero() {
+		t.Errorf("discovery %+v, want %+v", d, want)
+	}
+	raw, _ := os.ReadFile(DiscoveryPath(e.sys, e.scope))
+	if bytes.Contains(raw, []byte(r.Token())) {
+		t.Error("the discovery file holds the token")
+	}
+	tok, _ := os.ReadFile(TokenPath(e.sys, e.scope))
+	if got := strings.TrimSpace(string(tok)); len(got) != 64 || got != r.Token() {
+		t.Errorf("token file %q", tok)
+	}
+	for _, p := range []string{DiscoveryPath(e.sys, e.scope), TokenPath(e.sys, e.scope)} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: %v %v", p, fi.Mode(), err)
+		}
+	}
+	if !strings.HasPrefix(r.HubURL(), r.URL()+"#token=") || strings.Contains(r.URL(), r.Token()) {
+		t.Errorf("hub url %q, url %q", r.HubURL(), r.URL())
+	}
+	if err := r.stop(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{DiscoveryPath(e.sys, e.scope), TokenPath(e.sys, e.scope)} {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left behind: %v", p, err)
+		}
+	}
+}
+
+// Tokens are new per process.
+func TestTokenFresh(t *testing.T) {
+	a, b := newToken(), newToken()
+	if a == b || len(a) != 64 || strings.Trim(a, "0123456789abcdef") != "" {
+		t.Fatalf("tokens %q %q", a, b)
+	}
+}
+
+// A server whose files were replaced by a newer one leaves them alone.
+func TestRemoveOnlyOwnFiles(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	other := []byte(`{"pid":1,"port":1}` + "\n")
+	if err := os.WriteFile(DiscoveryPath(e.sys, e.scope), other, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.stop(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(DiscoveryPath(e.sys, e.scope)); !bytes.Equal(got, other) {
+		t.Errorf("foreign discovery file removed or changed: %q", got)
+	}
+	if _, err := os.Stat(TokenPath(e.sys, e.scope)); !errors.Is(err, os.ErrNotExist) {
+		t.Error("own token file left behind")
+	}
+}
+
+func TestIdleWatchdog(t *testing.T) {
+	w := newWatchdog(50 * time.Millisecond)
+	time.Sleep(200 * time.Millisecond)
+	select {
+	case <-w.expired():
+		t.Fatal("fired before it was armed")
+	default:
+	}
+	if newWatchdog(0).expired() != nil {
+		t.Fatal("a zero timeout must never fire")
+	}
+
+	r := newEnv(t).start(t, 100*time.Millisecond)
+	r.do("GET", "", "", noAuth) // the hub does not arm it
+	select {
+	case <-r.idle.expired():
+		t.Fatal("armed without an authenticated API request")
+	case <-time.After(300 * time.Millisecond):
+	}
+	r.do("GET", "api/v1/ping", "")
+	if err := r.wait(); err != nil { // stops by itself
+		t.Fatal(err)
+	}
+}
+
+func TestConnect(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	var ns *NoServerError
+	if _, err := Connect(e.sys, e.scope); !errors.As(err, &ns) || ns.Reason != "" {
+		t.Fatalf("no file: %v", err)
+	}
+	r := e.start(t, 0)
+	c, err := Connect(e.sys, e.scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := c.Ping(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc core.PingDoc
+	if err := json.Unmarshal(raw, &doc); err != nil || !doc.Capabilities["configRoot"] {
+		t.Fatalf("ping: %s %v", raw, err)
+	}
+	if err := r.stop(); err != nil {
+		t.Fatal(err)
+	}
+	// A file left by a killed server: the port no longer answers.
+	b, _ := Discovery{PID: os.Getpid(), Port: freePort(t)}.marshal()
+	e.sys.WriteAtomic(DiscoveryPath(e.sys, e.scope), b)
+	e.sys.WriteAtomic(TokenPath(e.sys, e.scope), []byte("x\n"))
+	c, err = Connect(e.sys, e.scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Ping(ctx); !errors.As(err, &ns) || !strings.Contains(err.Error(), "stale") {
+		t.Fatalf("silent port: %v", err)
+	}
+	b, _ = Discovery{PID: deadPID(t), Port: 41000}.marshal()
+	e.sys.WriteAtomic(DiscoveryPath(e.sys, e.scope), b)
+	if _, err := Connect(e.sys, e.scope); !errors.As(err, &ns) || !strings.Contains(err.Error(), "is not running") {
+		t.Fatalf("dead pid: %v", err)
+	}
+}
+
+func TestListenPort(t *testing.T) {
+	ln, err := listen(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	p := ln.Addr().(*net.TCPAddr).Port
+	if p < PortMin || p > PortMax {
+		t.Fatalf("port %d outside %d-%d", p, PortMin, PortMax)
+	}
+	if _, err := listen(p); err == nil {
+		t.Fatal("a taken port was bound twice")
+	}
+}
+
+// A stop lets requests in flight finish before the files go.
+func TestGracefulDrain(t *testing.T) {
+	e := newEnv(t)
+	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Version: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entered, release := make(chan struct{}), make(chan struct{})
+	s.routes["/api/v1/slow"] = []endpoint{{http.MethodGet, func(w http.ResponseWriter, r *http.Request) error {
+		close(entered)
+		<-release
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+		return nil
+	}}}
+	r := serve(t, s)
+	got := make(chan reply, 1)
+	go func() {
+		rp, err := r.send("GET", "api/v1/slow", "")
+		if err != nil {
+			t.Error(err)
+		}
+		got <- rp
+	}()
+	<-entered
+	r.cancel()
+	// Wait until the listener is closed: the stop has begun.
+	for {
+		c, err := net.Dial("tcp", addr(r.Port()))
+		if err != nil {
+			break
+		}
+		c.Close()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := os.Stat(DiscoveryPath(e.sys, e.scope)); err != nil {
+		t.Error("discovery file removed while a request was in flight")
+	}
+	close(release)
+	if rp := <-got; rp.status != 200 {
+		t.Fatalf("in-flight request: %d %s", rp.status, rp.body)
+	}
+	if err := r.wait(); err != nil {
+		t.Fatal(err)
+	}
+}

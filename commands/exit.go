@@ -35,6 +35,19 @@ func withExit(code ExitCode, kind string, err error) error {
 	return &exitError{code: code, kind: kind, err: err}
 }
 
+// reportedError is a failure whose outcome the command already printed as
+// its one JSON document (apply's per-target report): fail then prints it
+// to stderr only, so stdout still holds exactly one document.
+type reportedError struct{ err error }
+
+func (e *reportedError) Error() string { return e.err.Error() }
+func (e *reportedError) Unwrap() error { return e.err }
+
+func reported(err error) bool {
+	var re *reportedError
+	return errors.As(err, &re)
+}
+
 // classify maps an error to its exit code and JSON error code, in one place.
 func classify(err error) (ExitCode, string) {
 	var ee *exitError

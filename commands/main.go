@@ -67,6 +67,7 @@ type CLI struct {
 	Ping     PingCmd     `cmd:"" help:"Describe this charter: version, profile, config root, scope, capabilities."`
 	Settings SettingsCmd `cmd:"" help:"Read and change the settings of this scope."`
 	Serve    ServeCmd    `cmd:"" help:"Serve the loopback HTTP API and the settings hub for this scope."`
+	Apply    ApplyCmd    `cmd:"" help:"Render this scope's settings into the instruction file each agent reads."`
 }
 
 // App is what every command's Run receives.
@@ -157,7 +158,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 func (a *App) fail(err error) ExitCode {
 	code, kind := classify(err)
 	fmt.Fprintf(a.Stderr, "charter: %s\n", err)
-	if a.JSON {
+	if a.JSON && !reported(err) {
 		body := map[string]any{"code": kind, "message": err.Error()}
 		maps.Copy(body, core.ErrorExtras(err))
 		a.writeJSON(map[string]any{"error": body})

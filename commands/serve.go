@@ -67,7 +67,10 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 		if open == nil {
 			open = openBrowser
 		}
-		if err := open(srv.HubURL()); err != nil {
+		// open=1 tells the tab it owns this server: the hub sends the
+		// shutdown beacon when that tab goes away. The printed link has no
+		// such flag, so a tab opened from it leaves the server running.
+		if err := open(srv.HubURL() + "&open=1"); err != nil {
 			fmt.Fprintf(a.Stderr, "charter: warning: open the browser: %v\n", err)
 		}
 	}

@@ -59,8 +59,8 @@ func TestServePortOpenAndCancel(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the hub was not opened")
 	}
-	if want := fmt.Sprintf("http://127.0.0.1:%d/#token=", port); !strings.HasPrefix(u, want) || len(u) != len(want)+64 {
-		t.Errorf("opened %q, want %s<64 hex>", u, want)
+	if want := fmt.Sprintf("http://127.0.0.1:%d/#token=", port); !strings.HasPrefix(u, want) || !strings.HasSuffix(u, "&open=1") || len(u) != len(want)+64+len("&open=1") {
+		t.Errorf("opened %q, want %s<64 hex>&open=1", u, want)
 	}
 	cancel()
 	if code := <-done; code != ExitOK {

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -95,8 +97,8 @@ func (s *System) UpdateFile(target string, confirmShared bool, update func(old [
 	})
 }
 
-// WithLock runs fn holding an exclusive lock on path's lock file, which
-// serialises writers across processes (flock) and within one.
+// WithLock runs fn holding an exclusive lock for path, which serialises
+// writers across processes (flock) and within one.
 func (s *System) WithLock(path string, fn func() error) error {
 	if err := s.Fs.MkdirAll(s.Paths.Dir(path), DirMode); err != nil {
 		return fmt.Errorf("create %s: %w", s.Paths.Dir(path), err)
@@ -105,7 +107,11 @@ func (s *System) WithLock(path string, fn func() error) error {
 	mu.Lock()
 	defer mu.Unlock()
 	if _, ok := s.Fs.(*afero.OsFs); ok {
-		fl := flock.New(path+".lock", flock.SetPermissions(FileMode))
+		lock, err := s.lockPath(path)
+		if err != nil {
+			return err
+		}
+		fl := flock.New(lock, flock.SetPermissions(FileMode))
 		if err := fl.Lock(); err != nil {
 			return fmt.Errorf("lock %s: %w", path, err)
 		}
@@ -114,10 +120,30 @@ func (s *System) WithLock(path string, fn func() error) error {
 	return fn()
 }
 
+// lockPath keeps lock files in charter's own directory, named after the
+// file they guard, so that no agent or companion directory collects them.
+func (s *System) lockPath(path string) (string, error) {
+	root, err := s.DefaultRoot()
+	if err != nil {
+		return path + ".lock", nil // no home: beside the file is the only place left
+	}
+	dir := s.Paths.Join(root, "locks")
+	if err := s.Fs.MkdirAll(dir, DirMode); err != nil {
+		return "", fmt.Errorf("create %s: %w", dir, err)
+	}
+	sum := sha256.Sum256([]byte(path))
+	return s.Paths.Join(dir, hex.EncodeToString(sum[:12])+".lock"), nil
+}
+
 // WriteAtomic replaces path with data: a temporary file in the same
 // directory, fsync, rename, fsync of the directory. Readers see the old
-// bytes or the new ones, never a mix.
+// bytes or the new ones, never a mix. A new file gets FileMode; an existing
+// one keeps its permissions, which are its owner's choice.
 func (s *System) WriteAtomic(path string, data []byte) error {
+	mode := FileMode
+	if fi, err := s.Fs.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
 	dir := s.Paths.Dir(path)
 	if err := s.Fs.MkdirAll(dir, DirMode); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
@@ -141,7 +167,7 @@ func (s *System) WriteAtomic(path string, data []byte) error {
 	if err := f.Close(); err != nil {
 		return fail(err)
 	}
-	if err := s.Fs.Chmod(tmp, FileMode); err != nil {
+	if err := s.Fs.Chmod(tmp, mode); err != nil {
 		return fail(err)
 	}
 	if s.beforeRename != nil {

@@ -150,6 +150,27 @@ func TestWriteModes(t *testing.T) {
 	}
 }
 
+func TestWriteKeepsModeAndLocksElsewhere(t *testing.T) {
+	s, home := tempHome(t)
+	path := filepath.Join(home, ".claude/CLAUDE.md")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	os.WriteFile(path, []byte("mine"), 0o644)
+	if err := write(s, path, "ours", false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode changed to %v", fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("the agent's directory collected files: %v", entries)
+	}
+	locks, _ := os.ReadDir(filepath.Join(home, ".agentkit/charter/locks"))
+	if len(locks) != 1 {
+		t.Errorf("locks: %v", locks)
+	}
+}
+
 func TestUpdateNilWritesNothing(t *testing.T) {
 	fs := afero.NewMemMapFs()
 	s := testSystem(fs, "/", "HOME=/h")

@@ -402,7 +402,8 @@ func TestDismiss(t *testing.T) {
 func TestDismissWriteFails(t *testing.T) {
 	e := newEnv(t)
 	r := e.start(t, 0)
-	if err := os.WriteFile(filepath.Join(e.home, ".agentkit"), []byte("a file"), 0o600); err != nil {
+	// A directory where the dismissals file should be: the rename must fail.
+	if err := os.MkdirAll(filepath.Join(e.home, ".agentkit/charter/dismissals.json/x"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	rp := r.do("POST", "api/v1/wizard/dismiss-recommendation", `{"id":"agent-switch"}`)

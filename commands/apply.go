@@ -1,0 +1,116 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+)
+
+// ApplyCmd renders this scope's settings into each agent's instruction file.
+type ApplyCmd struct {
+	Agent         []string `name:"agent" sep:"," placeholder:"claude|codex|all" help:"Agents to write for (default: the active profile's agent, else every agent whose directory exists)."`
+	DryRun        bool     `name:"dry-run" help:"Print a unified diff of what would change; write nothing."`
+	Check         bool     `name:"check" help:"Write nothing; exit 1 when an agent file is out of date (for hooks and CI)."`
+	ConfirmShared bool     `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
+}
+
+// applyDoc is the --json document; the HTTP API answers with the same.
+type applyDoc struct {
+	Targets []apply.Result `json:"targets"`
+}
+
+func (c *ApplyCmd) Run(a *App) error {
+	snap, err := a.readSettings()
+	if err != nil {
+		return err
+	}
+	targets, err := apply.Plan(a.Sys, snap, a.Build.Version, c.Agent)
+	if err != nil {
+		return applyError(err)
+	}
+	if c.DryRun || c.Check {
+		return c.status(a, targets)
+	}
+	// One target at a time, so that a person at a terminal answers for
+	// each shared file, and a blocked one does not stop the others.
+	results := make([]apply.Result, len(targets))
+	var blocked []error
+	for i := range targets {
+		err := a.guarded(c.ConfirmShared, func(confirm bool) error {
+			rs, err := apply.Run(a.Sys, targets[i:i+1], confirm)
+			if len(rs) == 1 {
+				results[i] = rs[0]
+			}
+			return err
+		})
+		var se *core.SharedWriteError
+		if errors.As(err, &se) || errors.Is(err, errCancelled) {
+			blocked = append(blocked, err)
+			continue
+		}
+		if err != nil {
+			return applyError(err)
+		}
+	}
+	if err := a.emit(applyDoc{results}, func(w io.Writer) { printResults(w, results) }); err != nil {
+		return err
+	}
+	if len(blocked) > 0 {
+		return &reportedError{errors.Join(blocked...)}
+	}
+	return nil
+}
+
+// status serves --dry-run and --check: nothing is written.
+func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
+	results := apply.Status(targets)
+	err := a.emit(applyDoc{results}, func(w io.Writer) {
+		if !c.DryRun {
+			printResults(w, results)
+			return
+		}
+		for _, r := range results {
+			if r.Diff == "" {
+				fmt.Fprintf(a.Stderr, "charter: note: %s is up to date\n", r.Path)
+			}
+			fmt.Fprint(w, r.Diff)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	outdated := 0
+	for _, r := range results {
+		if r.State == apply.StateOutdated {
+			outdated++
+		}
+	}
+	if c.Check && outdated > 0 {
+		return &reportedError{withExit(ExitRuntime, "outdated",
+			fmt.Errorf("%d of %d agent files out of date: run `charter apply`", outdated, len(results)))}
+	}
+	return nil
+}
+
+func printResults(w io.Writer, results []apply.Result) {
+	for _, r := range results {
+		fmt.Fprintf(w, "%-6s  %-8s  %s", r.Agent, r.State, r.Path)
+		if r.SharedPath != "" {
+			fmt.Fprintf(w, "  (shared by agent-switch through %s)", r.SharedPath)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// applyError gives broken markers their own code; they are the user's file
+// to fix, like a malformed settings file.
+func applyError(err error) error {
+	var me *apply.MarkerError
+	if errors.As(err, &me) {
+		return withExit(ExitRuntime, "malformed_markers", err)
+	}
+	return err
+}

@@ -1,0 +1,173 @@
+// Package apply makes the settings govern: it renders the effective
+// settings of a scope into the instruction file each agent reads (CLAUDE.md,
+// AGENTS.md), inside a block between charter's markers. Text outside the
+// block is the user's and is kept byte for byte.
+//
+// Plan reads and checks every target before anything is written; Status
+// reports what Plan found; Run writes through core's one guarded, atomic
+// path. The CLI (`charter apply`) and the HTTP API call these same functions.
+package apply
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// States of a target in a Result.
+const (
+	StateWritten  = "written"  // Run replaced the file
+	StateCurrent  = "current"  // the file already holds this block
+	StateBlocked  = "blocked"  // Run did not write: a shared link, not confirmed
+	StateOutdated = "outdated" // Status: Run would change the file
+)
+
+// Target is one agent instruction file and what applying makes of it.
+type Target struct {
+	Agent      string
+	Path       string
+	SharedPath string // the link the companion shares that Path lies behind, if any
+	Old        []byte // the file as read; nil when it does not exist
+	New        []byte // the file with the rendered block
+	block      []byte
+}
+
+// Current reports whether the file already is what Run would write.
+func (t Target) Current() bool { return t.Old != nil && bytes.Equal(t.Old, t.New) }
+
+// Result is one target in a report: the CLI's --json and the HTTP API.
+type Result struct {
+	Agent      string `json:"agent"`
+	Path       string `json:"path"`
+	State      string `json:"state"`
+	SharedPath string `json:"sharedPath,omitempty"`
+	Diff       string `json:"diff,omitempty"` // Status only: what Run would change
+}
+
+// Plan renders snap for the chosen agents (nil: the default ones) and reads
+// each target. A target with broken markers fails the whole plan, so that
+// nothing is written.
+func Plan(sys *core.System, snap *settings.Snapshot, version string, agents []string) ([]Target, error) {
+	sel, err := selectAgents(sys, agents)
+	if err != nil {
+		return nil, err
+	}
+	block := Render(snap, version)
+	out := make([]Target, 0, len(sel))
+	for _, a := range sel {
+		dir, err := agentDir(sys, a)
+		if err != nil {
+			return nil, err
+		}
+		t := Target{Agent: a.name, Path: sys.Paths.Join(dir, a.file), block: block}
+		if t.Old, err = read(sys, t.Path); err != nil {
+			return nil, err
+		}
+		if t.New, err = splice(t.Path, t.Old, block); err != nil {
+			return nil, err
+		}
+		if t.SharedPath, err = sys.SharedLink(t.Path); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// Status reports each target as current or outdated, with a unified diff of
+// what Run would change.
+func Status(targets []Target) []Result {
+	out := make([]Result, len(targets))
+	for i, t := range targets {
+		out[i] = Result{Agent: t.Agent, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
+		if !t.Current() {
+			out[i].State = StateOutdated
+			out[i].Diff = Diff(t.Path, t.Old, t.New)
+		}
+	}
+	return out
+}
+
+// Run writes every target that is out of date. A target behind a shared
+// link is written through it only when confirmShared is set; otherwise it
+// is reported as blocked and the others still run. When any target was
+// blocked the error is a *BlockedError, and the results are still valid.
+func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, error) {
+	out := make([]Result, 0, len(targets))
+	var blocked []error
+	for _, t := range targets {
+		r := Result{Agent: t.Agent, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
+		// A file already current is left alone: no lock, and no block for a
+		// shared file that would not change.
+		old, err := read(sys, t.Path)
+		if err != nil {
+			return nil, err
+		}
+		if data, err := splice(t.Path, old, t.block); err != nil {
+			return nil, err
+		} else if old != nil && bytes.Equal(data, old) {
+			out = append(out, r)
+			continue
+		}
+		err = sys.UpdateFile(t.Path, confirmShared, func(old []byte) ([]byte, error) {
+			data, err := splice(t.Path, old, t.block)
+			if err != nil || (old != nil && bytes.Equal(data, old)) {
+				return nil, err
+			}
+			r.State = StateWritten
+			return data, nil
+		})
+		var se *core.SharedWriteError
+		switch {
+		case errors.As(err, &se):
+			r.State, r.SharedPath = StateBlocked, se.SharedPath
+			blocked = append(blocked, se)
+		case err != nil:
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	if len(blocked) > 0 {
+		return out, &BlockedError{Results: out, errs: blocked}
+	}
+	return out, nil
+}
+
+// BlockedError is a Run that left targets unwritten because they lie behind
+// a link the companion shares. It unwraps to each *core.SharedWriteError.
+type BlockedError struct {
+	Results []Result
+	errs    []error
+}
+
+func (e *BlockedError) Error() string {
+	msgs := make([]string, len(e.errs))
+	for i, err := range e.errs {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "; ")
+}
+
+func (e *BlockedError) Unwrap() []error { return e.errs }
+
+// read returns a file's bytes, nil when it does not exist.
+func read(sys *core.System, path string) ([]byte, error) {
+	data, err := afero.ReadFile(sys.Fs, path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if data == nil {
+		data = []byte{} // it exists, empty
+	}
+	return data, nil
+}

@@ -1,0 +1,242 @@
+package apply
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// machine is a home directory on the real file system (links need it).
+type machine struct {
+	home string
+	sys  *core.System
+	snap *settings.Snapshot
+}
+
+func newMachine(t *testing.T, env ...string) *machine {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "home")
+	environ := []string{"HOME=" + home}
+	for _, kv := range env {
+		environ = append(environ, strings.ReplaceAll(kv, "$HOME", home))
+	}
+	sys := core.NewSystem(afero.NewOsFs(), environ, time.Now, os.Getwd)
+	sc, err := sys.ResolveScope(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := settings.New(sys, sc).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &machine{home: home, sys: sys, snap: snap}
+}
+
+func (m *machine) path(rel string) string { return filepath.Join(m.home, filepath.FromSlash(rel)) }
+
+func (m *machine) write(t *testing.T, rel, data string) {
+	t.Helper()
+	p := m.path(rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (m *machine) read(t *testing.T, rel string) string {
+	t.Helper()
+	data, err := os.ReadFile(m.path(rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func (m *machine) mkdir(t *testing.T, rel string) {
+	t.Helper()
+	if err := os.MkdirAll(m.path(rel), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestTargets(t *testing.T) {
+	tests := []struct {
+		name   string
+		env    []string
+		dirs   []string
+		agents []string
+		want   []string // agent=path below $HOME
+		code   string   // a usage error's code instead
+	}{
+		{name: "no agent directory", code: "no_agent"},
+		{name: "codex only", dirs: []string{".codex"}, want: []string{"codex=.codex/AGENTS.md"}},
+		{name: "both", dirs: []string{".claude", ".codex"}, want: []string{"claude=.claude/CLAUDE.md", "codex=.codex/AGENTS.md"}},
+		{name: "explicit, directory missing", agents: []string{"claude"}, want: []string{"claude=.claude/CLAUDE.md"}},
+		{name: "all, deduplicated", agents: []string{"codex", "all", "Claude"}, want: []string{"claude=.claude/CLAUDE.md", "codex=.codex/AGENTS.md"}},
+		{name: "unknown", agents: []string{"gemini"}, code: "unknown_agent"},
+		{name: "claude profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/work/config"}, dirs: []string{".claude", ".codex"},
+			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md"}},
+		{name: "codex profile", env: []string{"CODEX_HOME=$HOME/.agent-switch/codex/p1"},
+			want: []string{"codex=.agent-switch/codex/p1/AGENTS.md"}},
+		{name: "profile of another provider", env: []string{"GEMINI_CONFIG_DIR=$HOME/.agent-switch/gemini/work/config"}, dirs: []string{".claude"}, code: "no_agent"},
+		{name: "another provider, agent chosen", env: []string{"GEMINI_CONFIG_DIR=$HOME/.agent-switch/gemini/work/config"}, agents: []string{"claude"},
+			want: []string{"claude=.agent-switch/gemini/work/config/CLAUDE.md"}},
+		{name: "every agent in a profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/work/config"}, agents: []string{"all"},
+			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md", "codex=.agent-switch/claude/work/config/AGENTS.md"}},
+		{name: "the agent's own variable outside a profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/elsewhere"}, dirs: []string{"elsewhere"},
+			want: []string{"claude=elsewhere/CLAUDE.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newMachine(t, tt.env...)
+			for _, d := range tt.dirs {
+				m.mkdir(t, d)
+			}
+			ts, err := Plan(m.sys, m.snap, "1.2.3", tt.agents)
+			if tt.code != "" {
+				var ue *core.UsageError
+				if !errors.As(err, &ue) || ue.Code != tt.code || !strings.Contains(ue.Msg, "--agent") && tt.code == "no_agent" {
+					t.Fatalf("got %v, want a usage error %s naming --agent", err, tt.code)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, tg := range ts {
+				rel, _ := filepath.Rel(m.home, tg.Path)
+				got = append(got, tg.Agent+"="+filepath.ToSlash(rel))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRunStatus(t *testing.T) {
+	m := newMachine(t)
+	m.write(t, ".claude/CLAUDE.md", "# Mine\n")
+	ts, err := Plan(m.sys, m.snap, "1.2.3", []string{"all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := Status(ts)
+	if st[0].State != StateOutdated || !strings.Contains(st[0].Diff, "+"+BeginMarker) ||
+		st[1].State != StateOutdated || !strings.HasPrefix(st[1].Diff, "--- /dev/null\n") {
+		t.Fatalf("status %+v", st)
+	}
+	rs, err := Run(m.sys, ts, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs[0].State != StateWritten || rs[1].State != StateWritten {
+		t.Fatalf("run %+v", rs)
+	}
+	block := string(Render(m.snap, "1.2.3"))
+	if got := m.read(t, ".claude/CLAUDE.md"); got != "# Mine\n\n"+block {
+		t.Errorf("CLAUDE.md:\n%s", got)
+	}
+	if got := m.read(t, ".codex/AGENTS.md"); got != block {
+		t.Errorf("AGENTS.md:\n%s", got)
+	}
+
+	ts, err = Plan(m.sys, m.snap, "1.2.3", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Status(ts) {
+		if r.State != StateCurrent || r.Diff != "" {
+			t.Errorf("after run: %+v", r)
+		}
+	}
+	if rs, err = Run(m.sys, ts, false); err != nil || rs[0].State != StateCurrent || rs[1].State != StateCurrent {
+		t.Errorf("second run: %+v %v", rs, err)
+	}
+}
+
+// One target with broken markers stops the plan: no file is written.
+func TestPlanBadMarkersWritesNothing(t *testing.T) {
+	m := newMachine(t)
+	bad := "x\n" + BeginMarker + "\n"
+	m.write(t, ".claude/CLAUDE.md", bad)
+	m.mkdir(t, ".codex")
+	_, err := Plan(m.sys, m.snap, "1.2.3", nil)
+	var me *MarkerError
+	if !errors.As(err, &me) || !strings.Contains(err.Error(), "CLAUDE.md: unbalanced charter markers: begin at line 2 has no end") {
+		t.Fatalf("got %v", err)
+	}
+	if m.read(t, ".claude/CLAUDE.md") != bad {
+		t.Error("CLAUDE.md was changed")
+	}
+	if _, err := os.Stat(m.path(".codex/AGENTS.md")); !os.IsNotExist(err) {
+		t.Error("AGENTS.md was written")
+	}
+}
+
+// Two profiles share CLAUDE.md as a link: blocked without confirmation,
+// the other target still written; confirmed, written at the real file,
+// the links intact and both profiles see it.
+func TestRunSharedLink(t *testing.T) {
+	m := newMachine(t, "CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/a/config")
+	m.write(t, ".agent-switch/shared/CLAUDE.md", "# Shared\n")
+	for _, p := range []string{"a", "b"} {
+		m.mkdir(t, ".agent-switch/claude/"+p+"/config")
+		if err := os.Symlink("../../../shared/CLAUDE.md", m.path(".agent-switch/claude/"+p+"/config/CLAUDE.md")); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+	}
+	link := m.path(".agent-switch/claude/a/config/CLAUDE.md")
+	ts, err := Plan(m.sys, m.snap, "1.2.3", []string{"all"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts[0].SharedPath != link {
+		t.Errorf("plan sharedPath %q", ts[0].SharedPath)
+	}
+
+	rs, err := Run(m.sys, ts, false)
+	var be *BlockedError
+	var se *core.SharedWriteError
+	if !errors.As(err, &be) || !errors.As(err, &se) || se.SharedPath != link {
+		t.Fatalf("got %v, want a blocked error through %s", err, link)
+	}
+	if rs[0].State != StateBlocked || rs[0].SharedPath != link || rs[1].State != StateWritten || !slices.Equal(be.Results, rs) {
+		t.Fatalf("results %+v", rs)
+	}
+	if m.read(t, ".agent-switch/shared/CLAUDE.md") != "# Shared\n" {
+		t.Error("the shared file was written without confirmation")
+	}
+
+	rs, err = Run(m.sys, ts, true)
+	if err != nil || rs[0].State != StateWritten || rs[0].SharedPath != link || rs[1].State != StateCurrent {
+		t.Fatalf("confirmed: %+v %v", rs, err)
+	}
+	want := "# Shared\n\n" + string(Render(m.snap, "1.2.3"))
+	for _, p := range []string{"a", "b"} {
+		rel := ".agent-switch/claude/" + p + "/config/CLAUDE.md"
+		if dest, err := os.Readlink(m.path(rel)); err != nil || dest != "../../../shared/CLAUDE.md" {
+			t.Errorf("%s: link now %q, %v", rel, dest, err)
+		}
+		if m.read(t, rel) != want {
+			t.Errorf("%s does not show the block", rel)
+		}
+	}
+
+	// Nothing to change: no block, even without confirmation.
+	if rs, err = Run(m.sys, ts, false); err != nil || rs[0].State != StateCurrent {
+		t.Errorf("current shared target: %+v %v", rs, err)
+	}
+}

@@ -1,0 +1,159 @@
+package apply
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// snapshot reads the settings of sc from a memory file system holding yaml
+// as the scope's file.
+func snapshot(t *testing.T, sc core.Scope, yaml string) *settings.Snapshot {
+	t.Helper()
+	sys := core.NewSystem(afero.NewMemMapFs(), []string{"HOME=/home/me"}, time.Now, func() (string, error) { return "/", nil })
+	st := settings.New(sys, sc)
+	if yaml != "" {
+		if err := afero.WriteFile(sys.Fs, st.Path(), []byte(yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	snap, err := st.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+const customYAML = `rules:
+  tier: full
+  disabled: [tdd, "docs-first"]
+skills:
+  autoload: false
+  disabled: ["web search"]
+commands:
+  suggestions:
+    enabled: true
+    confidence_floor: 0.85
+    max_options: 2
+gates:
+  tests:
+    required: true
+  lint:
+    required: false
+  coverage:
+    min: 82.5
+  on_failure: ask
+cost:
+  budget:
+    daily: 12.50
+    monthly: 200
+  enforcement: hard-stop
+agent:
+  autonomy: off
+  minimal_output: false
+worktrees:
+  mode: on
+memory:
+  cadence: never
+`
+
+func profileScope() core.Scope {
+	provider, profile := "claude", "work"
+	return core.Scope{Kind: core.ScopeProfile, Path: "/home/me/.agentkit/charter/profiles/claude/work",
+		Profile: core.Profile{Active: true, Provider: &provider, Profile: &profile}}
+}
+
+func TestRenderGolden(t *testing.T) {
+	global := core.Scope{Kind: core.ScopeGlobal, Path: "/home/me/.agentkit/charter"}
+	tests := []struct {
+		golden string
+		snap   *settings.Snapshot
+	}{
+		{"default.golden", snapshot(t, global, "")},
+		{"custom.golden", snapshot(t, profileScope(), customYAML)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			got := Render(tt.snap, "1.2.3")
+			path := filepath.Join("testdata", tt.golden)
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("rendered block differs from %s (go test -update rewrites it):\n%s", path, Diff(path, want, got))
+			}
+			if _, found, err := findBlock(path, got); err != nil || !found {
+				t.Errorf("the block does not parse as one block: %v", err)
+			}
+		})
+	}
+}
+
+// Every setting must change what the agent is told: a key the block forgot
+// would govern nothing.
+func TestRenderEveryKey(t *testing.T) {
+	base := snapshot(t, profileScope(), "")
+	before := Render(base, "1.2.3")
+	for _, k := range settings.Keys() {
+		snap := *base
+		snap.Values = map[string]any{}
+		for name, v := range base.Values {
+			snap.Values[name] = v
+		}
+		snap.Values[k.Name] = otherValue(t, k)
+		if bytes.Equal(Render(&snap, "1.2.3"), before) {
+			t.Errorf("changing %s does not change the block", k.Name)
+		}
+	}
+}
+
+func otherValue(t *testing.T, k settings.Key) any {
+	switch k.Kind {
+	case settings.Bool:
+		return !k.Default.(bool)
+	case settings.Int:
+		return k.Default.(int64) + 1
+	case settings.Decimal:
+		if k.Default.(settings.Dec) == "0" {
+			return settings.Dec("1")
+		}
+		return settings.Dec("0.7")
+	case settings.List:
+		return []string{"x"}
+	case settings.Enum:
+		for _, c := range k.Choices {
+			if c != k.Default {
+				return c
+			}
+		}
+	}
+	t.Fatalf("no other value for %s", k.Name)
+	return nil
+}
+
+// Whatever a list item holds, it cannot end the block early.
+func TestRenderCannotForgeMarkers(t *testing.T) {
+	snap := snapshot(t, profileScope(), "")
+	snap.Values["rules.disabled"] = []string{"x\n" + EndMarker + "\n" + BeginMarker, "a`b"}
+	got := Render(snap, "1.2.3\n"+EndMarker)
+	blk, found, err := findBlock("block", got)
+	if err != nil || !found || blk.start != 0 || blk.end != len(got) {
+		t.Fatalf("block not one whole block (%v):\n%s", err, got)
+	}
+}

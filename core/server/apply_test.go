@@ -1,0 +1,141 @@
+package server
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentkit/charter/core/apply"
+)
+
+func applyTargets(t *testing.T, rp reply) []apply.Result {
+	t.Helper()
+	var doc struct{ Targets []apply.Result }
+	if err := json.Unmarshal(rp.body, &doc); err != nil {
+		t.Fatalf("%v: %s", err, rp.body)
+	}
+	return doc.Targets
+}
+
+func TestApply(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(filepath.Join(e.home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(e.home, ".claude", "CLAUDE.md")
+	r := e.start(t, 0)
+
+	rp := r.do("GET", "api/v1/apply", "")
+	got := applyTargets(t, rp)
+	if rp.status != 200 || len(got) != 1 || got[0].Agent != "claude" || got[0].Path != file ||
+		got[0].State != apply.StateOutdated || !strings.HasPrefix(got[0].Diff, "--- /dev/null\n") {
+		t.Fatalf("GET: %d %s", rp.status, rp.body)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Fatal("GET wrote the file")
+	}
+
+	rp = r.do("POST", "api/v1/apply", `{}`)
+	if got := applyTargets(t, rp); rp.status != 200 || len(got) != 1 || got[0].State != apply.StateWritten || got[0].Diff != "" {
+		t.Fatalf("POST: %d %s", rp.status, rp.body)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil || !strings.Contains(string(data), "Managed by charter 1.2.3-test for the host scope") {
+		t.Fatalf("file: %v\n%s", err, data)
+	}
+
+	rp = r.do("GET", "api/v1/apply?agent=claude", "")
+	if got := applyTargets(t, rp); rp.status != 200 || got[0].State != apply.StateCurrent {
+		t.Fatalf("GET after POST: %d %s", rp.status, rp.body)
+	}
+	rp = r.do("GET", "api/v1/apply?agent=codex,claude", "")
+	if got := applyTargets(t, rp); rp.status != 200 || len(got) != 2 || got[1].Agent != "codex" || got[1].State != apply.StateOutdated {
+		t.Fatalf("GET two agents: %d %s", rp.status, rp.body)
+	}
+}
+
+func TestApplyErrors(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	for _, tt := range []struct {
+		method, path, body string
+		status             int
+		code               string
+	}{
+		{"GET", "api/v1/apply", "", 422, "no_agent"},
+		{"POST", "api/v1/apply", `{}`, 422, "no_agent"},
+		{"POST", "api/v1/apply", `{"agents":["gemini"]}`, 422, "unknown_agent"},
+		{"POST", "api/v1/apply", `{"agents":"claude"}`, 422, "invalid_request"},
+		{"POST", "api/v1/apply", `{"agents":[`, 400, "invalid_json"},
+		{"PUT", "api/v1/apply", `{}`, 405, "method_not_allowed"},
+	} {
+		rp := r.do(tt.method, tt.path, tt.body)
+		if rp.status != tt.status || rp.errCode(t) != tt.code {
+			t.Errorf("%s %s %s: %d %s, want %d %s", tt.method, tt.path, tt.body, rp.status, rp.body, tt.status, tt.code)
+		}
+	}
+
+	file := filepath.Join(e.home, ".claude", "CLAUDE.md")
+	bad := "<!-- charter:end -->\n"
+	os.MkdirAll(filepath.Dir(file), 0o755)
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rp := r.do("POST", "api/v1/apply", `{}`)
+	if rp.status != 409 || rp.errCode(t) != "malformed_markers" || !strings.Contains(string(rp.body), "end at line 1 has no begin") {
+		t.Fatalf("bad markers: %d %s", rp.status, rp.body)
+	}
+	if data, _ := os.ReadFile(file); string(data) != bad {
+		t.Error("a file with broken markers was written")
+	}
+}
+
+// CLAUDE.md of the active profile links to a file shared between profiles:
+// 409 until confirmed, yet codex is written; then written through the link.
+func TestApplySharedLink(t *testing.T) {
+	e := newEnv(t, "CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/work/config")
+	dir := filepath.Join(e.home, ".agent-switch", "claude", "work", "config")
+	shared := filepath.Join(e.home, ".agent-switch", "shared", "CLAUDE.md")
+	for _, d := range []string{dir, filepath.Dir(shared)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(shared, []byte("# shared\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "CLAUDE.md")
+	if err := os.Symlink("../../../shared/CLAUDE.md", link); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	r := e.start(t, 0)
+
+	rp := r.do("POST", "api/v1/apply", `{"agents":["all"]}`)
+	if rp.status != 409 {
+		t.Fatalf("%d %s", rp.status, rp.body)
+	}
+	checkSharedBody(t, rp, link)
+	var doc struct {
+		Error struct{ Targets []apply.Result }
+	}
+	json.Unmarshal(rp.body, &doc)
+	if ts := doc.Error.Targets; len(ts) != 2 || ts[0].State != apply.StateBlocked || ts[0].SharedPath != link || ts[1].State != apply.StateWritten {
+		t.Errorf("targets in the 409: %s", rp.body)
+	}
+	if data, _ := os.ReadFile(shared); string(data) != "# shared\n" {
+		t.Error("the shared file was written without confirmation")
+	}
+
+	rp = r.do("POST", "api/v1/apply", `{"agents":["claude"],"confirmSharedWrite":true}`)
+	if got := applyTargets(t, rp); rp.status != 200 || len(got) != 1 || got[0].State != apply.StateWritten || got[0].SharedPath != link {
+		t.Fatalf("confirmed: %d %s", rp.status, rp.body)
+	}
+	if dest, err := os.Readlink(link); err != nil || dest != "../../../shared/CLAUDE.md" {
+		t.Errorf("link now %q, %v", dest, err)
+	}
+	if data, _ := os.ReadFile(shared); !strings.HasPrefix(string(data), "# shared\n\n"+apply.BeginMarker+"\n") {
+		t.Errorf("shared file:\n%s", data)
+	}
+}

@@ -1,0 +1,100 @@
+// Boot: token from the fragment, banner from ping, then the settings form
+// and the setup step. Keeps the server alive while the tab is in use.
+
+import { readSession, request, beaconShutdown, session } from './api.js';
+import { SettingsForm } from './settings.js';
+import { initWizard, loadTooling, showFacts } from './wizard.js';
+
+const $ = (id) => document.getElementById(id);
+const PING_EVERY = 60_000;
+
+function fatal(err) {
+  const unauthorized = err.status === 401 || !session.token;
+  $('fatal-title').textContent = unauthorized ? 'This page has no valid key' : 'Something went wrong';
+  $('fatal-message').textContent = unauthorized
+    ? 'Open the link that charter serve printed (it ends in #token=…). A link from an earlier run stops working when its server stops.'
+    : err.message;
+  $('fatal').hidden = false;
+  $('app').hidden = true;
+}
+
+function banner(ping) {
+  const p = ping.switcherProfile || {};
+  const scope = ping.scope || {};
+  let title;
+  if (p.active) {
+    title = `Profile ${p.provider}/${p.profile} — changes here apply to this profile only`;
+  } else if (scope.kind === 'host') {
+    title = 'Host settings — changes here apply to this config root only';
+  } else {
+    title = 'Global settings — no agent-switch profile is active';
+  }
+  $('scope-title').textContent = title;
+  $('scope-detail').replaceChildren('Settings folder ', Object.assign(document.createElement('code'), { textContent: scope.path || '' }));
+  $('scope-banner').dataset.kind = p.active ? 'profile' : scope.kind || 'global';
+  $('scope-banner').hidden = false;
+  $('version').textContent = ping.version ? `v${ping.version.replace(/^v/, '')}` : '';
+}
+
+// Tabs follow the WAI-ARIA pattern: arrows move between them, Tab leaves.
+function initTabs() {
+  const tabs = [...document.querySelectorAll('[role="tab"]')];
+  const select = (tab) => {
+    for (const t of tabs) {
+      const on = t === tab;
+      t.setAttribute('aria-selected', String(on));
+      t.tabIndex = on ? 0 : -1;
+      $(t.getAttribute('aria-controls')).hidden = !on;
+    }
+  };
+  for (const [i, tab] of tabs.entries()) {
+    tab.addEventListener('click', () => select(tab));
+    tab.addEventListener('keydown', (e) => {
+      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      const next = tabs[(to + tabs.length) % tabs.length];
+      select(next);
+      next.focus();
+    });
+  }
+  $('goto-settings').addEventListener('click', () => { select(tabs[0]); tabs[0].focus(); });
+}
+
+// keepAlive pings while the tab is visible, so that the idle watchdog does
+// not stop a server in use. A tab opened by `charter serve --open` owns the
+// server and stops it when it goes away.
+function keepAlive() {
+  const ping = () => {
+    if (document.visibilityState === 'visible') request('GET', 'ping').catch(() => {});
+  };
+  setInterval(ping, PING_EVERY);
+  document.addEventListener('visibilitychange', ping);
+  if (session.opened) window.addEventListener('pagehide', beaconShutdown);
+}
+
+async function boot() {
+  readSession();
+  initTabs();
+  initWizard();
+  if (!session.token) {
+    fatal({ status: 401 });
+    return;
+  }
+  let ping;
+  try {
+    ({ data: ping } = await request('GET', 'ping'));
+  } catch (err) {
+    fatal(err);
+    return;
+  }
+  banner(ping);
+  showFacts(ping);
+  $('app').hidden = false;
+  keepAlive();
+  const form = new SettingsForm({ onFatal: fatal });
+  await Promise.all([form.load(), loadTooling()]);
+  document.body.dataset.ready = 'true';
+}
+
+boot();

@@ -1,0 +1,258 @@
+// The settings form: built from the schema, filled from GET /settings,
+// saved with PATCH /settings sending only what changed.
+
+import { request, ApiError } from './api.js';
+import { Field, el, layout, toField, sameValue, jsonText } from './fields.js';
+import { confirmSharedWrite } from './shared.js';
+
+const SECTIONS = ['rules', 'skills', 'commands', 'gates', 'cost', 'agent', 'worktrees', 'memory'];
+
+const $ = (id) => document.getElementById(id);
+
+// pathJoin joins like the server's OS would, guessing the separator from dir.
+function pathJoin(dir, name) {
+  const sep = dir.includes('\\') && !dir.includes('/') ? '\\' : '/';
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+// pick reads a dotted key from nested values.
+function pick(values, key) {
+  return key.split('.').reduce((o, seg) => (o && typeof o === 'object' ? o[seg] : undefined), values);
+}
+
+export class SettingsForm {
+  constructor({ onFatal }) {
+    this.onFatal = onFatal;
+    this.fields = new Map(); // key → Field
+    this.saved = new Map(); // key → value as last read from the server
+    this.resets = new Set(); // keys to unset on save
+    this.origins = {};
+    this.etag = '';
+    this.scopeFile = '';
+    this.busy = false;
+    this.form = $('settings-form');
+    this.form.addEventListener('submit', (e) => { e.preventDefault(); this.save(); });
+    $('discard').addEventListener('click', () => this.discard());
+    $('stale-reload').addEventListener('click', () => this.reload());
+    window.addEventListener('beforeunload', (e) => {
+      if (this.changes().count > 0) e.preventDefault();
+    });
+  }
+
+  async load() {
+    try {
+      const { data: schema } = await request('GET', 'settings/schema');
+      this.render(schema);
+      const { data, etag } = await request('GET', 'settings', { exact: true });
+      this.apply(data, etag);
+    } catch (err) {
+      this.loadFailed(err);
+    }
+  }
+
+  // loadFailed explains in place why there is no form (a malformed
+  // settings file names its path and line); a bad token ends the page.
+  loadFailed(err) {
+    if (err.status === 401 || err.code === 'unreachable') {
+      this.onFatal(err);
+      return;
+    }
+    $('sections').replaceChildren(el('div', { class: 'alert alert-error', role: 'alert' },
+      el('h2', { class: 'alert-title', text: 'The settings could not be read' }),
+      el('p', { text: err.message })));
+    $('savebar').hidden = true;
+  }
+
+  render(schema) {
+    const onChange = (field, what) => this.changed(field, what);
+    const sections = layout(schema, SECTIONS).map((sec) => {
+      const headingId = `sec-${sec.name}`;
+      const body = el('div', { class: 'card-body' });
+      for (const f of sec.fields) body.append(this.addField(f, onChange));
+      for (const g of sec.groups) {
+        const fs = el('fieldset', { class: 'group' }, el('legend', { class: 'group-title', text: g.title }));
+        for (const f of g.fields) fs.append(this.addField(f, onChange));
+        body.append(fs);
+      }
+      return el('section', { class: 'card settings-section', 'aria-labelledby': headingId },
+        el('h2', { class: 'card-title', id: headingId, text: sec.title }), body);
+    });
+    $('sections').replaceChildren(...sections);
+  }
+
+  addField({ prop, label }, onChange) {
+    const f = new Field(prop, label, onChange);
+    this.fields.set(f.key, f);
+    return f.row;
+  }
+
+  // reload reads the settings again and drops every unsaved change.
+  async reload() {
+    try {
+      const { data, etag } = await request('GET', 'settings', { exact: true });
+      this.apply(data, etag);
+      $('stale').hidden = true;
+      this.status('No unsaved changes');
+    } catch (err) {
+      if (err.status === 401 || err.code === 'unreachable') this.onFatal(err);
+      else this.status(`Could not reload: ${err.message}`);
+    }
+  }
+
+  // apply shows a settings document from GET or PATCH.
+  apply(doc, etag) {
+    this.etag = etag || '';
+    this.origins = doc.origins || {};
+    this.scopeFile = doc.scope ? pathJoin(doc.scope.path, 'settings.yaml') : '';
+    this.resets.clear();
+    for (const [key, f] of this.fields) {
+      const v = toField(f.kind, pick(doc.values, key));
+      this.saved.set(key, v);
+      f.value = v;
+      f.setError('');
+    }
+    const unknown = doc.unknown || [];
+    const note = $('unknown-keys');
+    note.hidden = unknown.length === 0;
+    note.textContent = unknown.length
+      ? `The settings file also holds keys charter does not know (${unknown.join(', ')}). They are kept as they are.`
+      : '';
+    this.refresh();
+  }
+
+  changed(field, what) {
+    if (what === 'reset') {
+      this.resets.add(field.key);
+      field.value = field.defaultValue;
+    } else {
+      this.resets.delete(field.key);
+    }
+    field.setError('');
+    this.refresh();
+  }
+
+  // changes lists what a save would send.
+  changes() {
+    const set = new Map();
+    for (const [key, f] of this.fields) {
+      if (!this.resets.has(key) && !sameValue(f.value, this.saved.get(key))) set.set(key, f);
+    }
+    return { set, unset: [...this.resets], count: set.size + this.resets.size };
+  }
+
+  refresh() {
+    const { set, count } = this.changes();
+    for (const [key, f] of this.fields) {
+      const pending = this.resets.has(key) ? 'reset' : set.has(key) ? 'edit' : '';
+      f.show({ origin: this.origins[key], scopeFile: this.scopeFile, pending });
+    }
+    this.buttons(count);
+    if (!this.busy) {
+      this.status(count === 0 ? 'No unsaved changes' : `${count} unsaved ${count === 1 ? 'change' : 'changes'}`);
+    }
+  }
+
+  buttons(count = this.changes().count) {
+    $('save').disabled = this.busy || count === 0;
+    $('discard').disabled = this.busy || count === 0;
+    $('savebar').classList.toggle('is-dirty', count > 0);
+  }
+
+  setBusy(busy) {
+    this.busy = busy;
+    this.form.setAttribute('aria-busy', String(busy));
+    this.buttons();
+  }
+
+  discard() {
+    for (const [key, f] of this.fields) {
+      f.value = this.saved.get(key);
+      f.setError('');
+    }
+    this.resets.clear();
+    this.refresh();
+  }
+
+  status(text, ok = false) {
+    const st = $('save-status');
+    st.textContent = text;
+    st.classList.toggle('is-ok', ok);
+  }
+
+  // body builds the PATCH body by hand: numbers keep the text typed.
+  body(set, unset, confirm) {
+    const pairs = [...set].map(([key, f]) => `${JSON.stringify(key)}:${jsonText(f.kind, f.value)}`);
+    return `{"set":{${pairs.join(',')}},"unset":${JSON.stringify(unset)},"confirmSharedWrite":${confirm}}`;
+  }
+
+  async save() {
+    const { set, unset, count } = this.changes();
+    if (count === 0 || this.busy) return;
+    let firstBad = null;
+    for (const f of set.values()) {
+      const msg = f.problem();
+      f.setError(msg);
+      if (msg && !firstBad) firstBad = f;
+    }
+    if (firstBad) {
+      this.status('Not saved: fix the highlighted setting first');
+      firstBad.input.focus();
+      return;
+    }
+    $('stale').hidden = true;
+    this.setBusy(true);
+    this.status('Saving…');
+    let outcome;
+    try {
+      outcome = await this.send(set, unset, false);
+    } finally {
+      this.setBusy(false);
+    }
+    this.status(outcome.message, outcome.ok);
+    if (outcome.focus) outcome.focus.focus();
+  }
+
+  // send PATCHes and tells how it went: {ok, message, focus}.
+  async send(set, unset, confirm) {
+    const n = set.size + unset.length;
+    try {
+      const { data, etag } = await request('PATCH', 'settings', {
+        body: this.body(set, unset, confirm), headers: { 'If-Match': this.etag }, exact: true,
+      });
+      this.apply(data, etag);
+      return { ok: true, message: `Saved ${n} ${n === 1 ? 'change' : 'changes'}` };
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      return this.failed(err, set, unset);
+    }
+  }
+
+  async failed(err, set, unset) {
+    if (err.status === 409 && err.code === 'shared_write') {
+      this.status('Waiting for your choice…');
+      if (await confirmSharedWrite(err.error)) {
+        this.status('Saving…');
+        return this.send(set, unset, true);
+      }
+      return { message: 'Not saved: your changes are still here' };
+    }
+    if (err.status === 422 && Array.isArray(err.error.problems)) {
+      let first = null;
+      for (const p of err.error.problems) {
+        const f = this.fields.get(p.key);
+        if (f) {
+          f.setError(p.message);
+          first = first || f;
+        }
+      }
+      const n = err.error.problems.length;
+      return { message: `Not saved: ${n} ${n === 1 ? 'setting needs' : 'settings need'} attention`, focus: first && first.input };
+    }
+    if (err.status === 412) {
+      $('stale').hidden = false;
+      return { message: 'Not saved', focus: $('stale-reload') };
+    }
+    if (err.status === 401 || err.code === 'unreachable') this.onFatal(err);
+    return { message: `Not saved: ${err.message}` };
+  }
+}

@@ -90,7 +90,7 @@ async function dismiss(confirm = false) {
     if (err.code !== 'shared_write') {
       note(`Could not hide it: ${err.message}`, true);
     } else if (await confirmSharedWrite(err.error)) {
-      return dismiss(true);
+      return await dismiss(true); // the button stays disabled until it is done
     }
   } finally {
     btn.disabled = false;
@@ -100,5 +100,4 @@ async function dismiss(confirm = false) {
 export function initWizard() {
   $('copy-command').addEventListener('click', copy);
   $('dismiss-companion').addEventListener('click', () => dismiss());
-  $('tooling-status').setAttribute('tabindex', '-1');
 }

@@ -61,10 +61,8 @@ func errorResponse(err error, h http.Header) (int, map[string]any) {
 		status, body["code"] = http.StatusConflict, "shared_write"
 	case errors.As(err, &ve):
 		status, body["code"] = http.StatusUnprocessableEntity, ve.Code()
-		body["problems"] = ve.Problems
 	case errors.As(err, &st):
 		status, body["code"] = http.StatusPreconditionFailed, "stale_etag"
-		body["currentEtag"] = st.Current
 		h.Set("ETag", st.Current)
 	case errors.As(err, &sy):
 		body["code"] = "malformed_settings"

@@ -63,6 +63,9 @@ func (e *ValidationError) Code() string {
 	return CodeUnknownKey
 }
 
+// Extras lists every problem for JSON error bodies.
+func (e *ValidationError) Extras() map[string]any { return map[string]any{"problems": e.Problems} }
+
 func (e *ValidationError) Error() string {
 	msgs := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
@@ -73,6 +76,9 @@ func (e *ValidationError) Error() string {
 
 // StaleError is a write whose If-Match no longer matches; nothing was written.
 type StaleError struct{ Current string }
+
+// Extras carries the current ETag, so a client can re-read and retry.
+func (e *StaleError) Extras() map[string]any { return map[string]any{"currentEtag": e.Current} }
 
 func (e *StaleError) Error() string {
 	return fmt.Sprintf("settings changed since they were read (current ETag %s): read them again and retry", e.Current)

@@ -51,17 +51,7 @@ func (c *SettingsListCmd) Run(a *App) error {
 	if err != nil {
 		return err
 	}
-	unknown := snap.Unknown
-	if unknown == nil {
-		unknown = []string{}
-	}
-	doc := struct {
-		Scope   any               `json:"scope"`
-		Values  map[string]any    `json:"values"`
-		Origins map[string]string `json:"origins"`
-		Unknown []string          `json:"unknown"`
-	}{snap.Scope, snap.Nested(), snap.Origins, unknown}
-	return a.emit(doc, func(w io.Writer) {
+	return a.emit(snap.Doc(), func(w io.Writer) {
 		for _, name := range settings.Names() {
 			if c.ShowOrigin {
 				fmt.Fprintf(w, "%s\t", snap.Origins[name])

@@ -67,28 +67,11 @@ func (s *Server) dismiss(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// settingsDoc is the body of GET and PATCH /api/v1/settings.
-type settingsDoc struct {
-	Values        map[string]any    `json:"values"`
-	Origins       map[string]string `json:"origins"`
-	Scope         core.Scope        `json:"scope"`
-	SchemaVersion int               `json:"schemaVersion"`
-	Unknown       []string          `json:"unknown"`
-}
-
+// writeSettings answers GET and PATCH /api/v1/settings: the settings
+// document, with the ETag to send back in If-Match.
 func writeSettings(w http.ResponseWriter, snap *settings.Snapshot) {
-	unknown := snap.Unknown
-	if unknown == nil {
-		unknown = []string{}
-	}
 	w.Header().Set("ETag", snap.ETag)
-	writeJSON(w, http.StatusOK, settingsDoc{
-		Values:        snap.Nested(),
-		Origins:       snap.Origins,
-		Scope:         snap.Scope,
-		SchemaVersion: settings.SchemaVersion,
-		Unknown:       unknown,
-	})
+	writeJSON(w, http.StatusOK, snap.Doc())
 }
 
 func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {

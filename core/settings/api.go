@@ -24,6 +24,25 @@ type Snapshot struct {
 	ETag    string            // quoted; changes whenever either layer file changes
 }
 
+// Doc is the JSON form of a snapshot: `charter settings list --json` and
+// GET /api/v1/settings print the same document.
+type Doc struct {
+	Scope         core.Scope        `json:"scope"`
+	Values        map[string]any    `json:"values"` // nested by section
+	Origins       map[string]string `json:"origins"`
+	Unknown       []string          `json:"unknown"`
+	SchemaVersion int               `json:"schemaVersion"`
+}
+
+// Doc returns the snapshot as a document; unknown is never null.
+func (s *Snapshot) Doc() Doc {
+	unknown := s.Unknown
+	if unknown == nil {
+		unknown = []string{}
+	}
+	return Doc{Scope: s.Scope, Values: s.Nested(), Origins: s.Origins, Unknown: unknown, SchemaVersion: SchemaVersion}
+}
+
 // Update is one write: keys to set and keys to remove from the scope file.
 type Update struct {
 	Set           map[string]any // values already parsed by ParseText or ParseJSON

@@ -138,8 +138,14 @@ func (s *Server) schema(w http.ResponseWriter, r *http.Request) error {
 }
 
 // shutdown answers first; Serve then stops once this request is done.
+// shutdown stops the server. A beacon (token in the query, sent when the
+// page goes away) stops it only if the page does not come back.
 func (s *Server) shutdown(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	if isBeacon(r) {
+		s.stopAfterGrace()
+		return nil
+	}
 	s.requestStop()
 	return nil
 }

@@ -50,11 +50,17 @@ func (s *Server) authorized(r *http.Request) bool {
 		scheme, tok, ok := strings.Cut(h[0], " ")
 		return len(h) == 1 && ok && strings.EqualFold(scheme, "Bearer") && s.tokenOK(strings.TrimLeft(tok, " "))
 	}
-	if r.Method == http.MethodPost && r.URL.Path == shutdownPath {
+	if isBeacon(r) {
 		q := r.URL.Query()["token"]
 		return len(q) == 1 && s.tokenOK(q[0])
 	}
 	return false
+}
+
+// isBeacon reports a shutdown beacon: POST /api/v1/shutdown without an
+// Authorization header.
+func isBeacon(r *http.Request) bool {
+	return r.Method == http.MethodPost && r.URL.Path == shutdownPath && len(r.Header.Values("Authorization")) == 0
 }
 
 func (s *Server) tokenOK(tok string) bool {
@@ -71,6 +77,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	s.idle.touch()
 	defer s.idle.touch() // a long request counts until it ends
+	if !isBeacon(r) {
+		s.keepAlive()
+	}
 	eps, ok := s.routes[r.URL.Path]
 	if !ok {
 		writeError(w, errNotFound(r))

@@ -41,6 +41,10 @@ const (
 	drainTimeout = 5 * time.Second
 	// maxBody caps request bodies: settings patches are small.
 	maxBody = 64 << 10
+	// beaconGrace is how long a shutdown beacon waits for the page to come
+	// back: a browser sends it on a reload too, and the reloaded page pings
+	// at once.
+	beaconGrace = 3 * time.Second
 )
 
 // Config is what a server is built from.
@@ -50,6 +54,7 @@ type Config struct {
 	Version     string
 	Port        int           // 0: a random free port in PortMin–PortMax
 	IdleTimeout time.Duration // 0: never stop for idleness
+	BeaconGrace time.Duration // 0: beaconGrace
 	Log         io.Writer     // lifecycle notes and HTTP errors; never sees the token
 }
 
@@ -66,6 +71,9 @@ type Server struct {
 	stop     chan struct{} // closed by POST /api/v1/shutdown
 	stopOnce sync.Once
 	routes   map[string][]endpoint
+
+	beaconMu sync.Mutex
+	beacon   *time.Timer // a beacon's pending stop; any other request cancels it
 }
 
 // RunningError refuses a second live server for one scope.
@@ -80,6 +88,9 @@ func (e *RunningError) Error() string {
 func Open(cfg Config) (*Server, error) {
 	if cfg.Log == nil {
 		cfg.Log = io.Discard
+	}
+	if cfg.BeaconGrace <= 0 {
+		cfg.BeaconGrace = beaconGrace
 	}
 	s := &Server{
 		cfg:   cfg,
@@ -236,6 +247,27 @@ func (s *Server) Serve(ctx context.Context) error {
 
 // requestStop ends Serve once the current requests are done.
 func (s *Server) requestStop() { s.stopOnce.Do(func() { close(s.stop) }) }
+
+// stopAfterGrace is the shutdown beacon's stop: it happens unless another
+// authenticated request arrives first, as one does when the page was only
+// reloaded.
+func (s *Server) stopAfterGrace() {
+	s.beaconMu.Lock()
+	defer s.beaconMu.Unlock()
+	if s.beacon == nil {
+		s.beacon = time.AfterFunc(s.cfg.BeaconGrace, s.requestStop)
+	}
+}
+
+// keepAlive cancels a beacon's pending stop.
+func (s *Server) keepAlive() {
+	s.beaconMu.Lock()
+	defer s.beaconMu.Unlock()
+	if s.beacon != nil && s.beacon.Stop() {
+		s.logf("the page came back: shutdown beacon cancelled")
+	}
+	s.beacon = nil
+}
 
 // removeFiles deletes the discovery and token files if they are still ours:
 // a server that replaced a stale file of ours keeps its own.

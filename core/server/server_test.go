@@ -262,6 +262,30 @@ func TestShutdownBeacon(t *testing.T) {
 	}
 }
 
+// A reload sends the beacon too; the reloaded page's first request keeps
+// the server. Only a beacon nobody follows stops it.
+func TestShutdownBeaconCancelledByReload(t *testing.T) {
+	e := newEnv(t)
+	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Version: "t", BeaconGrace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := serve(t, s)
+	r.do("POST", "api/v1/shutdown?token="+r.Token(), "", noAuth)
+	if rp := r.do("GET", "api/v1/ping", ""); rp.status != 200 {
+		t.Fatalf("ping after beacon: %d", rp.status)
+	}
+	select {
+	case err := <-r.done:
+		t.Fatalf("stopped although the page came back: %v", err)
+	case <-time.After(time.Second):
+	}
+	r.do("POST", "api/v1/shutdown?token="+r.Token(), "", noAuth)
+	if err := r.wait(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestShutdownWithHeader(t *testing.T) {
 	r := newEnv(t).start(t, 0)
 	if rp := r.do("GET", "api/v1/shutdown", ""); rp.status != 405 {

@@ -1,8 +1,10 @@
-// Boot: token from the fragment, banner from ping, then the settings form
-// and the setup step. Keeps the server alive while the tab is in use.
+// Boot: token from the fragment, banner from ping, then the settings form,
+// the agent files panel and the setup step. Keeps the server alive while
+// the tab is in use.
 
 import { readSession, request, beaconShutdown, session } from './api.js';
 import { SettingsForm } from './settings.js';
+import { ApplyPanel } from './apply.js';
 import { initWizard, loadTooling, showFacts } from './wizard.js';
 
 const $ = (id) => document.getElementById(id);
@@ -92,8 +94,9 @@ async function boot() {
   showFacts(ping);
   $('app').hidden = false;
   keepAlive();
-  const form = new SettingsForm({ onFatal: fatal });
-  await Promise.all([form.load(), loadTooling()]);
+  const agents = new ApplyPanel({ onFatal: fatal });
+  const form = new SettingsForm({ onFatal: fatal, onSaved: () => agents.afterSave() });
+  await Promise.all([form.load(), agents.load(), loadTooling()]);
   document.body.dataset.ready = 'true';
 }
 

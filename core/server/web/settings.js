@@ -21,8 +21,9 @@ function pick(values, key) {
 }
 
 export class SettingsForm {
-  constructor({ onFatal }) {
+  constructor({ onFatal, onSaved = () => {} }) {
     this.onFatal = onFatal;
+    this.onSaved = onSaved;
     this.fields = new Map(); // key → Field
     this.saved = new Map(); // key → value as last read from the server
     this.resets = new Set(); // keys to unset on save
@@ -210,6 +211,7 @@ export class SettingsForm {
     }
     this.status(outcome.message, outcome.ok);
     if (outcome.focus) outcome.focus.focus();
+    if (outcome.ok) this.onSaved();
   }
 
   // send PATCHes and tells how it went: {ok, message, focus}.

@@ -34,8 +34,10 @@ func (s *Server) api() map[string][]endpoint {
 	}
 }
 
+// ping answers with a document fixed for the life of the process (the
+// scope and profile come from its start), encoded once.
 func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, core.Ping(s.cfg.Scope, s.cfg.Version))
+	writeRaw(w, http.StatusOK, s.pingDoc)
 	return nil
 }
 

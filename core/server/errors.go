@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,10 +81,20 @@ func writeError(w http.ResponseWriter, err error) {
 // writeJSON writes one document. HTML escaping is off, as in the CLI: paths
 // and commands should read as they are.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.Encode(v) // the status line is out: a failure here can only be logged by the client
+	if err := enc.Encode(v); err != nil {
+		status, buf = http.StatusInternalServerError, *bytes.NewBufferString(`{"error":{"code":"internal","message":"encode the response"}}` + "\n")
+	}
+	writeRaw(w, status, buf.Bytes())
+}
+
+// writeRaw writes a JSON document already encoded.
+func writeRaw(w http.ResponseWriter, status int, doc []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(doc) // the status line is out: a failure here can only be seen by the client
 }

@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -71,6 +72,7 @@ type Server struct {
 	stop     chan struct{} // closed by POST /api/v1/shutdown
 	stopOnce sync.Once
 	routes   map[string][]endpoint
+	pingDoc  []byte
 
 	beaconMu sync.Mutex
 	beacon   *time.Timer // a beacon's pending stop; any other request cancels it
@@ -99,9 +101,14 @@ func Open(cfg Config) (*Server, error) {
 		stop:  make(chan struct{}),
 	}
 	s.routes = s.api()
+	doc, err := json.Marshal(core.Ping(cfg.Scope, cfg.Version))
+	if err != nil {
+		return nil, fmt.Errorf("encode ping: %w", err)
+	}
+	s.pingDoc = append(doc, '\n')
 	// The lock makes check, bind and write one step, so two servers started
 	// together cannot both believe they are the only one.
-	err := cfg.Sys.WithLock(DiscoveryPath(cfg.Sys, cfg.Scope), func() error {
+	err = cfg.Sys.WithLock(DiscoveryPath(cfg.Sys, cfg.Scope), func() error {
 		if err := s.checkRunning(); err != nil {
 			return err
 		}

@@ -1,40 +1,31 @@
 #!/usr/bin/env bash
 # Median wall time of charter commands next to a hello-world Go binary built
-# the same way, in one run on this machine. Usage: scripts/bench-cli.sh [runs]
+# the same way, measured in one run with hyperfine (apt-get install hyperfine).
+# Usage: scripts/bench-cli.sh [runs]
 set -euo pipefail
-runs=${1:-51}
+runs=${1:-300}
 cd "$(dirname "$0")/.."
+command -v hyperfine >/dev/null || { echo "bench-cli: needs hyperfine (apt-get install hyperfine)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/hello" "$tmp/home"
-cat >"$tmp/hello/main.go" <<'GO'
-package main
-
-import "fmt"
-
-func main() { fmt.Println("hello") }
-GO
-(cd "$tmp/hello" && go mod init hello >/dev/null 2>&1 && go build -trimpath -ldflags '-s -w' -o "$tmp/hello-bin" .)
+printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$tmp/hello/main.go"
+printf 'module hello\n\ngo 1.26\n' >"$tmp/hello/go.mod"
+(cd "$tmp/hello" && go build -trimpath -ldflags '-s -w' -o "$tmp/hello-bin" .)
 go build -trimpath -ldflags '-s -w' -o "$tmp/charter" ./cmd/charter
-export HOME="$tmp/home" PATH="/usr/bin:/bin"
+export HOME="$tmp/home"
 
-# median CMD...: median wall time in microseconds over $runs runs.
-median() {
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s%N); "$@" >/dev/null; t1=$(date +%s%N)
-    echo $(((t1 - t0) / 1000))
-  done | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
+hyperfine -N --warmup 20 --runs "$runs" --export-json "$tmp/read.json" \
+  "$tmp/hello-bin" "$tmp/charter detect --json" "$tmp/charter ping --json" "$tmp/charter settings list --json" >/dev/null
+# Each set changes the value, so every run really writes and fsyncs.
+hyperfine -N --warmup 5 --runs "$runs" --export-json "$tmp/write.json" \
+  --prepare "$tmp/charter settings set gates.coverage.min 1" "$tmp/charter settings set gates.coverage.min 42.5" >/dev/null
 
-hello=$(median "$tmp/hello-bin")
-printf '%-40s %8s us\n' "hello world" "$hello"
-report() {
-  local name=$1; shift
-  local m; m=$(median "$@")
-  printf '%-40s %8s us  %5.2fx hello\n' "$name" "$m" "$(echo "$m / $hello" | bc -l)"
-}
-report "charter detect --json" "$tmp/charter" detect --json
-report "charter ping --json" "$tmp/charter" ping --json
-report "charter settings set (fsync)" "$tmp/charter" settings set gates.coverage.min 42.5
-report "charter settings list --json" "$tmp/charter" settings list --json
+python3 - "$tmp/read.json" "$tmp/write.json" <<'PY'
+import json, sys
+rows = [r for f in sys.argv[1:] for r in json.load(open(f))["results"]]
+hello = rows[0]["median"]
+for r in rows:
+    name = r["command"].split("/")[-1].replace("hello-bin", "hello world")
+    print(f"{name:45} median {r['median']*1000:6.2f} ms  {r['median']/hello:4.2f}x hello")
+PY

@@ -173,8 +173,8 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 		if snap, err = st.snapshot(append(files, data)); err != nil {
 			return nil, err
 		}
-		if bytes.Equal(data, old) && old != nil {
-			return nil, nil // nothing changed; keep the file as it is
+		if bytes.Equal(data, old) {
+			return nil, nil // nothing changed (or still nothing): keep the disk as it is
 		}
 		return data, nil
 	})

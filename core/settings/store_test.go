@@ -119,6 +119,14 @@ func TestUnsetDropsEmptyMappings(t *testing.T) {
 	if string(got) != "rules:\n  tier: full\n" {
 		t.Fatalf("file %q", got)
 	}
+	// Unsetting on a fresh scope creates nothing.
+	fresh := globalStore(t, fs, "/home/v")
+	if _, err := fresh.Write(Update{Unset: []string{"rules.tier"}}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := afero.Exists(fs, fresh.Path()); ok {
+		t.Fatal("unset created a settings file")
+	}
 	// Unsetting an absent key is a no-op, not an error.
 	if _, err := st.Write(Update{Unset: []string{"cost.budget.daily"}}); err != nil {
 		t.Fatal(err)

@@ -100,9 +100,6 @@ func (s *System) UpdateFile(target string, confirmShared bool, update func(old [
 // WithLock runs fn holding an exclusive lock for path, which serialises
 // writers across processes (flock) and within one.
 func (s *System) WithLock(path string, fn func() error) error {
-	if err := s.Fs.MkdirAll(s.Paths.Dir(path), DirMode); err != nil {
-		return fmt.Errorf("create %s: %w", s.Paths.Dir(path), err)
-	}
 	mu := s.locks.get(path)
 	mu.Lock()
 	defer mu.Unlock()
@@ -124,8 +121,11 @@ func (s *System) WithLock(path string, fn func() error) error {
 // file they guard, so that no agent or companion directory collects them.
 func (s *System) lockPath(path string) (string, error) {
 	root, err := s.DefaultRoot()
-	if err != nil {
-		return path + ".lock", nil // no home: beside the file is the only place left
+	if err != nil { // no home: beside the file is the only place left
+		if err := s.Fs.MkdirAll(s.Paths.Dir(path), DirMode); err != nil {
+			return "", fmt.Errorf("create %s: %w", s.Paths.Dir(path), err)
+		}
+		return path + ".lock", nil
 	}
 	dir := s.Paths.Join(root, "locks")
 	if err := s.Fs.MkdirAll(dir, DirMode); err != nil {

@@ -34,9 +34,6 @@ type Detection struct {
 	Dismissed      bool    `json:"dismissed"`
 }
 
-// ShowRow reports whether the wizard's tooling row is shown.
-func (d Detection) ShowRow() bool { return !d.Installed && !d.Dismissed }
-
 // DetectCompanion looks for the companion without ever running it: its
 // --version is not free of side effects.
 func (s *System) DetectCompanion() (Detection, error) {

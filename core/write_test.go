@@ -216,13 +216,13 @@ func TestDetectOnMemFs(t *testing.T) {
 	fs := afero.NewMemMapFs()
 	s := testSystem(fs, "/", "HOME=/h", "PATH=/usr/bin:/opt/as/bin")
 	d, _ := s.DetectCompanion()
-	if d.Installed || d.InstallCommand == nil || !d.ShowRow() {
+	if d.Installed || d.InstallCommand == nil || d.Dismissed {
 		t.Fatalf("nothing: %+v", d)
 	}
 	afero.WriteFile(fs, "/opt/as/bin/agent-switch", []byte("#!"), 0o755)
 	afero.WriteFile(fs, "/opt/as/package.json", []byte(`{"name":"@event4u/agent-switch","version":"1.2.3"}`), 0o644)
 	d, _ = s.DetectCompanion()
-	if !d.Installed || d.Version == nil || *d.Version != "1.2.3" || d.InstallCommand != nil || d.ShowRow() {
+	if !d.Installed || d.Version == nil || *d.Version != "1.2.3" || d.InstallCommand != nil {
 		t.Fatalf("binary: %+v", d)
 	}
 	// A non-executable file is not a binary; the home alone has no version.

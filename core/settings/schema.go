@@ -34,9 +34,6 @@ type Key struct {
 	Item        string // List: what one item names
 }
 
-// Section is the first segment of the key: rules, skills, gates, …
-func (k Key) Section() string { return k.segments()[0] }
-
 // segments splits the dotted name; schema names are valid dot paths.
 func (k Key) segments() []string {
 	segs, err := dotpath.Segments(k.Name)

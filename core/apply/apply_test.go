@@ -105,8 +105,7 @@ func TestTargets(t *testing.T) {
 			}
 			ts, err := Plan(m.sys, m.snap, "1.2.3", tt.agents)
 			if tt.code != "" {
-				var ue *core.UsageError
-				if !errors.As(err, &ue) || ue.Code != tt.code || !strings.Contains(ue.Msg, "--agent") && tt.code == "no_agent" {
+				if core.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), "--agent") && tt.code == "no_agent" {
 					t.Fatalf("got %v, want a usage error %s naming --agent", err, tt.code)
 				}
 				return

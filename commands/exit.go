@@ -3,10 +3,7 @@ package commands
 import (
 	"errors"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // ExitCode is charter's process exit status; scripts branch on it.
@@ -18,21 +15,59 @@ const (
 	ExitUsage        ExitCode = 2 // bad command line or invalid value
 	ExitNoServer     ExitCode = 3 // no running server for this scope
 	ExitSharedWrite  ExitCode = 4 // write not done: it would pass through a shared link
+	ExitCheckFailed  ExitCode = 5 // a check ran and found a problem
 	ExitNotSupported ExitCode = 6 // a required capability is missing
 )
 
-// exitError carries an exit code and a stable error code for --json.
-type exitError struct {
-	code ExitCode
-	kind string
-	err  error
+// exits is the one place where error codes meet exit statuses: each code of
+// core's vocabulary has its status here, and nothing else picks one.
+var exits = map[string]ExitCode{
+	core.CodeInternal: ExitRuntime,
+
+	core.CodeUsage:                ExitUsage,
+	core.CodeInvalidRequest:       ExitUsage,
+	core.CodeInvalidJSON:          ExitUsage,
+	core.CodeInvalidValue:         ExitUsage,
+	core.CodeUnknownKey:           ExitUsage,
+	core.CodeUnknownID:            ExitUsage,
+	core.CodeUnknownAgent:         ExitUsage,
+	core.CodeNoAgent:              ExitUsage,
+	core.CodeScalarParent:         ExitUsage,
+	core.CodeLockedByPolicy:       ExitUsage,
+	core.CodeNotFound:             ExitRuntime, // a server's answers: the request was charter's own
+	core.CodeMethodNotAllowed:     ExitRuntime,
+	core.CodePayloadTooLarge:      ExitRuntime,
+	core.CodePreconditionRequired: ExitRuntime,
+	core.CodeUnauthorized:         ExitRuntime,
+	core.CodeForbiddenOrigin:      ExitRuntime,
+	core.CodeMisdirectedRequest:   ExitRuntime,
+
+	core.CodeSharedWrite:  ExitSharedWrite,
+	core.CodeCancelled:    ExitSharedWrite,
+	core.CodeStaleETag:    ExitRuntime,
+	core.CodeReadOnlyFile: ExitRuntime,
+	core.CodeGateRunning:  ExitRuntime,
+
+	core.CodeMalformedSettings: ExitRuntime,
+	core.CodeMalformedMarkers:  ExitRuntime,
+	core.CodeLinkLoop:          ExitRuntime,
+
+	core.CodeNoHome:        ExitRuntime,
+	core.CodeNoServer:      ExitNoServer,
+	core.CodeServerRunning: ExitRuntime,
+	core.CodeNotSupported:  ExitNotSupported,
+
+	core.CodeOutdated:    ExitRuntime,
+	core.CodeCheckFailed: ExitCheckFailed,
 }
 
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func withExit(code ExitCode, kind string, err error) error {
-	return &exitError{code: code, kind: kind, err: err}
+// exitFor is the exit status of an error code; a code the table lacks is a
+// runtime error.
+func exitFor(code string) ExitCode {
+	if c, ok := exits[code]; ok {
+		return c
+	}
+	return ExitRuntime
 }
 
 // reportedError is a failure whose outcome the command already printed as
@@ -46,29 +81,4 @@ func (e *reportedError) Unwrap() error { return e.err }
 func reported(err error) bool {
 	var re *reportedError
 	return errors.As(err, &re)
-}
-
-// classify maps an error to its exit code and JSON error code, in one place.
-func classify(err error) (ExitCode, string) {
-	var ee *exitError
-	var ue *core.UsageError
-	var se *core.SharedWriteError
-	var pe *kong.ParseError
-	var ve *settings.ValidationError
-	var sy *settings.SyntaxError
-	switch {
-	case errors.As(err, &ee):
-		return ee.code, ee.kind
-	case errors.As(err, &se):
-		return ExitSharedWrite, "shared_write"
-	case errors.As(err, &ve):
-		return ExitUsage, ve.Code()
-	case errors.As(err, &sy):
-		return ExitRuntime, "malformed_settings"
-	case errors.As(err, &ue):
-		return ExitUsage, ue.CodeOr("usage")
-	case errors.As(err, &pe):
-		return ExitUsage, "usage"
-	}
-	return ExitRuntime, "runtime"
 }

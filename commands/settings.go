@@ -34,11 +34,18 @@ func (a *App) settingsStore() (*settings.Store, error) {
 }
 
 func (a *App) readSettings() (*settings.Snapshot, error) {
+	_, snap, err := a.readStore()
+	return snap, err
+}
+
+// readStore reads this scope's settings and returns its store as well.
+func (a *App) readStore() (*settings.Store, *settings.Snapshot, error) {
 	st, err := a.settingsStore()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return st.Read()
+	snap, err := st.Read()
+	return st, snap, err
 }
 
 // SettingsListCmd lists every key.
@@ -47,11 +54,11 @@ type SettingsListCmd struct {
 }
 
 func (c *SettingsListCmd) Run(a *App) error {
-	snap, err := a.readSettings()
+	st, snap, err := a.readStore()
 	if err != nil {
 		return err
 	}
-	return a.emit(snap.Doc(), func(w io.Writer) {
+	return a.emit(st.Doc(snap), func(w io.Writer) {
 		for _, name := range settings.Names() {
 			if c.ShowOrigin {
 				fmt.Fprintf(w, "%s\t", snap.Origins[name])
@@ -70,8 +77,7 @@ type SettingsGetCmd struct {
 }
 
 func (c *SettingsGetCmd) Run(a *App) error {
-	if _, ok := settings.Lookup(c.Key); !ok {
-		_, err := settings.ParseText(c.Key, "")
+	if _, err := settings.Known(c.Key); err != nil {
 		return err
 	}
 	snap, err := a.readSettings()
@@ -105,11 +111,7 @@ type SettingsSetCmd struct {
 }
 
 func (c *SettingsSetCmd) Run(a *App) error {
-	v, err := settings.ParseText(c.Key, c.Value)
-	if err != nil {
-		return err
-	}
-	return a.writeSettings(settings.Update{Set: map[string]any{c.Key: v}}, c.ConfirmShared, c.Key)
+	return a.writeSettings(map[string]string{c.Key: c.Value}, nil, c.ConfirmShared, c.Key)
 }
 
 // SettingsUnsetCmd removes one key from the scope file.
@@ -119,10 +121,16 @@ type SettingsUnsetCmd struct {
 }
 
 func (c *SettingsUnsetCmd) Run(a *App) error {
-	return a.writeSettings(settings.Update{Unset: []string{c.Key}}, c.ConfirmShared, c.Key)
+	return a.writeSettings(nil, []string{c.Key}, c.ConfirmShared, c.Key)
 }
 
-func (a *App) writeSettings(u settings.Update, confirmed bool, key string) error {
+// writeSettings patches the scope file as the API's PATCH does, then
+// confirms the one key written.
+func (a *App) writeSettings(set map[string]string, unset []string, confirmed bool, key string) error {
+	u, err := settings.Patch(set, unset, settings.ParseText)
+	if err != nil {
+		return err
+	}
 	st, err := a.settingsStore()
 	if err != nil {
 		return err

@@ -46,9 +46,10 @@ const (
 	CodeLinkLoop          = "link_loop"
 
 	// The machine or the other side.
-	CodeNoHome       = "no_home"       // the home directory is unknown
-	CodeNoServer     = "no_server"     // no live server for this scope
-	CodeNotSupported = "not_supported" // a required capability is missing
+	CodeNoHome        = "no_home"        // the home directory is unknown
+	CodeNoServer      = "no_server"      // no live server for this scope
+	CodeServerRunning = "server_running" // a live server already serves this scope
+	CodeNotSupported  = "not_supported"  // a required capability is missing
 
 	// A check ran and found a problem.
 	CodeOutdated    = "outdated"     // apply --check: agent files out of date
@@ -65,7 +66,7 @@ func Codes() []string {
 		CodeUnauthorized, CodeForbiddenOrigin, CodeMisdirectedRequest,
 		CodeSharedWrite, CodeCancelled, CodeStaleETag, CodeReadOnlyFile, CodeGateRunning,
 		CodeMalformedSettings, CodeMalformedMarkers, CodeLinkLoop,
-		CodeNoHome, CodeNoServer, CodeNotSupported,
+		CodeNoHome, CodeNoServer, CodeServerRunning, CodeNotSupported,
 		CodeOutdated, CodeCheckFailed,
 	}
 }

@@ -78,35 +78,32 @@ func (e *Env) Has(key string) bool {
 	return ok
 }
 
+// scalar is the value of key (or def) for a typed getter: invalid when it
+// is nil, an error when it has no scalar meaning.
+func (e *Env) scalar(key string, def any, want string) (reflect.Value, error) {
+	v := e.Get(key, def)
+	if v == nil {
+		return reflect.Value{}, nil
+	}
+	rv := reflect.ValueOf(v)
+	if !numlit.IsScalar(rv.Kind()) {
+		return reflect.Value{}, defaultErr(key, want, v)
+	}
+	return rv, nil
+}
+
 // String returns the value as a string: a string as is, and in lenient mode
 // a bool as "true"/"false" and a number in its shortest form without an
 // exponent (the form config.GetString uses). A nil value gives nil.
 func (e *Env) String(key string, def any, forceCast bool) (*string, error) {
-	v := e.Get(key, def)
-	if v == nil {
-		return nil, nil
+	rv, err := e.scalar(key, def, "string")
+	if err != nil || !rv.IsValid() {
+		return nil, err
 	}
-	rv := reflect.ValueOf(v)
-	if !isScalar(rv.Kind()) {
-		return nil, defaultErr(key, "string", v)
+	if !forceCast && rv.Kind() != reflect.String {
+		return nil, wantErr(key, "string", rv.Interface())
 	}
-	var s string
-	switch k := rv.Kind(); {
-	case k == reflect.String:
-		s = rv.String()
-	case !forceCast:
-		return nil, wantErr(key, "string", v)
-	case k == reflect.Bool:
-		s = strconv.FormatBool(rv.Bool())
-	case isInt(k):
-		s = strconv.FormatInt(rv.Int(), 10)
-	case isUint(k):
-		s = strconv.FormatUint(rv.Uint(), 10)
-	case k == reflect.Float32:
-		s = strconv.FormatFloat(rv.Float(), 'f', -1, 32)
-	case k == reflect.Float64:
-		s = strconv.FormatFloat(rv.Float(), 'f', -1, 64)
-	}
+	s := numlit.String(rv)
 	return &s, nil
 }
 
@@ -116,46 +113,23 @@ func (e *Env) String(key string, def any, forceCast bool) (*string, error) {
 // numeric ones truncate. Strict: the trimmed value must be wholly a base-10
 // int64, and a default must be a Go integer in int64 range.
 func (e *Env) Integer(key string, def any, forceCast bool) (*int64, error) {
-	v := e.Get(key, def)
-	if v == nil {
-		return nil, nil
-	}
-	rv := reflect.ValueOf(v)
-	if !isScalar(rv.Kind()) {
-		return nil, defaultErr(key, "integer", v)
+	rv, err := e.scalar(key, def, "integer")
+	if err != nil || !rv.IsValid() {
+		return nil, err
 	}
 	var n int64
 	switch k := rv.Kind(); {
+	case forceCast:
+		n = numlit.Int(rv)
 	case k == reflect.String:
-		s := rv.String()
-		if forceCast {
-			n = numlit.LenientInt(s)
-			break
-		}
 		// Base 10 keeps ParseInt from accepting prefixes and underscores.
-		var err error
-		if n, err = strconv.ParseInt(numlit.TrimSpace(s), 10, 64); err != nil {
-			return nil, wantErr(key, "integer", v)
+		if n, err = strconv.ParseInt(numlit.TrimSpace(rv.String()), 10, 64); err != nil {
+			return nil, wantErr(key, "integer", rv.Interface())
 		}
-	case isInt(k):
-		n = rv.Int()
-	case isUint(k):
-		u := rv.Uint()
-		if u > math.MaxInt64 {
-			if !forceCast {
-				return nil, wantErr(key, "integer", v)
-			}
-			u = math.MaxInt64
-		}
-		n = int64(u)
-	case !forceCast:
-		return nil, wantErr(key, "integer", v)
-	case k == reflect.Bool:
-		if rv.Bool() {
-			n = 1
-		}
-	case k == reflect.Float32 || k == reflect.Float64:
-		n = numlit.TruncFloat(rv.Float())
+	case numlit.IsInt(k) || numlit.IsUint(k) && rv.Uint() <= math.MaxInt64:
+		n = numlit.Int(rv)
+	default:
+		return nil, wantErr(key, "integer", rv.Interface())
 	}
 	return &n, nil
 }
@@ -165,44 +139,28 @@ func (e *Env) Integer(key string, def any, forceCast bool) (*int64, error) {
 // 0, "1e400" +Inf); bool defaults are 1/0. Strict: the trimmed value must be
 // wholly a finite decimal literal, and a default a Go integer or float.
 func (e *Env) Float(key string, def any, forceCast bool) (*float64, error) {
-	v := e.Get(key, def)
-	if v == nil {
-		return nil, nil
-	}
-	rv := reflect.ValueOf(v)
-	if !isScalar(rv.Kind()) {
-		return nil, defaultErr(key, "float", v)
+	rv, err := e.scalar(key, def, "float")
+	if err != nil || !rv.IsValid() {
+		return nil, err
 	}
 	var f float64
 	switch k := rv.Kind(); {
+	case forceCast:
+		f = numlit.Float(rv)
 	case k == reflect.String:
-		s := rv.String()
-		if forceCast {
-			f = numlit.LenientFloat(s)
-			break
-		}
-		t := numlit.TrimSpace(s)
+		t := numlit.TrimSpace(rv.String())
 		if !numlit.IsLiteral(t) {
-			return nil, wantErr(key, "float", v)
+			return nil, wantErr(key, "float", rv.Interface())
 		}
-		var err error
 		// A literal is valid ParseFloat syntax; err is ErrRange for ±Inf,
 		// and underflow to 0 is not an error, matching strconv.
 		if f, err = strconv.ParseFloat(t, 64); err != nil {
-			return nil, wantErr(key, "float", v)
+			return nil, wantErr(key, "float", rv.Interface())
 		}
-	case isInt(k):
-		f = float64(rv.Int())
-	case isUint(k):
-		f = float64(rv.Uint())
-	case k == reflect.Float32 || k == reflect.Float64:
-		f = rv.Float()
-	case !forceCast:
-		return nil, wantErr(key, "float", v)
 	case k == reflect.Bool:
-		if rv.Bool() {
-			f = 1
-		}
+		return nil, wantErr(key, "float", rv.Interface())
+	default:
+		f = numlit.Float(rv)
 	}
 	return &f, nil
 }
@@ -214,40 +172,29 @@ func (e *Env) Float(key string, def any, forceCast bool) (*float64, error) {
 // when not zero. Strict: the trimmed value must be true/false/1/0 in any
 // case, and a default must be a bool.
 func (e *Env) Boolean(key string, def any, forceCast bool) (*bool, error) {
-	v := e.Get(key, def)
-	if v == nil {
-		return nil, nil
-	}
-	rv := reflect.ValueOf(v)
-	if !isScalar(rv.Kind()) {
-		return nil, defaultErr(key, "boolean", v)
+	rv, err := e.scalar(key, def, "boolean")
+	if err != nil || !rv.IsValid() {
+		return nil, err
 	}
 	var b bool
 	switch k := rv.Kind(); {
 	case k == reflect.Bool:
 		b = rv.Bool()
+	case k == reflect.String && forceCast:
+		b = lenientBool(rv.String())
 	case k == reflect.String:
-		s := rv.String()
-		if forceCast {
-			b = lenientBool(s)
-			break
-		}
-		switch t := numlit.TrimSpace(s); {
+		switch t := numlit.TrimSpace(rv.String()); {
 		case strings.EqualFold(t, "true") || t == "1":
 			b = true
 		case strings.EqualFold(t, "false") || t == "0":
 			b = false
 		default:
-			return nil, wantErr(key, "boolean", v)
+			return nil, wantErr(key, "boolean", rv.Interface())
 		}
 	case !forceCast:
-		return nil, wantErr(key, "boolean", v)
-	case isInt(k):
-		b = rv.Int() != 0
-	case isUint(k):
-		b = rv.Uint() != 0
-	case k == reflect.Float32 || k == reflect.Float64:
-		b = rv.Float() != 0 // NaN is not zero
+		return nil, wantErr(key, "boolean", rv.Interface())
+	default:
+		b = numlit.NonZero(rv)
 	}
 	return &b, nil
 }
@@ -283,17 +230,6 @@ func (e *Env) Array(key string, def []string, sep string) []string {
 	}
 	return items
 }
-
-// isScalar is the kinds a value or default may have; slices, maps and the
-// rest have no single scalar meaning.
-func isScalar(k reflect.Kind) bool {
-	return k == reflect.String || k == reflect.Bool || isInt(k) || isUint(k) ||
-		k == reflect.Float32 || k == reflect.Float64
-}
-
-func isInt(k reflect.Kind) bool { return k >= reflect.Int && k <= reflect.Int64 }
-
-func isUint(k reflect.Kind) bool { return k >= reflect.Uint && k <= reflect.Uintptr }
 
 // wantErr is the strict-mode error: it names the key, the wanted type and
 // the value, quoting strings so "" and " 1" stay visible.

@@ -127,32 +127,20 @@ func (c *Config) GetBoolean(key string, def bool) bool {
 // int64 bounds), strings by env's lenient prefix rule ("12abc" is 12) and
 // bools to 1/0. A missing key, or a value with no scalar meaning, gives def.
 func (c *Config) GetInteger(key string, def int64) int64 {
-	v, ok := c.scalar(key)
-	if !ok {
-		return def
-	}
-	return numlit.Int(v)
+	return scalarAs(c, key, def, numlit.Int)
 }
 
 // GetFloat converts numbers, strings by env's lenient prefix rule and bools
 // to 1/0. A missing key, or a value with no scalar meaning, gives def.
 func (c *Config) GetFloat(key string, def float64) float64 {
-	v, ok := c.scalar(key)
-	if !ok {
-		return def
-	}
-	return numlit.Float(v)
+	return scalarAs(c, key, def, numlit.Float)
 }
 
 // GetString returns strings as is, numbers in their shortest form without an
 // exponent (strconv.FormatFloat(v, 'f', -1, 64)) and bools as true/false. A
 // missing key, or a value with no scalar meaning, gives def.
 func (c *Config) GetString(key string, def string) string {
-	v, ok := c.scalar(key)
-	if !ok {
-		return def
-	}
-	return numlit.String(v)
+	return scalarAs(c, key, def, numlit.String)
 }
 
 // GetArray returns a slice value as a deep-copied []any, else def.
@@ -178,6 +166,15 @@ func (c *Config) GetArray(key string, def []any) []any {
 		out[i] = rv.Index(i).Interface()
 	}
 	return mustCopy(out)
+}
+
+// scalarAs converts the scalar at key, or gives def.
+func scalarAs[T any](c *Config, key string, def T, conv func(reflect.Value) T) T {
+	v, ok := c.scalar(key)
+	if !ok {
+		return def
+	}
+	return conv(v)
 }
 
 // scalar looks key up and returns it when it is a bool, string or number.

@@ -78,33 +78,31 @@ func (e *Env) Has(key string) bool {
 	return ok
 }
 
-// scalar is the value of key (or def) for a typed getter: invalid when it
-// is nil, an error when it has no scalar meaning.
-func (e *Env) scalar(key string, def any, want string) (reflect.Value, error) {
+// typed is what every typed getter shares: the value of key (or def), nil
+// for nil, an error for a value with no scalar meaning or one conv refuses.
+func typed[T any](e *Env, key string, def any, want string, conv func(rv reflect.Value) (T, bool)) (*T, error) {
 	v := e.Get(key, def)
 	if v == nil {
-		return reflect.Value{}, nil
+		return nil, nil
 	}
 	rv := reflect.ValueOf(v)
 	if !numlit.IsScalar(rv.Kind()) {
-		return reflect.Value{}, defaultErr(key, want, v)
+		return nil, defaultErr(key, want, v)
 	}
-	return rv, nil
+	x, ok := conv(rv)
+	if !ok {
+		return nil, wantErr(key, want, v)
+	}
+	return &x, nil
 }
 
 // String returns the value as a string: a string as is, and in lenient mode
 // a bool as "true"/"false" and a number in its shortest form without an
 // exponent (the form config.GetString uses). A nil value gives nil.
 func (e *Env) String(key string, def any, forceCast bool) (*string, error) {
-	rv, err := e.scalar(key, def, "string")
-	if err != nil || !rv.IsValid() {
-		return nil, err
-	}
-	if !forceCast && rv.Kind() != reflect.String {
-		return nil, wantErr(key, "string", rv.Interface())
-	}
-	s := numlit.String(rv)
-	return &s, nil
+	return typed(e, key, def, "string", func(rv reflect.Value) (string, bool) {
+		return numlit.String(rv), forceCast || rv.Kind() == reflect.String
+	})
 }
 
 // Integer returns the value as an int64. Lenient: the longest decimal-literal
@@ -113,25 +111,19 @@ func (e *Env) String(key string, def any, forceCast bool) (*string, error) {
 // numeric ones truncate. Strict: the trimmed value must be wholly a base-10
 // int64, and a default must be a Go integer in int64 range.
 func (e *Env) Integer(key string, def any, forceCast bool) (*int64, error) {
-	rv, err := e.scalar(key, def, "integer")
-	if err != nil || !rv.IsValid() {
-		return nil, err
-	}
-	var n int64
-	switch k := rv.Kind(); {
-	case forceCast:
-		n = numlit.Int(rv)
-	case k == reflect.String:
-		// Base 10 keeps ParseInt from accepting prefixes and underscores.
-		if n, err = strconv.ParseInt(numlit.TrimSpace(rv.String()), 10, 64); err != nil {
-			return nil, wantErr(key, "integer", rv.Interface())
+	return typed(e, key, def, "integer", func(rv reflect.Value) (int64, bool) {
+		switch k := rv.Kind(); {
+		case forceCast:
+			return numlit.Int(rv), true
+		case k == reflect.String:
+			// Base 10 keeps ParseInt from accepting prefixes and underscores.
+			n, err := strconv.ParseInt(numlit.TrimSpace(rv.String()), 10, 64)
+			return n, err == nil
+		case numlit.IsInt(k) || numlit.IsUint(k) && rv.Uint() <= math.MaxInt64:
+			return numlit.Int(rv), true
 		}
-	case numlit.IsInt(k) || numlit.IsUint(k) && rv.Uint() <= math.MaxInt64:
-		n = numlit.Int(rv)
-	default:
-		return nil, wantErr(key, "integer", rv.Interface())
-	}
-	return &n, nil
+		return 0, false
+	})
 }
 
 // Float returns the value as a float64. Lenient: the longest decimal-literal
@@ -139,30 +131,19 @@ func (e *Env) Integer(key string, def any, forceCast bool) (*int64, error) {
 // 0, "1e400" +Inf); bool defaults are 1/0. Strict: the trimmed value must be
 // wholly a finite decimal literal, and a default a Go integer or float.
 func (e *Env) Float(key string, def any, forceCast bool) (*float64, error) {
-	rv, err := e.scalar(key, def, "float")
-	if err != nil || !rv.IsValid() {
-		return nil, err
-	}
-	var f float64
-	switch k := rv.Kind(); {
-	case forceCast:
-		f = numlit.Float(rv)
-	case k == reflect.String:
-		t := numlit.TrimSpace(rv.String())
-		if !numlit.IsLiteral(t) {
-			return nil, wantErr(key, "float", rv.Interface())
+	return typed(e, key, def, "float", func(rv reflect.Value) (float64, bool) {
+		switch k := rv.Kind(); {
+		case forceCast:
+			return numlit.Float(rv), true
+		case k == reflect.String:
+			t := numlit.TrimSpace(rv.String())
+			// A literal is valid ParseFloat syntax; err is ErrRange for ±Inf,
+			// and underflow to 0 is not an error, matching strconv.
+			f, err := strconv.ParseFloat(t, 64)
+			return f, numlit.IsLiteral(t) && err == nil
 		}
-		// A literal is valid ParseFloat syntax; err is ErrRange for ±Inf,
-		// and underflow to 0 is not an error, matching strconv.
-		if f, err = strconv.ParseFloat(t, 64); err != nil {
-			return nil, wantErr(key, "float", rv.Interface())
-		}
-	case k == reflect.Bool:
-		return nil, wantErr(key, "float", rv.Interface())
-	default:
-		f = numlit.Float(rv)
-	}
-	return &f, nil
+		return numlit.Float(rv), rv.Kind() != reflect.Bool
+	})
 }
 
 // Boolean returns the value as a bool. Lenient: a numeric string (a decimal
@@ -172,31 +153,21 @@ func (e *Env) Float(key string, def any, forceCast bool) (*float64, error) {
 // when not zero. Strict: the trimmed value must be true/false/1/0 in any
 // case, and a default must be a bool.
 func (e *Env) Boolean(key string, def any, forceCast bool) (*bool, error) {
-	rv, err := e.scalar(key, def, "boolean")
-	if err != nil || !rv.IsValid() {
-		return nil, err
-	}
-	var b bool
-	switch k := rv.Kind(); {
-	case k == reflect.Bool:
-		b = rv.Bool()
-	case k == reflect.String && forceCast:
-		b = lenientBool(rv.String())
-	case k == reflect.String:
-		switch t := numlit.TrimSpace(rv.String()); {
-		case strings.EqualFold(t, "true") || t == "1":
-			b = true
-		case strings.EqualFold(t, "false") || t == "0":
-			b = false
-		default:
-			return nil, wantErr(key, "boolean", rv.Interface())
+	return typed(e, key, def, "boolean", func(rv reflect.Value) (bool, bool) {
+		switch k := rv.Kind(); {
+		case k == reflect.Bool:
+			return rv.Bool(), true
+		case k == reflect.String && forceCast:
+			return lenientBool(rv.String()), true
+		case k == reflect.String:
+			t := numlit.TrimSpace(rv.String())
+			if strings.EqualFold(t, "true") || t == "1" {
+				return true, true
+			}
+			return false, strings.EqualFold(t, "false") || t == "0"
 		}
-	case !forceCast:
-		return nil, wantErr(key, "boolean", rv.Interface())
-	default:
-		b = numlit.NonZero(rv)
-	}
-	return &b, nil
+		return numlit.NonZero(rv), forceCast
+	})
 }
 
 func lenientBool(s string) bool {

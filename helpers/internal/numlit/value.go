@@ -49,10 +49,7 @@ func Int(v reflect.Value) int64 {
 func Float(v reflect.Value) float64 {
 	switch k := v.Kind(); {
 	case k == reflect.Bool:
-		if v.Bool() {
-			return 1
-		}
-		return 0
+		return float64(Int(v))
 	case k == reflect.String:
 		return LenientFloat(v.String())
 	case IsFloat(k):

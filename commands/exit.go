@@ -19,55 +19,35 @@ const (
 	ExitNotSupported ExitCode = 6 // a required capability is missing
 )
 
-// exits is the one place where error codes meet exit statuses: each code of
-// core's vocabulary has its status here, and nothing else picks one.
-var exits = map[string]ExitCode{
-	core.CodeInternal: ExitRuntime,
-
-	core.CodeUsage:                ExitUsage,
-	core.CodeInvalidRequest:       ExitUsage,
-	core.CodeInvalidJSON:          ExitUsage,
-	core.CodeInvalidValue:         ExitUsage,
-	core.CodeUnknownKey:           ExitUsage,
-	core.CodeUnknownID:            ExitUsage,
-	core.CodeUnknownAgent:         ExitUsage,
-	core.CodeNoAgent:              ExitUsage,
-	core.CodeScalarParent:         ExitUsage,
-	core.CodeLockedByPolicy:       ExitUsage,
-	core.CodeNotFound:             ExitRuntime, // a server's answers: the request was charter's own
-	core.CodeMethodNotAllowed:     ExitRuntime,
-	core.CodePayloadTooLarge:      ExitRuntime,
-	core.CodePreconditionRequired: ExitRuntime,
-	core.CodeUnauthorized:         ExitRuntime,
-	core.CodeForbiddenOrigin:      ExitRuntime,
-	core.CodeMisdirectedRequest:   ExitRuntime,
-
-	core.CodeSharedWrite:  ExitSharedWrite,
-	core.CodeCancelled:    ExitSharedWrite,
-	core.CodeStaleETag:    ExitRuntime,
-	core.CodeReadOnlyFile: ExitRuntime,
-	core.CodeGateRunning:  ExitRuntime,
-
-	core.CodeMalformedSettings: ExitRuntime,
-	core.CodeMalformedMarkers:  ExitRuntime,
-	core.CodeLinkLoop:          ExitRuntime,
-
-	core.CodeNoHome:        ExitRuntime,
-	core.CodeNoServer:      ExitNoServer,
-	core.CodeServerRunning: ExitRuntime,
-	core.CodeNotSupported:  ExitNotSupported,
-
-	core.CodeOutdated:    ExitRuntime,
-	core.CodeCheckFailed: ExitCheckFailed,
-}
-
-// exitFor is the exit status of an error code; a code the table lacks is a
-// runtime error.
-func exitFor(code string) ExitCode {
-	if c, ok := exits[code]; ok {
-		return c
+// exitFor is the one place where error codes meet exit statuses: every
+// code of core's vocabulary is listed here, grouped by its status, and
+// nothing else picks one. ok is false for a code it lacks, which exits 1.
+func exitFor(code string) (_ ExitCode, ok bool) {
+	switch code {
+	case core.CodeUsage, core.CodeInvalidRequest, core.CodeInvalidJSON, core.CodeInvalidValue,
+		core.CodeUnknownKey, core.CodeUnknownID, core.CodeUnknownAgent, core.CodeNoAgent,
+		core.CodeScalarParent, core.CodeLockedByPolicy:
+		return ExitUsage, true
+	case core.CodeNoServer:
+		return ExitNoServer, true
+	case core.CodeSharedWrite, core.CodeCancelled:
+		return ExitSharedWrite, true
+	case core.CodeCheckFailed:
+		return ExitCheckFailed, true
+	case core.CodeNotSupported:
+		return ExitNotSupported, true
+	case core.CodeInternal, core.CodeNoHome, core.CodeStaleETag, core.CodeReadOnlyFile,
+		core.CodeGateRunning, core.CodeMalformedSettings, core.CodeMalformedMarkers,
+		core.CodeLinkLoop, core.CodeServerRunning,
+		// apply --check keeps exit 1 until it moves to 5 (SPEC §3)
+		core.CodeOutdated,
+		// a server's answers to charter's own requests
+		core.CodeNotFound, core.CodeMethodNotAllowed, core.CodePayloadTooLarge,
+		core.CodePreconditionRequired, core.CodeUnauthorized, core.CodeForbiddenOrigin,
+		core.CodeMisdirectedRequest:
+		return ExitRuntime, true
 	}
-	return ExitRuntime
+	return ExitRuntime, false
 }
 
 // reportedError is a failure whose outcome the command already printed as

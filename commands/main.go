@@ -169,5 +169,6 @@ func (a *App) fail(err error) ExitCode {
 		maps.Copy(body, core.ErrorExtras(err))
 		a.writeJSON(map[string]any{"error": body})
 	}
-	return exitFor(code)
+	status, _ := exitFor(code)
+	return status
 }

@@ -11,55 +11,48 @@ import (
 	"github.com/agentkit/charter/core"
 )
 
-// statuses is the one place where error codes meet HTTP: each code of
-// core's vocabulary has its status here, and nothing else picks one.
-var statuses = map[string]int{
-	core.CodeInternal: http.StatusInternalServerError,
-
-	core.CodeUsage:                http.StatusUnprocessableEntity,
-	core.CodeInvalidRequest:       http.StatusUnprocessableEntity,
-	core.CodeInvalidJSON:          http.StatusBadRequest,
-	core.CodeInvalidValue:         http.StatusUnprocessableEntity,
-	core.CodeUnknownKey:           http.StatusUnprocessableEntity,
-	core.CodeUnknownID:            http.StatusUnprocessableEntity,
-	core.CodeUnknownAgent:         http.StatusUnprocessableEntity,
-	core.CodeNoAgent:              http.StatusUnprocessableEntity,
-	core.CodeScalarParent:         http.StatusUnprocessableEntity,
-	core.CodeLockedByPolicy:       http.StatusUnprocessableEntity,
-	core.CodeNotFound:             http.StatusNotFound,
-	core.CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
-	core.CodePayloadTooLarge:      http.StatusRequestEntityTooLarge,
-	core.CodePreconditionRequired: http.StatusPreconditionRequired,
-	core.CodeUnauthorized:         http.StatusUnauthorized,
-	core.CodeForbiddenOrigin:      http.StatusForbidden,
-	core.CodeMisdirectedRequest:   http.StatusMisdirectedRequest,
-
-	core.CodeSharedWrite:  http.StatusConflict,
-	core.CodeCancelled:    http.StatusConflict,
-	core.CodeStaleETag:    http.StatusPreconditionFailed,
-	core.CodeReadOnlyFile: http.StatusConflict,
-	core.CodeGateRunning:  http.StatusConflict,
-
-	// A broken settings file is the server's own state gone wrong; broken
-	// markers are the user's file, fixable and worth a retry.
-	core.CodeMalformedSettings: http.StatusInternalServerError,
-	core.CodeMalformedMarkers:  http.StatusConflict,
-	core.CodeLinkLoop:          http.StatusInternalServerError,
-
-	core.CodeNoHome:        http.StatusInternalServerError,
-	core.CodeNoServer:      http.StatusServiceUnavailable,
-	core.CodeServerRunning: http.StatusConflict,
-	core.CodeNotSupported:  http.StatusNotImplemented,
-
-	core.CodeOutdated:    http.StatusConflict,
-	core.CodeCheckFailed: http.StatusConflict,
-}
-
-// Status is the HTTP status of an error code; ok is false for a code the
-// table lacks, which then answers 500.
-func Status(code string) (status int, ok bool) {
-	status, ok = statuses[code]
-	return status, ok
+// Status is the one place where error codes meet HTTP: every code of
+// core's vocabulary is listed here, grouped by its status, and nothing else
+// picks one. ok is false for a code it lacks, which answers 500.
+func Status(code string) (_ int, ok bool) {
+	switch code {
+	case core.CodeInvalidJSON:
+		return http.StatusBadRequest, true
+	case core.CodeUnauthorized:
+		return http.StatusUnauthorized, true
+	case core.CodeForbiddenOrigin:
+		return http.StatusForbidden, true
+	case core.CodeNotFound:
+		return http.StatusNotFound, true
+	case core.CodeMethodNotAllowed:
+		return http.StatusMethodNotAllowed, true
+	case core.CodeSharedWrite, core.CodeCancelled, core.CodeReadOnlyFile, core.CodeGateRunning,
+		core.CodeServerRunning, core.CodeOutdated, core.CodeCheckFailed,
+		// broken markers are the user's file: fix it and send again
+		core.CodeMalformedMarkers:
+		return http.StatusConflict, true
+	case core.CodeStaleETag:
+		return http.StatusPreconditionFailed, true
+	case core.CodePayloadTooLarge:
+		return http.StatusRequestEntityTooLarge, true
+	case core.CodeMisdirectedRequest:
+		return http.StatusMisdirectedRequest, true
+	case core.CodeUsage, core.CodeInvalidRequest, core.CodeInvalidValue, core.CodeUnknownKey,
+		core.CodeUnknownID, core.CodeUnknownAgent, core.CodeNoAgent, core.CodeScalarParent,
+		core.CodeLockedByPolicy:
+		return http.StatusUnprocessableEntity, true
+	case core.CodePreconditionRequired:
+		return http.StatusPreconditionRequired, true
+	case core.CodeInternal, core.CodeNoHome, core.CodeLinkLoop,
+		// a broken settings file is the server's own state gone wrong
+		core.CodeMalformedSettings:
+		return http.StatusInternalServerError, true
+	case core.CodeNotSupported:
+		return http.StatusNotImplemented, true
+	case core.CodeNoServer:
+		return http.StatusServiceUnavailable, true
+	}
+	return http.StatusInternalServerError, false
 }
 
 // Codes of the errors this package declares beside its other files.
@@ -81,10 +74,7 @@ func errMethod(w http.ResponseWriter, r *http.Request, allow []string) error {
 // in its header.
 func errorResponse(err error, h http.Header) (int, map[string]any) {
 	code := core.ErrorCode(err)
-	status, ok := Status(code)
-	if !ok {
-		status = http.StatusInternalServerError
-	}
+	status, _ := Status(code)
 	body := map[string]any{"code": code, "message": err.Error()}
 	maps.Copy(body, core.ErrorExtras(err))
 	if tag, ok := body["currentEtag"].(string); ok && code == core.CodeStaleETag {

@@ -18,7 +18,7 @@ type ApplyCmd struct {
 }
 
 func (c *ApplyCmd) Run(a *App) error {
-	snap, err := a.readSettings()
+	_, snap, err := a.readSettings()
 	if err != nil {
 		return err
 	}
@@ -74,18 +74,11 @@ func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 			fmt.Fprint(w, r.Diff)
 		}
 	})
-	if err != nil {
+	if err != nil || !c.Check {
 		return err
 	}
-	outdated := 0
-	for _, r := range results {
-		if r.State == apply.StateOutdated {
-			outdated++
-		}
-	}
-	if c.Check && outdated > 0 {
-		return &reportedError{core.Errorf(core.CodeOutdated,
-			"%d of %d agent files out of date: run `charter apply`", outdated, len(results))}
+	if err := apply.Check(results); err != nil {
+		return &reportedError{err}
 	}
 	return nil
 }

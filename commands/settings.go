@@ -33,13 +33,8 @@ func (a *App) settingsStore() (*settings.Store, error) {
 	return settings.New(a.Sys, sc), nil
 }
 
-func (a *App) readSettings() (*settings.Snapshot, error) {
-	_, snap, err := a.readStore()
-	return snap, err
-}
-
-// readStore reads this scope's settings and returns its store as well.
-func (a *App) readStore() (*settings.Store, *settings.Snapshot, error) {
+// readSettings reads this scope's settings and returns its store as well.
+func (a *App) readSettings() (*settings.Store, *settings.Snapshot, error) {
 	st, err := a.settingsStore()
 	if err != nil {
 		return nil, nil, err
@@ -54,7 +49,7 @@ type SettingsListCmd struct {
 }
 
 func (c *SettingsListCmd) Run(a *App) error {
-	st, snap, err := a.readStore()
+	st, snap, err := a.readSettings()
 	if err != nil {
 		return err
 	}
@@ -80,26 +75,23 @@ func (c *SettingsGetCmd) Run(a *App) error {
 	if _, err := settings.Known(c.Key); err != nil {
 		return err
 	}
-	snap, err := a.readSettings()
+	_, snap, err := a.readSettings()
 	if err != nil {
 		return err
 	}
-	return a.printKey(snap, c.Key)
+	return a.printKey(snap, c.Key, false)
 }
 
-func (a *App) printKey(snap *settings.Snapshot, key string) error {
-	v := snap.Values[key]
-	return a.emit(keyDoc{Key: key, Value: v, Origin: snap.Origins[key]}, func(w io.Writer) {
-		fmt.Fprintln(w, formatValue(v))
-	})
-}
-
-// printWritten confirms a write to people: the key, its effective value
-// and where that value now comes from.
-func (a *App) printWritten(snap *settings.Snapshot, key string) error {
+// printKey prints one key: for get its value alone, for scripts; to confirm
+// a write, the key, its effective value and where that now comes from.
+func (a *App) printKey(snap *settings.Snapshot, key string, written bool) error {
 	v, origin := snap.Values[key], snap.Origins[key]
 	return a.emit(keyDoc{Key: key, Value: v, Origin: origin}, func(w io.Writer) {
-		fmt.Fprintf(w, "%s = %s (%s)\n", key, formatValue(v), origin)
+		if written {
+			fmt.Fprintf(w, "%s = %s (%s)\n", key, formatValue(v), origin)
+		} else {
+			fmt.Fprintln(w, formatValue(v))
+		}
 	})
 }
 
@@ -144,7 +136,7 @@ func (a *App) writeSettings(set map[string]string, unset []string, confirmed boo
 	if err != nil {
 		return err
 	}
-	return a.printWritten(snap, key)
+	return a.printKey(snap, key, true)
 }
 
 // SettingsPathCmd prints the scope file path.

@@ -101,6 +101,21 @@ func Status(targets []Target) []Result {
 	return out
 }
 
+// Check is the verdict of `apply --check` on a Status report: an error
+// coded outdated when any target is out of date, else nil.
+func Check(results []Result) error {
+	n := 0
+	for _, r := range results {
+		if r.State == StateOutdated {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return core.Errorf(core.CodeOutdated, "%d of %d agent files out of date: run `charter apply`", n, len(results))
+}
+
 // Run writes every target that is out of date. A target behind a shared
 // link is written through it only when confirmShared is set; otherwise it
 // is reported as blocked and the others still run. When any target was

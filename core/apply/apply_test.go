@@ -239,3 +239,13 @@ func TestRunSharedLink(t *testing.T) {
 		t.Errorf("current shared target: %+v %v", rs, err)
 	}
 }
+
+func TestCheck(t *testing.T) {
+	if err := Check([]Result{{State: StateCurrent}}); err != nil {
+		t.Errorf("all current: %v", err)
+	}
+	err := Check([]Result{{State: StateCurrent}, {State: StateOutdated}})
+	if core.ErrorCode(err) != core.CodeOutdated || !strings.Contains(err.Error(), "1 of 2 agent files out of date") {
+		t.Errorf("one outdated: %v (%s)", err, core.ErrorCode(err))
+	}
+}

@@ -124,10 +124,18 @@ func Errorf(code, format string, args ...any) *Error {
 	return &Error{Kind: code, Msg: err.Error(), Err: errors.Unwrap(err)}
 }
 
-func (e *Error) Error() string          { return e.Msg }
-func (e *Error) Code() string           { return e.Kind }
-func (e *Error) Unwrap() error          { return e.Err }
-func (e *Error) Extras() map[string]any { return e.Extra }
+func (e *Error) Error() string { return e.Msg }
+func (e *Error) Code() string  { return e.Kind }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Extras are the error's own, else its cause's: wrapping a shared write
+// in another code keeps the link and the choices in the body.
+func (e *Error) Extras() map[string]any {
+	if e.Extra != nil {
+		return e.Extra
+	}
+	return ErrorExtras(e.Err)
+}
 
 // ErrNoHome means the home directory is needed but unknown.
 var ErrNoHome error = &Error{Kind: CodeNoHome, Msg: "home directory unknown: set HOME"}

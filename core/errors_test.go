@@ -47,6 +47,9 @@ func TestErrorExtras(t *testing.T) {
 	if x["sharedPath"] != "/l" || x["hint"] != CompanionShareOffCommand || !slices.Equal(x["choices"].([]string), []string{ChoiceWriteShared, ChoiceCancel}) {
 		t.Errorf("extras %v", x)
 	}
+	if x := ErrorExtras(Errorf(CodeCancelled, "cancelled: %w", se)); x["sharedPath"] != "/l" {
+		t.Errorf("a coded wrapper hides its cause's extras: %v", x)
+	}
 	if ErrorExtras(errors.New("x")) != nil {
 		t.Error("an error without extras has some")
 	}

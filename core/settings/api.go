@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -78,19 +79,15 @@ func unknownKey(key string) Problem {
 func Patch[R any](set map[string]R, unset []string, parse func(key string, raw R) (any, error)) (Update, error) {
 	u := Update{Set: make(map[string]any, len(set)), Unset: unset}
 	var problems []Problem
-	add := func(err error) error {
-		ve, ok := err.(*ValidationError)
-		if !ok {
-			return err
-		}
-		problems = append(problems, ve.Problems...)
-		return nil
-	}
 	for key, raw := range set {
 		v, err := parse(key, raw)
-		if err == nil {
+		var ve *ValidationError
+		switch {
+		case err == nil:
 			u.Set[key] = v
-		} else if err := add(err); err != nil {
+		case errors.As(err, &ve):
+			problems = append(problems, ve.Problems...)
+		default:
 			return Update{}, err
 		}
 	}
@@ -106,8 +103,8 @@ func Patch[R any](set map[string]R, unset []string, parse func(key string, raw R
 	return u, nil
 }
 
-// Known returns the schema key name, or a *ValidationError naming the
-// unknown key and the likely one.
+// Known returns the schema key of that name, or a *ValidationError naming
+// the unknown key and the likely one.
 func Known(name string) (Key, error) { return known(name) }
 
 // ValidationError lists every bad key of an update; nothing was written.

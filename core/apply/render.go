@@ -90,7 +90,8 @@ func section(values map[string]any, keys []settings.Key) []string {
 	return out
 }
 
-// tell is the sentence one value says, or "" when it says nothing.
+// tell is the sentence one value says, or "" when it says nothing (a key
+// with an empty Tell is not rendered).
 func tell(t settings.Tell, v any) string {
 	switch x := v.(type) {
 	case bool:
@@ -101,10 +102,16 @@ func tell(t settings.Tell, v any) string {
 		}
 		return fmt.Sprintf("%s: **%s**. %s", t.Label, x, t.Says[x])
 	case []string:
+		if t.Line == "" {
+			return ""
+		}
 		return names(t.Line, t.None, x)
 	case int64, settings.Dec:
 		if isZero(v) && t.Zero != "" {
 			return t.Zero
+		}
+		if t.Line == "" {
+			return ""
 		}
 		return fill(t.Line, v)
 	}

@@ -181,3 +181,12 @@ commands: {suggestions: {enabled: false, confidence_floor: 0.9}}
 		t.Errorf("max_options 0 still suggests:\n%s", got)
 	}
 }
+
+// A setting whose Tell is empty adds nothing, whatever its kind.
+func TestTellEmptySaysNothing(t *testing.T) {
+	for _, v := range []any{true, "x", []string{"a"}, int64(3), settings.Dec("0.5"), settings.Dec("0")} {
+		if got := tell(settings.Tell{}, v); got != "" {
+			t.Errorf("tell(empty, %#v) = %q", v, got)
+		}
+	}
+}

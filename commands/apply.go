@@ -17,19 +17,14 @@ type ApplyCmd struct {
 	ConfirmShared bool     `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
 }
 
-// applyDoc is the --json document; the HTTP API answers with the same.
-type applyDoc struct {
-	Targets []apply.Result `json:"targets"`
-}
-
 func (c *ApplyCmd) Run(a *App) error {
-	snap, err := a.readSettings()
+	_, snap, err := a.readSettings()
 	if err != nil {
 		return err
 	}
 	targets, err := apply.Plan(a.Sys, snap, a.Build.Version, c.Agent)
 	if err != nil {
-		return applyError(err)
+		return err
 	}
 	if c.DryRun || c.Check {
 		return c.status(a, targets)
@@ -46,16 +41,16 @@ func (c *ApplyCmd) Run(a *App) error {
 			}
 			return err
 		})
-		var se *core.SharedWriteError
-		if errors.As(err, &se) || errors.Is(err, errCancelled) {
+		switch core.ErrorCode(err) {
+		case core.CodeSharedWrite, core.CodeCancelled:
 			blocked = append(blocked, err)
 			continue
 		}
 		if err != nil {
-			return applyError(err)
+			return err
 		}
 	}
-	if err := a.emit(applyDoc{results}, func(w io.Writer) { printResults(w, results) }); err != nil {
+	if err := a.emit(apply.Report{Targets: results}, func(w io.Writer) { printResults(w, results) }); err != nil {
 		return err
 	}
 	if len(blocked) > 0 {
@@ -67,7 +62,7 @@ func (c *ApplyCmd) Run(a *App) error {
 // status serves --dry-run and --check: nothing is written.
 func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 	results := apply.Status(targets)
-	err := a.emit(applyDoc{results}, func(w io.Writer) {
+	err := a.emit(apply.Report{Targets: results}, func(w io.Writer) {
 		if !c.DryRun {
 			printResults(w, results)
 			return
@@ -79,18 +74,11 @@ func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 			fmt.Fprint(w, r.Diff)
 		}
 	})
-	if err != nil {
+	if err != nil || !c.Check {
 		return err
 	}
-	outdated := 0
-	for _, r := range results {
-		if r.State == apply.StateOutdated {
-			outdated++
-		}
-	}
-	if c.Check && outdated > 0 {
-		return &reportedError{withExit(ExitRuntime, "outdated",
-			fmt.Errorf("%d of %d agent files out of date: run `charter apply`", outdated, len(results)))}
+	if err := apply.Check(results); err != nil {
+		return &reportedError{err}
 	}
 	return nil
 }
@@ -103,14 +91,4 @@ func printResults(w io.Writer, results []apply.Result) {
 		}
 		fmt.Fprintln(w)
 	}
-}
-
-// applyError gives broken markers their own code; they are the user's file
-// to fix, like a malformed settings file.
-func applyError(err error) error {
-	var me *apply.MarkerError
-	if errors.As(err, &me) {
-		return withExit(ExitRuntime, "malformed_markers", err)
-	}
-	return err
 }

@@ -9,9 +9,6 @@ import (
 	"github.com/agentkit/charter/core"
 )
 
-// errCancelled is a shared write the user declined.
-var errCancelled = errors.New("cancelled: nothing was written")
-
 // guarded runs write, and when it is blocked by a shared link asks a person
 // at a terminal to choose; without one the block stands (exit 4) unless
 // --confirm-shared was given.
@@ -26,7 +23,7 @@ func (a *App) guarded(confirmed bool, write func(confirm bool) error) error {
 		return perr
 	}
 	if !ok {
-		return withExit(ExitSharedWrite, "cancelled", fmt.Errorf("%w (%s is shared by agent-switch)", errCancelled, se.SharedPath))
+		return core.Errorf(core.CodeCancelled, "cancelled: nothing was written (%s is shared by agent-switch)", se.SharedPath)
 	}
 	return write(true)
 }
@@ -34,15 +31,15 @@ func (a *App) guarded(confirmed bool, write func(confirm bool) error) error {
 // promptShared offers exactly the two choices; anything but the first cancels.
 func (a *App) promptShared(se *core.SharedWriteError) (bool, error) {
 	fmt.Fprintf(a.Stderr, "%s lies behind %s,\na link agent-switch shares between profiles. Writing affects all profiles.\n", se.Target, se.SharedPath)
-	for i, c := range core.SharedWriteChoices {
+	for i, c := range core.SharedWriteChoices() {
 		fmt.Fprintf(a.Stderr, "  %d) %s\n", i+1, c)
 	}
-	fmt.Fprintf(a.Stderr, "For profile-local writes run `%s` first.\nChoose 1 or 2 [2]: ", core.Companion.ShareOffCommand)
+	fmt.Fprintf(a.Stderr, "For profile-local writes run `%s` first.\nChoose 1 or 2 [2]: ", core.CompanionShareOffCommand)
 	line, err := bufio.NewReader(a.Stdin).ReadString('\n')
 	if err != nil && line == "" {
 		fmt.Fprintln(a.Stderr)
 		return false, nil // end of input is a cancel
 	}
 	answer := strings.TrimSpace(line)
-	return answer == "1" || strings.EqualFold(answer, core.SharedWriteChoices[0]), nil
+	return answer == "1" || strings.EqualFold(answer, core.ChoiceWriteShared), nil
 }

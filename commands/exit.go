@@ -3,10 +3,7 @@ package commands
 import (
 	"errors"
 
-	"github.com/alecthomas/kong"
-
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // ExitCode is charter's process exit status; scripts branch on it.
@@ -18,21 +15,39 @@ const (
 	ExitUsage        ExitCode = 2 // bad command line or invalid value
 	ExitNoServer     ExitCode = 3 // no running server for this scope
 	ExitSharedWrite  ExitCode = 4 // write not done: it would pass through a shared link
+	ExitCheckFailed  ExitCode = 5 // a check ran and found a problem
 	ExitNotSupported ExitCode = 6 // a required capability is missing
 )
 
-// exitError carries an exit code and a stable error code for --json.
-type exitError struct {
-	code ExitCode
-	kind string
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
-
-func withExit(code ExitCode, kind string, err error) error {
-	return &exitError{code: code, kind: kind, err: err}
+// exitFor is the one place where error codes meet exit statuses: every
+// code of core's vocabulary is listed here, grouped by its status, and
+// nothing else picks one. ok is false for a code it lacks, which exits 1.
+func exitFor(code string) (_ ExitCode, ok bool) {
+	switch code {
+	case core.CodeUsage, core.CodeInvalidRequest, core.CodeInvalidJSON, core.CodeInvalidValue,
+		core.CodeUnknownKey, core.CodeUnknownID, core.CodeUnknownAgent, core.CodeNoAgent,
+		core.CodeScalarParent, core.CodeLockedByPolicy:
+		return ExitUsage, true
+	case core.CodeNoServer:
+		return ExitNoServer, true
+	case core.CodeSharedWrite, core.CodeCancelled:
+		return ExitSharedWrite, true
+	case core.CodeCheckFailed:
+		return ExitCheckFailed, true
+	case core.CodeNotSupported:
+		return ExitNotSupported, true
+	case core.CodeInternal, core.CodeNoHome, core.CodeStaleETag, core.CodeReadOnlyFile,
+		core.CodeGateRunning, core.CodeMalformedSettings, core.CodeMalformedMarkers,
+		core.CodeLinkLoop, core.CodeServerRunning,
+		// apply --check keeps exit 1 until it moves to 5 (SPEC §3)
+		core.CodeOutdated,
+		// a server's answers to charter's own requests
+		core.CodeNotFound, core.CodeMethodNotAllowed, core.CodePayloadTooLarge,
+		core.CodePreconditionRequired, core.CodeUnauthorized, core.CodeForbiddenOrigin,
+		core.CodeMisdirectedRequest:
+		return ExitRuntime, true
+	}
+	return ExitRuntime, false
 }
 
 // reportedError is a failure whose outcome the command already printed as
@@ -46,29 +61,4 @@ func (e *reportedError) Unwrap() error { return e.err }
 func reported(err error) bool {
 	var re *reportedError
 	return errors.As(err, &re)
-}
-
-// classify maps an error to its exit code and JSON error code, in one place.
-func classify(err error) (ExitCode, string) {
-	var ee *exitError
-	var ue *core.UsageError
-	var se *core.SharedWriteError
-	var pe *kong.ParseError
-	var ve *settings.ValidationError
-	var sy *settings.SyntaxError
-	switch {
-	case errors.As(err, &ee):
-		return ee.code, ee.kind
-	case errors.As(err, &se):
-		return ExitSharedWrite, "shared_write"
-	case errors.As(err, &ve):
-		return ExitUsage, ve.Code()
-	case errors.As(err, &sy):
-		return ExitRuntime, "malformed_settings"
-	case errors.As(err, &ue):
-		return ExitUsage, ue.CodeOr("usage")
-	case errors.As(err, &pe):
-		return ExitUsage, "usage"
-	}
-	return ExitRuntime, "runtime"
 }

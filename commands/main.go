@@ -145,7 +145,12 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 	}()
 	kctx, err := parser.Parse(args)
 	if err != nil {
-		return a.fail(fmt.Errorf("%w (see charter --help)", err))
+		// What Kong could not parse is a usage error (Kong's own status would
+		// be 80); an error a hook of ours raised keeps its code.
+		if core.ErrorCode(err) == core.CodeInternal {
+			err = &core.UsageError{Msg: fmt.Sprintf("%s (see charter --help)", err)}
+		}
+		return a.fail(err)
 	}
 	a.rootFlag = cli.ConfigRoot
 	if err := kctx.Run(); err != nil {
@@ -154,14 +159,16 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 	return ExitOK
 }
 
-// fail prints err once: to stderr, and with --json also as a document on stdout.
+// fail prints err once: to stderr, and with --json also as a document on
+// stdout. Its code alone decides the exit status.
 func (a *App) fail(err error) ExitCode {
-	code, kind := classify(err)
+	code := core.ErrorCode(err)
 	fmt.Fprintf(a.Stderr, "charter: %s\n", err)
 	if a.JSON && !reported(err) {
-		body := map[string]any{"code": kind, "message": err.Error()}
+		body := map[string]any{"code": code, "message": err.Error()}
 		maps.Copy(body, core.ErrorExtras(err))
 		a.writeJSON(map[string]any{"error": body})
 	}
-	return code
+	status, _ := exitFor(code)
+	return status
 }

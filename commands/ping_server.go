@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -17,10 +16,6 @@ func (c *PingCmd) askServer(ctx context.Context, a *App, sc core.Scope) error {
 	cl, err := server.Connect(a.Sys, sc)
 	if err == nil {
 		raw, err = cl.Ping(ctx)
-	}
-	var ns *server.NoServerError
-	if errors.As(err, &ns) {
-		return withExit(ExitNoServer, "no_server", err)
 	}
 	if err != nil {
 		return err
@@ -43,7 +38,7 @@ func (c *PingCmd) askServer(ctx context.Context, a *App, sc core.Scope) error {
 func require(doc core.PingDoc, caps []string, who string) error {
 	for _, c := range caps {
 		if !doc.Capabilities[c] {
-			return withExit(ExitNotSupported, "not_supported", fmt.Errorf("not supported: %s (charter %s) lacks the capability %q", who, doc.Version, c))
+			return core.Errorf(core.CodeNotSupported, "not supported: %s (charter %s) lacks the capability %q", who, doc.Version, c)
 		}
 	}
 	return nil

@@ -33,12 +33,14 @@ func (a *App) settingsStore() (*settings.Store, error) {
 	return settings.New(a.Sys, sc), nil
 }
 
-func (a *App) readSettings() (*settings.Snapshot, error) {
+// readSettings reads this scope's settings and returns its store as well.
+func (a *App) readSettings() (*settings.Store, *settings.Snapshot, error) {
 	st, err := a.settingsStore()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return st.Read()
+	snap, err := st.Read()
+	return st, snap, err
 }
 
 // SettingsListCmd lists every key.
@@ -47,11 +49,11 @@ type SettingsListCmd struct {
 }
 
 func (c *SettingsListCmd) Run(a *App) error {
-	snap, err := a.readSettings()
+	st, snap, err := a.readSettings()
 	if err != nil {
 		return err
 	}
-	return a.emit(snap.Doc(), func(w io.Writer) {
+	return a.emit(st.Doc(snap), func(w io.Writer) {
 		for _, name := range settings.Names() {
 			if c.ShowOrigin {
 				fmt.Fprintf(w, "%s\t", snap.Origins[name])
@@ -70,30 +72,26 @@ type SettingsGetCmd struct {
 }
 
 func (c *SettingsGetCmd) Run(a *App) error {
-	if _, ok := settings.Lookup(c.Key); !ok {
-		_, err := settings.ParseText(c.Key, "")
+	if _, err := settings.Known(c.Key); err != nil {
 		return err
 	}
-	snap, err := a.readSettings()
+	_, snap, err := a.readSettings()
 	if err != nil {
 		return err
 	}
-	return a.printKey(snap, c.Key)
+	return a.printKey(snap, c.Key, false)
 }
 
-func (a *App) printKey(snap *settings.Snapshot, key string) error {
-	v := snap.Values[key]
-	return a.emit(keyDoc{Key: key, Value: v, Origin: snap.Origins[key]}, func(w io.Writer) {
-		fmt.Fprintln(w, formatValue(v))
-	})
-}
-
-// printWritten confirms a write to people: the key, its effective value
-// and where that value now comes from.
-func (a *App) printWritten(snap *settings.Snapshot, key string) error {
+// printKey prints one key: for get its value alone, for scripts; to confirm
+// a write, the key, its effective value and where that now comes from.
+func (a *App) printKey(snap *settings.Snapshot, key string, written bool) error {
 	v, origin := snap.Values[key], snap.Origins[key]
 	return a.emit(keyDoc{Key: key, Value: v, Origin: origin}, func(w io.Writer) {
-		fmt.Fprintf(w, "%s = %s (%s)\n", key, formatValue(v), origin)
+		if written {
+			fmt.Fprintf(w, "%s = %s (%s)\n", key, formatValue(v), origin)
+		} else {
+			fmt.Fprintln(w, formatValue(v))
+		}
 	})
 }
 
@@ -105,11 +103,7 @@ type SettingsSetCmd struct {
 }
 
 func (c *SettingsSetCmd) Run(a *App) error {
-	v, err := settings.ParseText(c.Key, c.Value)
-	if err != nil {
-		return err
-	}
-	return a.writeSettings(settings.Update{Set: map[string]any{c.Key: v}}, c.ConfirmShared, c.Key)
+	return a.writeSettings(map[string]string{c.Key: c.Value}, nil, c.ConfirmShared, c.Key)
 }
 
 // SettingsUnsetCmd removes one key from the scope file.
@@ -119,10 +113,16 @@ type SettingsUnsetCmd struct {
 }
 
 func (c *SettingsUnsetCmd) Run(a *App) error {
-	return a.writeSettings(settings.Update{Unset: []string{c.Key}}, c.ConfirmShared, c.Key)
+	return a.writeSettings(nil, []string{c.Key}, c.ConfirmShared, c.Key)
 }
 
-func (a *App) writeSettings(u settings.Update, confirmed bool, key string) error {
+// writeSettings patches the scope file as the API's PATCH does, then
+// confirms the one key written.
+func (a *App) writeSettings(set map[string]string, unset []string, confirmed bool, key string) error {
+	u, err := settings.Patch(set, unset, settings.ParseText)
+	if err != nil {
+		return err
+	}
 	st, err := a.settingsStore()
 	if err != nil {
 		return err
@@ -136,7 +136,7 @@ func (a *App) writeSettings(u settings.Update, confirmed bool, key string) error
 	if err != nil {
 		return err
 	}
-	return a.printWritten(snap, key)
+	return a.printKey(snap, key, true)
 }
 
 // SettingsPathCmd prints the scope file path.

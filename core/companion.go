@@ -3,26 +3,23 @@ package core
 import (
 	"encoding/json"
 	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/afero"
 )
 
-// Companion holds every fact charter knows about agent-switch, so that a
+// Every fact charter knows about agent-switch, its companion, so that a
 // change to the companion is one edit here.
-var Companion = struct {
-	Binary, HomeVar, HomeDir, Package, InstallCommand, Repo, ShareOffCommand, RecommendationID string
-}{
-	Binary:           "agent-switch",
-	HomeVar:          "AGENT_SWITCH_HOME",
-	HomeDir:          ".agent-switch",
-	Package:          "@event4u/agent-switch",
-	InstallCommand:   "npm install -g @event4u/agent-switch",
-	Repo:             "https://github.com/event4u-app/agent-switch",
-	ShareOffCommand:  "agent-switch share off",
-	RecommendationID: "agent-switch",
-}
+const (
+	CompanionBinary           = "agent-switch"
+	CompanionHomeVar          = "AGENT_SWITCH_HOME"
+	CompanionHomeDir          = ".agent-switch"
+	CompanionPackage          = "@event4u/agent-switch"
+	CompanionInstallCommand   = "npm install -g @event4u/agent-switch"
+	CompanionRepo             = "https://github.com/event4u-app/agent-switch"
+	CompanionShareOffCommand  = "agent-switch share off"
+	CompanionRecommendationID = "agent-switch"
+)
 
 // Detection is the companion as charter sees it. It deliberately has no
 // notion of "outdated": the companion's own updater owns that question.
@@ -37,7 +34,7 @@ type Detection struct {
 // DetectCompanion looks for the companion without ever running it: its
 // --version is not free of side effects.
 func (s *System) DetectCompanion() (Detection, error) {
-	d := Detection{Repo: Companion.Repo}
+	d := Detection{Repo: CompanionRepo}
 	bin := s.findBinary()
 	if bin != "" {
 		d.Installed = true
@@ -48,10 +45,10 @@ func (s *System) DetectCompanion() (Detection, error) {
 		}
 	}
 	if !d.Installed {
-		cmd := Companion.InstallCommand
+		cmd := CompanionInstallCommand
 		d.InstallCommand = &cmd
 	}
-	dismissed, err := s.Dismissed(Companion.RecommendationID)
+	dismissed, err := s.Dismissed(CompanionRecommendationID)
 	if err != nil {
 		return d, err
 	}
@@ -61,12 +58,12 @@ func (s *System) DetectCompanion() (Detection, error) {
 
 // findBinary returns the first executable companion binary on PATH.
 func (s *System) findBinary() string {
-	names := []string{Companion.Binary}
+	names := []string{CompanionBinary}
 	if s.Paths.Windows {
 		names = names[:0]
 		for _, e := range s.Vars.Array("PATHEXT", []string{".COM", ".EXE", ".BAT", ".CMD"}, ";") {
 			if e != "" {
-				names = append(names, Companion.Binary+strings.ToLower(e))
+				names = append(names, CompanionBinary+strings.ToLower(e))
 			}
 		}
 	}
@@ -117,7 +114,7 @@ func (s *System) packageVersion(path string) (string, bool) {
 		Name    string `json:"name"`
 		Version string `json:"version"`
 	}
-	if json.Unmarshal(data, &pkg) != nil || pkg.Name != Companion.Package || pkg.Version == "" {
+	if json.Unmarshal(data, &pkg) != nil || pkg.Name != CompanionPackage || pkg.Version == "" {
 		return "", false
 	}
 	return pkg.Version, true
@@ -125,10 +122,8 @@ func (s *System) packageVersion(path string) (string, bool) {
 
 // realPath resolves symbolic links where the file system has them.
 func (s *System) realPath(p string) string {
-	if _, ok := s.Fs.(*afero.OsFs); ok {
-		if r, err := filepath.EvalSymlinks(p); err == nil {
-			return r
-		}
+	if r, err := s.evalSymlinks(p); err == nil {
+		return r
 	}
 	return p
 }

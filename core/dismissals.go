@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/afero"
 )
 
-// KnownRecommendations lists the ids that can be dismissed.
-var KnownRecommendations = []string{Companion.RecommendationID}
+// recommendations lists the ids that can be dismissed.
+func recommendations() []string { return []string{CompanionRecommendationID} }
 
 // DismissDoc is the answer to a dismissal, from `charter dismiss --json` and
 // from POST /api/v1/wizard/dismiss-recommendation alike.
@@ -65,8 +65,8 @@ func (s *System) Dismissed(id string) (bool, error) {
 // Dismiss records id for good and returns every dismissed id. Dismissing
 // twice is not an error; a write that fails is.
 func (s *System) Dismiss(id string, confirmShared bool) ([]string, error) {
-	if !slices.Contains(KnownRecommendations, id) {
-		return nil, &UsageError{Code: "unknown_id", Msg: fmt.Sprintf("unknown recommendation id %q: the only id is %q", id, Companion.RecommendationID)}
+	if !slices.Contains(recommendations(), id) {
+		return nil, &UsageError{Kind: CodeUnknownID, Msg: fmt.Sprintf("unknown recommendation id %q: the only id is %q", id, CompanionRecommendationID)}
 	}
 	path, err := s.DismissalsPath()
 	if err != nil {

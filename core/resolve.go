@@ -1,9 +1,9 @@
 package core
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -23,9 +23,6 @@ const (
 
 // ConfigHomeVar lets a host choose charter's config root.
 const ConfigHomeVar = "AGENTKIT_CONFIG_HOME"
-
-// ErrNoHome means the home directory is needed but unknown.
-var ErrNoHome = errors.New("home directory unknown: set HOME")
 
 // ConfigRoot is the directory charter keeps its files under.
 type ConfigRoot struct {
@@ -56,25 +53,17 @@ type Scope struct {
 	Profile Profile    `json:"-"`
 }
 
-// UsageError is bad input from the user: the command line or a request.
-// Code, when set, is a stable snake_case name for machines.
-type UsageError struct {
-	Code string
-	Msg  string
-}
-
-func (e *UsageError) Error() string { return e.Msg }
-
-// CodeOr returns the error's code, or def when it has none.
-func (e *UsageError) CodeOr(def string) string {
-	if e.Code != "" {
-		return e.Code
-	}
-	return def
-}
-
 // Home returns the user's home directory.
 func (s *System) Home() (string, error) {
+	h, err := s.homeText()
+	if err != nil {
+		return "", err
+	}
+	return s.Normalize(h)
+}
+
+// homeText is $HOME as set, or on Windows %USERPROFILE% when HOME is not.
+func (s *System) homeText() (string, error) {
 	h := strings.TrimSpace(s.Getenv("HOME"))
 	if h == "" && s.Paths.Windows {
 		h = strings.TrimSpace(s.Getenv("USERPROFILE"))
@@ -82,7 +71,7 @@ func (s *System) Home() (string, error) {
 	if h == "" {
 		return "", ErrNoHome
 	}
-	return s.Normalize(h)
+	return h, nil
 }
 
 // Normalize trims p, expands a leading ~, makes it absolute and cleans it.
@@ -93,12 +82,9 @@ func (s *System) Normalize(p string) (string, error) {
 		return "", &UsageError{Msg: "empty path"}
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") || (s.Paths.Windows && strings.HasPrefix(p, `~\`)) {
-		home := strings.TrimSpace(s.Getenv("HOME"))
-		if home == "" && s.Paths.Windows {
-			home = strings.TrimSpace(s.Getenv("USERPROFILE"))
-		}
-		if home == "" {
-			return "", fmt.Errorf("expand %q: %w", p, ErrNoHome)
+		home, err := s.homeText()
+		if err != nil {
+			return "", fmt.Errorf("expand %q: %w", p, err)
 		}
 		p = home + s.Paths.Sep() + p[1:]
 	}
@@ -150,24 +136,28 @@ func (s *System) ResolveRoot(flag *string) (ConfigRoot, error) {
 
 // CompanionHome is $AGENT_SWITCH_HOME, else $HOME/.agent-switch.
 func (s *System) CompanionHome() (string, error) {
-	if v := s.Getenv(Companion.HomeVar); strings.TrimSpace(v) != "" {
+	if v := s.Getenv(CompanionHomeVar); strings.TrimSpace(v) != "" {
 		return s.Normalize(v)
 	}
 	home, err := s.Home()
 	if err != nil {
 		return "", err
 	}
-	return s.Paths.Join(home, Companion.HomeDir), nil
+	return s.Paths.Join(home, CompanionHomeDir), nil
 }
 
 var profileName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 // profileVars lists the variables that may point into the companion tree,
-// in the order they are consulted.
+// in the order they are consulted: each agent's own, then every other
+// *_CONFIG_DIR in lexical order.
 func (s *System) profileVars() []string {
-	vars := []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME"}
+	var vars []string
+	for _, a := range agents {
+		vars = append(vars, a.DirVar)
+	}
 	for _, n := range s.VarNames() {
-		if strings.HasSuffix(n, "_CONFIG_DIR") && n != "CLAUDE_CONFIG_DIR" {
+		if strings.HasSuffix(n, "_CONFIG_DIR") && !slices.Contains(vars, n) {
 			vars = append(vars, n)
 		}
 	}

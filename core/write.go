@@ -20,21 +20,6 @@ const (
 	DirMode  fs.FileMode = 0o700
 )
 
-// Choices offered when a write would pass through a shared link.
-var SharedWriteChoices = []string{"Write (affects all profiles)", "Cancel"}
-
-// SharedWriteError is the typed result of a write that was not done because
-// its target lies behind a link the companion shares between profiles.
-type SharedWriteError struct {
-	Target     string // the path charter meant to write
-	SharedPath string // the first symbolic link found on the way
-}
-
-func (e *SharedWriteError) Error() string {
-	return fmt.Sprintf("%s lies behind %s, a link agent-switch shares between profiles: a write there affects all profiles; confirm with \"Write (affects all profiles)\" (--confirm-shared), or run `%s` for profile-local writes",
-		e.Target, e.SharedPath, Companion.ShareOffCommand)
-}
-
 // SharedLink returns the first symbolic link among target and its ancestors
 // up to and including the companion home, or "" when there is none or the
 // target lies outside the companion home.

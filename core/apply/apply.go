@@ -42,7 +42,13 @@ type Target struct {
 // Current reports whether the file already is what Run would write.
 func (t Target) Current() bool { return t.Old != nil && bytes.Equal(t.Old, t.New) }
 
-// Result is one target in a report: the CLI's --json and the HTTP API.
+// Report is what apply tells: `charter apply --json` prints it and the
+// HTTP API answers with it.
+type Report struct {
+	Targets []Result `json:"targets"`
+}
+
+// Result is one target in a report.
 type Result struct {
 	Agent      string `json:"agent"`
 	Path       string `json:"path"`
@@ -66,7 +72,7 @@ func Plan(sys *core.System, snap *settings.Snapshot, version string, agents []st
 		if err != nil {
 			return nil, err
 		}
-		t := Target{Agent: a.name, Path: sys.Paths.Join(dir, a.file), block: block}
+		t := Target{Agent: a.Name, Path: sys.Paths.Join(dir, a.File), block: block}
 		if t.Old, err = read(sys, t.Path); err != nil {
 			return nil, err
 		}
@@ -93,6 +99,21 @@ func Status(targets []Target) []Result {
 		}
 	}
 	return out
+}
+
+// Check is the verdict of `apply --check` on a Status report: an error
+// coded outdated when any target is out of date, else nil.
+func Check(results []Result) error {
+	n := 0
+	for _, r := range results {
+		if r.State == StateOutdated {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return core.Errorf(core.CodeOutdated, "%d of %d agent files out of date: run `charter apply`", n, len(results))
 }
 
 // Run writes every target that is out of date. A target behind a shared
@@ -156,6 +177,20 @@ func (e *BlockedError) Error() string {
 }
 
 func (e *BlockedError) Unwrap() []error { return e.errs }
+
+func (e *BlockedError) Code() string { return core.CodeSharedWrite }
+
+// Extras are the first blocked write's (the link, the choices) plus every
+// target with its state, so a client sees what was written and what not.
+func (e *BlockedError) Extras() map[string]any {
+	x := map[string]any{"targets": e.Results}
+	if len(e.errs) > 0 {
+		for k, v := range core.ErrorExtras(e.errs[0]) {
+			x[k] = v
+		}
+	}
+	return x
+}
 
 // read returns a file's bytes, nil when it does not exist.
 func read(sys *core.System, path string) ([]byte, error) {

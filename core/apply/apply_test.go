@@ -105,8 +105,7 @@ func TestTargets(t *testing.T) {
 			}
 			ts, err := Plan(m.sys, m.snap, "1.2.3", tt.agents)
 			if tt.code != "" {
-				var ue *core.UsageError
-				if !errors.As(err, &ue) || ue.Code != tt.code || !strings.Contains(ue.Msg, "--agent") && tt.code == "no_agent" {
+				if core.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), "--agent") && tt.code == "no_agent" {
 					t.Fatalf("got %v, want a usage error %s naming --agent", err, tt.code)
 				}
 				return
@@ -238,5 +237,15 @@ func TestRunSharedLink(t *testing.T) {
 	// Nothing to change: no block, even without confirmation.
 	if rs, err = Run(m.sys, ts, false); err != nil || rs[0].State != StateCurrent {
 		t.Errorf("current shared target: %+v %v", rs, err)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	if err := Check([]Result{{State: StateCurrent}}); err != nil {
+		t.Errorf("all current: %v", err)
+	}
+	err := Check([]Result{{State: StateCurrent}, {State: StateOutdated}})
+	if core.ErrorCode(err) != core.CodeOutdated || !strings.Contains(err.Error(), "1 of 2 agent files out of date") {
+		t.Errorf("one outdated: %v (%s)", err, core.ErrorCode(err))
 	}
 }

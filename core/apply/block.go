@@ -3,6 +3,8 @@ package apply
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/agentkit/charter/core"
 )
 
 // The markers around the one part of an instruction file charter owns.
@@ -18,6 +20,8 @@ type MarkerError struct {
 	Path string
 	Msg  string
 }
+
+func (e *MarkerError) Code() string { return core.CodeMalformedMarkers }
 
 func (e *MarkerError) Error() string {
 	return fmt.Sprintf("%s: %s (fix the markers by hand; charter wrote nothing)", e.Path, e.Msg)

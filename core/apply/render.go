@@ -2,51 +2,18 @@ package apply
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
 )
 
-// What each enum value tells the agent. The wording is part of the product:
-// the agent reads it as an instruction.
-var (
-	tierText = map[string]string{
-		"minimal":  "Follow only the essential rules (safety, correctness and the quality gates below); skip style and process rules.",
-		"balanced": "Follow the essential rules and every other rule that clearly fits the task at hand.",
-		"full":     "Follow every charter rule on every task, style and process rules included.",
-	}
-	onFailureText = map[string]string{
-		"stop": "If a gate fails, stop: report what failed and do not declare the work done.",
-		"ask":  "If a gate fails, ask the user how to proceed before you go on.",
-		"warn": "If a gate fails, say so plainly in your reply, then go on.",
-	}
-	enforcementText = map[string]string{
-		"advisory":  "When a budget is reached, tell the user and go on.",
-		"hard-stop": "When a budget is reached, stop work and tell the user.",
-	}
-	autonomyText = map[string]string{
-		"off":  "Ask before every change, command or file write.",
-		"auto": "Act on routine, reversible steps without asking; ask before anything destructive, irreversible or outside the task.",
-		"on":   "Act without asking, except before destructive or irreversible actions.",
-	}
-	worktreesText = map[string]string{
-		"off": "Work in the current checkout; do not create git worktrees.",
-		"on":  "Do each task in its own git worktree.",
-		"ask": "Ask the user before starting a task in a separate git worktree.",
-	}
-	memoryText = map[string]string{
-		"auto":   "Record what you learned to memory when it will matter later.",
-		"always": "Record what you learned to memory at the end of every task.",
-		"never":  "Do not record anything to memory.",
-	}
-)
-
 // Render is the managed block for snap, markers included. It depends on
 // nothing but the settings, the scope and version, so identical settings
-// give identical bytes.
+// give identical bytes. What each setting says comes from its Tell in the
+// settings schema: one heading per section, in schema order.
 func Render(snap *settings.Snapshot, version string) []byte {
-	v := values(snap.Values)
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 
@@ -55,93 +22,128 @@ func Render(snap *settings.Snapshot, version string) []byte {
 	line("")
 	line("Managed by charter %s for %s.", clean(version), scopeText(snap.Scope))
 	line("Do not edit between the charter markers: change a setting with `charter settings set`, then run `charter apply`.")
-	line("")
-
-	line("### Rules")
-	line("")
-	tier := v.str("rules.tier")
-	line("- Rule tier: **%s**. %s", tier, tierText[tier])
-	line("- %s", names("Never apply these rules", "No rule is disabled.", v.list("rules.disabled")))
-	line("")
-
-	line("### Skills")
-	line("")
-	if v.bool("skills.autoload") {
-		line("- Load the skills that match the task automatically.")
-	} else {
-		line("- Do not load skills on your own; load one only when the user asks for it.")
-	}
-	line("- %s", names("Never load these skills", "No skill is disabled.", v.list("skills.disabled")))
-	line("")
-
-	line("### Commands")
-	line("")
-	if n := v.int("commands.suggestions.max_options"); v.bool("commands.suggestions.enabled") && n > 0 {
-		line("- When a slash command fits the task, suggest it: at most %d at once, and only when your confidence that it fits is at least %s.",
-			n, v.dec("commands.suggestions.confidence_floor"))
-	} else {
-		line("- Do not suggest slash commands.")
-	}
-	line("")
-
-	line("### Quality gates")
-	line("")
-	var gates, off []string
-	if v.bool("gates.tests.required") {
-		gates = append(gates, "The tests pass.")
-	} else {
-		off = append(off, "tests")
-	}
-	if v.bool("gates.lint.required") {
-		gates = append(gates, "The linter passes.")
-	} else {
-		off = append(off, "lint")
-	}
-	if cov := v.dec("gates.coverage.min"); cov != "0" {
-		gates = append(gates, fmt.Sprintf("Test coverage is at least %s%%.", cov))
-	} else {
-		off = append(off, "coverage")
-	}
-	if len(gates) == 0 {
-		line("No quality gate is set.")
-	} else {
-		line("Before you declare any work done, satisfy every gate:")
-		line("")
-		for _, g := range gates {
-			line("- [ ] %s", g)
+	keys := settings.Keys()
+	for _, sec := range settings.Sections() {
+		var in []settings.Key
+		for _, k := range keys {
+			if k.Section() == sec.Name {
+				in = append(in, k)
+			}
+		}
+		body := section(snap.Values, in)
+		if len(body) == 0 {
+			continue
 		}
 		line("")
-		line("%s", onFailureText[v.str("gates.on_failure")])
-	}
-	if len(off) > 0 {
+		line("### %s", sec.Title)
 		line("")
-		line("Not required here: %s.", strings.Join(off, ", "))
+		for _, l := range body {
+			line("%s", l)
+		}
 	}
-	line("")
-
-	line("### Cost")
-	line("")
-	line("- Daily budget: %s.", budget(v.dec("cost.budget.daily")))
-	line("- Monthly budget: %s.", budget(v.dec("cost.budget.monthly")))
-	enf := v.str("cost.enforcement")
-	line("- Enforcement: **%s**. %s", enf, enforcementText[enf])
-	line("")
-
-	line("### Working style")
-	line("")
-	aut := v.str("agent.autonomy")
-	line("- Autonomy: **%s**. %s", aut, autonomyText[aut])
-	if v.bool("agent.minimal_output") {
-		line("- Output: **minimal**. Keep replies short: results first, no filler, no recaps.")
-	} else {
-		line("- Output: **full**. Replies may be as detailed as the task needs.")
-	}
-	wt := v.str("worktrees.mode")
-	line("- Worktrees: **%s**. %s", wt, worktreesText[wt])
-	mem := v.str("memory.cadence")
-	line("- Memory: **%s**. %s", mem, memoryText[mem])
 	line("%s", EndMarker)
 	return []byte(b.String())
+}
+
+// section renders the keys of one section. Its quality gates, if it has
+// any, come first as a checklist; the section's other keys then speak
+// about the gates and are shown only while one is on.
+func section(values map[string]any, keys []settings.Key) []string {
+	var gates, off, says []string
+	for _, k := range keys {
+		t, v := k.Tell, values[k.Name]
+		if t.If != "" && values[t.If] != true {
+			continue
+		}
+		switch {
+		case t.Gate != "":
+			if gateOn(v) {
+				gates = append(gates, "- [ ] "+fill(t.Gate, v))
+			} else {
+				off = append(off, t.Label)
+			}
+		default:
+			if s := tell(t, v); s != "" {
+				says = append(says, s)
+			}
+		}
+	}
+	if len(gates)+len(off) == 0 {
+		for i, s := range says {
+			says[i] = "- " + s
+		}
+		return says
+	}
+	var out []string
+	if len(gates) == 0 {
+		out = append(out, "No quality gate is set.")
+	} else {
+		out = append(out, "Before you declare any work done, satisfy every gate:", "")
+		out = append(out, gates...)
+		for _, s := range says {
+			out = append(out, "", s)
+		}
+	}
+	if len(off) > 0 {
+		out = append(out, "", fmt.Sprintf("Not required here: %s.", strings.Join(off, ", ")))
+	}
+	return out
+}
+
+// tell is the sentence one value says, or "" when it says nothing (a key
+// with an empty Tell is not rendered).
+func tell(t settings.Tell, v any) string {
+	switch x := v.(type) {
+	case bool:
+		return t.Says[strconv.FormatBool(x)]
+	case string: // an enum
+		if t.Label == "" {
+			return t.Says[x]
+		}
+		return fmt.Sprintf("%s: **%s**. %s", t.Label, x, t.Says[x])
+	case []string:
+		if t.Line == "" {
+			return ""
+		}
+		return names(t.Line, t.None, x)
+	case int64, settings.Dec:
+		if isZero(v) && t.Zero != "" {
+			return t.Zero
+		}
+		if t.Line == "" {
+			return ""
+		}
+		return fill(t.Line, v)
+	}
+	return ""
+}
+
+// gateOn reports whether a gate's value asks for it: true, or a number
+// other than 0.
+func gateOn(v any) bool {
+	if b, ok := v.(bool); ok {
+		return b
+	}
+	return !isZero(v)
+}
+
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case int64:
+		return x == 0
+	case settings.Dec:
+		return x == "0"
+	}
+	return false
+}
+
+// fill puts a number into a sentence; other sentences have no verb.
+func fill(sentence string, v any) string {
+	switch v.(type) {
+	case int64, settings.Dec:
+		return fmt.Sprintf(sentence, fmt.Sprint(v))
+	}
+	return sentence
 }
 
 // scopeText names the scope: a profile by its name, other scopes by kind
@@ -151,13 +153,6 @@ func scopeText(sc core.Scope) string {
 		return "the profile " + clean(sc.Profile.Name())
 	}
 	return fmt.Sprintf("the %s scope (%s)", sc.Kind, clean(sc.Path))
-}
-
-func budget(d string) string {
-	if d == "0" {
-		return "none"
-	}
-	return d
 }
 
 // names renders a list of names in code spans, or none when it is empty.
@@ -188,12 +183,3 @@ func code(s string) string {
 // a value can then never start a line of its own, and so never forge a
 // marker.
 func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// values reads a snapshot's map, whose types the settings schema fixes.
-type values map[string]any
-
-func (v values) bool(k string) bool     { return v[k].(bool) }
-func (v values) int(k string) int64     { return v[k].(int64) }
-func (v values) dec(k string) string    { return string(v[k].(settings.Dec)) }
-func (v values) str(k string) string    { return v[k].(string) }
-func (v values) list(k string) []string { return v[k].([]string) }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -155,5 +156,37 @@ func TestRenderCannotForgeMarkers(t *testing.T) {
 	blk, found, err := findBlock("block", got)
 	if err != nil || !found || blk.start != 0 || blk.end != len(got) {
 		t.Fatalf("block not one whole block (%v):\n%s", err, got)
+	}
+}
+
+// With every gate off the section says so and nothing about failing; a
+// key whose If is false says nothing; a zero number says its Zero.
+func TestRenderOffStates(t *testing.T) {
+	snap := snapshot(t, profileScope(), `gates: {tests: {required: false}, lint: {required: false}, on_failure: ask}
+commands: {suggestions: {enabled: false, confidence_floor: 0.9}}
+`)
+	got := string(Render(snap, "1.2.3"))
+	for _, want := range []string{"No quality gate is set.\n\nNot required here: tests, lint, coverage.\n", "- Do not suggest slash commands.\n\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("block lacks %q:\n%s", want, got)
+		}
+	}
+	for _, unwanted := range []string{"If a gate fails", "0.9", "at most"} {
+		if strings.Contains(got, unwanted) {
+			t.Errorf("block holds %q:\n%s", unwanted, got)
+		}
+	}
+	snap = snapshot(t, profileScope(), "commands: {suggestions: {max_options: 0}}\n")
+	if got := string(Render(snap, "1.2.3")); !strings.Contains(got, "- Do not suggest slash commands.\n") {
+		t.Errorf("max_options 0 still suggests:\n%s", got)
+	}
+}
+
+// A setting whose Tell is empty adds nothing, whatever its kind.
+func TestTellEmptySaysNothing(t *testing.T) {
+	for _, v := range []any{true, "x", []string{"a"}, int64(3), settings.Dec("0.5"), settings.Dec("0")} {
+		if got := tell(settings.Tell{}, v); got != "" {
+			t.Errorf("tell(empty, %#v) = %q", v, got)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -59,7 +58,7 @@ func (s *Server) dismiss(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if req.ID == nil {
-		return errorf(http.StatusUnprocessableEntity, "invalid_request", `missing "id": the only id is %q`, core.Companion.RecommendationID)
+		return core.Errorf(core.CodeInvalidRequest, `missing "id": the only id is %q`, core.CompanionRecommendationID)
 	}
 	ids, err := s.cfg.Sys.Dismiss(*req.ID, req.ConfirmSharedWrite)
 	if err != nil {
@@ -71,17 +70,18 @@ func (s *Server) dismiss(w http.ResponseWriter, r *http.Request) error {
 
 // writeSettings answers GET and PATCH /api/v1/settings: the settings
 // document, with the ETag to send back in If-Match.
-func writeSettings(w http.ResponseWriter, snap *settings.Snapshot) {
+func writeSettings(w http.ResponseWriter, st *settings.Store, snap *settings.Snapshot) {
 	w.Header().Set("ETag", snap.ETag)
-	writeJSON(w, http.StatusOK, snap.Doc())
+	writeJSON(w, http.StatusOK, st.Doc(snap))
 }
 
 func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
-	snap, err := settings.New(s.cfg.Sys, s.cfg.Scope).Read()
+	st := settings.New(s.cfg.Sys, s.cfg.Scope)
+	snap, err := st.Read()
 	if err != nil {
 		return err
 	}
-	writeSettings(w, snap)
+	writeSettings(w, st, snap)
 	return nil
 }
 
@@ -90,7 +90,7 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 	ifMatch := strings.TrimSpace(r.Header.Get("If-Match"))
 	if ifMatch == "" {
-		return errorf(http.StatusPreconditionRequired, "precondition_required", "If-Match is required: send the ETag of GET /api/v1/settings")
+		return core.Errorf(core.CodePreconditionRequired, "If-Match is required: send the ETag of GET /api/v1/settings")
 	}
 	if ifMatch == "*" {
 		ifMatch = "" // any current version will do
@@ -103,34 +103,17 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	u := settings.Update{Set: map[string]any{}, Unset: req.Unset, ConfirmShared: req.ConfirmSharedWrite, IfMatch: ifMatch}
-	var bad settings.ValidationError
-	for key, raw := range req.Set {
-		v, err := settings.ParseJSON(key, raw)
-		var ve *settings.ValidationError
-		if errors.As(err, &ve) {
-			bad.Problems = append(bad.Problems, ve.Problems...)
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		u.Set[key] = v
-	}
-	for _, key := range req.Unset {
-		if _, ok := settings.Lookup(key); !ok {
-			bad.Problems = append(bad.Problems, settings.Problem{Key: key, Code: settings.CodeUnknownKey, Message: settings.UnknownKeyMessage(key)})
-		}
-	}
-	if len(bad.Problems) > 0 {
-		slices.SortFunc(bad.Problems, func(a, b settings.Problem) int { return strings.Compare(a.Key, b.Key) })
-		return &bad
-	}
-	snap, err := settings.New(s.cfg.Sys, s.cfg.Scope).Write(u)
+	u, err := settings.Patch(req.Set, req.Unset, settings.ParseJSON)
 	if err != nil {
 		return err
 	}
-	writeSettings(w, snap)
+	u.ConfirmShared, u.IfMatch = req.ConfirmSharedWrite, ifMatch
+	st := settings.New(s.cfg.Sys, s.cfg.Scope)
+	snap, err := st.Write(u)
+	if err != nil {
+		return err
+	}
+	writeSettings(w, st, snap)
 	return nil
 }
 
@@ -158,18 +141,18 @@ func decode(r *http.Request, v any) error {
 	data, err := io.ReadAll(r.Body)
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
-		return err // 413
+		return core.Errorf(core.CodePayloadTooLarge, "request body larger than %d bytes", mb.Limit)
 	}
-	if err != nil {
-		return errorf(http.StatusBadRequest, "invalid_request", "read body: %v", err)
+	if err != nil { // a body cut short: what arrived is no JSON document
+		return core.Errorf(core.CodeInvalidJSON, "read the request body: %v", err)
 	}
 	if !json.Valid(data) {
-		return errorf(http.StatusBadRequest, "invalid_json", "request body is not valid JSON")
+		return core.Errorf(core.CodeInvalidJSON, "request body is not valid JSON")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return errorf(http.StatusUnprocessableEntity, "invalid_request", "%s", strings.TrimPrefix(err.Error(), "json: "))
+		return core.Errorf(core.CodeInvalidRequest, "%s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -9,25 +8,13 @@ import (
 	"github.com/agentkit/charter/core/settings"
 )
 
-// applyDoc is the body of GET and POST /api/v1/apply, the same document
-// `charter apply --json` prints.
-type applyDoc struct {
-	Targets []apply.Result `json:"targets"`
-}
-
 // planApply reads this scope's settings and plans the agents' files.
 func (s *Server) planApply(agents []string) ([]apply.Target, error) {
 	snap, err := settings.New(s.cfg.Sys, s.cfg.Scope).Read()
 	if err != nil {
 		return nil, err
 	}
-	targets, err := apply.Plan(s.cfg.Sys, snap, s.cfg.Version, agents)
-	var me *apply.MarkerError
-	if errors.As(err, &me) {
-		// The user's file, not the request, is at fault: fix it and resend.
-		return nil, errorf(http.StatusConflict, "malformed_markers", "%s", err)
-	}
-	return targets, err
+	return apply.Plan(s.cfg.Sys, snap, s.cfg.Version, agents)
 }
 
 // getApply reports each target as current or outdated, with the diff a
@@ -41,7 +28,7 @@ func (s *Server) getApply(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, applyDoc{Targets: apply.Status(targets)})
+	writeJSON(w, http.StatusOK, apply.Report{Targets: apply.Status(targets)})
 	return nil
 }
 
@@ -61,16 +48,9 @@ func (s *Server) postApply(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	results, err := apply.Run(s.cfg.Sys, targets, req.ConfirmSharedWrite)
-	var be *apply.BlockedError
-	if errors.As(err, &be) {
-		status, body := errorResponse(err, w.Header())
-		body["targets"] = be.Results
-		writeJSON(w, status, map[string]any{"error": body})
-		return nil
-	}
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, applyDoc{Targets: results})
+	writeJSON(w, http.StatusOK, apply.Report{Targets: results})
 	return nil
 }

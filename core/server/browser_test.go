@@ -492,11 +492,11 @@ func TestBrowserHub(t *testing.T) {
 
 	// The wizard: not installed, not dismissed, so the row is there.
 	p.wait("the companion row", `document.querySelector('#companion-row').checkVisibility()`)
-	cmd := core.Companion.InstallCommand
+	cmd := core.CompanionInstallCommand
 	if got := p.text("#install-command"); got != cmd {
 		t.Errorf("install command %q, want %q", got, cmd)
 	}
-	if got := js[string](p, `document.querySelector('#companion-repo').href`); got != core.Companion.Repo {
+	if got := js[string](p, `document.querySelector('#companion-repo').href`); got != core.CompanionRepo {
 		t.Errorf("repository link %q", got)
 	}
 	p.shot("wizard", element("#panel-setup"))
@@ -519,7 +519,7 @@ func TestBrowserHub(t *testing.T) {
 
 	p.do(chromedp.Click(chromedp.ID("dismiss-companion")))
 	p.wait("the row to go", `!document.querySelector('#companion-row').checkVisibility()`)
-	if ok, err := e.sys.Dismissed(core.Companion.RecommendationID); !ok || err != nil {
+	if ok, err := e.sys.Dismissed(core.CompanionRecommendationID); !ok || err != nil {
 		t.Fatalf("dismissal not recorded: %v %v", ok, err)
 	}
 

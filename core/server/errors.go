@@ -3,72 +3,82 @@ package server
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"net/http"
 	"strings"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/settings"
 )
 
-// apiError is a failure that belongs to HTTP itself rather than to core.
-type apiError struct {
-	status int
-	code   string
-	msg    string
+// Status is the one place where error codes meet HTTP: every code of
+// core's vocabulary is listed here, grouped by its status, and nothing else
+// picks one. ok is false for a code it lacks, which answers 500.
+func Status(code string) (_ int, ok bool) {
+	switch code {
+	case core.CodeInvalidJSON:
+		return http.StatusBadRequest, true
+	case core.CodeUnauthorized:
+		return http.StatusUnauthorized, true
+	case core.CodeForbiddenOrigin:
+		return http.StatusForbidden, true
+	case core.CodeNotFound:
+		return http.StatusNotFound, true
+	case core.CodeMethodNotAllowed:
+		return http.StatusMethodNotAllowed, true
+	case core.CodeSharedWrite, core.CodeCancelled, core.CodeReadOnlyFile, core.CodeGateRunning,
+		core.CodeServerRunning, core.CodeOutdated, core.CodeCheckFailed,
+		// broken markers are the user's file: fix it and send again
+		core.CodeMalformedMarkers:
+		return http.StatusConflict, true
+	case core.CodeStaleETag:
+		return http.StatusPreconditionFailed, true
+	case core.CodePayloadTooLarge:
+		return http.StatusRequestEntityTooLarge, true
+	case core.CodeMisdirectedRequest:
+		return http.StatusMisdirectedRequest, true
+	case core.CodeUsage, core.CodeInvalidRequest, core.CodeInvalidValue, core.CodeUnknownKey,
+		core.CodeUnknownID, core.CodeUnknownAgent, core.CodeNoAgent, core.CodeScalarParent,
+		core.CodeLockedByPolicy:
+		return http.StatusUnprocessableEntity, true
+	case core.CodePreconditionRequired:
+		return http.StatusPreconditionRequired, true
+	case core.CodeInternal, core.CodeNoHome, core.CodeLinkLoop,
+		// a broken settings file is the server's own state gone wrong
+		core.CodeMalformedSettings:
+		return http.StatusInternalServerError, true
+	case core.CodeNotSupported:
+		return http.StatusNotImplemented, true
+	case core.CodeNoServer:
+		return http.StatusServiceUnavailable, true
+	}
+	return http.StatusInternalServerError, false
 }
 
-func (e *apiError) Error() string { return e.msg }
-
-func errorf(status int, code, format string, args ...any) *apiError {
-	return &apiError{status: status, code: code, msg: fmt.Sprintf(format, args...)}
-}
+// Codes of the errors this package declares beside its other files.
+func (e *NoServerError) Code() string { return core.CodeNoServer }
+func (e *RunningError) Code() string  { return core.CodeServerRunning }
 
 func errNotFound(r *http.Request) error {
-	return errorf(http.StatusNotFound, "not_found", "no such resource: %s", r.URL.Path)
+	return core.Errorf(core.CodeNotFound, "no such resource: %s", r.URL.Path)
 }
 
 // errMethod also sets Allow, which a 405 must carry.
 func errMethod(w http.ResponseWriter, r *http.Request, allow []string) error {
 	w.Header().Set("Allow", strings.Join(allow, ", "))
-	return errorf(http.StatusMethodNotAllowed, "method_not_allowed", "%s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allow, ", "))
+	return core.Errorf(core.CodeMethodNotAllowed, "%s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allow, ", "))
 }
 
-// errorResponse is the one place where errors meet HTTP: it picks the
-// status and builds the body {"code","message",…extra}. Headers an error
-// implies (the current ETag of a 412) are set on h.
+// errorResponse builds the one error shape, {"code","message",…extras},
+// with the status of the error's code. A 412 also carries the current ETag
+// in its header.
 func errorResponse(err error, h http.Header) (int, map[string]any) {
-	body := map[string]any{"code": "internal", "message": err.Error()}
+	code := core.ErrorCode(err)
+	status, _ := Status(code)
+	body := map[string]any{"code": code, "message": err.Error()}
 	maps.Copy(body, core.ErrorExtras(err))
-	var (
-		ae *apiError
-		mb *http.MaxBytesError
-		se *core.SharedWriteError
-		ve *settings.ValidationError
-		st *settings.StaleError
-		sy *settings.SyntaxError
-		ue *core.UsageError
-	)
-	status := http.StatusInternalServerError
-	switch {
-	case errors.As(err, &ae):
-		status, body["code"] = ae.status, ae.code
-	case errors.As(err, &mb):
-		status, body["code"] = http.StatusRequestEntityTooLarge, "payload_too_large"
-		body["message"] = fmt.Sprintf("request body larger than %d bytes", mb.Limit)
-	case errors.As(err, &se):
-		status, body["code"] = http.StatusConflict, "shared_write"
-	case errors.As(err, &ve):
-		status, body["code"] = http.StatusUnprocessableEntity, ve.Code()
-	case errors.As(err, &st):
-		status, body["code"] = http.StatusPreconditionFailed, "stale_etag"
-		h.Set("ETag", st.Current)
-	case errors.As(err, &sy):
-		body["code"] = "malformed_settings"
-	case errors.As(err, &ue):
-		status, body["code"] = http.StatusUnprocessableEntity, ue.CodeOr("invalid_request")
+	if tag, ok := body["currentEtag"].(string); ok && code == core.CodeStaleETag {
+		h.Set("ETag", tag)
 	}
 	return status, body
 }
@@ -85,7 +95,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		status, buf = http.StatusInternalServerError, *bytes.NewBufferString(`{"error":{"code":"internal","message":"encode the response"}}` + "\n")
+		status, buf = http.StatusInternalServerError, *bytes.NewBufferString(fmt.Sprintf(`{"error":{"code":%q,"message":"encode the response"}}`+"\n", core.CodeInternal))
 	}
 	writeRaw(w, status, buf.Bytes())
 }

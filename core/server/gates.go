@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentkit/charter/core"
 )
 
 const shutdownPath = "/api/v1/shutdown"
@@ -15,11 +17,11 @@ const shutdownPath = "/api/v1/shutdown"
 // /api/.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !s.hostOK(r.Host) {
-		writeError(w, errorf(http.StatusMisdirectedRequest, "misdirected_request", "host %q is not this server: use 127.0.0.1:%d or localhost:%d", r.Host, s.port, s.port))
+		writeError(w, core.Errorf(core.CodeMisdirectedRequest, "host %q is not this server: use 127.0.0.1:%d or localhost:%d", r.Host, s.port, s.port))
 		return
 	}
 	if origins, ok := r.Header["Origin"]; ok && !s.originOK(origins) {
-		writeError(w, errorf(http.StatusForbidden, "forbidden_origin", "requests from origin %q are not allowed", strings.Join(origins, ", ")))
+		writeError(w, core.Errorf(core.CodeForbiddenOrigin, "requests from origin %q are not allowed", strings.Join(origins, ", ")))
 		return
 	}
 	if r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/") {
@@ -72,7 +74,7 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	if !s.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="charter"`)
-		writeError(w, errorf(http.StatusUnauthorized, "unauthorized", "missing or wrong bearer token"))
+		writeError(w, core.Errorf(core.CodeUnauthorized, "missing or wrong bearer token"))
 		return
 	}
 	s.idle.touch()

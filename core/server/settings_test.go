@@ -28,11 +28,16 @@ func TestGetSettings(t *testing.T) {
 		Values        map[string]any
 		Origins       map[string]string
 		Scope         struct{ Kind, Path string }
+		Path          string
 		SchemaVersion int
 		Unknown       []string
 	}
 	if err := json.Unmarshal(rp.body, &doc); err != nil {
 		t.Fatal(err)
+	}
+	// The hub takes the file's path from here rather than joining it itself.
+	if want := settings.New(e.sys, e.scope).Path(); doc.Path != want {
+		t.Errorf("path %q, want %q", doc.Path, want)
 	}
 	if doc.Values["rules"].(map[string]any)["tier"] != "balanced" || doc.Origins["rules.tier"] != "default" ||
 		doc.Scope.Kind != "host" || doc.Scope.Path != e.scope.Path || doc.SchemaVersion != settings.SchemaVersion || doc.Unknown == nil {

@@ -1,7 +1,9 @@
 package settings
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -28,19 +30,20 @@ type Snapshot struct {
 // GET /api/v1/settings print the same document.
 type Doc struct {
 	Scope         core.Scope        `json:"scope"`
+	Path          string            `json:"path"`   // the scope's settings file, where writes go
 	Values        map[string]any    `json:"values"` // nested by section
 	Origins       map[string]string `json:"origins"`
 	Unknown       []string          `json:"unknown"`
 	SchemaVersion int               `json:"schemaVersion"`
 }
 
-// Doc returns the snapshot as a document; unknown is never null.
-func (s *Snapshot) Doc() Doc {
+// Doc returns a snapshot of this store as a document; unknown is never null.
+func (st *Store) Doc(s *Snapshot) Doc {
 	unknown := s.Unknown
 	if unknown == nil {
 		unknown = []string{}
 	}
-	return Doc{Scope: s.Scope, Values: s.Nested(), Origins: s.Origins, Unknown: unknown, SchemaVersion: SchemaVersion}
+	return Doc{Scope: s.Scope, Path: st.Path(), Values: s.Nested(), Origins: s.Origins, Unknown: unknown, SchemaVersion: SchemaVersion}
 }
 
 // Update is one write: keys to set and keys to remove from the scope file.
@@ -58,16 +61,51 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// Problem codes.
+// Problem codes, from core's one list.
 const (
-	CodeUnknownKey   = "unknown_key"
-	CodeInvalidValue = "invalid_value"
+	CodeUnknownKey   = core.CodeUnknownKey
+	CodeInvalidValue = core.CodeInvalidValue
 )
 
 // unknownKey is the problem of a key the schema does not have.
 func unknownKey(key string) Problem {
 	return Problem{Key: key, Code: CodeUnknownKey, Message: UnknownKeyMessage(key)}
 }
+
+// Patch turns an edit as a skin received it (raw values by key, keys to
+// remove) into an Update. parse reads one raw value: ParseText for the
+// command line, ParseJSON for the HTTP API. Every bad key is reported at
+// once, sorted by key, in one *ValidationError; any other error stops it.
+func Patch[R any](set map[string]R, unset []string, parse func(key string, raw R) (any, error)) (Update, error) {
+	u := Update{Set: make(map[string]any, len(set)), Unset: unset}
+	var problems []Problem
+	for key, raw := range set {
+		v, err := parse(key, raw)
+		var ve *ValidationError
+		switch {
+		case err == nil:
+			u.Set[key] = v
+		case errors.As(err, &ve):
+			problems = append(problems, ve.Problems...)
+		default:
+			return Update{}, err
+		}
+	}
+	for _, key := range unset {
+		if _, ok := Lookup(key); !ok {
+			problems = append(problems, unknownKey(key))
+		}
+	}
+	if len(problems) > 0 {
+		slices.SortStableFunc(problems, func(a, b Problem) int { return strings.Compare(a.Key, b.Key) })
+		return Update{}, &ValidationError{Problems: problems}
+	}
+	return u, nil
+}
+
+// Known returns the schema key of that name, or a *ValidationError naming
+// the unknown key and the likely one.
+func Known(name string) (Key, error) { return known(name) }
 
 // ValidationError lists every bad key of an update; nothing was written.
 type ValidationError struct{ Problems []Problem }
@@ -96,6 +134,8 @@ func (e *ValidationError) Error() string {
 // StaleError is a write whose If-Match no longer matches; nothing was written.
 type StaleError struct{ Current string }
 
+func (e *StaleError) Code() string { return core.CodeStaleETag }
+
 // Extras carries the current ETag, so a client can re-read and retry.
 func (e *StaleError) Extras() map[string]any { return map[string]any{"currentEtag": e.Current} }
 
@@ -109,6 +149,8 @@ type SyntaxError struct {
 	Line int
 	Msg  string
 }
+
+func (e *SyntaxError) Code() string { return core.CodeMalformedSettings }
 
 func (e *SyntaxError) Error() string {
 	if e.Line > 0 {

@@ -3,8 +3,9 @@ package settings
 import "encoding/json"
 
 // JSONSchema describes the settings as JSON Schema 2020-12: nested objects
-// by section, each property with its type, default, bounds and description.
-// The hub builds its form from it.
+// by section, each property with its type, default, bounds and description,
+// and the sections in order with their titles (x-sections). The hub builds
+// its form from it.
 func JSONSchema() map[string]any {
 	root := map[string]any{
 		"$schema":              "https://json-schema.org/draft/2020-12/schema",
@@ -14,6 +15,7 @@ func JSONSchema() map[string]any {
 		"additionalProperties": true, // unknown keys are kept, not rejected
 		"properties":           map[string]any{},
 		"x-schemaVersion":      SchemaVersion,
+		"x-sections":           Sections(),
 	}
 	for _, k := range schema {
 		obj := root

@@ -32,6 +32,62 @@ type Key struct {
 	Min, Max    *decimal.Decimal
 	Description string
 	Item        string // List: what one item names
+	Tell        Tell   // what the value tells the agent in the block apply writes
+}
+
+// Tell is what a setting tells the agent in the block `charter apply`
+// renders into each instruction file. The renderer reads keys and their
+// Tell from the schema and names no key itself, so a new setting is one
+// entry here. A key whose Tell is empty is not rendered. The wording is
+// part of the product: the agent reads it as an instruction.
+type Tell struct {
+	// Says is the sentence for each enum choice, or for "true" and "false"
+	// of a bool; a value with no sentence adds no line.
+	Says map[string]string
+	// Label leads an enum's line ("Rule tier: **full**. …") and names a
+	// quality gate that is off ("Not required here: coverage.").
+	Label string
+	// Line is the sentence for a number, with %s for the value, or the
+	// lead before a list's items. Zero replaces it when the number is 0,
+	// None when the list is empty.
+	Line, Zero, None string
+	// Gate makes the key a quality gate, on while it is true or a number
+	// other than 0: the checklist item, with %s for a number's value.
+	Gate string
+	// If names a bool key that must be true for this key to be rendered.
+	If string
+}
+
+// Section is a top-level group of keys: the hub shows one card for each,
+// and apply one heading, in this order.
+type Section struct {
+	Name  string `json:"name"` // the first segment of its keys
+	Title string `json:"title"`
+}
+
+var sections = []Section{
+	{"rules", "Rules"},
+	{"skills", "Skills"},
+	{"commands", "Commands"},
+	{"gates", "Quality gates"},
+	{"cost", "Cost"},
+	{"agent", "Working style"},
+	{"worktrees", "Worktrees"},
+	{"memory", "Memory"},
+}
+
+// Sections lists the sections in order.
+func Sections() []Section { return slices.Clone(sections) }
+
+// Section returns the name of the section the key belongs to.
+func (k Key) Section() string { return k.segments()[0] }
+
+func says(pairs ...string) map[string]string {
+	m := make(map[string]string, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		m[pairs[i]] = pairs[i+1]
+	}
+	return m
 }
 
 // segments splits the dotted name; schema names are valid dot paths.
@@ -50,41 +106,80 @@ const SchemaVersion = 1
 
 var schema = []Key{
 	{Name: "rules.tier", Kind: Enum, Default: "balanced", Choices: []string{"minimal", "balanced", "full"},
-		Description: "How many of charter's rules the agent follows: minimal, balanced or full."},
+		Description: "How many of charter's rules the agent follows: minimal, balanced or full.",
+		Tell: Tell{Label: "Rule tier", Says: says(
+			"minimal", "Follow only the essential rules (safety, correctness and the quality gates below); skip style and process rules.",
+			"balanced", "Follow the essential rules and every other rule that clearly fits the task at hand.",
+			"full", "Follow every charter rule on every task, style and process rules included.")}},
 	{Name: "rules.disabled", Kind: List, Default: []string{}, Item: "rule name",
-		Description: "Rules the agent must not apply, by name."},
+		Description: "Rules the agent must not apply, by name.",
+		Tell:        Tell{Line: "Never apply these rules", None: "No rule is disabled."}},
 	{Name: "skills.autoload", Kind: Bool, Default: true,
-		Description: "Load matching skills automatically when a task calls for them."},
+		Description: "Load matching skills automatically when a task calls for them.",
+		Tell: Tell{Says: says(
+			"true", "Load the skills that match the task automatically.",
+			"false", "Do not load skills on your own; load one only when the user asks for it.")}},
 	{Name: "skills.disabled", Kind: List, Default: []string{}, Item: "skill name",
-		Description: "Skills the agent must never load, by name."},
+		Description: "Skills the agent must never load, by name.",
+		Tell:        Tell{Line: "Never load these skills", None: "No skill is disabled."}},
 	{Name: "commands.suggestions.enabled", Kind: Bool, Default: true,
-		Description: "Suggest slash commands that fit the current task."},
-	{Name: "commands.suggestions.confidence_floor", Kind: Decimal, Default: Dec("0.6"), Min: dec("0"), Max: dec("1"),
-		Description: "Only suggest a command when the match confidence is at least this (0 to 1)."},
+		Description: "Suggest slash commands that fit the current task.",
+		Tell:        Tell{Says: says("false", "Do not suggest slash commands.")}},
 	{Name: "commands.suggestions.max_options", Kind: Int, Default: int64(4), Min: dec("0"), Max: dec("20"),
-		Description: "At most this many command suggestions at once (0 to 20)."},
+		Description: "At most this many command suggestions at once (0 to 20).",
+		Tell:        Tell{If: "commands.suggestions.enabled", Line: "When a slash command fits the task, suggest it: at most %s at once.", Zero: "Do not suggest slash commands."}},
+	{Name: "commands.suggestions.confidence_floor", Kind: Decimal, Default: Dec("0.6"), Min: dec("0"), Max: dec("1"),
+		Description: "Only suggest a command when the match confidence is at least this (0 to 1).",
+		Tell:        Tell{If: "commands.suggestions.enabled", Line: "Suggest one only when your confidence that it fits is at least %s."}},
 	{Name: "gates.tests.required", Kind: Bool, Default: true,
-		Description: "Tests must pass before work is declared done."},
+		Description: "Tests must pass before work is declared done.",
+		Tell:        Tell{Label: "tests", Gate: "The tests pass."}},
 	{Name: "gates.lint.required", Kind: Bool, Default: true,
-		Description: "The linter must pass before work is declared done."},
+		Description: "The linter must pass before work is declared done.",
+		Tell:        Tell{Label: "lint", Gate: "The linter passes."}},
 	{Name: "gates.coverage.min", Kind: Decimal, Default: Dec("0"), Min: dec("0"), Max: dec("100"),
-		Description: "Minimum test coverage in percent (0 disables the gate)."},
+		Description: "Minimum test coverage in percent (0 disables the gate).",
+		Tell:        Tell{Label: "coverage", Gate: "Test coverage is at least %s%%."}},
 	{Name: "gates.on_failure", Kind: Enum, Default: "stop", Choices: []string{"stop", "ask", "warn"},
-		Description: "What the agent does when a gate fails: stop, ask the user, or warn and go on."},
+		Description: "What the agent does when a gate fails: stop, ask the user, or warn and go on.",
+		Tell: Tell{Says: says(
+			"stop", "If a gate fails, stop: report what failed and do not declare the work done.",
+			"ask", "If a gate fails, ask the user how to proceed before you go on.",
+			"warn", "If a gate fails, say so plainly in your reply, then go on.")}},
 	{Name: "cost.budget.daily", Kind: Decimal, Default: Dec("0"), Min: dec("0"),
-		Description: "Daily spending budget (0 means no budget)."},
+		Description: "Daily spending budget (0 means no budget).",
+		Tell:        Tell{Line: "Daily budget: %s.", Zero: "Daily budget: none."}},
 	{Name: "cost.budget.monthly", Kind: Decimal, Default: Dec("0"), Min: dec("0"),
-		Description: "Monthly spending budget (0 means no budget)."},
+		Description: "Monthly spending budget (0 means no budget).",
+		Tell:        Tell{Line: "Monthly budget: %s.", Zero: "Monthly budget: none."}},
 	{Name: "cost.enforcement", Kind: Enum, Default: "advisory", Choices: []string{"advisory", "hard-stop"},
-		Description: "Whether a reached budget only warns (advisory) or stops work (hard-stop)."},
+		Description: "Whether a reached budget only warns (advisory) or stops work (hard-stop).",
+		Tell: Tell{Label: "Enforcement", Says: says(
+			"advisory", "When a budget is reached, tell the user and go on.",
+			"hard-stop", "When a budget is reached, stop work and tell the user.")}},
 	{Name: "agent.autonomy", Kind: Enum, Default: "auto", Choices: []string{"off", "auto", "on"},
-		Description: "How freely the agent acts without asking: off, auto or on."},
+		Description: "How freely the agent acts without asking: off, auto or on.",
+		Tell: Tell{Label: "Autonomy", Says: says(
+			"off", "Ask before every change, command or file write.",
+			"auto", "Act on routine, reversible steps without asking; ask before anything destructive, irreversible or outside the task.",
+			"on", "Act without asking, except before destructive or irreversible actions.")}},
 	{Name: "agent.minimal_output", Kind: Bool, Default: true,
-		Description: "Keep the agent's replies short and free of filler."},
+		Description: "Keep the agent's replies short and free of filler.",
+		Tell: Tell{Says: says(
+			"true", "Output: **minimal**. Keep replies short: results first, no filler, no recaps.",
+			"false", "Output: **full**. Replies may be as detailed as the task needs.")}},
 	{Name: "worktrees.mode", Kind: Enum, Default: "ask", Choices: []string{"off", "on", "ask"},
-		Description: "Whether the agent works in separate git worktrees: off, on, or ask first."},
+		Description: "Whether the agent works in separate git worktrees: off, on, or ask first.",
+		Tell: Tell{Label: "Worktrees", Says: says(
+			"off", "Work in the current checkout; do not create git worktrees.",
+			"on", "Do each task in its own git worktree.",
+			"ask", "Ask the user before starting a task in a separate git worktree.")}},
 	{Name: "memory.cadence", Kind: Enum, Default: "always", Choices: []string{"auto", "always", "never"},
-		Description: "When the agent records what it learned to memory: auto, always or never."},
+		Description: "When the agent records what it learned to memory: auto, always or never.",
+		Tell: Tell{Label: "Memory", Says: says(
+			"auto", "Record what you learned to memory when it will matter later.",
+			"always", "Record what you learned to memory at the end of every task.",
+			"never", "Do not record anything to memory.")}},
 }
 
 // Keys returns the schema in its canonical order.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -120,83 +119,28 @@ func (c *Config) GetBoolean(key string, def bool) bool {
 		s := v.String()
 		return strings.EqualFold(s, "true") || s == "1" ||
 			strings.EqualFold(s, "yes") || strings.EqualFold(s, "on")
-	case reflect.Float32, reflect.Float64:
-		return v.Float() != 0
 	}
-	if isUint(v.Kind()) {
-		return v.Uint() != 0
-	}
-	return v.Int() != 0
+	return numlit.NonZero(v)
 }
 
 // GetInteger converts numbers (floats truncate toward zero, saturating at the
 // int64 bounds), strings by env's lenient prefix rule ("12abc" is 12) and
 // bools to 1/0. A missing key, or a value with no scalar meaning, gives def.
 func (c *Config) GetInteger(key string, def int64) int64 {
-	v, ok := c.scalar(key)
-	if !ok {
-		return def
-	}
-	switch k := v.Kind(); {
-	case k == reflect.Bool:
-		if v.Bool() {
-			return 1
-		}
-		return 0
-	case k == reflect.String:
-		return numlit.LenientInt(v.String())
-	case k == reflect.Float32 || k == reflect.Float64:
-		return numlit.TruncFloat(v.Float())
-	case isUint(k):
-		return int64(min(v.Uint(), 1<<63-1))
-	}
-	return v.Int()
+	return scalarAs(c, key, def, numlit.Int)
 }
 
 // GetFloat converts numbers, strings by env's lenient prefix rule and bools
 // to 1/0. A missing key, or a value with no scalar meaning, gives def.
 func (c *Config) GetFloat(key string, def float64) float64 {
-	v, ok := c.scalar(key)
-	if !ok {
-		return def
-	}
-	switch k := v.Kind(); {
-	case k == reflect.Bool:
-		if v.Bool() {
-			return 1
-		}
-		return 0
-	case k == reflect.String:
-		return numlit.LenientFloat(v.String())
-	case k == reflect.Float32 || k == reflect.Float64:
-		return v.Float()
-	case isUint(k):
-		return float64(v.Uint())
-	}
-	return float64(v.Int())
+	return scalarAs(c, key, def, numlit.Float)
 }
 
 // GetString returns strings as is, numbers in their shortest form without an
 // exponent (strconv.FormatFloat(v, 'f', -1, 64)) and bools as true/false. A
 // missing key, or a value with no scalar meaning, gives def.
 func (c *Config) GetString(key string, def string) string {
-	v, ok := c.scalar(key)
-	if !ok {
-		return def
-	}
-	switch k := v.Kind(); {
-	case k == reflect.Bool:
-		return strconv.FormatBool(v.Bool())
-	case k == reflect.String:
-		return v.String()
-	case k == reflect.Float32:
-		return strconv.FormatFloat(v.Float(), 'f', -1, 32)
-	case k == reflect.Float64:
-		return strconv.FormatFloat(v.Float(), 'f', -1, 64)
-	case isUint(k):
-		return strconv.FormatUint(v.Uint(), 10)
-	}
-	return strconv.FormatInt(v.Int(), 10)
+	return scalarAs(c, key, def, numlit.String)
 }
 
 // GetArray returns a slice value as a deep-copied []any, else def.
@@ -224,6 +168,15 @@ func (c *Config) GetArray(key string, def []any) []any {
 	return mustCopy(out)
 }
 
+// scalarAs converts the scalar at key, or gives def.
+func scalarAs[T any](c *Config, key string, def T, conv func(reflect.Value) T) T {
+	v, ok := c.scalar(key)
+	if !ok {
+		return def
+	}
+	return conv(v)
+}
+
 // scalar looks key up and returns it when it is a bool, string or number.
 func (c *Config) scalar(key string) (reflect.Value, bool) {
 	c.mu.RLock()
@@ -233,15 +186,11 @@ func (c *Config) scalar(key string) (reflect.Value, bool) {
 		return reflect.Value{}, false
 	}
 	rv := reflect.ValueOf(v)
-	switch k := rv.Kind(); {
-	case k == reflect.Bool || k == reflect.String || k == reflect.Float32 || k == reflect.Float64,
-		k >= reflect.Int && k <= reflect.Int64, isUint(k):
-		return rv, true
+	if !numlit.IsScalar(rv.Kind()) {
+		return reflect.Value{}, false
 	}
-	return reflect.Value{}, false
+	return rv, true
 }
-
-func isUint(k reflect.Kind) bool { return k >= reflect.Uint && k <= reflect.Uintptr }
 
 // lookup finds key; the caller holds c.mu. It allocates nothing for maps of
 // type map[string]any and slices of type []any, which is all that Set

@@ -78,36 +78,31 @@ func (e *Env) Has(key string) bool {
 	return ok
 }
 
-// String returns the value as a string: a string as is, and in lenient mode
-// a bool as "true"/"false" and a number in its shortest form without an
-// exponent (the form config.GetString uses). A nil value gives nil.
-func (e *Env) String(key string, def any, forceCast bool) (*string, error) {
+// typed is what every typed getter shares: the value of key (or def), nil
+// for nil, an error for a value with no scalar meaning or one conv refuses.
+func typed[T any](e *Env, key string, def any, want string, conv func(rv reflect.Value) (T, bool)) (*T, error) {
 	v := e.Get(key, def)
 	if v == nil {
 		return nil, nil
 	}
 	rv := reflect.ValueOf(v)
-	if !isScalar(rv.Kind()) {
-		return nil, defaultErr(key, "string", v)
+	if !numlit.IsScalar(rv.Kind()) {
+		return nil, defaultErr(key, want, v)
 	}
-	var s string
-	switch k := rv.Kind(); {
-	case k == reflect.String:
-		s = rv.String()
-	case !forceCast:
-		return nil, wantErr(key, "string", v)
-	case k == reflect.Bool:
-		s = strconv.FormatBool(rv.Bool())
-	case isInt(k):
-		s = strconv.FormatInt(rv.Int(), 10)
-	case isUint(k):
-		s = strconv.FormatUint(rv.Uint(), 10)
-	case k == reflect.Float32:
-		s = strconv.FormatFloat(rv.Float(), 'f', -1, 32)
-	case k == reflect.Float64:
-		s = strconv.FormatFloat(rv.Float(), 'f', -1, 64)
+	x, ok := conv(rv)
+	if !ok {
+		return nil, wantErr(key, want, v)
 	}
-	return &s, nil
+	return &x, nil
+}
+
+// String returns the value as a string: a string as is, and in lenient mode
+// a bool as "true"/"false" and a number in its shortest form without an
+// exponent (the form config.GetString uses). A nil value gives nil.
+func (e *Env) String(key string, def any, forceCast bool) (*string, error) {
+	return typed(e, key, def, "string", func(rv reflect.Value) (string, bool) {
+		return numlit.String(rv), forceCast || rv.Kind() == reflect.String
+	})
 }
 
 // Integer returns the value as an int64. Lenient: the longest decimal-literal
@@ -116,48 +111,19 @@ func (e *Env) String(key string, def any, forceCast bool) (*string, error) {
 // numeric ones truncate. Strict: the trimmed value must be wholly a base-10
 // int64, and a default must be a Go integer in int64 range.
 func (e *Env) Integer(key string, def any, forceCast bool) (*int64, error) {
-	v := e.Get(key, def)
-	if v == nil {
-		return nil, nil
-	}
-	rv := reflect.ValueOf(v)
-	if !isScalar(rv.Kind()) {
-		return nil, defaultErr(key, "integer", v)
-	}
-	var n int64
-	switch k := rv.Kind(); {
-	case k == reflect.String:
-		s := rv.String()
-		if forceCast {
-			n = numlit.LenientInt(s)
-			break
+	return typed(e, key, def, "integer", func(rv reflect.Value) (int64, bool) {
+		switch k := rv.Kind(); {
+		case forceCast:
+			return numlit.Int(rv), true
+		case k == reflect.String:
+			// Base 10 keeps ParseInt from accepting prefixes and underscores.
+			n, err := strconv.ParseInt(numlit.TrimSpace(rv.String()), 10, 64)
+			return n, err == nil
+		case numlit.IsInt(k) || numlit.IsUint(k) && rv.Uint() <= math.MaxInt64:
+			return numlit.Int(rv), true
 		}
-		// Base 10 keeps ParseInt from accepting prefixes and underscores.
-		var err error
-		if n, err = strconv.ParseInt(numlit.TrimSpace(s), 10, 64); err != nil {
-			return nil, wantErr(key, "integer", v)
-		}
-	case isInt(k):
-		n = rv.Int()
-	case isUint(k):
-		u := rv.Uint()
-		if u > math.MaxInt64 {
-			if !forceCast {
-				return nil, wantErr(key, "integer", v)
-			}
-			u = math.MaxInt64
-		}
-		n = int64(u)
-	case !forceCast:
-		return nil, wantErr(key, "integer", v)
-	case k == reflect.Bool:
-		if rv.Bool() {
-			n = 1
-		}
-	case k == reflect.Float32 || k == reflect.Float64:
-		n = numlit.TruncFloat(rv.Float())
-	}
-	return &n, nil
+		return 0, false
+	})
 }
 
 // Float returns the value as a float64. Lenient: the longest decimal-literal
@@ -165,46 +131,19 @@ func (e *Env) Integer(key string, def any, forceCast bool) (*int64, error) {
 // 0, "1e400" +Inf); bool defaults are 1/0. Strict: the trimmed value must be
 // wholly a finite decimal literal, and a default a Go integer or float.
 func (e *Env) Float(key string, def any, forceCast bool) (*float64, error) {
-	v := e.Get(key, def)
-	if v == nil {
-		return nil, nil
-	}
-	rv := reflect.ValueOf(v)
-	if !isScalar(rv.Kind()) {
-		return nil, defaultErr(key, "float", v)
-	}
-	var f float64
-	switch k := rv.Kind(); {
-	case k == reflect.String:
-		s := rv.String()
-		if forceCast {
-			f = numlit.LenientFloat(s)
-			break
+	return typed(e, key, def, "float", func(rv reflect.Value) (float64, bool) {
+		switch k := rv.Kind(); {
+		case forceCast:
+			return numlit.Float(rv), true
+		case k == reflect.String:
+			t := numlit.TrimSpace(rv.String())
+			// A literal is valid ParseFloat syntax; err is ErrRange for ±Inf,
+			// and underflow to 0 is not an error, matching strconv.
+			f, err := strconv.ParseFloat(t, 64)
+			return f, numlit.IsLiteral(t) && err == nil
 		}
-		t := numlit.TrimSpace(s)
-		if !numlit.IsLiteral(t) {
-			return nil, wantErr(key, "float", v)
-		}
-		var err error
-		// A literal is valid ParseFloat syntax; err is ErrRange for ±Inf,
-		// and underflow to 0 is not an error, matching strconv.
-		if f, err = strconv.ParseFloat(t, 64); err != nil {
-			return nil, wantErr(key, "float", v)
-		}
-	case isInt(k):
-		f = float64(rv.Int())
-	case isUint(k):
-		f = float64(rv.Uint())
-	case k == reflect.Float32 || k == reflect.Float64:
-		f = rv.Float()
-	case !forceCast:
-		return nil, wantErr(key, "float", v)
-	case k == reflect.Bool:
-		if rv.Bool() {
-			f = 1
-		}
-	}
-	return &f, nil
+		return numlit.Float(rv), rv.Kind() != reflect.Bool
+	})
 }
 
 // Boolean returns the value as a bool. Lenient: a numeric string (a decimal
@@ -214,42 +153,21 @@ func (e *Env) Float(key string, def any, forceCast bool) (*float64, error) {
 // when not zero. Strict: the trimmed value must be true/false/1/0 in any
 // case, and a default must be a bool.
 func (e *Env) Boolean(key string, def any, forceCast bool) (*bool, error) {
-	v := e.Get(key, def)
-	if v == nil {
-		return nil, nil
-	}
-	rv := reflect.ValueOf(v)
-	if !isScalar(rv.Kind()) {
-		return nil, defaultErr(key, "boolean", v)
-	}
-	var b bool
-	switch k := rv.Kind(); {
-	case k == reflect.Bool:
-		b = rv.Bool()
-	case k == reflect.String:
-		s := rv.String()
-		if forceCast {
-			b = lenientBool(s)
-			break
+	return typed(e, key, def, "boolean", func(rv reflect.Value) (bool, bool) {
+		switch k := rv.Kind(); {
+		case k == reflect.Bool:
+			return rv.Bool(), true
+		case k == reflect.String && forceCast:
+			return lenientBool(rv.String()), true
+		case k == reflect.String:
+			t := numlit.TrimSpace(rv.String())
+			if strings.EqualFold(t, "true") || t == "1" {
+				return true, true
+			}
+			return false, strings.EqualFold(t, "false") || t == "0"
 		}
-		switch t := numlit.TrimSpace(s); {
-		case strings.EqualFold(t, "true") || t == "1":
-			b = true
-		case strings.EqualFold(t, "false") || t == "0":
-			b = false
-		default:
-			return nil, wantErr(key, "boolean", v)
-		}
-	case !forceCast:
-		return nil, wantErr(key, "boolean", v)
-	case isInt(k):
-		b = rv.Int() != 0
-	case isUint(k):
-		b = rv.Uint() != 0
-	case k == reflect.Float32 || k == reflect.Float64:
-		b = rv.Float() != 0 // NaN is not zero
-	}
-	return &b, nil
+		return numlit.NonZero(rv), forceCast
+	})
 }
 
 func lenientBool(s string) bool {
@@ -283,17 +201,6 @@ func (e *Env) Array(key string, def []string, sep string) []string {
 	}
 	return items
 }
-
-// isScalar is the kinds a value or default may have; slices, maps and the
-// rest have no single scalar meaning.
-func isScalar(k reflect.Kind) bool {
-	return k == reflect.String || k == reflect.Bool || isInt(k) || isUint(k) ||
-		k == reflect.Float32 || k == reflect.Float64
-}
-
-func isInt(k reflect.Kind) bool { return k >= reflect.Int && k <= reflect.Int64 }
-
-func isUint(k reflect.Kind) bool { return k >= reflect.Uint && k <= reflect.Uintptr }
 
 // wantErr is the strict-mode error: it names the key, the wanted type and
 // the value, quoting strings so "" and " 1" stay visible.

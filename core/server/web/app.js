@@ -3,11 +3,11 @@
 // the tab is in use.
 
 import { readSession, request, beaconShutdown, session } from './api.js';
+import { $ } from './dom.js';
 import { SettingsForm } from './settings.js';
 import { ApplyPanel } from './apply.js';
 import { initWizard, loadTooling, showFacts } from './wizard.js';
 
-const $ = (id) => document.getElementById(id);
 const PING_EVERY = 60_000;
 
 function fatal(err) {

@@ -3,10 +3,8 @@
 // shared-write contract as a settings save.
 
 import { request, ApiError } from './api.js';
-import { el } from './fields.js';
+import { $, el } from './dom.js';
 import { confirmSharedWrite } from './shared.js';
-
-const $ = (id) => document.getElementById(id);
 
 const STATES = {
   current: 'Up to date',

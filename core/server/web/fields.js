@@ -2,25 +2,14 @@
 // A field's value is what its control shows: a boolean for bool, a string
 // for enum, the exact typed text for int and decimal, an array for list.
 
+import { el } from './dom.js';
+
 const ORDER = { bool: 0, enum: 1, int: 2, decimal: 3, list: 4 };
 
 // humanize turns a key segment into a label: on_failure → "On failure".
 export function humanize(seg) {
   const words = seg.replace(/[_-]+/g, ' ').replace(/\bmin\b/, 'minimum').replace(/\bmax\b/, 'maximum');
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-// el builds an element: el('p', {class: 'x'}, 'text', child…).
-export function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v === null || v === undefined) continue;
-    if (k === 'class') node.className = v;
-    else if (k === 'text') node.textContent = v;
-    else node.setAttribute(k, v === true ? '' : v);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
 }
 
 // sameValue compares two field values.
@@ -60,16 +49,14 @@ function rangeText(p) {
   return '';
 }
 
-// layout walks the schema into sections of fields and groups of fields.
-// A nested object with one leaf is folded into its label ("Tests
-// required"); one with more becomes a group of its own ("Budget").
-export function layout(schema, sectionOrder) {
-  const sections = Object.entries(schema.properties || {}).map(([name, obj]) => ({
-    name, title: humanize(name), ...collect(obj, []),
-  }));
-  const rank = (n) => { const i = sectionOrder.indexOf(n); return i < 0 ? sectionOrder.length : i; };
-  sections.sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
-  return sections;
+// layout walks the schema into sections of fields and groups of fields,
+// in the order and with the titles the schema gives (x-sections). A nested
+// object with one leaf is folded into its label ("Tests required"); one
+// with more becomes a group of its own ("Budget").
+export function layout(schema) {
+  const props = schema.properties || {};
+  return (schema['x-sections'] || []).filter((sec) => props[sec.name])
+    .map((sec) => ({ ...sec, ...collect(props[sec.name], []) }));
 }
 
 function collect(obj, prefix) {

@@ -2,18 +2,9 @@
 // saved with PATCH /settings sending only what changed.
 
 import { request, ApiError } from './api.js';
-import { Field, el, layout, toField, sameValue, jsonText } from './fields.js';
+import { $, el } from './dom.js';
+import { Field, layout, toField, sameValue, jsonText } from './fields.js';
 import { confirmSharedWrite } from './shared.js';
-
-const SECTIONS = ['rules', 'skills', 'commands', 'gates', 'cost', 'agent', 'worktrees', 'memory'];
-
-const $ = (id) => document.getElementById(id);
-
-// pathJoin joins like the server's OS would, guessing the separator from dir.
-function pathJoin(dir, name) {
-  const sep = dir.includes('\\') && !dir.includes('/') ? '\\' : '/';
-  return dir.endsWith(sep) ? dir + name : dir + sep + name;
-}
 
 // pick reads a dotted key from nested values.
 function pick(values, key) {
@@ -66,7 +57,7 @@ export class SettingsForm {
 
   render(schema) {
     const onChange = (field, what) => this.changed(field, what);
-    const sections = layout(schema, SECTIONS).map((sec) => {
+    const sections = layout(schema).map((sec) => {
       const headingId = `sec-${sec.name}`;
       const body = el('div', { class: 'card-body' });
       for (const f of sec.fields) body.append(this.addField(f, onChange));
@@ -104,7 +95,7 @@ export class SettingsForm {
   apply(doc, etag) {
     this.etag = etag || '';
     this.origins = doc.origins || {};
-    this.scopeFile = doc.scope ? pathJoin(doc.scope.path, 'settings.yaml') : '';
+    this.scopeFile = doc.path || '';
     this.resets.clear();
     for (const [key, f] of this.fields) {
       const v = toField(f.kind, pick(doc.values, key));

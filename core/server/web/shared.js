@@ -1,7 +1,7 @@
 // The shared-write dialog: a write would pass through a link agent-switch
 // shares between profiles. Two choices only; nothing is sent on Cancel.
 
-const $ = (id) => document.getElementById(id);
+import { $ } from './dom.js';
 
 // confirmSharedWrite shows the dialog for a 409 shared_write error and
 // resolves true for "Write (affects all profiles)", false for Cancel

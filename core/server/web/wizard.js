@@ -3,9 +3,7 @@
 
 import { request, ApiError } from './api.js';
 import { confirmSharedWrite } from './shared.js';
-import { el } from './fields.js';
-
-const $ = (id) => document.getElementById(id);
+import { $, el } from './dom.js';
 
 const SOURCES = { flag: 'set by --config-root', env: 'set by AGENTKIT_CONFIG_HOME', default: 'default' };
 const SCOPES = {

@@ -1,0 +1,61 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+	"testing"
+)
+
+func TestErrorCode(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"no code", errors.New("x"), CodeInternal},
+		{"nil", nil, CodeInternal},
+		{"an Error", Errorf(CodeNotSupported, "x"), CodeNotSupported},
+		{"an Error without a kind", &Error{Msg: "x"}, CodeInternal},
+		{"a usage error", &UsageError{Msg: "x"}, CodeUsage},
+		{"a precise usage error", &UsageError{Kind: CodeUnknownID, Msg: "x"}, CodeUnknownID},
+		{"wrapped", fmt.Errorf("ctx: %w", &SharedWriteError{}), CodeSharedWrite},
+		{"joined", errors.Join(errors.New("a"), ErrNoHome), CodeNoHome},
+		{"the outer code wins", Errorf(CodeCancelled, "c: %w", &SharedWriteError{}), CodeCancelled},
+	}
+	for _, tt := range tests {
+		if got := ErrorCode(tt.err); got != tt.want {
+			t.Errorf("%s: ErrorCode = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestErrorfKeepsTheCause(t *testing.T) {
+	err := Errorf(CodeInvalidJSON, "read the body: %w", fs.ErrClosed)
+	if !errors.Is(err, fs.ErrClosed) || err.Error() != "read the body: file already closed" {
+		t.Errorf("got %v (cause %v)", err, err.Err)
+	}
+	if Errorf(CodeUsage, "plain %d", 1).Err != nil {
+		t.Error("an Errorf without %w has a cause")
+	}
+}
+
+func TestErrorExtras(t *testing.T) {
+	se := &SharedWriteError{Target: "/t", SharedPath: "/l"}
+	x := ErrorExtras(fmt.Errorf("apply: %w", se))
+	if x["sharedPath"] != "/l" || x["hint"] != CompanionShareOffCommand || !slices.Equal(x["choices"].([]string), []string{ChoiceWriteShared, ChoiceCancel}) {
+		t.Errorf("extras %v", x)
+	}
+	if x := ErrorExtras(Errorf(CodeCancelled, "cancelled: %w", se)); x["sharedPath"] != "/l" {
+		t.Errorf("a coded wrapper hides its cause's extras: %v", x)
+	}
+	if ErrorExtras(errors.New("x")) != nil {
+		t.Error("an error without extras has some")
+	}
+	// Each call hands out its own choices: no caller can change them for the next.
+	SharedWriteChoices()[0] = "Overwrite"
+	if SharedWriteChoices()[0] != ChoiceWriteShared {
+		t.Error("the choices can be changed from outside")
+	}
+}

@@ -1,0 +1,17 @@
+// The two DOM helpers every module of the hub uses.
+
+// $ finds an element by id.
+export const $ = (id) => document.getElementById(id);
+
+// el builds an element: el('p', {class: 'x'}, 'text', child…).
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k === 'class') node.className = v;
+    else if (k === 'text') node.textContent = v;
+    else node.setAttribute(k, v === true ? '' : v);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -18,12 +17,8 @@ func (c *PingCmd) askServer(ctx context.Context, a *App, sc core.Scope) error {
 	if err == nil {
 		raw, err = cl.Ping(ctx)
 	}
-	var ns *server.NoServerError
-	if errors.As(err, &ns) {
-		return withExit(ExitNoServer, "no_server", err)
-	}
 	if err != nil {
-		return err
+		return noServer(err)
 	}
 	var doc core.PingDoc
 	if err := json.Unmarshal(raw, &doc); err != nil {

@@ -39,6 +39,13 @@ type readyDoc struct {
 	Settings string     `json:"settings"`
 }
 
+// stoppedDoc is what `serve --stop --json` prints.
+type stoppedDoc struct {
+	Stopped bool   `json:"stopped"`
+	URL     string `json:"url"`
+	PID     int    `json:"pid"`
+}
+
 func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 	if c.Port < 0 || c.Port > 65535 {
 		return &core.UsageError{Msg: fmt.Sprintf("--port %d: want 1-65535, or leave it out for a random port", c.Port)}
@@ -128,7 +135,7 @@ func (c *ServeCmd) stop(ctx context.Context, a *App, sc core.Scope) error {
 		return noServer(err)
 	}
 	d := cl.Discovery
-	doc := map[string]any{"stopped": true, "url": d.BaseURL(), "pid": d.PID}
+	doc := stoppedDoc{Stopped: true, URL: d.BaseURL(), PID: d.PID}
 	return a.emit(doc, func(w io.Writer) {
 		fmt.Fprintf(w, "stopped the charter server at %s (pid %d)\n", d.BaseURL(), d.PID)
 	})
@@ -169,19 +176,20 @@ func describeScope(sc core.Scope) string {
 	return "scope " + sc.Kind
 }
 
-// noteOtherScope warns when --config-root chose this scope but commands
-// run without it would use another: their `settings path` and `ping
-// --server` would then disagree with the hub.
+// noteOtherScope warns when --config-root chose this scope while a
+// profile is active: commands run in that profile without the flag use
+// the profile's file, so their `settings path` and `ping --server` would
+// disagree with the hub.
 func (a *App) noteOtherScope(sc core.Scope) {
 	if sc.Root.Source != core.SourceFlag {
 		return
 	}
 	other, err := a.Sys.ResolveScope(nil)
-	if err != nil || other.Path == sc.Path {
+	if err != nil || other.Kind != core.ScopeProfile || other.Path == sc.Path {
 		return
 	}
-	fmt.Fprintf(a.Stderr, "charter: note: commands run without --config-root use %s (%s), not this server's file: pass --config-root %s to them too\n",
-		settings.New(a.Sys, other).Path(), describeScope(other), sc.Root.Path)
+	fmt.Fprintf(a.Stderr, "charter: note: profile %s is active, and commands run in it without --config-root use %s, not this server's file: pass --config-root %s to them too\n",
+		other.Profile.Name(), settings.New(a.Sys, other).Path(), sc.Root.Path)
 }
 
 // openBrowser hands url to the system's opener without waiting for it.

@@ -130,3 +130,71 @@ func TestServePortTaken(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
+
+// A second `serve --open` opens the running server's hub through the page,
+// without open=1 and without the token in the opener's argument; `serve
+// --stop` stops it (exit 0) and, with nothing left, exits 3.
+func TestServeReuseAndStop(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	var out1, err1 bytes.Buffer
+	first := testApp(t, &out1, &err1)
+	done := make(chan ExitCode, 1)
+	go func() { done <- first.run(context.Background(), []string{"serve", "--config-root", root}) }()
+	disc := filepath.Join(root, "local-server.json")
+	for {
+		if _, err := os.Stat(disc); err == nil {
+			break
+		}
+		select {
+		case code := <-done:
+			t.Fatalf("serve ended with %d: %s", code, err1.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	tok, err := os.ReadFile(filepath.Join(root, "local-server.token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := strings.TrimSpace(string(tok))
+
+	var out2, err2 bytes.Buffer
+	second := testApp(t, &out2, &err2)
+	second.Sys = first.Sys
+	var opened []string
+	second.OpenURL = func(u string) error { opened = append(opened, u); return nil }
+	if code := second.run(context.Background(), []string{"serve", "--config-root", root, "--open"}); code != ExitOK {
+		t.Fatalf("serve --open beside a server: exit %d: %s", code, err2.String())
+	}
+	page := filepath.Join(root, "state", "open-hub.html")
+	if len(opened) != 1 || opened[0] != "file://"+filepath.ToSlash(page) || strings.Contains(opened[0], token) {
+		t.Errorf("opened %q", opened)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(html), "#token="+token+`"`) {
+		t.Errorf("page without the token or with open=1: %v\n%s", err, html)
+	}
+	if out := out2.String() + err2.String(); strings.Contains(out, token) || !strings.Contains(out, "already running at http://127.0.0.1:") {
+		t.Errorf("output %q", out)
+	}
+
+	var out3, err3 bytes.Buffer
+	third := testApp(t, &out3, &err3)
+	third.Sys = first.Sys
+	if code := third.run(context.Background(), []string{"serve", "--config-root", root, "--stop"}); code != ExitOK {
+		t.Fatalf("serve --stop: exit %d: %s", code, err3.String())
+	}
+	if _, err := os.Stat(disc); !os.IsNotExist(err) {
+		t.Error("--stop returned before the server removed its discovery file")
+	}
+	select {
+	case code := <-done:
+		if code != ExitOK {
+			t.Errorf("stopped server: exit %d: %s", code, err1.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the server did not stop")
+	}
+	if code := third.run(context.Background(), []string{"serve", "--config-root", root, "--stop"}); code != ExitNoServer {
+		t.Errorf("--stop with none running: exit %d, want %d", code, ExitNoServer)
+	}
+}

@@ -46,6 +46,8 @@ func scriptParams() testscript.Params {
 			"waitfile":   cmdWaitfile,
 			"http":       cmdHTTP,
 			"fakeserver": cmdFakeServer,
+			"holds":      cmdHolds,
+			"sigterm":    cmdSigterm,
 		},
 		Setup: func(e *testscript.Env) error {
 			// Pin everything charter reads, so the developer's own

@@ -3,7 +3,9 @@ package commands
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -11,22 +13,37 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/server"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // ServeCmd runs the loopback HTTP API and the settings hub of this scope.
 type ServeCmd struct {
 	Port        int           `name:"port" placeholder:"N" help:"Port on 127.0.0.1 (default: a random free port in 41000-41999)."`
 	IdleTimeout time.Duration `name:"idle-timeout" default:"30m" placeholder:"DURATION" help:"Stop after this long without an authenticated API request (0: never)."`
-	Open        bool          `name:"open" help:"Open the settings hub in the browser."`
+	Open        bool          `name:"open" help:"Open the settings hub in the browser; if a server of this scope already runs, open its hub."`
+	Stop        bool          `name:"stop" help:"Stop the running server of this scope (exit 3 when none runs)."`
 }
 
-// readyDoc is the one line serve prints on stdout once it answers.
+// stopWait bounds how long --stop waits for the server to finish: it lets
+// requests in flight end first (up to 5 s).
+const stopWait = 10 * time.Second
+
+// readyDoc is what serve prints on stdout, as one line, with --json once
+// it answers.
 type readyDoc struct {
-	Event string     `json:"event"`
-	URL   string     `json:"url"`
-	Port  int        `json:"port"`
-	PID   int        `json:"pid"`
-	Scope core.Scope `json:"scope"`
+	Event    string     `json:"event"`
+	URL      string     `json:"url"`
+	Port     int        `json:"port"`
+	PID      int        `json:"pid"`
+	Scope    core.Scope `json:"scope"`
+	Settings string     `json:"settings"`
+}
+
+// stoppedDoc is what `serve --stop --json` prints.
+type stoppedDoc struct {
+	Stopped bool   `json:"stopped"`
+	URL     string `json:"url"`
+	PID     int    `json:"pid"`
 }
 
 func (c *ServeCmd) Run(ctx context.Context, a *App) error {
@@ -36,9 +53,15 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 	if c.IdleTimeout < 0 {
 		return &core.UsageError{Msg: fmt.Sprintf("--idle-timeout %s: want 0 (never) or a positive duration", c.IdleTimeout)}
 	}
+	if c.Stop && c.Open {
+		return &core.UsageError{Msg: "--stop and --open contradict each other: give one of them"}
+	}
 	sc, err := a.Scope()
 	if err != nil {
 		return err
+	}
+	if c.Stop {
+		return c.stop(ctx, a, sc)
 	}
 	// Server state is not guarded, but a shared scope means every profile
 	// would find this server and its token.
@@ -53,28 +76,120 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 		IdleTimeout: c.IdleTimeout,
 		Log:         a.Stderr,
 	})
+	var running *server.RunningError
+	if errors.As(err, &running) && c.Open {
+		return c.reuse(ctx, a, sc)
+	}
 	if err != nil {
 		return err
 	}
-	line, err := json.Marshal(readyDoc{Event: "ready", URL: srv.URL(), Port: srv.Port(), PID: os.Getpid(), Scope: sc})
-	if err != nil {
-		return fmt.Errorf("encode ready line: %w", err)
+	file := settings.New(a.Sys, sc).Path()
+	fmt.Fprintf(a.Stderr, "charter: serving settings %s (%s)\n", file, describeScope(sc))
+	a.noteOtherScope(sc)
+	if a.JSON {
+		line, err := json.Marshal(readyDoc{Event: "ready", URL: srv.URL(), Port: srv.Port(), PID: os.Getpid(), Scope: sc, Settings: file})
+		if err != nil {
+			return fmt.Errorf("encode ready line: %w", err)
+		}
+		fmt.Fprintf(a.Stdout, "%s\n", line)
+	} else {
+		fmt.Fprintf(a.Stdout, "serving %s (pid %d): stop it with Ctrl-C or `charter serve --stop`\n", srv.URL(), os.Getpid())
 	}
-	fmt.Fprintf(a.Stdout, "%s\n", line)
-	fmt.Fprintf(a.Stderr, "charter settings hub: %s\n", srv.HubURL())
+	// The token never goes to output: the way in is `serve --open`.
+	fmt.Fprintf(a.Stderr, "charter settings hub: %s (open it with `charter serve --open`)\n", srv.URL())
 	if c.Open {
-		open := a.OpenURL
-		if open == nil {
-			open = openBrowser
-		}
 		// open=1 tells the tab it owns this server: the hub sends the
-		// shutdown beacon when that tab goes away. The printed link has no
-		// such flag, so a tab opened from it leaves the server running.
-		if err := open(srv.HubURL() + "&open=1"); err != nil {
-			fmt.Fprintf(a.Stderr, "charter: warning: open the browser: %v\n", err)
-		}
+		// shutdown beacon when that tab goes away. A tab opened later by
+		// `serve --open` beside this server has no such flag.
+		a.openHub(sc, srv.HubURL()+"&open=1")
 	}
 	return srv.Serve(ctx)
+}
+
+// reuse opens the hub of the server that already runs for this scope.
+func (c *ServeCmd) reuse(ctx context.Context, a *App, sc core.Scope) error {
+	cl, err := server.Connect(a.Sys, sc)
+	if err == nil {
+		_, err = cl.Ping(ctx) // the token is the one it holds
+	}
+	if err != nil {
+		return noServer(err)
+	}
+	a.openHub(sc, cl.HubURL())
+	d := cl.Discovery
+	doc := readyDoc{Event: "opened", URL: d.BaseURL(), Port: d.Port, PID: d.PID, Scope: sc, Settings: settings.New(a.Sys, sc).Path()}
+	return a.emit(doc, func(w io.Writer) {
+		fmt.Fprintf(w, "opened the hub of the charter server already running at %s (pid %d)\n", d.BaseURL(), d.PID)
+	})
+}
+
+// stop stops the running server of this scope and waits until it is gone.
+func (c *ServeCmd) stop(ctx context.Context, a *App, sc core.Scope) error {
+	cl, err := server.Connect(a.Sys, sc)
+	if err != nil {
+		return noServer(err)
+	}
+	sctx, cancel := context.WithTimeout(ctx, stopWait)
+	defer cancel()
+	if err := cl.Stop(sctx); err != nil {
+		return noServer(err)
+	}
+	d := cl.Discovery
+	doc := stoppedDoc{Stopped: true, URL: d.BaseURL(), PID: d.PID}
+	return a.emit(doc, func(w io.Writer) {
+		fmt.Fprintf(w, "stopped the charter server at %s (pid %d)\n", d.BaseURL(), d.PID)
+	})
+}
+
+// noServer gives "no server runs" its exit code 3.
+func noServer(err error) error {
+	var ns *server.NoServerError
+	if errors.As(err, &ns) {
+		return withExit(ExitNoServer, ns.Code(), err)
+	}
+	return err
+}
+
+// openHub writes the scope's open page for hubURL and opens it. The
+// opener sees a file:// URL only: the token stays in the 0600 page. A
+// failure is a warning that says how to open the hub by hand.
+func (a *App) openHub(sc core.Scope, hubURL string) {
+	page, err := server.WriteOpenPage(a.Sys, sc, hubURL)
+	if err != nil {
+		fmt.Fprintf(a.Stderr, "charter: warning: cannot hand the hub to the browser: %v\n", err)
+		return
+	}
+	open := a.OpenURL
+	if open == nil {
+		open = openBrowser
+	}
+	if err := open(page); err != nil {
+		fmt.Fprintf(a.Stderr, "charter: warning: open the browser: %v: open %s in a browser yourself\n", err, page)
+	}
+}
+
+// describeScope names a scope for people: "scope profile claude/work".
+func describeScope(sc core.Scope) string {
+	if sc.Kind == core.ScopeProfile {
+		return "scope profile " + sc.Profile.Name()
+	}
+	return "scope " + sc.Kind
+}
+
+// noteOtherScope warns when --config-root chose this scope while a
+// profile is active: commands run in that profile without the flag use
+// the profile's file, so their `settings path` and `ping --server` would
+// disagree with the hub.
+func (a *App) noteOtherScope(sc core.Scope) {
+	if sc.Root.Source != core.SourceFlag {
+		return
+	}
+	other, err := a.Sys.ResolveScope(nil)
+	if err != nil || other.Kind != core.ScopeProfile || other.Path == sc.Path {
+		return
+	}
+	fmt.Fprintf(a.Stderr, "charter: note: profile %s is active, and commands run in it without --config-root use %s, not this server's file: pass --config-root %s to them too\n",
+		other.Profile.Name(), settings.New(a.Sys, other).Path(), sc.Root.Path)
 }
 
 // openBrowser hands url to the system's opener without waiting for it.

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -138,4 +139,36 @@ func cmdFakeServer(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.MkdirAll(dir, 0o700))
 	ts.Check(os.WriteFile(filepath.Join(dir, "local-server.json"), disc, 0o600))
 	ts.Check(os.WriteFile(filepath.Join(dir, "local-server.token"), []byte(token+"\n"), 0o600))
+}
+
+// cmdHolds checks whether a file (or stdout/stderr) contains the trimmed
+// content of another: holds FILE NEEDLE-FILE. With ! it must not, which
+// is how a script shows that the token file's content reached no output.
+func cmdHolds(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 {
+		ts.Fatalf("usage: holds FILE NEEDLE-FILE")
+	}
+	needle := strings.TrimSpace(ts.ReadFile(args[1]))
+	if needle == "" {
+		ts.Fatalf("holds: %s is empty", args[1])
+	}
+	if got := strings.Contains(ts.ReadFile(args[0]), needle); got == neg {
+		ts.Fatalf("%s %s the content of %s", args[0], map[bool]string{true: "holds", false: "does not hold"}[got], args[1])
+	}
+}
+
+// cmdSigterm sends SIGTERM to the server of a scope directory, found
+// through its discovery file: sigterm SCOPEDIR. (testscript's kill knows
+// only INT and KILL.)
+func cmdSigterm(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sigterm SCOPEDIR")
+	}
+	var disc struct{ PID int }
+	data, err := os.ReadFile(filepath.Join(ts.MkAbs(args[0]), "local-server.json"))
+	ts.Check(err)
+	ts.Check(json.Unmarshal(data, &disc))
+	p, err := os.FindProcess(disc.PID)
+	ts.Check(err)
+	ts.Check(p.Signal(syscall.SIGTERM))
 }

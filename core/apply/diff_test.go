@@ -1,7 +1,12 @@
 package apply
 
 import (
+	"bytes"
+	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -87,4 +92,317 @@ func lcs(a, b []string) int {
 		}
 	}
 	return dp[0][0]
+}
+
+// Larger inputs than TestEditsMinimal, so that the middle-snake search
+// splits several times, with few and many distinct lines.
+func TestEditsMinimalSplits(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 300; i++ {
+		alpha := 2 + r.IntN(20)
+		a, b := randText(r, r.IntN(120), alpha), randText(r, r.IntN(120), alpha)
+		if r.IntN(2) == 0 { // b a mutation of a: the usual case for apply
+			b = mutate(r, a, alpha)
+		}
+		ops := edits(a, b)
+		checkScript(t, a, b, ops)
+		if got, want := changes(ops), len(a)+len(b)-2*lcs(a, b); got != want {
+			t.Fatalf("%q → %q: %d edits, want %d", a, b, got, want)
+		}
+	}
+}
+
+// Above the limit the changed region is deleted and inserted as a whole,
+// between the unchanged lines around it, and the hunk says so.
+func TestDiffReplacedWhole(t *testing.T) {
+	a := []byte("keep\n1\n2\n3\n4\ntail\n")
+	b := []byte("keep\nx\n2\ny\ntail\n")
+	limit := func(int) int { return 2 }
+	want := "--- F\n+++ F\n@@ -1,6 +1,5 @@ " + ReplacedNote + "\n keep\n-1\n-2\n-3\n-4\n+x\n+2\n+y\n tail\n"
+	if got := diff("F", a, b, limit); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// Within the limit the same change is found line by line.
+	got := diff("F", a, b, func(int) int { return 5 })
+	if strings.Contains(got, ReplacedNote) || !strings.Contains(got, " 2\n") {
+		t.Errorf("within the limit:\n%s", got)
+	}
+	if got := applyDiff(t, a, diff("F", a, b, limit)); got != string(b) {
+		t.Errorf("the whole replacement does not apply: %q", got)
+	}
+}
+
+// The default limit never cuts a diff of a file of ordinary size short.
+func TestDiffSmallFilesExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	a := randText(r, 2000, 50)
+	b := make([]string, len(a))
+	for i := range a { // every line changed: the most a diff can cost
+		b[i] = "new " + a[i]
+	}
+	d := Diff("F", []byte(strings.Join(a, "")), []byte(strings.Join(b, "")))
+	if strings.Contains(d, ReplacedNote) {
+		t.Fatalf("a 2,000-line file was replaced as a whole")
+	}
+}
+
+// The 40,000-line block of issue 11: a diff that once needed gigabytes now
+// stays within a budget linear in the input: three copies of the text (the
+// lines, the output and slack) and 128 bytes a line for the line table,
+// the numbering and the edit script.
+func TestDiffMemoryBudget(t *testing.T) {
+	for _, c := range bigCases() {
+		t.Run(c.name, func(t *testing.T) {
+			lines := bytes.Count(c.a, []byte("\n")) + bytes.Count(c.b, []byte("\n"))
+			budget := uint64(3*(len(c.a)+len(c.b)) + 128*lines)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			d := Diff("CLAUDE.md", c.a, c.b)
+			runtime.ReadMemStats(&after)
+			used := after.TotalAlloc - before.TotalAlloc
+			t.Logf("%d lines, %d bytes: allocated %d bytes (budget %d)", lines, len(c.a)+len(c.b), used, budget)
+			if used > budget {
+				t.Errorf("allocated %d bytes, budget %d", used, budget)
+			}
+			if strings.Contains(d, ReplacedNote) != c.whole {
+				t.Errorf("replaced as a whole: %v, want %v", !c.whole, c.whole)
+			}
+			if got := applyDiff(t, c.a, d); got != string(c.b) {
+				t.Error("the diff does not turn the old text into the new one")
+			}
+		})
+	}
+}
+
+func BenchmarkDiff40000(b *testing.B) {
+	for _, c := range bigCases() {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.a) + len(c.b)))
+			for b.Loop() {
+				Diff("CLAUDE.md", c.a, c.b)
+			}
+		})
+	}
+}
+
+type bigCase struct {
+	name  string
+	a, b  []byte
+	whole bool // expect the whole-block replacement
+}
+
+// bigCases are CLAUDE.md files whose block holds 40,000 lines (~430 KB).
+func bigCases() []bigCase {
+	const n = 40000
+	wrap := func(lines []string) []byte {
+		return []byte("# My notes\n\nKeep this.\n\n" + BeginMarker + "\n" + strings.Join(lines, "") + EndMarker + "\n\nMore of mine.\n")
+	}
+	huge := make([]string, n)
+	for i := range huge {
+		huge[i] = fmt.Sprintf("item %05d\n", i)
+	}
+	rendered := make([]string, 40)
+	for i := range rendered {
+		rendered[i] = fmt.Sprintf("- rule %d: keep the tests green\n", i)
+	}
+	sparse := slices.Clone(huge) // one line in 500 changed
+	for i := 0; i < n; i += 500 {
+		sparse[i] = "changed\n"
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	noiseA, noiseB := randText(r, n, 4), randText(r, n, 4)
+	return []bigCase{
+		{"block replaced", wrap(huge), wrap(rendered), true},
+		{"sparse changes", wrap(huge), wrap(sparse), false},
+		{"unrelated with common lines", wrap(noiseA), wrap(noiseB), true},
+	}
+}
+
+// Whatever the two texts, the diff applies to the old one and yields the
+// new one, also when the limit forces a whole replacement.
+func FuzzDiff(f *testing.F) {
+	for _, s := range [][2]string{
+		{"", ""}, {"a\n", ""}, {"", "a"}, {"a\nb", "a\nb\n"}, {"a\r\nb\r\n", "a\nb\n"},
+		{"1\n2\n3\n4\n5\n6\n7\n8\n9\n", "1\n2\n3\n4\nfive\n6\n7\n8\n9\n"},
+		{"a\nb\nc\na\nb\nb\na\n", "c\nb\na\nb\na\nc\n"},
+		{"@@ -1 +1 @@\n", "\\ No newline at end of file\n"},
+	} {
+		f.Add([]byte(s[0]), []byte(s[1]), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, a, b []byte, limit uint8) {
+		lim := costLimit
+		if limit > 0 {
+			lim = func(int) int { return int(limit) - 1 }
+		}
+		d := diff("F", a, b, lim)
+		if bytes.Equal(a, b) {
+			if d != "" {
+				t.Fatalf("equal texts, diff %q", d)
+			}
+			return
+		}
+		if got := applyDiff(t, a, d); got != string(b) {
+			t.Fatalf("%q patched with\n%s\ngives %q, want %q", a, d, got, b)
+		}
+	})
+}
+
+// applyDiff applies a unified diff as Diff writes it, strictly: every
+// context and deleted line must match the old text and every count must
+// agree with its header.
+func applyDiff(t testing.TB, old []byte, d string) string {
+	t.Helper()
+	if d == "" {
+		return string(old)
+	}
+	src := splitLines(old)
+	lines := strings.SplitAfter(d, "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "--- ") || !strings.HasPrefix(lines[1], "+++ ") {
+		t.Fatalf("no header: %q", d)
+	}
+	lines = lines[2:]
+	var out strings.Builder
+	pos := 0 // next line of src
+	// next returns the content of the next hunk line and whether it has
+	// no newline at the end.
+	next := func() (byte, string) {
+		if len(lines) == 0 || lines[0] == "" {
+			t.Fatalf("hunk cut short in %q", d)
+		}
+		l := lines[0]
+		lines = lines[1:]
+		if len(lines) > 0 && strings.HasPrefix(lines[0], "\\ No newline at end of file\n") {
+			lines = lines[1:]
+			return l[0], strings.TrimSuffix(l[1:], "\n")
+		}
+		return l[0], l[1:]
+	}
+	for len(lines) > 0 && lines[0] != "" {
+		hdr := strings.TrimSuffix(lines[0], "\n")
+		lines = lines[1:]
+		as, an, _, bn := parseHunkHeader(t, hdr)
+		if an > 0 {
+			as--
+		}
+		if as < pos || as > len(src) {
+			t.Fatalf("hunk %q starts at %d, at line %d of %d", hdr, as, pos, len(src))
+		}
+		for _, l := range src[pos:as] {
+			out.WriteString(l)
+		}
+		pos = as
+		for an > 0 || bn > 0 {
+			kind, text := next()
+			switch {
+			case kind == ' ' && an > 0 && bn > 0:
+				an, bn = an-1, bn-1
+			case kind == '-' && an > 0:
+				an--
+			case kind == '+' && bn > 0:
+				bn--
+				out.WriteString(text)
+				continue
+			default:
+				t.Fatalf("unexpected line %q in hunk %q", text, hdr)
+			}
+			if pos >= len(src) || src[pos] != text {
+				t.Fatalf("line %d is %q in the diff but not in the old text", pos+1, text)
+			}
+			if kind == ' ' {
+				out.WriteString(text)
+			}
+			pos++
+		}
+	}
+	for _, l := range src[pos:] {
+		out.WriteString(l)
+	}
+	return out.String()
+}
+
+// parseHunkHeader reads "@@ -A[,N] +B[,M] @@[ note]".
+func parseHunkHeader(t testing.TB, hdr string) (as, an, bs, bn int) {
+	t.Helper()
+	f := strings.Fields(hdr)
+	if len(f) < 4 || f[0] != "@@" || f[3] != "@@" || f[1][0] != '-' || f[2][0] != '+' {
+		t.Fatalf("bad hunk header %q", hdr)
+	}
+	rng := func(s string) (int, int) {
+		start, count, ok := strings.Cut(s, ",")
+		n := 1
+		if ok {
+			n = atoi(t, count)
+		}
+		return atoi(t, start), n
+	}
+	as, an = rng(f[1][1:])
+	bs, bn = rng(f[2][1:])
+	return
+}
+
+func atoi(t testing.TB, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("bad number %q in a hunk header", s)
+	}
+	return n
+}
+
+func checkScript(t *testing.T, a, b []string, ops []op) {
+	t.Helper()
+	var gotA, gotB []string
+	for _, o := range ops {
+		if o.kind != '+' {
+			gotA = append(gotA, o.line)
+		}
+		if o.kind != '-' {
+			gotB = append(gotB, o.line)
+		}
+	}
+	if !slices.Equal(gotA, a) || !slices.Equal(gotB, b) {
+		t.Fatalf("script does not map %q to %q: %v", a, b, ops)
+	}
+}
+
+func changes(ops []op) int {
+	n := 0
+	for _, o := range ops {
+		if o.kind != ' ' {
+			n++
+		}
+	}
+	return n
+}
+
+// randText is n lines drawn from alpha distinct ones.
+func randText(r *rand.Rand, n, alpha int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("l%d\n", r.IntN(alpha))
+	}
+	return out
+}
+
+// mutate deletes, inserts and replaces a few lines of a.
+func mutate(r *rand.Rand, a []string, alpha int) []string {
+	out := slices.Clone(a)
+	for range 1 + r.IntN(8) {
+		i := r.IntN(len(out) + 1)
+		switch r.IntN(3) {
+		case 0:
+			if i < len(out) {
+				out = slices.Delete(out, i, i+1)
+			}
+		case 1:
+			out = slices.Insert(out, i, fmt.Sprintf("l%d\n", r.IntN(alpha)))
+		default:
+			if i < len(out) {
+				out[i] = "new\n"
+			}
+		}
+	}
+	return out
 }

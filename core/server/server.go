@@ -15,14 +15,18 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"io/fs"
 	"log"
 	mrand "math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
+	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -82,7 +86,7 @@ type Server struct {
 type RunningError struct{ Discovery Discovery }
 
 func (e *RunningError) Error() string {
-	return fmt.Sprintf("a charter server for this scope already runs at %s (pid %d): use it, or stop it first", e.Discovery.BaseURL(), e.Discovery.PID)
+	return fmt.Sprintf("a charter server for this scope already runs at %s (pid %d): open its hub with `charter serve --open`, or stop it with `charter serve --stop`", e.Discovery.BaseURL(), e.Discovery.PID)
 }
 
 // Open binds the port and writes the token and discovery files. Call Serve
@@ -129,7 +133,7 @@ func Open(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.http = &http.Server{
-		Handler:           s,
+		Handler:           s.recovering(s),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       15 * time.Second,
 		WriteTimeout:      15 * time.Second,
@@ -224,6 +228,59 @@ func (s *Server) HubURL() string { return s.URL() + "#token=" + s.token }
 // Token is the bearer token of this process.
 func (s *Server) Token() string { return s.token }
 
+// OpenFile is the page that hands the browser the hub's address with the
+// token, in the scope's state directory.
+const OpenFile = "open-hub.html"
+
+// OpenFilePath is where a scope's open page lives.
+func OpenFilePath(sys *core.System, sc core.Scope) string {
+	return sys.Paths.Join(sc.Path, "state", OpenFile)
+}
+
+// WriteOpenPage writes the page that sends a browser on to hubURL and
+// returns the file:// URL to open it by. As Jupyter does: a command line is
+// visible to every local user (ps), a file of mode 0600 only to its owner,
+// so the token travels in the file and never in the opener's arguments.
+// The token stays in the fragment, which no server or log sees.
+func WriteOpenPage(sys *core.System, sc core.Scope, hubURL string) (string, error) {
+	path := OpenFilePath(sys, sc)
+	u := html.EscapeString(hubURL)
+	page := `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="referrer" content="no-referrer">
+<meta http-equiv="refresh" content="0;url=` + u + `">
+<title>Opening the charter settings hub</title>
+</head>
+<body>
+<p>Opening the charter settings hub. If nothing happens, <a href="` + u + `">open it here</a>.</p>
+</body>
+</html>
+`
+	// WriteAtomic keeps an existing file's mode: start afresh so the page
+	// is always 0600, whatever mode an older copy had.
+	if err := sys.Fs.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("replace %s: %w", path, err)
+	}
+	if err := sys.WriteAtomic(path, []byte(page)); err != nil {
+		return "", err
+	}
+	return fileURL(sys, path), nil
+}
+
+// fileURL is the file:// URL of an absolute path (file:///C:/… on Windows).
+func fileURL(sys *core.System, path string) string {
+	p := path
+	if sys.Paths.Windows {
+		p = strings.ReplaceAll(p, `\`, "/")
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
 // Serve answers requests until ctx is cancelled, a shutdown is requested or
 // the server has been idle too long. Requests in flight are given
 // drainTimeout to finish; then the token and discovery files are removed.
@@ -231,24 +288,23 @@ func (s *Server) Serve(ctx context.Context) error {
 	defer s.removeFiles()
 	errc := make(chan error, 1)
 	go func() { errc <- s.http.Serve(s.ln) }()
-	var reason string
+	var reason string // why, unless a signal asked: the user knows then
 	select {
 	case <-ctx.Done():
-		reason = "interrupted"
 	case <-s.stop:
-		reason = "shutdown requested"
+		reason = ": shutdown requested"
 	case <-s.idle.expired():
-		reason = fmt.Sprintf("idle for %s", s.cfg.IdleTimeout)
+		reason = fmt.Sprintf(": idle for %s", s.cfg.IdleTimeout)
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
 	}
-	s.logf("stopping: %s", reason)
 	sctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
 	if err := s.http.Shutdown(sctx); err != nil {
 		s.logf("requests still running after %s were cut off", drainTimeout)
 		s.http.Close()
 	}
+	s.logf("stopped%s", reason)
 	return nil
 }
 
@@ -295,8 +351,58 @@ func (s *Server) removeFiles() {
 			}
 		}
 	}
+	// The open page is ours while it holds our token, whoever wrote it.
+	open := OpenFilePath(sys, s.cfg.Scope)
+	if cur, err := afero.ReadFile(sys.Fs, open); err == nil && strings.Contains(string(cur), "#token="+s.token) {
+		if err := sys.Fs.Remove(open); err != nil {
+			s.logf("remove %s: %v", open, err)
+		}
+	}
 }
 
 func (s *Server) logf(format string, args ...any) {
 	fmt.Fprintf(s.cfg.Log, "charter: "+format+"\n", args...)
 }
+
+// recovering answers a handler's panic with the one error shape (500) and
+// logs it, so that one bad request fails alone: net/http would only drop
+// the connection, and the page would see no reason.
+func (s *Server) recovering(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tw := &trackingWriter{ResponseWriter: w}
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler { // net/http's way to cut a response short
+				panic(v)
+			}
+			s.logf("internal error answering %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
+			if !tw.wrote {
+				writeError(tw, errorf(http.StatusInternalServerError, "internal",
+					"internal error answering %s %s: %v (the server keeps running; please report this)", r.Method, r.URL.Path, v))
+			}
+		}()
+		h.ServeHTTP(tw, r)
+	})
+}
+
+// trackingWriter notes whether the status line has gone out.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *trackingWriter) WriteHeader(code int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *trackingWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -14,7 +14,7 @@ function fatal(err) {
   const unauthorized = err.status === 401 || !session.token;
   $('fatal-title').textContent = unauthorized ? 'This page has no valid key' : 'Something went wrong';
   $('fatal-message').textContent = unauthorized
-    ? 'Open the link that charter serve printed (it ends in #token=…). A link from an earlier run stops working when its server stops.'
+    ? 'Run charter serve --open to open the hub with its key. A page from an earlier run stops working when its server stops.'
     : err.message;
   $('fatal').hidden = false;
   $('app').hidden = true;

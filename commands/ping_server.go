@@ -18,7 +18,7 @@ func (c *PingCmd) askServer(ctx context.Context, a *App, sc core.Scope) error {
 		raw, err = cl.Ping(ctx)
 	}
 	if err != nil {
-		return noServer(err)
+		return err
 	}
 	var doc core.PingDoc
 	if err := json.Unmarshal(raw, &doc); err != nil {

@@ -113,7 +113,7 @@ func (c *ServeCmd) reuse(ctx context.Context, a *App, sc core.Scope) error {
 		_, err = cl.Ping(ctx) // the token is the one it holds
 	}
 	if err != nil {
-		return noServer(err)
+		return err
 	}
 	a.openHub(sc, cl.HubURL())
 	d := cl.Discovery
@@ -127,27 +127,18 @@ func (c *ServeCmd) reuse(ctx context.Context, a *App, sc core.Scope) error {
 func (c *ServeCmd) stop(ctx context.Context, a *App, sc core.Scope) error {
 	cl, err := server.Connect(a.Sys, sc)
 	if err != nil {
-		return noServer(err)
+		return err
 	}
 	sctx, cancel := context.WithTimeout(ctx, stopWait)
 	defer cancel()
 	if err := cl.Stop(sctx); err != nil {
-		return noServer(err)
+		return err
 	}
 	d := cl.Discovery
 	doc := stoppedDoc{Stopped: true, URL: d.BaseURL(), PID: d.PID}
 	return a.emit(doc, func(w io.Writer) {
 		fmt.Fprintf(w, "stopped the charter server at %s (pid %d)\n", d.BaseURL(), d.PID)
 	})
-}
-
-// noServer gives "no server runs" its exit code 3.
-func noServer(err error) error {
-	var ns *server.NoServerError
-	if errors.As(err, &ns) {
-		return withExit(ExitNoServer, ns.Code(), err)
-	}
-	return err
 }
 
 // openHub writes the scope's open page for hubURL and opens it. The

@@ -114,9 +114,6 @@ func (e *NoServerError) Error() string {
 	return msg
 }
 
-// Code is the error's stable name for machines.
-func (e *NoServerError) Code() string { return "no_server" }
-
 // profileSetting says how a shell selects a companion profile.
 func profileSetting(sys *core.System, provider, profile string) string {
 	dir := "<agent-switch home>"

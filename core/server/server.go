@@ -380,7 +380,7 @@ func (s *Server) recovering(h http.Handler) http.Handler {
 			}
 			s.logf("internal error answering %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
 			if !tw.wrote {
-				writeError(tw, errorf(http.StatusInternalServerError, "internal",
+				writeError(tw, core.Errorf(core.CodeInternal,
 					"internal error answering %s %s: %v (the server keeps running; please report this)", r.Method, r.URL.Path, v))
 			}
 		}()

@@ -353,7 +353,9 @@ func TestToolErrors(t *testing.T) {
 	}
 }
 
-func fileURI(path string) string { return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String() }
+func fileURI(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
 
 func workDirOf(t *testing.T, cs *mcp.ClientSession) string {
 	t.Helper()

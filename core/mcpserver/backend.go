@@ -127,6 +127,8 @@ var _ Backend = (*Local)(nil)
 
 // read returns the effective settings. The files are read on every call:
 // an agent asks for its governance live.
+// TODO(lead): with the project layer, find the project from dir (after
+// --project-dir and CHARTER_PROJECT_DIR) and read its layers and the policy.
 func (l *Local) read(dir string) (*settings.Snapshot, error) {
 	return settings.New(l.Sys, l.Scope).Read()
 }

@@ -60,8 +60,9 @@ func New(b Backend, opts Options) *Server {
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: core.Name, Title: "charter", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:            Instructions,
 		RootsListChangedHandler: s.rootsChanged,
-		// No logging capability: nothing here is worth a client's log.
-		Capabilities: &mcp.ServerCapabilities{},
+		// Tools and resources are fixed for the life of the server, so no
+		// list-changed notifications; no logging: nothing here is worth a client's log.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 	})
 	s.srv.AddReceivingMiddleware(codeArgumentErrors)
 	s.addResources()

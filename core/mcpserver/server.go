@@ -125,7 +125,11 @@ func (s *Server) resource(r *mcp.Resource, read func(ctx context.Context, dir st
 				return nil, rpcError(err)
 			}
 		}
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: r.URI, MIMEType: r.MIMEType, Text: text}}}, nil
+		return &mcp.ReadResourceResult{
+			// The user's own settings, read live: cache nowhere else, and not for long.
+			Cacheable: mcp.Cacheable{TTLMs: 0, CacheScope: "private"},
+			Contents:  []*mcp.ResourceContents{{URI: r.URI, MIMEType: r.MIMEType, Text: text}},
+		}, nil
 	})
 }
 

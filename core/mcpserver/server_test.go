@@ -154,6 +154,9 @@ func readResource(t testing.TB, cs *mcp.ClientSession, uri string) *mcp.Resource
 	if len(res.Contents) != 1 || res.Contents[0].URI != uri {
 		t.Fatalf("read %s: contents %+v", uri, res.Contents)
 	}
+	if res.CacheScope != "private" || res.TTLMs != 0 {
+		t.Errorf("read %s: cache %+v, want private and never fresh", uri, res.Cacheable)
+	}
 	return res.Contents[0]
 }
 

@@ -1,0 +1,49 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentkit/charter/core/mcpserver"
+)
+
+// McpCmd serves charter to agents over the Model Context Protocol, on
+// stdin and stdout, read-only.
+type McpCmd struct {
+	PrintConfig string `name:"print-config" placeholder:"claude|codex" help:"Print how to register charter with an agent for every project, then exit."`
+}
+
+func (c *McpCmd) Run(ctx context.Context, a *App) error {
+	sc, err := a.Scope()
+	if err != nil {
+		return err
+	}
+	if c.PrintConfig != "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("find charter's own path for the snippet: %w", err)
+		}
+		sn, err := mcpserver.UserSnippet(c.PrintConfig, mcpserver.UserEntry(exe, sc))
+		if err != nil {
+			return err
+		}
+		return a.emit(sn, func(w io.Writer) { fmt.Fprint(w, sn.Text) })
+	}
+	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version},
+		mcpserver.Options{Version: a.Build.Version, Getwd: a.Sys.Getwd, Paths: a.Sys.Paths})
+	// stdout is the protocol's: nothing else may be printed there.
+	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.Stdin), Writer: nopWriteCloser{a.Stdout}})
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil // SIGINT or SIGTERM: a clean stop, as for serve
+	}
+	return err
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

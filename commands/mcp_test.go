@@ -1,0 +1,362 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentkit/charter/core/mcpserver"
+)
+
+// buildCharter builds the real binary, as an agent would start it.
+func buildCharter(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the charter binary")
+	}
+	bin := filepath.Join(t.TempDir(), "charter")
+	out, err := exec.Command("go", "build", "-ldflags", "-X main.version=9.9.9-e2e",
+		"-o", bin, "github.com/agentkit/charter/cmd/charter").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// mcpProcess is a running `charter mcp` and the SDK client talking to it
+// over its stdin and stdout.
+type mcpProcess struct {
+	cmd    *exec.Cmd
+	cs     *mcp.ClientSession
+	stderr *bytes.Buffer
+}
+
+// startMCP starts `bin args...` in dir with only the variables in environ,
+// and connects a client announcing roots (none: no roots capability).
+func startMCP(t testing.TB, bin, dir string, environ []string, roots []string, args ...string) *mcpProcess {
+	t.Helper()
+	p := &mcpProcess{cmd: exec.Command(bin, args...), stderr: &bytes.Buffer{}}
+	p.cmd.Dir, p.cmd.Env, p.cmd.Stderr = dir, environ, p.stderr
+	opts := &mcp.ClientOptions{}
+	if roots == nil {
+		opts.Capabilities = &mcp.ClientCapabilities{}
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, opts)
+	for _, r := range roots {
+		c.AddRoots(&mcp.Root{URI: (&url.URL{Scheme: "file", Path: r}).String()})
+	}
+	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: p.cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect to charter mcp: %v\nstderr: %s", err, p.stderr)
+	}
+	p.cs = cs
+	t.Cleanup(func() { cs.Close() })
+	return p
+}
+
+// close ends the session by closing the server's input, as clients do, and
+// returns the exit code.
+func (p *mcpProcess) close(t testing.TB) int {
+	t.Helper()
+	err := p.cs.Close()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatalf("close: %v", err)
+	}
+	return p.cmd.ProcessState.ExitCode()
+}
+
+func (p *mcpProcess) call(t testing.TB, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := p.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v\nstderr: %s", name, err, p.stderr)
+	}
+	return res
+}
+
+func (p *mcpProcess) read(t testing.TB, uri string) string {
+	t.Helper()
+	res, err := p.cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+	if err != nil || len(res.Contents) != 1 {
+		t.Fatalf("read %s: %v %+v", uri, err, res)
+	}
+	return res.Contents[0].Text
+}
+
+func resultText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// fields decodes a result's structured content, or fails on a tool error.
+func fields(t testing.TB, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool error: %s", resultText(res))
+	}
+	m, ok := res.StructuredContent.(map[string]any)
+	if !ok {
+		t.Fatalf("structured content %T: %v", res.StructuredContent, res.StructuredContent)
+	}
+	return m
+}
+
+// errorOf decodes a tool error: the CLI's {"error":{"code","message"}}.
+func errorOf(t testing.TB, res *mcp.CallToolResult) (code, msg string) {
+	t.Helper()
+	var doc struct {
+		Error struct{ Code, Message string } `json:"error"`
+	}
+	if !res.IsError || json.Unmarshal([]byte(resultText(res)), &doc) != nil {
+		t.Fatalf("want a tool error with the CLI's error document, got %s", resultText(res))
+	}
+	return doc.Error.Code, doc.Error.Message
+}
+
+// world is a home, a config root and a project, under one directory.
+type world struct {
+	dir, home, root, project string
+}
+
+func newWorld(t testing.TB) world {
+	t.Helper()
+	d := t.TempDir()
+	w := world{dir: d, home: filepath.Join(d, "home"), root: filepath.Join(d, "root"), project: filepath.Join(d, "project")}
+	for _, p := range []string{w.home, w.root, w.project, filepath.Join(w.home, ".claude")} {
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(w.root, "settings.yaml"), "rules:\n  tier: full # chosen for this host\n")
+	writeFile(t, filepath.Join(w.project, "README.md"), "a project\n")
+	return w
+}
+
+func (w world) env(extra ...string) []string {
+	return append([]string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH")}, extra...)
+}
+
+func writeFile(t testing.TB, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMCPBinary talks to the real binary through the SDK's client over its
+// stdin and stdout. One build serves every subtest.
+func TestMCPBinary(t *testing.T) {
+	bin := buildCharter(t)
+	t.Run("EndToEnd", func(t *testing.T) { testMCPEndToEnd(t, bin) })
+	t.Run("Environment", func(t *testing.T) { testMCPEnvironment(t, bin) })
+	t.Run("WritesNothing", func(t *testing.T) { testMCPWritesNothing(t, bin) })
+}
+
+func testMCPEndToEnd(t *testing.T, bin string) {
+	w := newWorld(t)
+	settingsFile := filepath.Join(w.root, "settings.yaml")
+	// The global flag before the command, as the registration writes it.
+	p := startMCP(t, bin, w.home, w.env(), []string{w.project}, "--config-root", w.root, "mcp")
+
+	init := p.cs.InitializeResult()
+	if init.ServerInfo.Name != "charter" || init.ServerInfo.Version != "9.9.9-e2e" || !strings.Contains(init.Instructions, "read-only") {
+		t.Errorf("initialize: %+v, instructions %q", init.ServerInfo, init.Instructions)
+	}
+	tools, err := p.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"gates_run", "settings_explain", "settings_get", "status"}; !slices.Equal(names, want) {
+		t.Errorf("tools %v, want %v", names, want)
+	}
+	resources, err := p.cs.ListResources(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uris []string
+	for _, r := range resources.Resources {
+		uris = append(uris, r.URI)
+	}
+	slices.Sort(uris)
+	if want := []string{mcpserver.URIGovernance, mcpserver.URISchema, mcpserver.URISettings}; !slices.Equal(uris, want) {
+		t.Errorf("resources %v, want %v", uris, want)
+	}
+
+	// Resources: the same documents as the CLI's.
+	var doc struct {
+		Scope   struct{ Kind, Path string }
+		Values  map[string]map[string]any
+		Origins map[string]string
+	}
+	if err := json.Unmarshal([]byte(p.read(t, mcpserver.URISettings)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Scope.Kind != "host" || doc.Scope.Path != w.root || doc.Values["rules"]["tier"] != "full" || doc.Origins["rules.tier"] != settingsFile {
+		t.Errorf("charter://settings: %+v", doc)
+	}
+	if gov := p.read(t, mcpserver.URIGovernance); !strings.Contains(gov, "<!-- charter:begin") || !strings.Contains(gov, "**full**") {
+		t.Errorf("charter://governance:\n%s", gov)
+	}
+	if schema := p.read(t, mcpserver.URISchema); !strings.Contains(schema, `"x-key": "rules.tier"`) {
+		t.Errorf("charter://schema:\n%s", schema)
+	}
+
+	// Tools.
+	if got := fields(t, p.call(t, "settings_get", map[string]any{"key": "rules.tier"})); got["value"] != "full" || got["origin"] != settingsFile {
+		t.Errorf("settings_get: %v", got)
+	}
+	if got := fields(t, p.call(t, "settings_explain", map[string]any{"key": "worktrees.mode"})); got["default"] != "ask" || got["layer"] != "default" || got["locked"] != false || len(got["allowed"].([]any)) != 3 {
+		t.Errorf("settings_explain: %v", got)
+	}
+	st := fields(t, p.call(t, "status", nil))
+	if st["workDir"] != w.project || st["scope"].(map[string]any)["kind"] != "host" || st["configRoot"].(map[string]any)["source"] != "flag" || st["version"] != "9.9.9-e2e" {
+		t.Errorf("status: %v", st)
+	}
+	if targets := st["apply"].(map[string]any)["targets"].([]any); len(targets) != 1 || targets[0].(map[string]any)["state"] != "outdated" {
+		t.Errorf("status apply: %v", st["apply"])
+	}
+	if code, _ := errorOf(t, p.call(t, "gates_run", nil)); code != "not_supported" {
+		t.Errorf("gates_run in a build without gates: %s", code)
+	}
+	code, msg := errorOf(t, p.call(t, "settings_get", map[string]any{"key": "rules.teir"}))
+	if code != "unknown_key" || !strings.Contains(msg, `did you mean "rules.tier"`) {
+		t.Errorf("unknown key: %s %s", code, msg)
+	}
+
+	// A malformed settings file is a tool error naming file and line, and
+	// is left as it is.
+	bad := "rules:\n  tier: [\n"
+	writeFile(t, settingsFile, bad)
+	code, msg = errorOf(t, p.call(t, "settings_get", map[string]any{"key": "rules.tier"}))
+	if code != "malformed_settings" || !strings.Contains(msg, settingsFile+":") {
+		t.Errorf("malformed settings: %s %s", code, msg)
+	}
+	if data, _ := os.ReadFile(settingsFile); string(data) != bad {
+		t.Errorf("the malformed file changed: %q", data)
+	}
+
+	// Closing its input ends the server with exit 0.
+	if code := p.close(t); code != 0 {
+		t.Errorf("exit code %d after the input closed; stderr: %s", code, p.stderr)
+	}
+}
+
+// charter mcp honours AGENTKIT_CONFIG_HOME and, without roots, the working
+// directory.
+func testMCPEnvironment(t *testing.T, bin string) {
+	w := newWorld(t)
+	p := startMCP(t, bin, w.project, w.env("AGENTKIT_CONFIG_HOME="+w.root), nil, "mcp")
+	st := fields(t, p.call(t, "status", nil))
+	if st["workDir"] != w.project || st["configRoot"].(map[string]any)["source"] != "env" || st["configRoot"].(map[string]any)["path"] != w.root {
+		t.Errorf("status: %v", st)
+	}
+	if got := fields(t, p.call(t, "settings_get", map[string]any{"key": "rules.tier"})); got["value"] != "full" {
+		t.Errorf("settings_get under AGENTKIT_CONFIG_HOME: %v", got)
+	}
+	if code := p.close(t); code != 0 {
+		t.Errorf("exit code %d; stderr: %s", code, p.stderr)
+	}
+}
+
+// fileState is what a write would change about a file.
+type fileState struct {
+	mode  fs.FileMode
+	size  int64
+	mtime int64
+	sum   [32]byte
+}
+
+// snapshot records every file and directory under dir.
+func snapshot(t testing.TB, dir string) map[string]fileState {
+	t.Helper()
+	out := map[string]fileState{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		st := fileState{mode: fi.Mode(), size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+		if fi.Mode().IsRegular() {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			st.sum = sha256.Sum256(data)
+		}
+		out[path] = st
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// No tool and no resource writes: run them all against a read-only config
+// root and project, and nothing under the home, root or project changes.
+func testMCPWritesNothing(t *testing.T, bin string) {
+	w := newWorld(t)
+	writeFile(t, filepath.Join(w.home, ".claude", "CLAUDE.md"), "# mine\n")
+	for _, d := range []string{w.root, w.project} {
+		if err := os.Chmod(d, 0o500); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.Chmod(d, 0o700) })
+	}
+	before := snapshot(t, w.dir)
+
+	for _, roots := range [][]string{{w.project}, nil} {
+		p := startMCP(t, bin, w.project, w.env(), roots, "--config-root", w.root, "mcp")
+		for _, uri := range []string{mcpserver.URISettings, mcpserver.URIGovernance, mcpserver.URISchema} {
+			p.read(t, uri)
+		}
+		fields(t, p.call(t, "settings_get", map[string]any{"key": "rules.tier"}))
+		fields(t, p.call(t, "settings_explain", map[string]any{"key": "gates.on_failure"}))
+		fields(t, p.call(t, "status", nil))
+		p.call(t, "gates_run", nil)
+		p.call(t, "settings_get", map[string]any{"key": "no.such"})
+		if code := p.close(t); code != 0 {
+			t.Errorf("exit code %d; stderr: %s", code, p.stderr)
+		}
+	}
+
+	after := snapshot(t, w.dir)
+	for path, st := range after {
+		if b, ok := before[path]; !ok {
+			t.Errorf("created %s", path)
+		} else if b != st {
+			t.Errorf("changed %s: %+v became %+v", path, b, st)
+		}
+	}
+	for path := range before {
+		if _, ok := after[path]; !ok {
+			t.Errorf("removed %s", path)
+		}
+	}
+}

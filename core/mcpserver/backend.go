@@ -1,0 +1,268 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// Backend is what the MCP skin asks of charter. Every method only reads.
+// dir is the directory the client works in (its first root, else charter's
+// working directory); the project, once charter has one, is found from it.
+type Backend interface {
+	Settings(ctx context.Context, dir string) (settings.Doc, error)
+	Get(ctx context.Context, dir, key string) (KeyDoc, error)
+	Explain(ctx context.Context, dir, key string) (Explanation, error)
+	Governance(ctx context.Context, dir string) (string, error)
+	Schema(ctx context.Context) ([]byte, error)
+	Status(ctx context.Context, dir string) (StatusDoc, error)
+	RunGates(ctx context.Context, dir string, gates []string, progress Progress) (GateReport, error)
+}
+
+// Progress reports a running job: done of total steps, and what happens now.
+type Progress func(done, total int, msg string)
+
+// KeyDoc is one setting: the document of `charter settings get KEY --json`.
+type KeyDoc struct {
+	Key    string `json:"key"`
+	Value  any    `json:"value"`
+	Origin string `json:"origin" jsonschema:"the file that gave the value, or default"`
+}
+
+// Explanation is everything charter knows about one setting.
+type Explanation struct {
+	Key         string        `json:"key"`
+	Description string        `json:"description"`
+	Type        string        `json:"type" jsonschema:"bool, int, decimal, enum or list"`
+	Allowed     []string      `json:"allowed" jsonschema:"the values an enum takes; null for other types"`
+	Minimum     *settings.Dec `json:"minimum" jsonschema:"lowest value of a number; null when unbounded or not a number"`
+	Maximum     *settings.Dec `json:"maximum" jsonschema:"highest value of a number; null when unbounded or not a number"`
+	Default     any           `json:"default"`
+	Value       any           `json:"value" jsonschema:"the effective value"`
+	Origin      string        `json:"origin" jsonschema:"the file that gave the value, or default"`
+	Layer       string        `json:"layer" jsonschema:"the layer that set the value: default, global or scope (project, projectLocal and policy once charter has them)"`
+	Locked      bool          `json:"locked" jsonschema:"whether a policy locks the key, so no layer can change it"`
+}
+
+// StatusDoc describes where charter stands for the client's directory.
+type StatusDoc struct {
+	Name            string          `json:"name"`
+	Version         string          `json:"version"`
+	SwitcherProfile core.Profile    `json:"switcherProfile"`
+	ConfigRoot      core.ConfigRoot `json:"configRoot"`
+	Scope           core.Scope      `json:"scope"`
+	WorkDir         string          `json:"workDir" jsonschema:"the directory the project is looked for from: the client's first root, else charter's working directory"`
+	Project         *ProjectDoc     `json:"project" jsonschema:"the project whose settings apply, or null"`
+	Policy          *PolicyDoc      `json:"policy" jsonschema:"the policy file in force, or null"`
+	Apply           ApplyStatus     `json:"apply"`
+}
+
+// ProjectDoc is the project layer in effect, as ping shows it.
+type ProjectDoc struct {
+	Path  string   `json:"path"`
+	Files []string `json:"files"`
+}
+
+// PolicyDoc is the policy file in effect, as ping shows it.
+type PolicyDoc struct {
+	Path string `json:"path"`
+}
+
+// ApplyStatus is `charter apply --check` without the diffs: whether each
+// agent's instruction file holds the current settings. When charter cannot
+// tell (no agent directory, broken markers), Targets is empty and Error says why.
+type ApplyStatus struct {
+	Targets []apply.Result `json:"targets"`
+	Error   *ErrorBody     `json:"error,omitempty"`
+}
+
+// GateReport is the document of `charter gate run --json`.
+type GateReport struct {
+	OK    bool         `json:"ok"`
+	Gates []GateResult `json:"gates"`
+}
+
+// GateResult is one gate in a GateReport.
+type GateResult struct {
+	Name       string    `json:"name"`
+	Status     string    `json:"status" jsonschema:"passed, failed, timed_out or skipped"`
+	ExitCode   *int      `json:"exitCode"`
+	ElapsedMs  int64     `json:"elapsedMs"`
+	OutputTail string    `json:"outputTail" jsonschema:"the last lines of stdout and stderr together"`
+	Coverage   *Coverage `json:"coverage"`
+	Message    string    `json:"message,omitempty"`
+}
+
+// Coverage is a coverage gate's measure against its minimum, in percent.
+type Coverage struct {
+	Percent settings.Dec `json:"percent"`
+	Min     settings.Dec `json:"min"`
+}
+
+// GateRequest is one run of the gates.
+type GateRequest struct {
+	Settings *settings.Snapshot // the effective settings, gate commands included
+	Dir      string             // the client's directory: gates run in its project root, else here
+	Gates    []string           // the gates to run; empty means every required gate
+}
+
+// GateRunner runs gates as `charter gate run` does. It must stop every
+// process it started when ctx is cancelled, and report progress as it goes.
+type GateRunner func(ctx context.Context, req GateRequest, progress Progress) (GateReport, error)
+
+// Local is the Backend over this process's own files.
+type Local struct {
+	Sys     *core.System
+	Scope   core.Scope // resolved once, at start: flags and environment do not change
+	Version string
+	Gates   GateRunner // nil when this build cannot run gates
+}
+
+var _ Backend = (*Local)(nil)
+
+// read returns the effective settings. The files are read on every call:
+// an agent asks for its governance live.
+// TODO(lead): with the project layer, find the project from dir (after
+// --project-dir and CHARTER_PROJECT_DIR) and read its layers and the policy.
+func (l *Local) read(dir string) (*settings.Snapshot, error) {
+	return settings.New(l.Sys, l.Scope).Read()
+}
+
+func (l *Local) Settings(ctx context.Context, dir string) (settings.Doc, error) {
+	snap, err := l.read(dir)
+	if err != nil {
+		return settings.Doc{}, err
+	}
+	return snap.Doc(), nil
+}
+
+// lookup finds key in the schema, or fails with the CLI's unknown_key error.
+func lookup(key string) (settings.Key, error) {
+	k, ok := settings.Lookup(key)
+	if !ok {
+		_, err := settings.ParseText(key, "") // the CLI's error, with its suggestion
+		if err == nil {
+			err = fmt.Errorf("unknown setting %q", key)
+		}
+		return settings.Key{}, err
+	}
+	return k, nil
+}
+
+func (l *Local) Get(ctx context.Context, dir, key string) (KeyDoc, error) {
+	if _, err := lookup(key); err != nil {
+		return KeyDoc{}, err
+	}
+	snap, err := l.read(dir)
+	if err != nil {
+		return KeyDoc{}, err
+	}
+	return KeyDoc{Key: key, Value: snap.Values[key], Origin: snap.Origins[key]}, nil
+}
+
+func (l *Local) Explain(ctx context.Context, dir, key string) (Explanation, error) {
+	k, err := lookup(key)
+	if err != nil {
+		return Explanation{}, err
+	}
+	snap, err := l.read(dir)
+	if err != nil {
+		return Explanation{}, err
+	}
+	e := Explanation{
+		Key:         k.Name,
+		Description: k.Description,
+		Type:        string(k.Kind),
+		Allowed:     k.Choices,
+		Default:     k.Default,
+		Value:       snap.Values[key],
+		Origin:      snap.Origins[key],
+		Layer:       l.layer(snap.Origins[key]),
+	}
+	if k.Min != nil {
+		d := settings.Dec(k.Min.String())
+		e.Minimum = &d
+	}
+	if k.Max != nil {
+		d := settings.Dec(k.Max.String())
+		e.Maximum = &d
+	}
+	return e, nil
+}
+
+// layer names the layer an origin belongs to.
+func (l *Local) layer(origin string) string {
+	switch origin {
+	case settings.OriginDefault:
+		return "default"
+	case settings.New(l.Sys, l.Scope).Path():
+		return "scope"
+	}
+	return "global" // the root's file under a profile's own
+}
+
+func (l *Local) Governance(ctx context.Context, dir string) (string, error) {
+	snap, err := l.read(dir)
+	if err != nil {
+		return "", err
+	}
+	return string(apply.Render(snap, l.Version)), nil
+}
+
+func (l *Local) Schema(ctx context.Context) ([]byte, error) {
+	return json.MarshalIndent(settings.JSONSchema(), "", "  ")
+}
+
+func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
+	snap, err := l.read(dir)
+	if err != nil {
+		return StatusDoc{}, err
+	}
+	doc := StatusDoc{
+		Name:            core.Name,
+		Version:         l.Version,
+		SwitcherProfile: l.Scope.Profile,
+		ConfigRoot:      l.Scope.Root,
+		Scope:           l.Scope,
+		WorkDir:         dir,
+		Apply:           ApplyStatus{Targets: []apply.Result{}},
+	}
+	targets, err := apply.Plan(l.Sys, snap, l.Version, nil)
+	var (
+		ue *core.UsageError
+		me *apply.MarkerError
+	)
+	switch {
+	case errors.As(err, &ue) || errors.As(err, &me):
+		// The status is still worth having; say why apply's part is missing.
+		body := errorBody(err)
+		doc.Apply.Error = &body
+	case err != nil:
+		return StatusDoc{}, err
+	default:
+		for _, r := range apply.Status(targets) {
+			r.Diff = "" // the state is the status; `charter apply --dry-run` shows the diff
+			doc.Apply.Targets = append(doc.Apply.Targets, r)
+		}
+	}
+	return doc, nil
+}
+
+// errNoGates is a build without a gate runner.
+var errNoGates = &codedError{code: "not_supported", msg: "this charter cannot run gates: it has no `charter gate run`; update charter"}
+
+func (l *Local) RunGates(ctx context.Context, dir string, gates []string, progress Progress) (GateReport, error) {
+	if l.Gates == nil {
+		return GateReport{}, errNoGates
+	}
+	snap, err := l.read(dir)
+	if err != nil {
+		return GateReport{}, err
+	}
+	return l.Gates(ctx, GateRequest{Settings: snap, Dir: dir, Gates: gates}, progress)
+}

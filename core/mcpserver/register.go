@@ -1,0 +1,131 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+)
+
+// ServerName is the name charter registers under with each agent.
+const ServerName = "charter"
+
+// Entry is how an agent starts charter's MCP server: the stdio entry of
+// Claude Code's mcpServers and of Codex's mcp_servers.
+type Entry struct {
+	Command string
+	Args    []string
+}
+
+// UserEntry is the entry for user-level registration: the binary's absolute
+// path, then `--config-root ROOT` when a host chose the root (an agent does
+// not pass the variable on everywhere, and the root must be the same one),
+// then `mcp`.
+func UserEntry(exe string, sc core.Scope) Entry {
+	var args []string
+	if sc.Kind == core.ScopeHost {
+		args = append(args, "--config-root", sc.Root.Path)
+	}
+	return Entry{Command: exe, Args: append(args, "mcp")}
+}
+
+// ProjectEntry is the entry for a project's .mcp.json, which the team
+// shares: charter found on PATH, since each machine keeps it elsewhere.
+func ProjectEntry() Entry { return Entry{Command: core.Name, Args: []string{"mcp"}} }
+
+// CodexEnvVars are the variables charter reads that Codex does not pass to
+// an MCP server unless asked: it passes only HOME, PATH, USER, LANG and a
+// few more (codex-rs/rmcp-client/src/utils.rs, DEFAULT_ENV_VARS).
+var CodexEnvVars = []string{"CODEX_HOME", "AGENT_SWITCH_HOME", core.ConfigHomeVar, "CHARTER_PROJECT_DIR", "AGENTKIT_POLICY_FILE"}
+
+// Agents that --print-config knows.
+var Agents = []string{"claude", "codex"}
+
+// Snippet is what a person pastes to register charter with one agent.
+type Snippet struct {
+	Agent   string   `json:"agent"`
+	Name    string   `json:"name"`
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+	Text    string   `json:"text"`
+}
+
+// UserSnippet renders the user-level registration of e for agent.
+func UserSnippet(agent string, e Entry) (Snippet, error) {
+	sn := Snippet{Agent: agent, Name: ServerName, Command: e.Command, Args: e.Args}
+	switch agent {
+	case "claude":
+		entry, err := json.Marshal(claudeJSON(e))
+		if err != nil {
+			return Snippet{}, err
+		}
+		var b strings.Builder
+		fmt.Fprintln(&b, "# Claude Code, for every project (user scope):")
+		fmt.Fprintf(&b, "claude mcp add --transport stdio --scope user %s -- %s\n", ServerName, shellWords(append([]string{e.Command}, e.Args...)))
+		fmt.Fprintln(&b, "# or the same entry as JSON:")
+		fmt.Fprintf(&b, "claude mcp add-json --scope user %s %s\n", ServerName, shellQuote(string(entry)))
+		sn.Text = b.String()
+	case "codex":
+		var b strings.Builder
+		fmt.Fprintln(&b, "# Codex: add to $CODEX_HOME/config.toml (by default ~/.codex/config.toml)")
+		fmt.Fprintf(&b, "[mcp_servers.%s]\n", ServerName)
+		fmt.Fprintf(&b, "command = %s\n", tomlString(e.Command))
+		fmt.Fprintf(&b, "args = %s\n", tomlArray(e.Args))
+		fmt.Fprintln(&b, "# Codex passes few variables to MCP servers; charter needs these to find the profile, root, project and policy.")
+		fmt.Fprintf(&b, "env_vars = %s\n", tomlArray(CodexEnvVars))
+		sn.Text = b.String()
+	default:
+		return Snippet{}, &core.UsageError{Code: "unknown_agent",
+			Msg: fmt.Sprintf("unknown agent %q for --print-config: choose %s", agent, strings.Join(Agents, " or "))}
+	}
+	return sn, nil
+}
+
+// claudeEntry is one server in Claude Code's mcpServers, in the key order
+// `claude mcp add` writes.
+type claudeEntry struct {
+	Type    string   `json:"type"`
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+}
+
+func claudeJSON(e Entry) claudeEntry {
+	args := e.Args
+	if args == nil {
+		args = []string{}
+	}
+	return claudeEntry{Type: "stdio", Command: e.Command, Args: args}
+}
+
+// tomlString is a TOML basic string. JSON's string escapes are all valid
+// TOML escapes, so the JSON encoding is one.
+func tomlString(s string) string {
+	b, _ := json.Marshal(s) // a string always encodes
+	return string(b)
+}
+
+func tomlArray(items []string) string {
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = tomlString(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// shellWords quotes each word for a POSIX shell.
+func shellWords(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
+
+// shellQuote leaves plain words alone and single-quotes the rest.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,373 @@
+// Package mcpserver is charter's Model Context Protocol skin: a read-only
+// server that lets an agent ask, at any moment and for the directory it
+// works in, what its settings are, where each comes from, and whether the
+// gates pass. It is a skin like the CLI and the HTTP API: it parses, calls a
+// Backend, and renders.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// Resource URIs.
+const (
+	URISettings   = "charter://settings"
+	URIGovernance = "charter://governance"
+	URISchema     = "charter://schema"
+)
+
+// Instructions tell the client what the server is for, and that it only reads.
+const Instructions = `charter holds the governance of this account and project: rules, skills, commands, quality gates, cost and autonomy settings.
+This server is read-only by design: no tool or resource changes a setting, a dismissal or any file, so an agent cannot loosen its own governance. To change a setting, ask the user to run ` + "`charter settings set KEY VALUE`" + `.
+Read charter://governance for the instructions in force, charter://settings for every effective value and where it comes from, charter://schema for what each setting means.
+Tools: settings_get and settings_explain (one key), status (profile, scope, project, policy, whether the agent files are current), gates_run (run the quality gates; do this before you declare work done).`
+
+// Options configure a Server.
+type Options struct {
+	Version string
+	// Getwd gives the directory to work in when the client announces no roots.
+	Getwd func() (string, error)
+	// Paths turns a file:// root into a path of this system.
+	Paths core.PathStyle
+}
+
+// Server is charter's MCP server.
+type Server struct {
+	srv  *mcp.Server
+	b    Backend
+	opts Options
+
+	mu    sync.Mutex
+	roots map[*mcp.ServerSession]string // the directory of each session whose client announced roots
+}
+
+// New builds the server over b.
+func New(b Backend, opts Options) *Server {
+	s := &Server{b: b, opts: opts, roots: map[*mcp.ServerSession]string{}}
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: core.Name, Title: "charter", Version: opts.Version}, &mcp.ServerOptions{
+		Instructions:            Instructions,
+		RootsListChangedHandler: s.rootsChanged,
+		// Tools and resources are fixed for the life of the server, so no
+		// list-changed notifications; no logging: nothing here is worth a client's log.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
+	})
+	s.srv.AddReceivingMiddleware(codeArgumentErrors)
+	s.addResources()
+	s.addTools()
+	return s
+}
+
+// MCP is the SDK server, for connecting it to a transport.
+func (s *Server) MCP() *mcp.Server { return s.srv }
+
+// Run serves one client over t until it disconnects or ctx ends. A client
+// that closes its end is a normal end: Run returns nil.
+func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	return s.srv.Run(ctx, t)
+}
+
+func (s *Server) addResources() {
+	s.resource(&mcp.Resource{
+		URI: URISettings, Name: "settings", Title: "Effective settings", MIMEType: "application/json",
+		Description: "Every setting's effective value and the file it comes from (or default): the document of `charter settings list --json`.",
+	}, func(ctx context.Context, dir string) (string, error) {
+		doc, err := s.b.Settings(ctx, dir)
+		if err != nil {
+			return "", err
+		}
+		return encode(doc)
+	})
+	s.resource(&mcp.Resource{
+		URI: URIGovernance, Name: "governance", Title: "Governance in force", MIMEType: "text/markdown",
+		Description: "The instructions the settings make: the block `charter apply` writes into CLAUDE.md and AGENTS.md for this scope and project.",
+	}, func(ctx context.Context, dir string) (string, error) {
+		return s.b.Governance(ctx, dir)
+	})
+	s.resource(&mcp.Resource{
+		URI: URISchema, Name: "schema", Title: "Settings schema", MIMEType: "application/schema+json",
+		Description: "JSON Schema of the settings: every key with its type, default, bounds and meaning.",
+	}, nil)
+}
+
+// resource adds r, read by read in the client's directory. A nil read
+// serves the schema, which depends on no directory.
+func (s *Server) resource(r *mcp.Resource, read func(ctx context.Context, dir string) (string, error)) {
+	s.srv.AddResource(r, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		var text string
+		if read == nil {
+			data, err := s.b.Schema(ctx)
+			if err != nil {
+				return nil, rpcError(err)
+			}
+			text = string(data)
+		} else {
+			dir, ask, err := s.workDir(req.Session, req.ClientCapabilities(), req.Params.InputResponses)
+			if err != nil {
+				return nil, rpcError(err)
+			}
+			if ask != nil {
+				return &mcp.ReadResourceResult{InputRequests: ask}, nil
+			}
+			if text, err = read(ctx, dir); err != nil {
+				return nil, rpcError(err)
+			}
+		}
+		return &mcp.ReadResourceResult{
+			// The user's own settings, read live: cache nowhere else, and not for long.
+			Cacheable: mcp.Cacheable{TTLMs: 0, CacheScope: "private"},
+			Contents:  []*mcp.ResourceContents{{URI: r.URI, MIMEType: r.MIMEType, Text: text}},
+		}, nil
+	})
+}
+
+// KeyInput names one setting.
+type KeyInput struct {
+	Key string `json:"key" jsonschema:"the dotted settings key, e.g. rules.tier or gates.coverage.min"`
+}
+
+// GatesInput chooses the gates to run.
+type GatesInput struct {
+	Gates []string `json:"gates,omitempty" jsonschema:"the gates to run, e.g. tests or lint; leave out to run every required gate"`
+}
+
+// StatusInput takes nothing.
+type StatusInput struct{}
+
+func (s *Server) addTools() {
+	no := false
+	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}
+	addTool(s, &mcp.Tool{
+		Name: "settings_get", Title: "Get a setting", Annotations: readOnly,
+		Description: "The effective value of one setting and where it comes from (a file path, or default).",
+	}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in KeyInput) (KeyDoc, error) {
+		return s.b.Get(ctx, dir, in.Key)
+	})
+	addTool(s, &mcp.Tool{
+		Name: "settings_explain", Title: "Explain a setting", Annotations: readOnly,
+		Description: "What one setting means: description, type, allowed values, bounds, default, effective value, the layer that set it, and whether a policy locks it.",
+	}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in KeyInput) (Explanation, error) {
+		return s.b.Explain(ctx, dir, in.Key)
+	})
+	addTool(s, &mcp.Tool{
+		Name: "status", Title: "charter status", Annotations: readOnly,
+		Description: "Where charter stands: companion profile, config root, scope, project, policy, and whether each agent's instruction file holds the current settings.",
+	}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in StatusInput) (StatusDoc, error) {
+		return s.b.Status(ctx, dir)
+	})
+	addTool(s, &mcp.Tool{
+		Name: "gates_run", Title: "Run the quality gates",
+		// The gates run the project's own commands (tests, linter); charter writes nothing.
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &no},
+		Description: "Run the required quality gates (tests, lint, coverage) as `charter gate run --json` does, in the project root. Sends progress notifications when asked; cancelling the call stops every gate process.",
+	}, s.gatesRun)
+}
+
+func (s *Server) gatesRun(ctx context.Context, req *mcp.CallToolRequest, dir string, in GatesInput) (GateReport, error) {
+	token := req.Params.GetProgressToken()
+	var (
+		mu   sync.Mutex
+		last = -1
+	)
+	progress := func(done, total int, msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		// MCP progress must grow with each notification; a report that
+		// does not is dropped rather than sent out of order.
+		if token == nil || done <= last {
+			return
+		}
+		last = done
+		// A failed notification must not fail the run: the client may be gone.
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: token, Progress: float64(done), Total: float64(total), Message: msg,
+		})
+	}
+	return s.b.RunGates(ctx, dir, in.Gates, progress)
+}
+
+// addTool registers a typed tool whose handler gets the client's directory
+// and whose errors become tool errors with the CLI's code and message.
+func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, req *mcp.CallToolRequest, dir string, in In) (Out, error)) {
+	t.InputSchema = schemaFor[In]()
+	t.OutputSchema = schemaFor[Out]()
+	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+		var zero Out
+		dir, ask, err := s.workDir(req.Session, req.ClientCapabilities(), req.Params.InputResponses)
+		if err != nil {
+			return nil, zero, &toolError{errorBody(err)}
+		}
+		if ask != nil {
+			return &mcp.CallToolResult{InputRequests: ask}, zero, nil
+		}
+		out, err := h(ctx, req, dir, in)
+		if err != nil {
+			return nil, zero, &toolError{errorBody(err)}
+		}
+		return nil, out, nil
+	})
+}
+
+// toolError is a failed tool call. The SDK sends Error() as the result's
+// text, so it is the CLI's JSON error document: {"error":{"code","message"}}.
+type toolError struct{ body ErrorBody }
+
+func (e *toolError) Error() string { return errorDocument(e.body) }
+
+func errorDocument(b ErrorBody) string {
+	doc, err := json.Marshal(map[string]any{"error": b})
+	if err != nil {
+		return err.Error()
+	}
+	return string(doc)
+}
+
+// codeArgumentErrors gives the SDK's own tool errors (arguments that do not
+// match the input schema) the CLI's code for bad input.
+func codeArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !r.IsError {
+			return res, err
+		}
+		var te *toolError
+		if cause := r.GetError(); cause != nil && !errors.As(cause, &te) {
+			r.Content = []mcp.Content{&mcp.TextContent{Text: errorDocument(ErrorBody{Code: "usage", Message: cause.Error()})}}
+		}
+		return r, nil
+	}
+}
+
+// rpcError is a failed resource read: a JSON-RPC error whose data is the
+// CLI's error body.
+func rpcError(err error) error {
+	body := errorBody(err)
+	data, merr := json.Marshal(body)
+	if merr != nil {
+		data = nil
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: body.Message, Data: data}
+}
+
+func encode(v any) (string, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// rootsInput names the roots request among a call's input requests.
+const rootsInput = "roots"
+
+// workDir is the directory the client works in: its first root when it
+// announces roots, else charter's working directory. When the client has
+// roots charter has not seen yet, workDir returns the request that asks for
+// them; the SDK sends it and calls the handler again with the answer.
+func (s *Server) workDir(sess *mcp.ServerSession, caps *mcp.ClientCapabilities, answers mcp.InputResponseMap) (string, mcp.InputRequestMap, error) {
+	if caps == nil || caps.RootsV2 == nil {
+		dir, err := s.opts.Getwd()
+		return dir, nil, err
+	}
+	s.mu.Lock()
+	dir, ok := s.roots[sess]
+	s.mu.Unlock()
+	if ok {
+		return dir, nil, nil
+	}
+	if answers == nil {
+		return "", mcp.InputRequestMap{rootsInput: &mcp.ListRootsParams{}}, nil
+	}
+	res, _ := answers[rootsInput].(*mcp.ListRootsResult)
+	dir, ok = s.firstRoot(res)
+	if !ok {
+		var err error
+		if dir, err = s.opts.Getwd(); err != nil {
+			return "", nil, err
+		}
+	}
+	// Only a client that says when its roots change may have them remembered.
+	if caps.RootsV2.ListChanged && sess != nil {
+		s.mu.Lock()
+		s.roots[sess] = dir
+		s.mu.Unlock()
+	}
+	return dir, nil, nil
+}
+
+func (s *Server) rootsChanged(ctx context.Context, req *mcp.RootsListChangedRequest) {
+	s.mu.Lock()
+	delete(s.roots, req.Session)
+	s.mu.Unlock()
+}
+
+// firstRoot turns the client's first root into a path. Only file:// roots
+// name a directory; any other first root is as good as none.
+func (s *Server) firstRoot(res *mcp.ListRootsResult) (string, bool) {
+	if res == nil || len(res.Roots) == 0 || res.Roots[0] == nil {
+		return "", false
+	}
+	return fileURIPath(res.Roots[0].URI, s.opts.Paths)
+}
+
+// fileURIPath is the path a file:// URI names (RFC 8089), in style ps.
+func fileURIPath(uri string, ps core.PathStyle) (string, bool) {
+	u, err := url.Parse(uri)
+	if err != nil || !strings.EqualFold(u.Scheme, "file") || u.Opaque != "" {
+		return "", false
+	}
+	p := u.Path
+	if ps.Windows {
+		switch {
+		case u.Host != "" && !strings.EqualFold(u.Host, "localhost"):
+			p = "//" + u.Host + p // UNC: file://host/share/x
+		case len(p) >= 3 && p[0] == '/' && p[2] == ':':
+			p = p[1:] // file:///C:/x
+		}
+		p = strings.ReplaceAll(p, "/", `\`)
+	} else if u.Host != "" && !strings.EqualFold(u.Host, "localhost") {
+		return "", false // another machine's file
+	}
+	if !ps.IsAbs(p) {
+		return "", false
+	}
+	return ps.Clean(p), true
+}
+
+// typeSchemas describe types whose JSON differs from their Go kind.
+var typeSchemas = map[reflect.Type]*jsonschema.Schema{
+	// A decimal travels as a JSON number written from its exact text.
+	reflect.TypeFor[settings.Dec](): {Type: "number"},
+	// An error body carries its extras beside code and message.
+	reflect.TypeFor[ErrorBody](): {
+		Type:       "object",
+		Properties: map[string]*jsonschema.Schema{"code": {Type: "string"}, "message": {Type: "string"}},
+		Required:   []string{"code", "message"},
+	},
+}
+
+// schemaFor is the JSON Schema of T. The types are this package's own, so
+// a failure is a programming error.
+func schemaFor[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
+	if err != nil {
+		panic(err)
+	}
+	return s
+}

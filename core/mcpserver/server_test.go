@@ -1,0 +1,437 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// protocols are the two ways a client talks: the initialize handshake of
+// today's agents, and the stateless protocol the SDK's client prefers.
+var protocols = []string{"2025-06-18", ""}
+
+func protoName(v string) string {
+	if v == "" {
+		return "latest"
+	}
+	return v
+}
+
+// env is a home with charter's default root and a working directory, on
+// the real file system.
+type env struct {
+	home, wd string
+	sys      *core.System
+	scope    core.Scope
+}
+
+func newEnv(t testing.TB, vars ...string) *env {
+	t.Helper()
+	e := &env{home: t.TempDir(), wd: t.TempDir()}
+	e.sys = core.NewSystem(afero.NewOsFs(), append([]string{"HOME=" + e.home}, vars...), time.Now,
+		func() (string, error) { return e.wd, nil })
+	var err error
+	if e.scope, err = e.sys.ResolveScope(nil); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func (e *env) settingsFile() string { return filepath.Join(e.scope.Path, settings.FileName) }
+
+func (e *env) write(t testing.TB, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (e *env) backend(runner GateRunner) *Local {
+	return &Local{Sys: e.sys, Scope: e.scope, Version: "1.2.3-test", Gates: runner}
+}
+
+func (e *env) server(runner GateRunner) *Server {
+	return New(e.backend(runner), Options{Version: "1.2.3-test", Getwd: e.sys.Getwd, Paths: e.sys.Paths})
+}
+
+// connect runs srv in-process and returns a client session speaking proto.
+func connect(t testing.TB, srv *Server, c *mcp.Client, proto string) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.MCP().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: proto})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close(); ss.Wait() })
+	return cs
+}
+
+func newClient(opts *mcp.ClientOptions) *mcp.Client {
+	return mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, opts)
+}
+
+// noRoots is a client that announces no roots capability at all.
+var noRoots = &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}
+
+func call(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+// structured decodes a successful result's structured content into v.
+func structured(t testing.TB, res *mcp.CallToolResult, v any) {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool error: %s", text(res))
+	}
+	data, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("decode %s: %v", data, err)
+	}
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// toolErr decodes a tool error's {"error":{…}} document.
+func toolErr(t testing.TB, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("want a tool error, got %s", text(res))
+	}
+	var doc struct {
+		Error map[string]any `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(text(res)), &doc); err != nil || doc.Error == nil {
+		t.Fatalf("tool error is not the CLI's error document: %q (%v)", text(res), err)
+	}
+	return doc.Error
+}
+
+func readResource(t testing.TB, cs *mcp.ClientSession, uri string) *mcp.ResourceContents {
+	t.Helper()
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		t.Fatalf("read %s: %v", uri, err)
+	}
+	if len(res.Contents) != 1 || res.Contents[0].URI != uri {
+		t.Fatalf("read %s: contents %+v", uri, res.Contents)
+	}
+	if res.CacheScope != "private" || res.TTLMs != 0 {
+		t.Errorf("read %s: cache %+v, want private and never fresh", uri, res.Cacheable)
+	}
+	return res.Contents[0]
+}
+
+func jsonText(t testing.TB, v any) string {
+	t.Helper()
+	s, err := encode(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestToolsAndResources(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(protoName(proto), func(t *testing.T) {
+			e := newEnv(t)
+			e.write(t, e.settingsFile(), "rules:\n  tier: full\ngates:\n  coverage:\n    min: 80.50\n")
+			cs := connect(t, e.server(nil), newClient(noRoots), proto)
+			ctx := context.Background()
+
+			if got := cs.InitializeResult().Instructions; !strings.Contains(got, "read-only") {
+				t.Errorf("instructions do not say the server is read-only: %q", got)
+			}
+			var tools []string
+			for tool, err := range cs.Tools(ctx, nil) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				tools = append(tools, tool.Name)
+				if tool.InputSchema == nil || tool.OutputSchema == nil {
+					t.Errorf("%s has no input or output schema", tool.Name)
+				}
+			}
+			slices.Sort(tools)
+			if want := []string{"gates_run", "settings_explain", "settings_get", "status"}; !slices.Equal(tools, want) {
+				t.Errorf("tools %v, want %v", tools, want)
+			}
+			var uris []string
+			for r, err := range cs.Resources(ctx, nil) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				uris = append(uris, r.URI)
+			}
+			slices.Sort(uris)
+			if want := []string{URIGovernance, URISchema, URISettings}; !slices.Equal(uris, want) {
+				t.Errorf("resources %v, want %v", uris, want)
+			}
+
+			// Each resource is what the CLI would print for the same files.
+			snap, err := settings.New(e.sys, e.scope).Read()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := readResource(t, cs, URISettings).Text, jsonText(t, snap.Doc()); got != want {
+				t.Errorf("charter://settings:\n%s\nwant the document of settings list --json:\n%s", got, want)
+			}
+			gov := readResource(t, cs, URIGovernance)
+			if want := string(apply.Render(snap, "1.2.3-test")); gov.Text != want || gov.MIMEType != "text/markdown" {
+				t.Errorf("charter://governance (%s):\n%s\nwant what apply writes:\n%s", gov.MIMEType, gov.Text, want)
+			}
+			if !strings.Contains(gov.Text, "**full**") {
+				t.Errorf("governance does not reflect rules.tier=full:\n%s", gov.Text)
+			}
+			var schema map[string]any
+			if err := json.Unmarshal([]byte(readResource(t, cs, URISchema).Text), &schema); err != nil || schema["title"] != "charter settings" {
+				t.Errorf("charter://schema is not the settings schema: %v %v", schema["title"], err)
+			}
+
+			var kd KeyDoc
+			structured(t, call(t, cs, "settings_get", KeyInput{Key: "rules.tier"}), &kd)
+			if kd.Key != "rules.tier" || kd.Value != "full" || kd.Origin != e.settingsFile() {
+				t.Errorf("settings_get rules.tier = %+v", kd)
+			}
+			// A decimal travels as a number from its canonical text.
+			res := call(t, cs, "settings_get", KeyInput{Key: "gates.coverage.min"})
+			if !strings.Contains(text(res), `"value":80.5`) {
+				t.Errorf("settings_get gates.coverage.min: %s", text(res))
+			}
+
+			var ex map[string]any
+			structured(t, call(t, cs, "settings_explain", KeyInput{Key: "rules.tier"}), &ex)
+			want := map[string]any{
+				"key": "rules.tier", "type": "enum", "allowed": []any{"minimal", "balanced", "full"},
+				"default": "balanced", "value": "full", "origin": e.settingsFile(), "layer": "scope", "locked": false,
+				"minimum": nil, "maximum": nil,
+			}
+			for k, v := range want {
+				if gotJSON, wantJSON := jsonText(t, ex[k]), jsonText(t, v); gotJSON != wantJSON {
+					t.Errorf("settings_explain rules.tier: %s = %s, want %s", k, gotJSON, wantJSON)
+				}
+			}
+			structured(t, call(t, cs, "settings_explain", KeyInput{Key: "gates.coverage.min"}), &ex)
+			if ex["minimum"] != 0.0 || ex["maximum"] != 100.0 || ex["layer"] != "scope" || ex["allowed"] != nil {
+				t.Errorf("settings_explain gates.coverage.min: %v", ex)
+			}
+			structured(t, call(t, cs, "settings_explain", KeyInput{Key: "skills.autoload"}), &ex)
+			if ex["layer"] != "default" || ex["origin"] != "default" {
+				t.Errorf("settings_explain skills.autoload: %v", ex)
+			}
+
+			var st StatusDoc
+			structured(t, call(t, cs, "status", StatusInput{}), &st)
+			if st.WorkDir != e.wd || st.Scope.Path != e.scope.Path || st.ConfigRoot != e.scope.Root || st.Project != nil || st.Policy != nil {
+				t.Errorf("status: %+v", st)
+			}
+			if st.Apply.Error == nil || st.Apply.Error.Code != "no_agent" {
+				t.Errorf("status without an agent directory: apply %+v", st.Apply)
+			}
+		})
+	}
+}
+
+func TestStatusApply(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(filepath.Join(e.home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	var st StatusDoc
+	structured(t, call(t, cs, "status", nil), &st)
+	want := []apply.Result{{Agent: "claude", Path: filepath.Join(e.home, ".claude", "CLAUDE.md"), State: apply.StateOutdated}}
+	if st.Apply.Error != nil || !slices.Equal(st.Apply.Targets, want) {
+		t.Errorf("apply status %+v, want %+v", st.Apply, want)
+	}
+}
+
+// A profile under the default root reads the root's file below its own:
+// explain names the layer each value comes from.
+func TestExplainLayers(t *testing.T) {
+	home := t.TempDir()
+	e := newEnv(t, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".agent-switch", "claude", "work", "config"))
+	// newEnv chose its own home; use the one the variable points into.
+	e.sys = core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".agent-switch", "claude", "work", "config")},
+		time.Now, e.sys.Getwd)
+	sc, err := e.sys.ResolveScope(nil)
+	if err != nil || sc.Kind != core.ScopeProfile {
+		t.Fatalf("scope %+v, %v", sc, err)
+	}
+	e.scope = sc
+	e.write(t, filepath.Join(sc.Root.Path, settings.FileName), "rules:\n  tier: minimal\nskills:\n  autoload: false\n")
+	e.write(t, e.settingsFile(), "rules:\n  tier: full\n")
+	b := e.backend(nil)
+	for key, layer := range map[string]string{"rules.tier": "scope", "skills.autoload": "global", "memory.cadence": "default"} {
+		ex, err := b.Explain(context.Background(), e.wd, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ex.Layer != layer {
+			t.Errorf("%s: layer %q (origin %s), want %q", key, ex.Layer, ex.Origin, layer)
+		}
+	}
+}
+
+func TestToolErrors(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(protoName(proto), func(t *testing.T) {
+			e := newEnv(t)
+			cs := connect(t, e.server(nil), newClient(noRoots), proto)
+
+			body := toolErr(t, call(t, cs, "settings_get", KeyInput{Key: "rules.teir"}))
+			if body["code"] != "unknown_key" || !strings.Contains(body["message"].(string), `did you mean "rules.tier"`) || body["problems"] == nil {
+				t.Errorf("unknown key: %v", body)
+			}
+			if body := toolErr(t, call(t, cs, "settings_explain", map[string]any{})); body["code"] != "usage" {
+				t.Errorf("missing key: %v", body)
+			}
+			if body := toolErr(t, call(t, cs, "settings_get", map[string]any{"key": 3})); body["code"] != "usage" {
+				t.Errorf("key of the wrong type: %v", body)
+			}
+			if body := toolErr(t, call(t, cs, "gates_run", nil)); body["code"] != "not_supported" {
+				t.Errorf("gates without a runner: %v", body)
+			}
+
+			// A malformed settings file is reported by every reader, never hidden.
+			e.write(t, e.settingsFile(), "rules:\n  tier: [\n")
+			for name, args := range map[string]any{"settings_get": KeyInput{Key: "rules.tier"}, "settings_explain": KeyInput{Key: "rules.tier"}, "status": nil} {
+				body := toolErr(t, call(t, cs, name, args))
+				if body["code"] != "malformed_settings" || !strings.Contains(body["message"].(string), e.settingsFile()+":") {
+					t.Errorf("%s with a malformed file: %v", name, body)
+				}
+			}
+			for _, uri := range []string{URISettings, URIGovernance} {
+				_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+				var we *jsonrpc.Error
+				if !errors.As(err, &we) {
+					t.Fatalf("read %s with a malformed file: %v, want a JSON-RPC error", uri, err)
+				}
+				var data map[string]any
+				if json.Unmarshal(we.Data, &data) != nil || data["code"] != "malformed_settings" || !strings.Contains(we.Message, e.settingsFile()) {
+					t.Errorf("read %s: %v (data %s)", uri, we, we.Data)
+				}
+			}
+			// The schema does not depend on the file.
+			readResource(t, cs, URISchema)
+		})
+	}
+}
+
+func fileURI(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+func workDirOf(t *testing.T, cs *mcp.ClientSession) string {
+	t.Helper()
+	var st StatusDoc
+	structured(t, call(t, cs, "status", nil), &st)
+	return st.WorkDir
+}
+
+func TestRoots(t *testing.T) {
+	for _, proto := range protocols {
+		t.Run(protoName(proto), func(t *testing.T) {
+			e := newEnv(t)
+			srv := e.server(nil)
+			proj, other := filepath.Join(t.TempDir(), "my project"), t.TempDir()
+
+			c := newClient(nil)
+			c.AddRoots(&mcp.Root{URI: fileURI(proj)}, &mcp.Root{URI: fileURI(other)})
+			cs := connect(t, srv, c, proto)
+			if got := workDirOf(t, cs); got != proj {
+				t.Errorf("with roots: workDir %q, want the first root %q", got, proj)
+			}
+			// Resources see the same directory.
+			readResource(t, cs, URIGovernance)
+
+			// The client's roots change: the next call follows them.
+			c.RemoveRoots(fileURI(proj))
+			if got := workDirOf(t, cs); got != other {
+				t.Errorf("after the roots changed: workDir %q, want %q", got, other)
+			}
+
+			// A client with the capability and no roots, or with only a
+			// non-file root, falls back to the working directory.
+			empty := newClient(nil)
+			if got := workDirOf(t, connect(t, srv, empty, proto)); got != e.wd {
+				t.Errorf("no roots: workDir %q, want %q", got, e.wd)
+			}
+			web := newClient(nil)
+			web.AddRoots(&mcp.Root{URI: "https://example.com/repo"})
+			if got := workDirOf(t, connect(t, srv, web, proto)); got != e.wd {
+				t.Errorf("a non-file root: workDir %q, want %q", got, e.wd)
+			}
+			// And one without the capability never gets asked.
+			if got := workDirOf(t, connect(t, srv, newClient(noRoots), proto)); got != e.wd {
+				t.Errorf("no roots capability: workDir %q, want %q", got, e.wd)
+			}
+		})
+	}
+}
+
+func TestFileURIPath(t *testing.T) {
+	unix, win := core.PathStyle{}, core.PathStyle{Windows: true}
+	for _, tc := range []struct {
+		uri  string
+		ps   core.PathStyle
+		want string
+		ok   bool
+	}{
+		{"file:///home/me/repo", unix, "/home/me/repo", true},
+		{"file:///home/me/my%20repo/", unix, "/home/me/my repo", true},
+		{"file://localhost/srv/x", unix, "/srv/x", true},
+		{"FILE:///a/../b", unix, "/b", true},
+		{"file://other/srv/x", unix, "", false},
+		{"file:relative/x", unix, "", false},
+		{"https://example.com/x", unix, "", false},
+		{"not a uri%", unix, "", false},
+		{"file:///C:/Users/me/repo", win, `C:\Users\me\repo`, true},
+		{"file:///c%3A/x", win, `c:\x`, true},
+		{"file://server/share/repo", win, `\\server\share\repo`, true},
+		{"file:///no/drive", win, "", false},
+	} {
+		got, ok := fileURIPath(tc.uri, tc.ps)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("fileURIPath(%q, windows=%v) = %q, %v; want %q, %v", tc.uri, tc.ps.Windows, got, ok, tc.want, tc.ok)
+		}
+	}
+}

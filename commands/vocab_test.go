@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/server"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -116,6 +117,8 @@ var samples = map[string]error{
 	module + "/core/apply.BlockedError":       &apply.BlockedError{},
 	module + "/core/server.NoServerError":     &server.NoServerError{Path: "/d"},
 	module + "/core/server.RunningError":      &server.RunningError{},
+	module + "/core/mcpserver.MCPJSONError":   &mcpserver.MCPJSONError{Line: 1, Msg: "x"},
+	module + "/core/mcpserver.toolError":      mcpserver.ToolErrorSample(),
 }
 
 // Every type in core that is an error (it has an Error method) has a Code
@@ -243,6 +246,11 @@ func checkCodeUse(t *testing.T, fset *token.FileSet, n ast.Node) {
 		name := funcName(x.Type)
 		if name != "Error" && name != "UsageError" {
 			return
+		}
+		if sel, ok := x.Type.(*ast.SelectorExpr); ok {
+			if pkg, ok := sel.X.(*ast.Ident); !ok || pkg.Name != "core" {
+				return // another package's Error type (jsonrpc.Error)
+			}
 		}
 		hasKind := false
 		for _, el := range x.Elts {

@@ -44,6 +44,8 @@ const (
 	CodeMalformedSettings = "malformed_settings"
 	CodeMalformedMarkers  = "malformed_markers"
 	CodeLinkLoop          = "link_loop"
+	CodeMalformedPolicy   = "malformed_policy"
+	CodeMalformedMCPJSON  = "malformed_mcp_json"
 
 	// The machine or the other side.
 	CodeNoHome        = "no_home"        // the home directory is unknown
@@ -65,7 +67,7 @@ func Codes() []string {
 		CodeNotFound, CodeMethodNotAllowed, CodePayloadTooLarge, CodePreconditionRequired,
 		CodeUnauthorized, CodeForbiddenOrigin, CodeMisdirectedRequest,
 		CodeSharedWrite, CodeCancelled, CodeStaleETag, CodeReadOnlyFile, CodeGateRunning,
-		CodeMalformedSettings, CodeMalformedMarkers, CodeLinkLoop,
+		CodeMalformedSettings, CodeMalformedMarkers, CodeLinkLoop, CodeMalformedPolicy, CodeMalformedMCPJSON,
 		CodeNoHome, CodeNoServer, CodeServerRunning, CodeNotSupported,
 		CodeOutdated, CodeCheckFailed,
 	}

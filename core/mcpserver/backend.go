@@ -138,7 +138,7 @@ func (l *Local) Settings(ctx context.Context, dir string) (settings.Doc, error) 
 	if err != nil {
 		return settings.Doc{}, err
 	}
-	return snap.Doc(), nil
+	return settings.New(l.Sys, l.Scope).Doc(snap), nil
 }
 
 // lookup finds key in the schema, or fails with the CLI's unknown_key error.
@@ -254,7 +254,7 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 }
 
 // errNoGates is a build without a gate runner.
-var errNoGates = &codedError{code: "not_supported", msg: "this charter cannot run gates: it has no `charter gate run`; update charter"}
+var errNoGates = core.Errorf(core.CodeNotSupported, "this charter cannot run gates: it has no `charter gate run`; update charter")
 
 func (l *Local) RunGates(ctx context.Context, dir string, gates []string, progress Progress) (GateReport, error) {
 	if l.Gates == nil {

@@ -8,6 +8,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/agentkit/charter/core"
 )
 
 // MCPJSONError is a .mcp.json that charter cannot edit safely. Nothing is
@@ -25,7 +27,7 @@ func (e *MCPJSONError) Error() string {
 }
 
 // Code is the error's code in JSON error bodies.
-func (e *MCPJSONError) Code() string { return "malformed_mcp_json" }
+func (e *MCPJSONError) Code() string { return core.CodeMalformedMCPJSON }
 
 // MergeMCPJSON adds charter's entry under "mcpServers" in a project's
 // .mcp.json, or brings it up to date. data is the file as it is (nil or

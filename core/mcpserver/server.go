@@ -225,6 +225,11 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, re
 type toolError struct{ body ErrorBody }
 
 func (e *toolError) Error() string { return errorDocument(e.body) }
+func (e *toolError) Code() string  { return e.body.Code }
+
+// ToolErrorSample is a tool error for the test that holds every error type
+// to the code vocabulary.
+func ToolErrorSample() error { return &toolError{ErrorBody{Code: core.CodeUsage, Message: "x"}} }
 
 func errorDocument(b ErrorBody) string {
 	doc, err := json.Marshal(map[string]any{"error": b})

@@ -211,7 +211,7 @@ func TestToolsAndResources(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got, want := readResource(t, cs, URISettings).Text, jsonText(t, snap.Doc()); got != want {
+			if got, want := readResource(t, cs, URISettings).Text, jsonText(t, settings.New(e.sys, e.scope).Doc(snap)); got != want {
 				t.Errorf("charter://settings:\n%s\nwant the document of settings list --json:\n%s", got, want)
 			}
 			gov := readResource(t, cs, URIGovernance)

@@ -216,4 +216,3 @@ func (s Stats) ShownPercent(minimum decimal.Decimal) decimal.Decimal {
 
 // maxScale caps the decimals shown; a minimum with more is absurd.
 const maxScale = 30
-

@@ -81,7 +81,7 @@ func TestShownPercentFollowsMin(t *testing.T) {
 func TestParseReportErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string
-		line         int
+		line           int
 	}{
 		{"empty", "", "the report is empty", 0},
 		{"blank", " \n\n", "the report is empty", 0},

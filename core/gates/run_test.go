@@ -59,7 +59,7 @@ func TestRunPassFailAndOrder(t *testing.T) {
 
 func TestRunSkipsAndSubsets(t *testing.T) {
 	cfg := Config{
-		Tests:    Gate{Required: true},                   // no command
+		Tests:    Gate{Required: true},                     // no command
 		Lint:     Gate{Command: "exit 1", Required: false}, // not required: not run, not listed
 		Coverage: CoverageGate{Min: decimal.Zero},          // min 0: not required
 		Dir:      t.TempDir(),
@@ -168,8 +168,8 @@ func TestRunCoverage(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "bad.info"), []byte("SF:a\nDA:1\nend_of_record\n"), 0o644)
 	for _, tc := range []struct {
 		name, command, report, min string
-		status, message             string
-		coverage                    string // JSON, or "null"
+		status, message            string
+		coverage                   string // JSON, or "null"
 	}{
 		{"passes", "true", abs, "50", StatusPassed,
 			"coverage 66.66% (6 of 9 statements, Go cover profile) meets the minimum 50%", `{"percent":66.66,"min":50}`},

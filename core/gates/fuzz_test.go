@@ -3,9 +3,11 @@ package gates
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -62,4 +64,101 @@ func FuzzParseCobertura(f *testing.F) {
 		`<coverage lines-valid="3" lines-covered="1"/>`, `<coverage><class><methods><line hits="1"/></methods></class></coverage>`,
 		`<coverage><class><line hits="0"/></class>`, `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><coverage/>`,
 	}, parseCobertura)
+}
+
+// Whatever the file, EnsureStopHook refuses it with a SettingsError or
+// yields valid JSON with exactly the wanted charter entries, idempotently,
+// and means the same as before outside charter's entry.
+func FuzzEnsureStopHook(f *testing.F) {
+	for _, name := range []string{"settings.json", "tabs-no-stop.json", "compact.json", "crlf.json", "settings.added.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "claude", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	for _, s := range []string{
+		"", "{}", "[]", `{"hooks":{}}`, `{"hooks":{"Stop":[]}}`, `{"hooks":{"Stop":[{"hooks":[{"command":"charter gate hook claude-stop"}]}]}}`,
+		`{"hooks":1}`, `{"a":1,"a":2,"hooks":{"Stop":[],"Stop":[{"hooks":[]}]}}`, "{\"x\":\"\\\"}\"}",
+	} {
+		f.Add([]byte(s))
+	}
+	const cmd = "/bin/charter gate hook claude-stop"
+	f.Fuzz(func(t *testing.T, data []byte) {
+		added, err := EnsureStopHook(data, cmd, true)
+		if err != nil {
+			var se *SettingsError
+			if !errors.As(err, &se) {
+				t.Fatalf("error of the wrong type %T: %v", err, err)
+			}
+			if _, err2 := EnsureStopHook(data, cmd, false); err2 == nil {
+				t.Fatalf("add refused (%v) but remove accepted", err)
+			}
+			return
+		}
+		entries := func(b []byte) (n int, doc any) {
+			b = bytes.TrimPrefix(b, []byte(bom))
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatalf("invalid JSON %v:\n%q", err, b)
+			}
+			return countCharter(doc, cmd), doc
+		}
+		if n, _ := entries(added); n != 1 {
+			t.Fatalf("%d charter entries after add:\n%s", n, added)
+		}
+		if again, _ := EnsureStopHook(added, cmd, true); !bytes.Equal(again, added) {
+			t.Fatalf("add is not idempotent:\n%s\n%s", added, again)
+		}
+		removed, err := EnsureStopHook(added, cmd, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte(bom)))) == 0 {
+			return
+		}
+		direct, err := EnsureStopHook(data, cmd, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, a := entries(removed)
+		_, b := entries(direct)
+		if n, _ := entries(direct); n != 0 || !reflect.DeepEqual(normalize(a), normalize(b)) {
+			t.Fatalf("meaning changed:\n%s\n%s", removed, direct)
+		}
+	})
+}
+
+// countCharter counts charter entries in hooks.Stop; -1 when the
+// structure makes no sense (it was refused then).
+func countCharter(doc any, _ string) int {
+	n := 0
+	root, _ := doc.(map[string]any)
+	hooks, _ := root["hooks"].(map[string]any)
+	stop, _ := hooks["Stop"].([]any)
+	for _, g := range stop {
+		gm, _ := g.(map[string]any)
+		hs, _ := gm["hooks"].([]any)
+		for _, h := range hs {
+			hm, _ := h.(map[string]any)
+			if c, ok := hm["command"].(string); ok && IsCharterHook(c) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// normalize drops an empty Stop list and an empty hooks object, which mean
+// nothing to Claude Code.
+func normalize(doc any) any {
+	root, _ := doc.(map[string]any)
+	if hooks, ok := root["hooks"].(map[string]any); ok {
+		if stop, ok := hooks["Stop"].([]any); ok && len(stop) == 0 {
+			delete(hooks, "Stop")
+		}
+		if len(hooks) == 0 {
+			delete(root, "hooks")
+		}
+	}
+	return doc
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -358,23 +359,23 @@ func runCommand(ctx context.Context, cfg Config, name, command string, onLine fu
 		io.Copy(out, r) // ends at EOF, or at the read deadline drain sets
 		close(read)
 	}()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	var waitErr error
-	stopped := "" // why charter ended the command, if it did
-	select {
-	case waitErr = <-exited:
-	case <-timer.C:
-		stopped = "timeout"
-	case <-ctx.Done():
-		stopped = "cancelled"
-	}
+	// Wait runs here rather than in a goroutine: on a busy machine every
+	// hand-off between goroutines costs a scheduling delay. The time limit
+	// and ctx stop the command from timers instead.
+	stop := newStopper(g, grace)
+	limit := time.AfterFunc(timeout, func() { stop.trigger("timeout") })
+	unhook := context.AfterFunc(ctx, func() { stop.trigger("cancelled") })
+	waitErr := cmd.Wait()
+	limit.Stop()
+	unhook()
+	stopped := stop.finish() // why charter ended the command, if it did
 	var leftover bool
 	if stopped != "" {
-		waitErr = stopGroup(g, exited, grace)
+		// The leader is gone; what is left of its group (a child that
+		// ignores SIGTERM) gets one more grace period.
+		if !waitGone(g, grace) {
+			g.kill()
+		}
 	} else {
 		leftover = sweep(g, grace)
 	}
@@ -416,22 +417,46 @@ func join(a, b string) string {
 	return a + "; " + b
 }
 
-// stopGroup ends a command charter gave up on: SIGTERM to its group, then
-// SIGKILL to whatever is left after grace. It returns the leader's Wait.
-func stopGroup(g group, exited <-chan error, grace time.Duration) error {
-	g.terminate()
-	deadline := time.NewTimer(grace)
-	defer deadline.Stop()
-	select {
-	case err := <-exited:
-		if !waitGone(g, grace) {
-			g.kill()
-		}
-		return err
-	case <-deadline.C:
-		g.kill()
-		return <-exited
+// stopper ends a command charter gives up on, from a timer: SIGTERM to
+// its group at once, SIGKILL after grace.
+type stopper struct {
+	mu     sync.Mutex
+	g      group
+	grace  time.Duration
+	reason string      // "" while the command runs by itself
+	done   bool        // the command has been waited for
+	kill   *time.Timer // the pending SIGKILL
+}
+
+func newStopper(g group, grace time.Duration) *stopper { return &stopper{g: g, grace: grace} }
+
+func (s *stopper) trigger(reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done || s.reason != "" {
+		return
 	}
+	s.reason = reason
+	s.g.terminate()
+	s.kill = time.AfterFunc(s.grace, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !s.done {
+			s.g.kill()
+		}
+	})
+}
+
+// finish marks the command waited for, so no timer signals its group any
+// more (its id could be reused), and returns why it was stopped, if it was.
+func (s *stopper) finish() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done = true
+	if s.kill != nil {
+		s.kill.Stop()
+	}
+	return s.reason
 }
 
 // sweep ends what a finished command left running in its group and

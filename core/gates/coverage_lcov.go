@@ -31,7 +31,7 @@ func parseLCOV(br *bufio.Reader) (Stats, error) {
 		hasLF, hasLH bool
 		daTotal      int64
 		daCovered    int64
-		lines        = map[int64]bool{} // line number → covered, for this record's DA lines
+		lines        lineSet // this record's DA lines
 	)
 	for {
 		line, err := lr.next()
@@ -73,7 +73,7 @@ func parseLCOV(br *bufio.Reader) (Stats, error) {
 			}
 			in, start = true, lr.n
 			lf, lh, hasLF, hasLH, daTotal, daCovered = 0, 0, false, false, 0, 0
-			clear(lines)
+			lines.reset()
 		case "DA", "LF", "LH":
 			if !in {
 				return st, malformed(lr.n, "%s: outside a record (no SF: before it)", key)
@@ -87,16 +87,11 @@ func parseLCOV(br *bufio.Reader) (Stats, error) {
 				if !okn || !okc {
 					return st, malformed(lr.n, "DA: wants line,count: %.80q", val)
 				}
-				was, seen := lines[n]
-				switch {
-				case !seen:
-					lines[n] = pos
+				newLine, newHit := lines.add(n, pos)
+				if newLine {
 					daTotal++
-					if pos {
-						daCovered++
-					}
-				case pos && !was:
-					lines[n] = true
+				}
+				if newHit {
 					daCovered++
 				}
 			case "LF", "LH":
@@ -129,4 +124,49 @@ func lcovKey(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// bitLines is how many line numbers lineSet keeps in bitsets (256 KiB in
+// all); larger ones go to a map.
+const bitLines = 1 << 20
+
+// lineSet records the distinct lines of one record and which are covered.
+type lineSet struct {
+	seen, hit []uint64
+	words     int // words of seen and hit in use since the last reset
+	big       map[int64]bool
+}
+
+func (s *lineSet) reset() {
+	clear(s.seen[:s.words])
+	clear(s.hit[:s.words])
+	s.words = 0
+	clear(s.big)
+}
+
+// add records line n, covered when pos, and reports whether the line is
+// new and whether it became covered.
+func (s *lineSet) add(n int64, pos bool) (newLine, newHit bool) {
+	if n >= bitLines {
+		if s.big == nil {
+			s.big = map[int64]bool{}
+		}
+		was, seen := s.big[n]
+		s.big[n] = was || pos
+		return !seen, pos && !was
+	}
+	w, bit := int(n/64), uint64(1)<<(n%64)
+	if w >= len(s.seen) {
+		grow := max(w+1, 2*len(s.seen))
+		s.seen = append(s.seen, make([]uint64, grow-len(s.seen))...)
+		s.hit = append(s.hit, make([]uint64, grow-len(s.hit))...)
+	}
+	s.words = max(s.words, w+1)
+	newLine = s.seen[w]&bit == 0
+	newHit = pos && s.hit[w]&bit == 0
+	s.seen[w] |= bit
+	if pos {
+		s.hit[w] |= bit
+	}
+	return newLine, newHit
 }

@@ -130,6 +130,8 @@ func TestParseReportTolerates(t *testing.T) {
 		"go crlf and blank lines": {"mode: count\r\n\r\nx.go:1.1,2.2 2 18446744073709551616\r\n", 2, 2},
 		"go file with colon":      {"mode: atomic\nC:/src/x.go:1.1,2.2 1 0\n", 0, 1},
 		"lcov bom and spaces":     {"\xef\xbb\xbfSF:a\nDA:1,-1\nDA:2,3\nend_of_record \n", 1, 2},
+		"lcov far lines":          {"SF:a\nDA:5000000,0\nDA:5000000,2\nDA:1,0\nDA:1048576,1\nDA:1048575,0\nend_of_record\n", 2, 4},
+		"lcov records apart":      {"SF:a\nDA:1,1\nDA:9000,1\nend_of_record\nSF:b\nDA:1,0\nDA:9000,0\nend_of_record\n", 2, 4},
 		"xml latin1":              {`<?xml version="1.0" encoding="ISO-8859-1"?><coverage><class><line hits="0"/><line hits="2"/></class></coverage>`, 1, 2},
 		"xml namespace attr":      {`<coverage xmlns:x="u" x:lines-valid="9"><class><line hits="1"/></class></coverage>`, 1, 1},
 	} {

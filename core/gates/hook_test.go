@@ -242,19 +242,6 @@ func TestHookWithoutStateNeverLoops(t *testing.T) {
 	}
 }
 
-func TestHookRunsRealGates(t *testing.T) {
-	fs, _ := newState(t)
-	dir := t.TempDir()
-	in := strings.NewReader(fmt.Sprintf(`{"session_id":"real","cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`, dir))
-	res := HookMain(context.Background(), in, fs, func(in StopInput) (HookOptions, error) {
-		return HookOptions{Config: Config{Tests: required("echo bad; exit 3")}}, nil
-	})
-	expect(t, res, 2, DecisionBlock)
-	if !strings.Contains(res.Stderr, "tests failed: exit code 3\nLast lines of its output:\n  bad\nRun it again with: echo bad; exit 3\n") {
-		t.Fatalf("stderr:\n%s", res.Stderr)
-	}
-}
-
 func TestFileStateLogRotates(t *testing.T) {
 	fs, dir := newState(t)
 	log := filepath.Join(dir, "gates.log")

@@ -242,7 +242,9 @@ func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) 
 				progress(Event{Kind: EventOutput, Gate: name, Line: line})
 			})
 			if name == Coverage && res.Status == StatusPassed {
+				t0 := time.Now()
 				measure(cfg, &res)
+				res.ElapsedMs += time.Since(t0).Milliseconds()
 			}
 		}
 		if res.Status == StatusFailed || res.Status == StatusTimedOut {

@@ -5,7 +5,9 @@ package gates
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -83,5 +85,38 @@ func TestRunOwnGroup(t *testing.T) {
 	pgid, pid := readPid(t, filepath.Join(dir, "pgid")), readPid(t, filepath.Join(dir, "pid"))
 	if pgid != pid || pgid == syscall.Getpgrp() {
 		t.Fatalf("gate ran in group %d (its pid %d, charter's group %d)", pgid, pid, syscall.Getpgrp())
+	}
+}
+
+func TestHookRunsRealGates(t *testing.T) {
+	fs, _ := newState(t)
+	dir := t.TempDir()
+	in := strings.NewReader(fmt.Sprintf(`{"session_id":"real","cwd":%q,"hook_event_name":"Stop","stop_hook_active":false}`, dir))
+	res := HookMain(context.Background(), in, fs, func(in StopInput) (HookOptions, error) {
+		return HookOptions{Config: Config{Tests: required("echo bad; exit 3")}}, nil
+	})
+	expect(t, res, 2, DecisionBlock)
+	if !strings.Contains(res.Stderr, "tests failed: exit code 3\nLast lines of its output:\n  bad\nRun it again with: echo bad; exit 3\n") {
+		t.Fatalf("stderr:\n%s", res.Stderr)
+	}
+}
+
+// A process that left the group (its own session) and keeps the output
+// pipe open cannot hold the report back.
+func TestRunDoesNotWaitForEscapedHolders(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	dir := t.TempDir()
+	cfg := Config{
+		Tests:     required(`setsid sh -c 'echo $$ > stray; exec sleep 1000' & while [ ! -s stray ]; do :; done; echo done`),
+		Dir:       dir,
+		KillGrace: 100 * time.Millisecond,
+	}
+	g := Run(context.Background(), cfg, nil, nil).Gates[0]
+	stray := readPid(t, filepath.Join(dir, "stray"))
+	syscall.Kill(stray, syscall.SIGKILL)
+	if g.Status != StatusPassed || len(g.OutputTail) != 1 || g.OutputTail[0] != "done" {
+		t.Fatalf("gate %+v", g)
 	}
 }

@@ -236,12 +236,12 @@ func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) 
 	case policy == OnFailureAsk:
 		st.Asked = true
 		st.Blocks++
-		res = HookResult{ExitCode: 2, Decision: DecisionAsk, Stderr: askText(failing, runAll)}
+		res = HookResult{ExitCode: 2, Decision: DecisionAsk, Stderr: askText(failing, cfg.Dir, runAll)}
 	case st.Blocks >= maxBlocks || (!remembers && in.StopHookActive):
 		res = systemMessage(DecisionAllow, fmt.Sprintf("charter: quality gates still fail after %d blocks in a row: %s. The agent was let stop; run `%s` to see why.", st.Blocks, brief(failing), runAll))
 	default:
 		st.Blocks++
-		res = HookResult{ExitCode: 2, Decision: DecisionBlock, Stderr: stopText(failing, st.Blocks, maxBlocks, runAll)}
+		res = HookResult{ExitCode: 2, Decision: DecisionBlock, Stderr: stopText(failing, cfg.Dir, st.Blocks, maxBlocks, runAll)}
 	}
 	entry.Blocks = st.Blocks
 	if err := state.Save(st); err != nil {
@@ -283,7 +283,7 @@ const (
 
 // details writes, for each failing gate, what failed, its last lines and
 // the command to run it again.
-func details(b *strings.Builder, failing []Result) {
+func details(b *strings.Builder, failing []Result, dir string) {
 	for _, g := range failing {
 		fmt.Fprintf(b, "\n%s %s: %s\n", g.Name, strings.ReplaceAll(g.Status, "_", " "), g.Message)
 		lines := g.OutputTail
@@ -300,24 +300,24 @@ func details(b *strings.Builder, failing []Result) {
 			}
 		}
 		if g.Command != "" {
-			fmt.Fprintf(b, "Run it again with: %s\n", g.Command)
+			fmt.Fprintf(b, "Run it again (in %s): %s\n", dir, g.Command)
 		}
 	}
 }
 
-func stopText(failing []Result, n, maxBlocks int, runAll string) string {
+func stopText(failing []Result, dir string, n, maxBlocks int, runAll string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "charter: a required quality gate fails, so the work is not done yet (stop blocked %d of at most %d times in a row).\n", n, maxBlocks)
-	details(&b, failing)
+	details(&b, failing, dir)
 	fmt.Fprintf(&b, "\nFix the cause, run the gate again until it passes, then finish. `%s` runs every gate.\n", runAll)
 	return b.String()
 }
 
-func askText(failing []Result, runAll string) string {
+func askText(failing []Result, dir, runAll string) string {
 	var b strings.Builder
 	b.WriteString("charter: a required quality gate fails, and this project asks that you stop here and ask the user how to proceed (gates.on_failure: ask).\n")
 	b.WriteString("Do not try to make the gate pass or work around it now: tell the user which gate fails and why, in a few lines, and ask what to do.\n")
-	details(&b, failing)
+	details(&b, failing, dir)
 	fmt.Fprintf(&b, "\n`%s` runs every gate.\n", runAll)
 	return b.String()
 }

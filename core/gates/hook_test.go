@@ -102,7 +102,7 @@ func TestHookStopBlocksAtMostMaxBlocksInARow(t *testing.T) {
 	expect(t, res, 2, DecisionBlock)
 	for _, want := range []string{
 		"blocked 1 of at most 2", "tests failed: exit code 1", "  --- FAIL: TestAdd (0.00s)",
-		"  FAIL\n", "Run it again with: go test ./...", "`charter gate run` runs every gate",
+		"  FAIL\n", "Run it again (in /work/p): go test ./...", "`charter gate run` runs every gate",
 	} {
 		if !strings.Contains(res.Stderr, want) {
 			t.Fatalf("stderr lacks %q:\n%s", want, res.Stderr)

@@ -96,7 +96,7 @@ func TestHookRunsRealGates(t *testing.T) {
 		return HookOptions{Config: Config{Tests: required("echo bad; exit 3")}}, nil
 	})
 	expect(t, res, 2, DecisionBlock)
-	if !strings.Contains(res.Stderr, "tests failed: exit code 3\nLast lines of its output:\n  bad\nRun it again with: echo bad; exit 3\n") {
+	if !strings.Contains(res.Stderr, "tests failed: exit code 3\nLast lines of its output:\n  bad\nRun it again (in "+dir+"): echo bad; exit 3\n") {
 		t.Fatalf("stderr:\n%s", res.Stderr)
 	}
 }

@@ -453,3 +453,29 @@ func index(list []*jnode, n *jnode) int {
 	}
 	return -1
 }
+
+// HookCommand is the command of charter's Stop hook entry (SPEC §10): the
+// charter binary's absolute path, then --config-root ROOT when the scope
+// is a host root (root != ""), then HookCommandSuffix. Claude Code runs a
+// hook command through a shell — sh on macOS and Linux, Git Bash on
+// Windows (PowerShell when Git Bash is missing) — so words that need it
+// are single-quoted. On Windows pass paths with forward slashes
+// (C:/Users/…): a path without spaces then needs no quotes in any of
+// those shells.
+func HookCommand(binary, root string) string {
+	words := []string{shellQuote(binary)}
+	if root != "" {
+		words = append(words, "--config-root", shellQuote(root))
+	}
+	return strings.Join(append(words, HookCommandSuffix), " ")
+}
+
+func shellQuote(s string) string {
+	plain := func(c rune) bool {
+		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_@%+=:,./-", c)
+	}
+	if s != "" && strings.IndexFunc(s, func(c rune) bool { return !plain(c) }) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -120,3 +120,32 @@ func TestRunDoesNotWaitForEscapedHolders(t *testing.T) {
 		t.Fatalf("gate %+v", g)
 	}
 }
+
+// The hook command survives the shell Claude Code runs it through.
+func TestHookCommandQuoting(t *testing.T) {
+	for _, tc := range []struct{ bin, root string }{
+		{"/usr/local/bin/charter", ""},
+		{"/Users/Jo Doe/bin/charter", "/srv/agent roots/it's $HOME"},
+		{"/opt/c@1.2/charter", "/r"},
+		{"C:/Program Files/charter/charter.exe", `C:\r`},
+	} {
+		cmd := HookCommand(tc.bin, tc.root)
+		if !IsCharterHook(cmd) {
+			t.Fatalf("%q is not recognised", cmd)
+		}
+		out, err := exec.Command("/bin/sh", "-c", "printf '%s\\n' "+strings.TrimSuffix(cmd, HookCommandSuffix)).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tc.bin + "\n"
+		if tc.root != "" {
+			want += "--config-root\n" + tc.root + "\n"
+		}
+		if string(out) != want {
+			t.Fatalf("%s splits into %q", cmd, out)
+		}
+	}
+	if got := HookCommand("C:/Users/jo/bin/charter.exe", "/r"); got != "C:/Users/jo/bin/charter.exe --config-root /r gate hook claude-stop" {
+		t.Fatalf("plain paths are quoted: %s", got)
+	}
+}

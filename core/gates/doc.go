@@ -32,7 +32,7 @@
 //	res := gates.HookMain(ctx, stdin, state, func(in gates.StopInput) (gates.HookOptions, error) {
 //		// resolve the project from in.Cwd, read its settings
 //		return gates.HookOptions{Config: cfg, OnFailure: v["gates.on_failure"],
-//			MaxBlocks: v["gates.max_blocks"], RunAll: "<charter path> [--config-root R] gate run", Now: sys.Now}, nil
+//			MaxBlocks: v["gates.max_blocks"], RunAll: "charter gate run", Now: sys.Now}, nil
 //	})
 //	stdout.WriteString(res.Stdout); stderr.WriteString(res.Stderr)
 //	return res.ExitCode // 0, 2 (block) or 1 (the hook's own error: never blocks)
@@ -43,7 +43,8 @@
 //
 // # Installing the hook (`charter apply`)
 //
-//	out, err := gates.EnsureStopHook(old, "<charter path> [--config-root R] gate hook claude-stop", anyGateRequired)
+//	cmd := gates.HookCommand(charterExe, hostRoot) // hostRoot "" unless the scope is a host root
+//	out, err := gates.EnsureStopHook(old, cmd, len(cfg.Required()) > 0)
 //
 // returns the settings.json bytes with charter's entry present or absent,
 // every other byte unchanged; old is returned as is when nothing changes,

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -67,21 +66,11 @@ func writeReport(b *testing.B, path string, size int, format string) int64 {
 	return int64(n)
 }
 
-var benchFiles sync.Map // format → path, generated once per process
-
+// benchReport writes a report in a temporary directory; with b.Loop the
+// benchmark function runs once, so it is written once.
 func benchReport(b *testing.B, format string) (string, int64) {
-	if p, ok := benchFiles.Load(format); ok {
-		fi, _ := os.Stat(p.(string))
-		return p.(string), fi.Size()
-	}
-	dir, err := os.MkdirTemp("", "charter-gates-bench-")
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := filepath.Join(dir, "report."+format)
-	size := writeReport(b, p, benchReportBytes, format)
-	benchFiles.Store(format, p)
-	return p, size
+	p := filepath.Join(b.TempDir(), "report."+format)
+	return p, writeReport(b, p, benchReportBytes, format)
 }
 
 func parseFile(b *testing.B, path string) Stats {

@@ -1,0 +1,269 @@
+package gates
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/claude")
+
+const (
+	hookCmd  = "/usr/local/bin/charter gate hook claude-stop"
+	hookCmd2 = "/opt/charter/bin/charter --config-root /srv/agents gate hook claude-stop"
+)
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "claude", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func ensure(t *testing.T, data []byte, cmd string, present bool) []byte {
+	t.Helper()
+	out, err := EnsureStopHook(data, cmd, present)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bytes.TrimSpace(out)) > 0 && !json.Valid(bytes.TrimPrefix(out, []byte(bom))) {
+		t.Fatalf("invalid JSON:\n%s", out)
+	}
+	return out
+}
+
+// onlyInserted checks that out is in with one run of bytes inserted, and
+// returns that run.
+func onlyInserted(t *testing.T, in, out []byte) string {
+	t.Helper()
+	p := 0
+	for p < len(in) && in[p] == out[p] {
+		p++
+	}
+	s := 0
+	for s < len(in)-p && in[len(in)-1-s] == out[len(out)-1-s] {
+		s++
+	}
+	if p+s != len(in) {
+		t.Fatalf("more than one insertion:\n%s", out)
+	}
+	return string(out[p : len(out)-s])
+}
+
+// charterEntries decodes the Stop list and returns the commands of
+// charter's entries.
+func charterEntries(t *testing.T, data []byte) []string {
+	t.Helper()
+	var doc struct {
+		Hooks struct {
+			Stop []struct {
+				Hooks []struct{ Command string }
+			}
+		}
+	}
+	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte(bom)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, g := range doc.Hooks.Stop {
+		for _, h := range g.Hooks {
+			if IsCharterHook(h.Command) {
+				out = append(out, h.Command)
+			}
+		}
+	}
+	return out
+}
+
+func TestEnsureStopHookGolden(t *testing.T) {
+	for _, name := range []string{"settings.json", "tabs-no-stop.json", "compact.json", "crlf.json"} {
+		t.Run(name, func(t *testing.T) {
+			orig, err := os.ReadFile(filepath.Join("testdata", "claude", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			added := ensure(t, orig, hookCmd, true)
+			base := strings.TrimSuffix(name, ".json")
+			golden(t, base+".added.json", added)
+			if ins := onlyInserted(t, orig, added); !strings.Contains(ins, hookCmd) {
+				t.Fatalf("inserted %q", ins)
+			}
+			if got := charterEntries(t, added); !reflect.DeepEqual(got, []string{hookCmd}) {
+				t.Fatalf("entries %q", got)
+			}
+			// Present again: nothing changes, the very slice comes back.
+			if again := ensure(t, added, hookCmd, true); !bytes.Equal(again, added) {
+				t.Fatalf("not idempotent:\n%s", again)
+			}
+			// A new binary path: only the command string changes.
+			moved := ensure(t, added, hookCmd2, true)
+			golden(t, base+".moved.json", moved)
+			if got := charterEntries(t, moved); !reflect.DeepEqual(got, []string{hookCmd2}) {
+				t.Fatalf("entries %q", got)
+			}
+			// Removing gives back the user's file, byte for byte.
+			if removed := ensure(t, moved, hookCmd2, false); !bytes.Equal(removed, orig) {
+				t.Fatalf("removal did not restore the file:\n%s", removed)
+			}
+			if same := ensure(t, orig, hookCmd, false); !bytes.Equal(same, orig) {
+				t.Fatalf("removing an absent entry changed the file")
+			}
+		})
+	}
+}
+
+func TestEnsureStopHookEmpty(t *testing.T) {
+	want := "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n" +
+		"            \"type\": \"command\",\n            \"command\": \"" + hookCmd + "\"\n" +
+		"          }\n        ]\n      }\n    ]\n  }\n}\n"
+	for _, in := range []string{"", " \n"} {
+		if got := ensure(t, []byte(in), hookCmd, true); string(got) != want {
+			t.Fatalf("from %q:\n%s", in, got)
+		}
+		if got := ensure(t, []byte(in), hookCmd, false); string(got) != in {
+			t.Fatalf("removal from %q gave %q", in, got)
+		}
+	}
+	if got := ensure(t, nil, hookCmd, false); got != nil {
+		t.Fatalf("removal from a missing file gave %q", got)
+	}
+	// An empty object is filled in the default style; removing leaves it empty.
+	got := ensure(t, []byte("{}\n"), hookCmd, true)
+	if string(got) != want {
+		t.Fatalf("from {}:\n%s", got)
+	}
+	if back := ensure(t, got, hookCmd, false); string(back) != "{}\n" {
+		t.Fatalf("back to %q", back)
+	}
+}
+
+// The user's own hooks stay, even in the group that holds charter's entry.
+func TestEnsureStopHookRemovesOnlyCharter(t *testing.T) {
+	in := `{
+  "hooks": {
+    "Stop": [
+      {
+        "matcher": "",
+        "hooks": [
+          {"type": "command", "command": "mine.sh"},
+          {"type": "command", "command": "/old/charter gate hook claude-stop", "timeout": 900},
+          {"type": "command", "command": "also-mine.sh"}
+        ]
+      },
+      {"hooks": [{"type": "command", "command": "charter gate hook claude-stop "}]},
+      {"hooks": [{"type": "command", "command": "tail.sh"}]}
+    ],
+    "Notification": []
+  }
+}`
+	removed := ensure(t, []byte(in), hookCmd, false)
+	want := `{
+  "hooks": {
+    "Stop": [
+      {
+        "matcher": "",
+        "hooks": [
+          {"type": "command", "command": "mine.sh"},
+          {"type": "command", "command": "also-mine.sh"}
+        ]
+      },
+      {"hooks": [{"type": "command", "command": "tail.sh"}]}
+    ],
+    "Notification": []
+  }
+}`
+	if string(removed) != want {
+		t.Fatalf("got\n%s", removed)
+	}
+	// Present: the first entry is kept in place (with its timeout), the duplicate goes.
+	kept := ensure(t, []byte(in), hookCmd, true)
+	if got := charterEntries(t, kept); !reflect.DeepEqual(got, []string{hookCmd}) {
+		t.Fatalf("entries %q", got)
+	}
+	if !strings.Contains(string(kept), `{"type": "command", "command": "`+hookCmd+`", "timeout": 900},`) ||
+		strings.Contains(string(kept), "claude-stop \"") {
+		t.Fatalf("got\n%s", kept)
+	}
+}
+
+func TestEnsureStopHookKeepsEmptyStopItDidNotEmpty(t *testing.T) {
+	in := "{\n  \"hooks\": {\n    \"Stop\": []\n  }\n}\n"
+	added := ensure(t, []byte(in), hookCmd, true)
+	if ins := onlyInserted(t, []byte(in), added); !strings.HasPrefix(ins, "\n      {\n        \"hooks\": [") {
+		t.Fatalf("inserted %q", ins)
+	}
+	// Removal drops the Stop list and hooks object it left empty.
+	if got := ensure(t, added, hookCmd, false); string(got) != "{}\n" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestEnsureStopHookBOMAndEscapes(t *testing.T) {
+	in := []byte(bom + `{"a": "<&>"}`)
+	cmd := `C:\Program Files\charter\charter.exe gate hook claude-stop`
+	out := ensure(t, in, cmd, true)
+	if !bytes.HasPrefix(out, []byte(bom+`{"a": "<&>", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "C:\\Program Files`)) {
+		t.Fatalf("got %s", out)
+	}
+	if got := charterEntries(t, out); !reflect.DeepEqual(got, []string{cmd}) {
+		t.Fatalf("entries %q", got)
+	}
+	if back := ensure(t, out, cmd, false); !bytes.Equal(back, in) {
+		t.Fatalf("back %s", back)
+	}
+}
+
+func TestEnsureStopHookErrors(t *testing.T) {
+	for name, tc := range map[string]struct {
+		in, want   string
+		line, col  int
+		wantPlain  bool
+		commandBad bool
+	}{
+		"invalid":       {in: "{\n  \"a\": 1,\n  \"b\": ]\n}", want: "invalid JSON", line: 3, col: 8},
+		"trailing":      {in: "{\n  \"a\": 1,\n}", want: "invalid JSON", line: 3, col: 1},
+		"truncated":     {in: "{\n  \"a\": [", want: "invalid JSON", line: 2, col: 9},
+		"array":         {in: "[]", want: "not a JSON object"},
+		"hooks not obj": {in: "{\n  \"hooks\": [\n  ]\n}", want: `"hooks" is not an object`, line: 2, col: 12},
+		"stop not list": {in: `{"hooks": {"Stop": {}}}`, want: `"hooks.Stop" is not a list`, line: 1, col: 20},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, present := range []bool{true, false} {
+				_, err := EnsureStopHook([]byte(tc.in), hookCmd, present)
+				var se *SettingsError
+				if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) || se.Line != tc.line || se.Column != tc.col {
+					t.Fatalf("err %v, want %q at %d:%d", err, tc.want, tc.line, tc.col)
+				}
+			}
+		})
+	}
+	if _, err := EnsureStopHook(nil, "/bin/true", true); err == nil {
+		t.Fatal("a command that is not charter's hook was accepted")
+	}
+}
+
+// A Stop group of another shape is not charter's and stays.
+func TestEnsureStopHookIgnoresForeignShapes(t *testing.T) {
+	in := `{"hooks": {"Stop": [1, "x", {"hooks": {}}, {"hooks": [2, {"command": 3}, {"command": "x gate hook claude-stop"}]}]}}`
+	out := ensure(t, []byte(in), hookCmd, false)
+	want := `{"hooks": {"Stop": [1, "x", {"hooks": {}}, {"hooks": [2, {"command": 3}]}]}}`
+	if string(out) != want {
+		t.Fatalf("got %s", out)
+	}
+}

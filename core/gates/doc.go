@@ -1,0 +1,53 @@
+// Package gates runs charter's quality gates (SPEC §10): the tests, lint
+// and coverage commands a project configures, the Claude Code Stop hook
+// that keeps an agent working while a required gate fails, and the edit of
+// Claude's settings.json that installs that hook.
+//
+// It knows nothing of settings files or the command line: callers build a
+// Config from the effective gates.* settings and render what comes back.
+//
+// # Running the gates (`charter gate run`, POST /api/v1/gates/run)
+//
+//	cfg := gates.Config{
+//		Tests:    gates.Gate{Command: v["gates.tests.command"], Required: v["gates.tests.required"]},
+//		Lint:     gates.Gate{Command: v["gates.lint.command"], Required: v["gates.lint.required"]},
+//		Coverage: gates.CoverageGate{Command: …, Report: v["gates.coverage.report"], Min: min},
+//		Timeout:  v["gates.timeout"],
+//		Dir:      projectRoot, // else the working directory
+//	}
+//	names, err := gates.ParseNames(flagGate) // --gate tests,lint; nil = all
+//	rep := gates.Run(ctx, cfg, names, func(e gates.Event) { … live progress … })
+//	stdout.Write(rep.JSON())                 // --json: the SPEC §10 document
+//	return rep.ExitCode()                    // 0, or 5 when a gate failed or timed out
+//
+// Coverage is required when Min > 0. Run passes ctx's cancellation to the
+// running gate (its whole process group is killed), so the CLI should hand
+// it a context that SIGINT and SIGTERM cancel. ParseReport and Stats are
+// usable on their own for a coverage report (Go cover profile, LCOV,
+// Cobertura XML, detected by content).
+//
+// # The Stop hook (`charter gate hook claude-stop`)
+//
+//	state := gates.NewFileState(sys, scopeDir+"/state")
+//	res := gates.HookMain(ctx, stdin, state, func(in gates.StopInput) (gates.HookOptions, error) {
+//		// resolve the project from in.Cwd, read its settings
+//		return gates.HookOptions{Config: cfg, OnFailure: v["gates.on_failure"],
+//			MaxBlocks: v["gates.max_blocks"], RunAll: "charter gate run", Now: sys.Now}, nil
+//	})
+//	stdout.WriteString(res.Stdout); stderr.WriteString(res.Stderr)
+//	return res.ExitCode // 0, 2 (block) or 1 (the hook's own error: never blocks)
+//
+// The hook prints its own messages, stderr included: the command should
+// not add "charter: " lines of its own around exit 2, since Claude Code
+// hands that stderr to the agent.
+//
+// # Installing the hook (`charter apply`)
+//
+//	cmd := gates.HookCommand(charterExe, hostRoot) // hostRoot "" unless the scope is a host root
+//	out, err := gates.EnsureStopHook(old, cmd, len(cfg.Required()) > 0)
+//
+// returns the settings.json bytes with charter's entry present or absent,
+// every other byte unchanged; old is returned as is when nothing changes,
+// so bytes.Equal(out, old) means "current". Write out through core's
+// guarded write (UpdateFile), like CLAUDE.md.
+package gates

@@ -1,0 +1,333 @@
+package gates
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// The hook follows Claude Code's hooks reference
+// (https://code.claude.com/docs/en/hooks, sections "Hook input", "Exit code
+// output", "Stop" and "JSON output"), read for this design:
+//
+//   - A command hook gets the event as JSON on stdin: the common fields
+//     session_id, transcript_path, cwd, permission_mode, hook_event_name,
+//     and for Stop also stop_hook_active ("true when Claude Code is already
+//     continuing as a result of a stop hook") and last_assistant_message.
+//   - Exit 0 is success; stdout may hold a JSON object whose common field
+//     systemMessage is a warning shown to the user.
+//   - Exit 2 is a blocking error: stdout is ignored and stderr is fed back
+//     to Claude. For Stop it prevents Claude from stopping; Claude goes on
+//     with stderr as the reason.
+//   - Any other exit code is a non-blocking error: stderr is shown to the
+//     user and the stop goes on. So charter's own failures exit 1, and a
+//     broken hook never traps an agent.
+//   - The hook must bound its own blocking (stop_hook_active is there for
+//     that); recent Claude Code versions also cap consecutive Stop-hook
+//     blocks themselves, but charter does not rely on it.
+//   - A command hook's default time limit is 600 s (60 s in older
+//     versions); gates that need longer want a "timeout" on the entry.
+
+// On-failure policies (the gates.on_failure setting).
+const (
+	OnFailureStop = "stop"
+	OnFailureWarn = "warn"
+	OnFailureAsk  = "ask"
+)
+
+// DefaultMaxBlocks is gates.max_blocks' default.
+const DefaultMaxBlocks = 3
+
+// Hook decisions, as gates.log records them.
+const (
+	DecisionPass  = "pass"  // every gate that ran passed: the agent may stop
+	DecisionBlock = "block" // on_failure stop: exit 2, the agent goes on
+	DecisionAsk   = "ask"   // on_failure ask: exit 2, the agent is told to ask the user
+	DecisionWarn  = "warn"  // on_failure warn: exit 0, the user is told
+	DecisionAllow = "allow" // gates fail but the bound is reached (or ask was used): exit 0, the user is told
+	DecisionError = "error" // the hook itself failed: exit 1, never blocks
+)
+
+// maxInput bounds what the hook reads from stdin; the Stop event is small,
+// last_assistant_message aside.
+const maxInput = 8 << 20
+
+// StopInput is Claude Code's Stop (or SubagentStop) hook input. Unknown
+// fields are ignored.
+type StopInput struct {
+	SessionID            string `json:"session_id"`
+	TranscriptPath       string `json:"transcript_path"`
+	Cwd                  string `json:"cwd"`
+	PermissionMode       string `json:"permission_mode"`
+	HookEventName        string `json:"hook_event_name"`
+	StopHookActive       bool   `json:"stop_hook_active"`
+	LastAssistantMessage string `json:"last_assistant_message"`
+}
+
+// ReadStopInput decodes the hook's stdin. It must be one JSON object with a
+// session_id and a cwd; a hook_event_name, when given, must be Stop or
+// SubagentStop.
+func ReadStopInput(r io.Reader) (StopInput, error) {
+	var in StopInput
+	b, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return in, fmt.Errorf("read the Stop hook input: %w", err)
+	}
+	if len(b) > maxInput {
+		return in, fmt.Errorf("the Stop hook input is larger than %d bytes", maxInput)
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return in, errors.New("no Stop hook input on stdin: this command is run by Claude Code as a Stop hook, which passes the event as JSON")
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	if err := d.Decode(&in); err != nil {
+		return in, fmt.Errorf("the Stop hook input is not the JSON object Claude Code sends: %v", err)
+	}
+	if d.More() {
+		return in, errors.New("the Stop hook input holds more than one JSON value")
+	}
+	switch {
+	case in.SessionID == "":
+		return in, errors.New("the Stop hook input has no session_id")
+	case in.Cwd == "":
+		return in, errors.New("the Stop hook input has no cwd")
+	case in.HookEventName != "" && in.HookEventName != "Stop" && in.HookEventName != "SubagentStop":
+		return in, fmt.Errorf("this hook handles Stop events, not %s: install it under hooks.Stop", in.HookEventName)
+	}
+	return in, nil
+}
+
+// HookOptions is what the hook needs once it knows the session's cwd.
+type HookOptions struct {
+	Config    Config // the gates of the project at the input's cwd; Dir "" = that cwd
+	OnFailure string // stop, warn or ask; "" = stop
+	MaxBlocks int    // blocks in a row per session; 0 = DefaultMaxBlocks
+	// RunAll is the command that runs every gate, for the summary;
+	// "" = "charter gate run".
+	RunAll string
+	Now    func() time.Time                     // nil = time.Now
+	Run    func(context.Context, Config) Report // nil = Run with every gate
+}
+
+// HookResult is what the hook command prints and how it exits.
+type HookResult struct {
+	ExitCode int
+	Stdout   string // a JSON object, or ""
+	Stderr   string
+	Decision string
+}
+
+// HookMain is `charter gate hook claude-stop`: it reads the Stop event from
+// stdin, asks load for the options of the project at the event's cwd, runs
+// the gates and decides. Malformed input, or a load error, is exit 1 with
+// the reason on stderr: a non-blocking error in Claude Code. Every decision
+// is appended to state's log.
+func HookMain(ctx context.Context, stdin io.Reader, state StateStore, load func(StopInput) (HookOptions, error)) HookResult {
+	if state == nil {
+		state = noState{}
+	}
+	in, err := ReadStopInput(stdin)
+	if err == nil {
+		var opt HookOptions
+		if opt, err = load(in); err == nil {
+			return Hook(ctx, in, state, opt)
+		}
+	}
+	res := HookResult{ExitCode: 1, Stderr: "charter: gate hook claude-stop: " + err.Error() + "\n", Decision: DecisionError}
+	state.Append(LogEntry{Time: time.Now().UTC(), Session: in.SessionID, Cwd: in.Cwd, StopHookActive: in.StopHookActive,
+		Decision: DecisionError, Exit: 1, Error: err.Error()})
+	return res
+}
+
+// Hook decides one stop of one session (SPEC §10):
+//
+//   - gates pass (or none ran) → exit 0, silent; the block count resets;
+//   - stop → exit 2 with a summary on stderr (which gate, its last lines,
+//     the command to run again), at most MaxBlocks times in a row; then
+//     exit 0 with a systemMessage saying that gates still fail;
+//   - warn → exit 0 with {"systemMessage": …}: the user is told, the agent
+//     is not held (a Stop hook cannot tell the agent anything without
+//     blocking it);
+//   - ask → exit 2 once per session with a reason that tells the agent to
+//     stop and ask the user; later failing stops are exit 0 with a
+//     systemMessage.
+//
+// The consecutive block count resets when the gates pass, when
+// stop_hook_active is false (the agent stopped on its own, not as the
+// continuation of a block) and in a new session. If the state cannot be
+// read or saved, the hook falls back to stop_hook_active alone: it never
+// blocks a continuation it cannot count.
+func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) HookResult {
+	if state == nil {
+		state = noState{}
+	}
+	now := opt.Now
+	if now == nil {
+		now = time.Now
+	}
+	entry := LogEntry{Time: now().UTC(), Session: in.SessionID, Cwd: in.Cwd, StopHookActive: in.StopHookActive, OnFailure: opt.OnFailure}
+	var problems []string
+	finish := func(res HookResult) HookResult {
+		entry.Decision, entry.Exit = res.Decision, res.ExitCode
+		entry.Error = strings.Join(problems, "; ")
+		if err := state.Append(entry); err != nil && res.ExitCode != 2 {
+			// Exit 2's stderr goes to the agent; keep it about the gates.
+			res.Stderr += "charter: " + err.Error() + "\n"
+		}
+		return res
+	}
+
+	policy := opt.OnFailure
+	if policy == "" {
+		policy = OnFailureStop
+	}
+	if policy != OnFailureStop && policy != OnFailureWarn && policy != OnFailureAsk {
+		msg := fmt.Sprintf("gates.on_failure is %q: choose stop, warn or ask", opt.OnFailure)
+		problems = append(problems, msg)
+		return finish(HookResult{ExitCode: 1, Stderr: "charter: gate hook claude-stop: " + msg + "\n", Decision: DecisionError})
+	}
+	maxBlocks := opt.MaxBlocks
+	if maxBlocks <= 0 {
+		maxBlocks = DefaultMaxBlocks
+	}
+
+	st, err := state.Load(in.SessionID)
+	remembers := err == nil
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	if !in.StopHookActive {
+		st.Blocks = 0
+	}
+
+	cfg := opt.Config
+	if cfg.Dir == "" {
+		cfg.Dir = in.Cwd
+	}
+	run := opt.Run
+	if run == nil {
+		run = func(ctx context.Context, cfg Config) Report { return Run(ctx, cfg, nil, nil) }
+	}
+	rep := run(ctx, cfg)
+	failing := rep.Failing()
+	for _, g := range failing {
+		entry.Failing = append(entry.Failing, g.Name)
+	}
+	runAll := opt.RunAll
+	if runAll == "" {
+		runAll = "charter gate run"
+	}
+
+	var res HookResult
+	switch {
+	case len(failing) == 0:
+		st.Blocks = 0
+		res = HookResult{Decision: DecisionPass}
+	case policy == OnFailureWarn:
+		st.Blocks = 0
+		res = systemMessage(DecisionWarn, fmt.Sprintf("charter: quality gates fail: %s. Run `%s` to see why.", brief(failing), runAll))
+	case policy == OnFailureAsk && (st.Asked || (!remembers && in.StopHookActive)):
+		res = systemMessage(DecisionAllow, fmt.Sprintf("charter: quality gates still fail: %s (the agent was already told to ask you in this session). Run `%s` to see why.", brief(failing), runAll))
+	case policy == OnFailureAsk:
+		st.Asked = true
+		st.Blocks++
+		res = HookResult{ExitCode: 2, Decision: DecisionAsk, Stderr: askText(failing, cfg.Dir, runAll)}
+	case st.Blocks >= maxBlocks || (!remembers && in.StopHookActive):
+		res = systemMessage(DecisionAllow, fmt.Sprintf("charter: quality gates still fail after %d blocks in a row: %s. The agent was let stop; run `%s` to see why.", st.Blocks, brief(failing), runAll))
+	default:
+		st.Blocks++
+		res = HookResult{ExitCode: 2, Decision: DecisionBlock, Stderr: stopText(failing, cfg.Dir, st.Blocks, maxBlocks, runAll)}
+	}
+	entry.Blocks = st.Blocks
+	if err := state.Save(st); err != nil {
+		problems = append(problems, err.Error())
+		if res.ExitCode == 2 && in.StopHookActive {
+			// The count is lost: a second block in a row could repeat forever.
+			res = systemMessage(DecisionAllow, fmt.Sprintf("charter: quality gates fail: %s, but the hook cannot keep its count (%v), so the agent was let stop. Run `%s` to see why.", brief(failing), err, runAll))
+		}
+	}
+	return finish(res)
+}
+
+func systemMessage(decision, msg string) HookResult {
+	b, _ := json.Marshal(struct {
+		SystemMessage string `json:"systemMessage"`
+	}{msg})
+	return HookResult{Decision: decision, Stdout: string(b) + "\n"}
+}
+
+// brief is "tests (exit code 3), lint (timed out …)".
+func brief(failing []Result) string {
+	parts := make([]string, len(failing))
+	for i, g := range failing {
+		parts[i] = fmt.Sprintf("%s (%s)", g.Name, firstLine(g.Message))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// summaryLines and summaryWidth keep the text the agent reads short.
+const (
+	summaryLines = 20
+	summaryWidth = 240
+)
+
+// details writes, for each failing gate, what failed, its last lines and
+// the command to run it again.
+func details(b *strings.Builder, failing []Result, dir string) {
+	for _, g := range failing {
+		fmt.Fprintf(b, "\n%s %s: %s\n", g.Name, strings.ReplaceAll(g.Status, "_", " "), g.Message)
+		lines := g.OutputTail
+		if len(lines) > summaryLines {
+			lines = lines[len(lines)-summaryLines:]
+		}
+		if len(lines) > 0 {
+			fmt.Fprintf(b, "Last lines of its output:\n")
+			for _, l := range lines {
+				if len(l) > summaryWidth {
+					l = l[:summaryWidth] + "…"
+				}
+				fmt.Fprintf(b, "  %s\n", strings.ToValidUTF8(l, "\uFFFD"))
+			}
+		}
+		if g.Command != "" {
+			fmt.Fprintf(b, "Run it again (in %s): %s\n", dir, g.Command)
+		}
+	}
+}
+
+func stopText(failing []Result, dir string, n, maxBlocks int, runAll string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "charter: a required quality gate fails, so the work is not done yet (stop blocked %d of at most %d times in a row).\n", n, maxBlocks)
+	details(&b, failing, dir)
+	fmt.Fprintf(&b, "\nFix the cause, run the gate again until it passes, then finish. `%s` runs every gate.\n", runAll)
+	return b.String()
+}
+
+func askText(failing []Result, dir, runAll string) string {
+	var b strings.Builder
+	b.WriteString("charter: a required quality gate fails, and this project asks that you stop here and ask the user how to proceed (gates.on_failure: ask).\n")
+	b.WriteString("Do not try to make the gate pass or work around it now: tell the user which gate fails and why, in a few lines, and ask what to do.\n")
+	details(&b, failing, dir)
+	fmt.Fprintf(&b, "\n`%s` runs every gate.\n", runAll)
+	return b.String()
+}
+
+// noState is the store of a hook given none: it remembers nothing, so the
+// hook falls back to stop_hook_active.
+type noState struct{}
+
+func (noState) Load(session string) (SessionState, error) {
+	return SessionState{Session: session}, errors.New("no state store")
+}
+func (noState) Save(SessionState) error { return nil }
+func (noState) Append(LogEntry) error   { return nil }

@@ -1,0 +1,506 @@
+package gates
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"github.com/spf13/afero"
+)
+
+// Gate names, in the order Run runs them.
+const (
+	Tests    = "tests"
+	Lint     = "lint"
+	Coverage = "coverage"
+)
+
+// Names lists every gate in run order.
+var Names = []string{Tests, Lint, Coverage}
+
+// Statuses of a gate in a report.
+const (
+	StatusPassed   = "passed"
+	StatusFailed   = "failed"
+	StatusTimedOut = "timed_out"
+	StatusSkipped  = "skipped"
+)
+
+// DefaultTimeout is one gate's time limit when Config.Timeout is zero.
+const DefaultTimeout = 10 * time.Minute
+
+// DefaultKillGrace is how long a gate's processes get between SIGTERM and
+// SIGKILL.
+const DefaultKillGrace = 2 * time.Second
+
+// reapWait bounds the wait, after SIGKILL, for a group's processes to be
+// gone. Killed grandchildren are reaped by init, which some container inits
+// do only every few seconds; a process still there after this is reported.
+const reapWait = 15 * time.Second
+
+// ExitFailed is the process exit code when a gate failed or timed out
+// (SPEC §3: a check ran and found a problem).
+const ExitFailed = 5
+
+// commandKeys names the setting that holds each gate's command, for the
+// hint a skipped gate gives.
+var commandKeys = map[string]struct{ key, example string }{
+	Tests:    {"gates.tests.command", "go test ./..."},
+	Lint:     {"gates.lint.command", "go vet ./..."},
+	Coverage: {"gates.coverage.command", "go test -coverprofile=cover.out ./..."},
+}
+
+// reportKey is the setting that names the coverage report.
+const reportKey = "gates.coverage.report"
+
+// Gate is one command gate.
+type Gate struct {
+	Command  string // run through the platform shell; "" = not configured
+	Required bool
+}
+
+// CoverageGate runs Command, then reads Report (relative to Config.Dir) and
+// compares its percentage with Min. It is required when Min > 0.
+type CoverageGate struct {
+	Command string
+	Report  string
+	Min     decimal.Decimal
+}
+
+// Config is what Run needs: the effective gates.* settings and where to run.
+type Config struct {
+	Tests, Lint Gate
+	Coverage    CoverageGate
+	Timeout     time.Duration // one gate's limit; 0 = DefaultTimeout
+	Dir         string        // the project root, else the working directory; "" = this process's
+	Env         []string      // the gates' environment; nil = this process's
+	Fs          afero.Fs      // reads the coverage report; nil = the OS
+	KillGrace   time.Duration // SIGTERM → SIGKILL; 0 = DefaultKillGrace
+}
+
+// spec returns a gate's command and whether it is required.
+func (c Config) spec(name string) (command string, required bool) {
+	switch name {
+	case Tests:
+		return c.Tests.Command, c.Tests.Required
+	case Lint:
+		return c.Lint.Command, c.Lint.Required
+	case Coverage:
+		return c.Coverage.Command, c.Coverage.Min.IsPositive()
+	}
+	return "", false
+}
+
+// Required lists the required gates in run order.
+func (c Config) Required() []string {
+	var out []string
+	for _, n := range Names {
+		if _, req := c.spec(n); req {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// ParseNames reads a --gate value: names separated by commas, in any
+// order, each once. The result keeps run order; "" means all (nil).
+func ParseNames(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []string
+	for part := range strings.SplitSeq(s, ",") {
+		n := strings.TrimSpace(part)
+		if !slices.Contains(Names, n) {
+			return nil, fmt.Errorf("unknown gate %q: choose among %s", n, strings.Join(Names, ", "))
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return slices.Index(Names, a) - slices.Index(Names, b) })
+	return out, nil
+}
+
+// Result is one gate in a report (SPEC §10).
+type Result struct {
+	Name       string          `json:"name"`
+	Status     string          `json:"status"`
+	ExitCode   *int            `json:"exitCode"`  // null when the command did not exit by itself
+	ElapsedMs  int64           `json:"elapsedMs"` // 0 for a skipped gate
+	OutputTail []string        `json:"outputTail"`
+	Coverage   *CoverageResult `json:"coverage"`
+	Message    string          `json:"message"`
+	Command    string          `json:"-"` // what ran, for summaries
+}
+
+// CoverageResult is the coverage gate's measure. Percent is shown at
+// DisplayScale decimals (or min's), truncated; pass or fail was decided on
+// the exact value.
+type CoverageResult struct {
+	Percent decimal.Decimal
+	Min     decimal.Decimal
+}
+
+// MarshalJSON writes both as JSON numbers from their canonical text
+// (SPEC §8: 12.50 → 12.5).
+func (c CoverageResult) MarshalJSON() ([]byte, error) {
+	return []byte(`{"percent":` + c.Percent.String() + `,"min":` + c.Min.String() + `}`), nil
+}
+
+// Report is the outcome of Run: `charter gate run --json` and
+// POST /api/v1/gates/run print it as is.
+type Report struct {
+	OK    bool     `json:"ok"`
+	Gates []Result `json:"gates"`
+}
+
+// ExitCode is 0 when every gate that ran passed (skipped ones do not
+// count), else ExitFailed.
+func (r Report) ExitCode() int {
+	if r.OK {
+		return 0
+	}
+	return ExitFailed
+}
+
+// Failing returns the gates that failed or timed out.
+func (r Report) Failing() []Result {
+	var out []Result
+	for _, g := range r.Gates {
+		if g.Status == StatusFailed || g.Status == StatusTimedOut {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// JSON returns the report as one JSON document.
+func (r Report) JSON() []byte {
+	b, _ := json.Marshal(r) // every field marshals
+	return b
+}
+
+// Kinds of progress events.
+const (
+	EventStart  = "start"  // a gate's command is about to start
+	EventOutput = "output" // one line of its output
+	EventDone   = "done"   // a gate is finished (also for a skipped one)
+)
+
+// Event is what Run tells progress as it goes. Calls never overlap and come
+// in order: start, output lines, done, for each gate.
+type Event struct {
+	Kind    string
+	Gate    string
+	Command string  // start
+	Line    string  // output
+	Result  *Result // done
+}
+
+// Run runs the required gates among names (nil: all) in the order tests,
+// lint, coverage, and reports each. A gate that is not required is not run
+// and not listed; a required gate without a command is listed as skipped,
+// with a message that says how to configure it. progress may be nil.
+//
+// Each command runs through the platform shell (`sh -c`, `cmd /C` on
+// Windows) in cfg.Dir, in its own process group, with its standard output
+// and error captured together (the last TailLines lines are kept) and stdin
+// empty. When it outlives cfg.Timeout, or ctx is cancelled, the whole
+// group gets SIGTERM, then SIGKILL after the grace period; processes a gate
+// leaves behind after it exits are ended the same way. When ctx is
+// cancelled, the gates not yet run are listed as skipped.
+func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) Report {
+	if progress == nil {
+		progress = func(Event) {}
+	}
+	rep := Report{OK: true, Gates: []Result{}}
+	for _, name := range Names {
+		command, required := cfg.spec(name)
+		if !required || (names != nil && !slices.Contains(names, name)) {
+			continue
+		}
+		var res Result
+		switch {
+		case ctx.Err() != nil:
+			res = Result{Name: name, Status: StatusSkipped, OutputTail: []string{}, Command: command,
+				Message: "not run: cancelled"}
+		case strings.TrimSpace(command) == "":
+			res = skipped(name)
+		default:
+			progress(Event{Kind: EventStart, Gate: name, Command: command})
+			res = runCommand(ctx, cfg, name, command, func(line string) {
+				progress(Event{Kind: EventOutput, Gate: name, Line: line})
+			})
+			if name == Coverage && res.Status == StatusPassed {
+				t0 := time.Now()
+				measure(cfg, &res)
+				res.ElapsedMs += time.Since(t0).Milliseconds()
+			}
+		}
+		if res.Status == StatusFailed || res.Status == StatusTimedOut {
+			rep.OK = false
+		}
+		rep.Gates = append(rep.Gates, res)
+		progress(Event{Kind: EventDone, Gate: name, Result: &rep.Gates[len(rep.Gates)-1]})
+	}
+	return rep
+}
+
+func skipped(name string) Result {
+	k := commandKeys[name]
+	msg := fmt.Sprintf("%s is required but %s is empty; configure it with: charter settings set --project %s %q",
+		name, k.key, k.key, k.example)
+	if name == Coverage {
+		msg += fmt.Sprintf(" and charter settings set --project %s cover.out", reportKey)
+	}
+	return Result{Name: name, Status: StatusSkipped, OutputTail: []string{}, Message: msg}
+}
+
+// measure reads the coverage report of a coverage gate whose command
+// passed and decides the gate on it.
+func measure(cfg Config, res *Result) {
+	fail := func(format string, args ...any) {
+		res.Status = StatusFailed
+		res.Message = fmt.Sprintf(format, args...)
+	}
+	report := cfg.Coverage.Report
+	if strings.TrimSpace(report) == "" {
+		fail("%s is empty: set it to the report file the coverage command writes (charter settings set --project %s cover.out)", reportKey, reportKey)
+		return
+	}
+	path := report
+	if !filepath.IsAbs(path) && cfg.Dir != "" {
+		path = filepath.Join(cfg.Dir, path)
+	}
+	fsys := cfg.Fs
+	if fsys == nil {
+		fsys = afero.NewOsFs()
+	}
+	f, err := fsys.Open(path)
+	if err != nil {
+		fail("read coverage report %s: %v", report, unwrapPath(err))
+		return
+	}
+	defer f.Close()
+	st, err := ParseReport(f)
+	if err != nil {
+		fail("coverage report %s: %v", report, err)
+		return
+	}
+	minimum := cfg.Coverage.Min
+	res.Coverage = &CoverageResult{Percent: st.ShownPercent(minimum), Min: minimum}
+	what := fmt.Sprintf("coverage %s%% (%d of %d statements, %s)", res.Coverage.Percent, st.Covered, st.Total, formatNames[st.Format])
+	if st.Meets(minimum) {
+		res.Message = fmt.Sprintf("%s meets the minimum %s%%", what, minimum)
+		return
+	}
+	fail("%s is below the minimum %s%%", what, minimum)
+}
+
+var formatNames = map[string]string{FormatGo: "Go cover profile", FormatLCOV: "LCOV", FormatCobertura: "Cobertura XML"}
+
+// unwrapPath drops the path an *os.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// runCommand runs one gate's command and reports how it ended.
+func runCommand(ctx context.Context, cfg Config, name, command string, onLine func(string)) Result {
+	// A real child's duration needs the real monotonic clock, not an
+	// injected one.
+	start := time.Now()
+	res := Result{Name: name, Command: command, OutputTail: []string{}}
+	finish := func(status, msg string) Result {
+		res.Status, res.Message = status, msg
+		res.ElapsedMs = time.Since(start).Milliseconds()
+		return res
+	}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	grace := cfg.KillGrace
+	if grace <= 0 {
+		grace = DefaultKillGrace
+	}
+
+	// One pipe for stdout and stderr, handed to the child as a file: no
+	// copying goroutine inside os/exec waits on it, so a grandchild that
+	// keeps it open cannot hold Wait.
+	r, w, err := os.Pipe()
+	if err != nil {
+		return finish(StatusFailed, fmt.Sprintf("start %s: %v", name, err))
+	}
+	cmd := shellCommand(command)
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = cfg.Dir, cfg.Env, w, w
+	if err := cmd.Start(); err != nil {
+		r.Close()
+		w.Close()
+		return finish(StatusFailed, fmt.Sprintf("start %s: %v", name, unwrapPath(err)))
+	}
+	w.Close()
+	g := newGroup(cmd.Process)
+
+	out := &tail{onLine: onLine}
+	read := make(chan struct{})
+	go func() {
+		io.Copy(out, r) // ends at EOF, or at the read deadline drain sets
+		close(read)
+	}()
+	// Wait runs here rather than in a goroutine: on a busy machine every
+	// hand-off between goroutines costs a scheduling delay. The time limit
+	// and ctx stop the command from timers instead.
+	stop := newStopper(g, grace)
+	limit := time.AfterFunc(timeout, func() { stop.trigger("timeout") })
+	unhook := context.AfterFunc(ctx, func() { stop.trigger("cancelled") })
+	waitErr := cmd.Wait()
+	limit.Stop()
+	unhook()
+	stopped := stop.finish() // why charter ended the command, if it did
+	var leftover bool
+	if stopped != "" {
+		// The leader is gone; what is left of its group (a child that
+		// ignores SIGTERM) gets one more grace period.
+		if !waitGone(g, grace) {
+			g.kill()
+		}
+	} else {
+		leftover = sweep(g, grace)
+	}
+	gone := waitGone(g, reapWait)
+	drain(r, read, out, grace)
+	res.OutputTail = out.Lines()
+
+	var notes []string
+	if leftover {
+		notes = append(notes, "processes it left running were ended")
+	}
+	if !gone {
+		notes = append(notes, fmt.Sprintf("processes of its group %d were still there %s after SIGKILL", g.id(), reapWait))
+	}
+	note := strings.Join(notes, "; ")
+	switch stopped {
+	case "timeout":
+		return finish(StatusTimedOut, join(fmt.Sprintf("timed out after %s; its process group was killed", timeout), note))
+	case "cancelled":
+		return finish(StatusFailed, join("cancelled; its process group was killed", note))
+	}
+	code, sig := exitStatus(cmd.ProcessState)
+	res.ExitCode = &code
+	switch {
+	case sig != "":
+		return finish(StatusFailed, join(fmt.Sprintf("killed by signal %s", sig), note))
+	case code != 0:
+		return finish(StatusFailed, join(fmt.Sprintf("exit code %d", code), note))
+	case waitErr != nil:
+		return finish(StatusFailed, join(waitErr.Error(), note))
+	}
+	return finish(StatusPassed, note)
+}
+
+func join(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "; " + b
+}
+
+// stopper ends a command charter gives up on, from a timer: SIGTERM to
+// its group at once, SIGKILL after grace.
+type stopper struct {
+	mu     sync.Mutex
+	g      group
+	grace  time.Duration
+	reason string      // "" while the command runs by itself
+	done   bool        // the command has been waited for
+	kill   *time.Timer // the pending SIGKILL
+}
+
+func newStopper(g group, grace time.Duration) *stopper { return &stopper{g: g, grace: grace} }
+
+func (s *stopper) trigger(reason string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done || s.reason != "" {
+		return
+	}
+	s.reason = reason
+	s.g.terminate()
+	s.kill = time.AfterFunc(s.grace, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !s.done {
+			s.g.kill()
+		}
+	})
+}
+
+// finish marks the command waited for, so no timer signals its group any
+// more (its id could be reused), and returns why it was stopped, if it was.
+func (s *stopper) finish() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.done = true
+	if s.kill != nil {
+		s.kill.Stop()
+	}
+	return s.reason
+}
+
+// sweep ends what a finished command left running in its group and
+// reports whether there was anything.
+func sweep(g group, grace time.Duration) bool {
+	if !g.alive() {
+		return false
+	}
+	g.terminate()
+	if !waitGone(g, grace) {
+		g.kill()
+	}
+	return true
+}
+
+// waitGone waits until no process of the group remains, at most d.
+func waitGone(g group, d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for step := time.Millisecond; g.alive(); step = min(step*2, 50*time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(step)
+	}
+	return true
+}
+
+// drain waits for the output reader to reach the end of the pipe. A
+// process outside the group (one that started its own session) may still
+// hold it open, so the wait is bounded: by a read deadline where pipes have
+// them, else by grace, after which the reader is abandoned (out stops
+// forwarding lines, so progress calls still never overlap).
+func drain(r *os.File, read <-chan struct{}, out *tail, grace time.Duration) {
+	select {
+	case <-read:
+	default:
+		r.SetReadDeadline(time.Now().Add(grace))
+		select {
+		case <-read:
+		case <-time.After(2 * grace):
+			out.detach()
+		}
+	}
+	r.Close()
+}

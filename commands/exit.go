@@ -38,7 +38,7 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 		return ExitNotSupported, true
 	case core.CodeInternal, core.CodeNoHome, core.CodeStaleETag, core.CodeReadOnlyFile,
 		core.CodeGateRunning, core.CodeMalformedSettings, core.CodeMalformedMarkers,
-		core.CodeMalformedPolicy, core.CodeMalformedMCPJSON,
+		core.CodeMalformedPolicy, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings, core.CodeMalformedReport,
 		core.CodeLinkLoop, core.CodeServerRunning,
 		// apply --check keeps exit 1 until it moves to 5 (SPEC §3)
 		core.CodeOutdated,

@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/server"
 	"github.com/agentkit/charter/core/settings"
@@ -119,6 +120,8 @@ var samples = map[string]error{
 	module + "/core/server.RunningError":      &server.RunningError{},
 	module + "/core/mcpserver.MCPJSONError":   &mcpserver.MCPJSONError{Line: 1, Msg: "x"},
 	module + "/core/mcpserver.toolError":      mcpserver.ToolErrorSample(),
+	module + "/core/gates.SettingsError":      &gates.SettingsError{Line: 1, Msg: "x"},
+	module + "/core/gates.ReportError":        &gates.ReportError{Line: 1, Reason: "x"},
 }
 
 // Every type in core that is an error (it has an Error method) has a Code

@@ -41,11 +41,13 @@ const (
 	CodeGateRunning  = "gate_running"   // another gate run is under way
 
 	// A file charter has to read is broken; it is never rewritten.
-	CodeMalformedSettings = "malformed_settings"
-	CodeMalformedMarkers  = "malformed_markers"
-	CodeLinkLoop          = "link_loop"
-	CodeMalformedPolicy   = "malformed_policy"
-	CodeMalformedMCPJSON  = "malformed_mcp_json"
+	CodeMalformedSettings      = "malformed_settings"
+	CodeMalformedMarkers       = "malformed_markers"
+	CodeLinkLoop               = "link_loop"
+	CodeMalformedPolicy        = "malformed_policy"
+	CodeMalformedMCPJSON       = "malformed_mcp_json"
+	CodeMalformedAgentSettings = "malformed_agent_settings" // an agent's settings.json
+	CodeMalformedReport        = "malformed_report"         // a coverage report
 
 	// The machine or the other side.
 	CodeNoHome        = "no_home"        // the home directory is unknown
@@ -68,6 +70,7 @@ func Codes() []string {
 		CodeUnauthorized, CodeForbiddenOrigin, CodeMisdirectedRequest,
 		CodeSharedWrite, CodeCancelled, CodeStaleETag, CodeReadOnlyFile, CodeGateRunning,
 		CodeMalformedSettings, CodeMalformedMarkers, CodeLinkLoop, CodeMalformedPolicy, CodeMalformedMCPJSON,
+		CodeMalformedAgentSettings, CodeMalformedReport,
 		CodeNoHome, CodeNoServer, CodeServerRunning, CodeNotSupported,
 		CodeOutdated, CodeCheckFailed,
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/agentkit/charter/core"
 )
 
 // HookCommandSuffix ends the command of charter's Stop hook entry; an
@@ -24,6 +26,9 @@ type SettingsError struct {
 	Line, Column int
 	Msg          string
 }
+
+// Code names the error for the CLI's exit table and the HTTP status table.
+func (e *SettingsError) Code() string { return core.CodeMalformedAgentSettings }
 
 func (e *SettingsError) Error() string {
 	if e.Line > 0 {

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/agentkit/charter/core"
 )
 
 // Report formats charter recognises, by content.
@@ -43,6 +45,9 @@ type ReportError struct {
 	Line   int
 	Reason string
 }
+
+// Code names the error for the CLI's exit table and the HTTP status table.
+func (e *ReportError) Code() string { return core.CodeMalformedReport }
 
 func (e *ReportError) Error() string {
 	if e.Line > 0 {

@@ -29,7 +29,7 @@ func Status(code string) (_ int, ok bool) {
 	case core.CodeSharedWrite, core.CodeCancelled, core.CodeReadOnlyFile, core.CodeGateRunning,
 		core.CodeServerRunning, core.CodeOutdated, core.CodeCheckFailed,
 		// broken markers are the user's file: fix it and send again
-		core.CodeMalformedMarkers, core.CodeMalformedMCPJSON:
+		core.CodeMalformedMarkers, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings:
 		return http.StatusConflict, true
 	case core.CodeStaleETag:
 		return http.StatusPreconditionFailed, true
@@ -45,7 +45,7 @@ func Status(code string) (_ int, ok bool) {
 		return http.StatusPreconditionRequired, true
 	case core.CodeInternal, core.CodeNoHome, core.CodeLinkLoop,
 		// a broken settings file is the server's own state gone wrong
-		core.CodeMalformedSettings, core.CodeMalformedPolicy:
+		core.CodeMalformedSettings, core.CodeMalformedPolicy, core.CodeMalformedReport:
 		return http.StatusInternalServerError, true
 	case core.CodeNotSupported:
 		return http.StatusNotImplemented, true

@@ -264,6 +264,7 @@ lock:
   rules:
     tier: full
   rules.disabled: [shortcuts]
+  gates.tests.required: on
 minimum:
   gates.coverage.min: 80
   commands.suggestions.max_options: 2
@@ -331,6 +332,7 @@ func TestPolicyCheck(t *testing.T) {
 	}{
 		{"rules.tier", "full"}, // equal to the lock
 		{"rules.disabled", []string{"shortcuts"}},
+		{"gates.tests.required", true},
 		{"gates.coverage.min", Dec("80")},
 		{"gates.coverage.min", Dec("100")},
 		{"cost.budget.daily", Dec("50")},
@@ -353,6 +355,8 @@ func TestPolicyCheck(t *testing.T) {
 			`{"allowed":"full","key":"rules.tier","policy":"` + testPolicyPath + `"}`},
 		{"rules.disabled", []string{"shortcuts", "x"}, "rules.disabled is locked to shortcuts by",
 			`{"allowed":["shortcuts"],"key":"rules.disabled","policy":"` + testPolicyPath + `"}`},
+		{"rules.disabled", []string{"other"}, "rules.disabled is locked to shortcuts by", `"allowed":["shortcuts"]`},
+		{"gates.tests.required", false, "gates.tests.required is locked to true by", `"allowed":true`},
 		{"gates.coverage.min", Dec("79.5"), "gates.coverage.min: 79.5 is below the minimum of 80 set by " + testPolicyPath + ": nothing was written (use 80 or more)",
 			`{"key":"gates.coverage.min","minimum":80,"policy":"` + testPolicyPath + `"}`},
 		{"cost.budget.daily", Dec("50.5"), "50.5 is above the maximum of 50 set by " + testPolicyPath + ": nothing was written (use 50 or less)",
@@ -436,4 +440,66 @@ func yamlText(v any) string {
 		return string(b)
 	}
 	return fmt.Sprint(v)
+}
+
+// Any bytes either parse into a policy whose rules hold together, or fail
+// with problems that each name the file; never a panic.
+func FuzzParsePolicy(f *testing.F) {
+	for _, s := range []string{
+		teamPolicy,
+		"lock:\n  rules:\n    tier: full\n  gates.tests.required: true\nminimum:\n  gates.coverage.min: 80\nmaximum:\n  cost.budget.daily: 50\n",
+		"",
+		"lock: ~\n",
+		"lokc: {}\n",
+		"lock: {rules.tier: [a]}\n",
+		"lock:\n  a: &x 1\n  b: *x\n",
+		"lock:\n  <<: {rules.tier: full}\n",
+		"minimum: {commands.suggestions.max_options: 3}\nmaximum: {commands.suggestions.max_options: 2}\n",
+		"lock: {gates.coverage.min: 1e2}\nminimum: {gates.coverage.min: 100.0}\n",
+		"lock:\n  rules: {tier: full}\n  rules.tier: full\n",
+		"lock: {}\n---\n- x\n",
+		"? [a]\n: 1\n",
+		"lock:\n  ? {a: 1}\n  : 2\n",
+		"\t",
+		"lock:\r\n  rules.tier: full\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePolicy(testPolicyPath, data)
+		if err != nil {
+			var me *MalformedPolicyError
+			if !errors.As(err, &me) || len(me.Problems) == 0 {
+				t.Fatalf("not a malformed-policy error with problems: %v", err)
+			}
+			for _, pr := range me.Problems {
+				if pr.File != testPolicyPath || pr.Line < 0 || pr.Message == "" {
+					t.Fatalf("bad problem %+v", pr)
+				}
+			}
+			return
+		}
+		for _, k := range p.Keys() {
+			if _, ok := Lookup(k); !ok {
+				t.Fatalf("rule for unknown key %q", k)
+			}
+			if lock, ok := p.Locked(k); ok {
+				if err := p.Check(k, lock); err != nil {
+					t.Fatalf("the lock of %s is refused: %v", k, err)
+				}
+			}
+			lo, hi := p.Bounds(k)
+			for _, b := range []any{lo, hi} {
+				if b == nil {
+					continue
+				}
+				if v, _ := p.Apply(k, b); p.Check(k, v) != nil {
+					t.Fatalf("%s: Apply(%v) = %v, which Check refuses", k, b, v)
+				}
+			}
+			if p.Reason(k) == "" {
+				t.Fatalf("%s has a rule but no reason", k)
+			}
+		}
+	})
 }

@@ -1,0 +1,202 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"syscall"
+)
+
+// ProjectDirVar names the project explicitly, like --project-dir.
+const ProjectDirVar = "CHARTER_PROJECT_DIR"
+
+// The project's files live in one directory at the project's root.
+const (
+	ProjectDirName   = ".charter"
+	ProjectFile      = "settings.yaml"       // committed, shared by the team
+	ProjectLocalFile = "settings.local.yaml" // personal, kept out of git
+)
+
+// Where a project came from.
+const SourceDiscovered = "discovered"
+
+// Project is the repository-level settings layer of this run.
+type Project struct {
+	Dir    string   `json:"path"`
+	Files  []string `json:"files"` // the settings files that exist, absolute, shared one first
+	Source string   `json:"-"`     // flag, env or discovered
+	paths  PathStyle
+}
+
+// SettingsPath is the shared project file, <dir>/.charter/settings.yaml.
+func (p *Project) SettingsPath() string { return p.paths.Join(p.Dir, ProjectDirName, ProjectFile) }
+
+// LocalPath is the personal project file, <dir>/.charter/settings.local.yaml.
+func (p *Project) LocalPath() string {
+	return p.paths.Join(p.Dir, ProjectDirName, ProjectLocalFile)
+}
+
+// FindProject applies --project-dir > CHARTER_PROJECT_DIR > discovery from
+// the working directory. flag is nil when --project-dir was not given; the
+// result is nil when there is no project or noProject is set.
+//
+// Discovery stats <dir>/.charter in each directory from the working
+// directory up to the file system root, and the two settings files only
+// where that exists: one stat per level, never a listing or a read, so a
+// deep working directory costs little. $HOME itself is skipped: a
+// ~/.charter there would otherwise be a project for everything below it.
+func (s *System) FindProject(flag *string, noProject bool) (*Project, error) {
+	if noProject {
+		if flag != nil {
+			return nil, &UsageError{Code: "usage", Msg: "--project-dir and --no-project contradict each other: give one of them"}
+		}
+		return nil, nil
+	}
+	dir, source, err := s.explicitProject(flag)
+	if err != nil {
+		return nil, err
+	}
+	if dir != "" {
+		files, err := s.projectFiles(dir)
+		if err != nil {
+			return nil, err
+		}
+		return &Project{Dir: dir, Files: files, Source: source, paths: s.Paths}, nil
+	}
+
+	wd, err := s.workDir()
+	if err != nil {
+		return nil, err
+	}
+	home, _ := s.Home() // unknown home: nothing to skip
+	for cur := wd; ; {
+		if home == "" || !s.Paths.equalName(cur, home) {
+			fi, err := s.Fs.Stat(s.child(cur, ProjectDirName))
+			switch {
+			case err == nil && fi.IsDir():
+				files, err := s.projectFiles(cur)
+				if err != nil {
+					return nil, err
+				}
+				if len(files) > 0 {
+					return &Project{Dir: cur, Files: files, Source: SourceDiscovered, paths: s.Paths}, nil
+				}
+			case err != nil && !notExist(err):
+				return nil, fmt.Errorf("find project: %w (give --project-dir DIR or --no-project)", err)
+			}
+		}
+		parent := s.Paths.Dir(cur)
+		if s.Paths.equalName(parent, cur) {
+			return nil, nil
+		}
+		cur = parent
+	}
+}
+
+// ProjectRootForCreate is the directory to create .charter/ in when the
+// project has no settings file yet: --project-dir or CHARTER_PROJECT_DIR,
+// else the repository root (the nearest directory upwards holding .git).
+// $HOME is never chosen by the walk, because discovery would not find a
+// project there afterwards.
+func (s *System) ProjectRootForCreate(flag *string) (string, error) {
+	dir, _, err := s.explicitProject(flag)
+	if err != nil || dir != "" {
+		return dir, err
+	}
+	wd, err := s.workDir()
+	if err != nil {
+		return "", err
+	}
+	home, _ := s.Home()
+	for cur := wd; ; {
+		_, err := s.Fs.Stat(s.child(cur, ".git")) // a directory, or a file in a worktree or submodule
+		switch {
+		case err == nil && home != "" && s.Paths.equalName(cur, home):
+			return "", &UsageError{Code: "usage", Msg: fmt.Sprintf("the nearest git repository is your home directory %s, which charter never treats as a project: give --project-dir DIR", cur)}
+		case err == nil:
+			return cur, nil
+		case !notExist(err):
+			return "", fmt.Errorf("find repository root: %w (give --project-dir DIR)", err)
+		}
+		parent := s.Paths.Dir(cur)
+		if s.Paths.equalName(parent, cur) {
+			return "", &UsageError{Code: "usage", Msg: "not inside a git repository: run inside one or give --project-dir DIR"}
+		}
+		cur = parent
+	}
+}
+
+// explicitProject returns the directory --project-dir or CHARTER_PROJECT_DIR
+// names, normalised, or "" when neither does. The directory must exist: a
+// mistyped path would otherwise silently drop the team's settings.
+func (s *System) explicitProject(flag *string) (dir, source string, err error) {
+	name := "--project-dir"
+	switch {
+	case flag != nil:
+		if strings.TrimSpace(*flag) == "" {
+			return "", "", &UsageError{Code: "usage", Msg: "--project-dir is blank: give a directory path, or leave the flag out to find the project from the working directory"}
+		}
+		dir, source = *flag, SourceFlag
+	case strings.TrimSpace(s.Getenv(ProjectDirVar)) != "":
+		dir, source, name = s.Getenv(ProjectDirVar), SourceEnv, ProjectDirVar
+	default:
+		return "", "", nil
+	}
+	dir, err = s.Normalize(dir)
+	if err != nil {
+		return "", "", fmt.Errorf("%s: %w", name, err)
+	}
+	fi, err := s.Fs.Stat(dir)
+	switch {
+	case notExist(err):
+		return "", "", &UsageError{Code: "usage", Msg: fmt.Sprintf("%s %s: no such directory: give the project's root directory", name, dir)}
+	case err != nil:
+		return "", "", fmt.Errorf("%s: %w", name, err)
+	case !fi.IsDir():
+		return "", "", &UsageError{Code: "usage", Msg: fmt.Sprintf("%s %s: not a directory: give the project's root directory", name, dir)}
+	}
+	return dir, source, nil
+}
+
+// projectFiles lists the settings files that exist under dir/.charter.
+func (s *System) projectFiles(dir string) ([]string, error) {
+	files := []string{}
+	for _, name := range []string{ProjectFile, ProjectLocalFile} {
+		p := s.Paths.Join(dir, ProjectDirName, name)
+		fi, err := s.Fs.Stat(p)
+		switch {
+		case err == nil && !fi.IsDir():
+			files = append(files, p)
+		case err != nil && !notExist(err):
+			return nil, fmt.Errorf("find project: %w", err)
+		}
+	}
+	return files, nil
+}
+
+// child appends name to the clean directory dir without cleaning again:
+// the walk calls it once per level.
+func (s *System) child(dir, name string) string {
+	if strings.HasSuffix(dir, s.Paths.Sep()) || s.Paths.Windows && strings.HasSuffix(dir, "/") {
+		return dir + name
+	}
+	return dir + s.Paths.Sep() + name
+}
+
+// workDir is the normalised working directory.
+func (s *System) workDir() (string, error) {
+	if s.Getwd == nil {
+		return "", errors.New("find project: no working directory: give --project-dir DIR or --no-project")
+	}
+	wd, err := s.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find project: working directory: %w (give --project-dir DIR or --no-project)", err)
+	}
+	return s.Normalize(wd)
+}
+
+// notExist is true for a missing path, also when a parent is a file.
+func notExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}

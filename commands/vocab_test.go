@@ -108,20 +108,22 @@ func TestCodesListsEveryConstant(t *testing.T) {
 // TestEveryErrorTypeHasACode until it has a Code method and a sample here
 // whose code is in the vocabulary.
 var samples = map[string]error{
-	module + "/core.Error":                    core.Errorf(core.CodeNotSupported, "x"),
-	module + "/core.UsageError":               &core.UsageError{Msg: "x"},
-	module + "/core.SharedWriteError":         &core.SharedWriteError{Target: "/t", SharedPath: "/l"},
-	module + "/core/settings.ValidationError": &settings.ValidationError{Problems: []settings.Problem{{Code: settings.CodeInvalidValue}}},
-	module + "/core/settings.StaleError":      &settings.StaleError{Current: `"e"`},
-	module + "/core/settings.SyntaxError":     &settings.SyntaxError{Path: "/s", Line: 1, Msg: "x"},
-	module + "/core/apply.MarkerError":        &apply.MarkerError{Path: "/c", Msg: "x"},
-	module + "/core/apply.BlockedError":       &apply.BlockedError{},
-	module + "/core/server.NoServerError":     &server.NoServerError{Path: "/d"},
-	module + "/core/server.RunningError":      &server.RunningError{},
-	module + "/core/mcpserver.MCPJSONError":   &mcpserver.MCPJSONError{Line: 1, Msg: "x"},
-	module + "/core/mcpserver.toolError":      mcpserver.ToolErrorSample(),
-	module + "/core/gates.SettingsError":      &gates.SettingsError{Line: 1, Msg: "x"},
-	module + "/core/gates.ReportError":        &gates.ReportError{Line: 1, Reason: "x"},
+	module + "/core.Error":                         core.Errorf(core.CodeNotSupported, "x"),
+	module + "/core.UsageError":                    &core.UsageError{Msg: "x"},
+	module + "/core.SharedWriteError":              &core.SharedWriteError{Target: "/t", SharedPath: "/l"},
+	module + "/core/settings.ValidationError":      &settings.ValidationError{Problems: []settings.Problem{{Code: settings.CodeInvalidValue}}},
+	module + "/core/settings.StaleError":           &settings.StaleError{Current: `"e"`},
+	module + "/core/settings.SyntaxError":          &settings.SyntaxError{Path: "/s", Line: 1, Msg: "x"},
+	module + "/core/apply.MarkerError":             &apply.MarkerError{Path: "/c", Msg: "x"},
+	module + "/core/apply.BlockedError":            &apply.BlockedError{},
+	module + "/core/server.NoServerError":          &server.NoServerError{Path: "/d"},
+	module + "/core/server.RunningError":           &server.RunningError{},
+	module + "/core/mcpserver.MCPJSONError":        &mcpserver.MCPJSONError{Line: 1, Msg: "x"},
+	module + "/core/mcpserver.toolError":           mcpserver.ToolErrorSample(),
+	module + "/core/settings.PolicyError":          &settings.PolicyError{Key: "rules.tier", Policy: "/p"},
+	module + "/core/settings.MalformedPolicyError": &settings.MalformedPolicyError{Path: "/p"},
+	module + "/core/gates.SettingsError":           &gates.SettingsError{Line: 1, Msg: "x"},
+	module + "/core/gates.ReportError":             &gates.ReportError{Line: 1, Reason: "x"},
 }
 
 // Every type in core that is an error (it has an Error method) has a Code

@@ -249,7 +249,7 @@ func TestFindProjectErrors(t *testing.T) {
 			s := testSystem(fs, "/", append(c.env, "HOME=/home/u")...)
 			p, err := s.FindProject(c.flag, c.no)
 			var ue *UsageError
-			if !errors.As(err, &ue) || ue.CodeOr("") != "usage" || !strings.Contains(ue.Msg, c.msg) {
+			if !errors.As(err, &ue) || ue.Code() != CodeUsage || !strings.Contains(ue.Msg, c.msg) {
 				t.Fatalf("got %+v, %v; want a usage error saying %q", p, err, c.msg)
 			}
 		})
@@ -328,7 +328,7 @@ func TestProjectRootForCreate(t *testing.T) {
 			got, err := s.ProjectRootForCreate(c.flag)
 			if c.msg != "" {
 				var ue *UsageError
-				if !errors.As(err, &ue) || ue.CodeOr("") != "usage" || !strings.Contains(ue.Msg, c.msg) {
+				if !errors.As(err, &ue) || ue.Code() != CodeUsage || !strings.Contains(ue.Msg, c.msg) {
 					t.Fatalf("got %q, %v; want a usage error saying %q", got, err, c.msg)
 				}
 				return

@@ -28,12 +28,6 @@ const (
 	sectionMaximum = "maximum"
 )
 
-// Error codes of the policy layer.
-const (
-	CodeMalformedPolicy = "malformed_policy"
-	CodeLockedByPolicy  = "locked_by_policy"
-)
-
 // PolicyPath is AGENTKIT_POLICY_FILE when set and not blank, else the
 // system-wide path of this operating system.
 func PolicyPath(sys *core.System) (string, error) { return policyPath(sys, runtime.GOOS) }
@@ -239,7 +233,7 @@ type PolicyError struct {
 }
 
 // Code is locked_by_policy for a lock and a bound alike.
-func (e *PolicyError) Code() string { return CodeLockedByPolicy }
+func (e *PolicyError) Code() string { return core.CodeLockedByPolicy }
 
 // Extras names the key, the policy file and what it allows.
 func (e *PolicyError) Extras() map[string]any {
@@ -288,7 +282,7 @@ type MalformedPolicyError struct {
 }
 
 // Code is malformed_policy.
-func (e *MalformedPolicyError) Code() string { return CodeMalformedPolicy }
+func (e *MalformedPolicyError) Code() string { return core.CodeMalformedPolicy }
 
 // Extras lists the problems with their file and line.
 func (e *MalformedPolicyError) Extras() map[string]any {

@@ -2,7 +2,8 @@ package fsys
 
 import (
 	"fmt"
-	"hash/fnv"
+	"crypto/sha256"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,8 +100,8 @@ func HeldKeys(held, t *Target) bool {
 	return true
 }
 
+// stripe hashes a key the same way in every process (no per-process seed).
 func stripe(key string) int {
-	h := fnv.New32a()
-	h.Write([]byte(key))
-	return int(h.Sum32() % Stripes)
+	sum := sha256.Sum256([]byte(key))
+	return int(binary.BigEndian.Uint64(sum[:8]) % Stripes)
 }

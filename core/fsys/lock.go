@@ -1,9 +1,9 @@
 package fsys
 
 import (
-	"fmt"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"

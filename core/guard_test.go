@@ -351,7 +351,7 @@ func TestLockFilesBounded(t *testing.T) {
 	s, home := tempHome(t)
 	root := filepath.Join(home, ".agentkit/charter")
 	for i := range 3 * fsys.Stripes {
-		if err := write(s, filepath.Join(root, fmt.Sprintf("d%d/f%d", i%7, i)), "x", false); err != nil {
+		if err := s.WithLock(filepath.Join(root, fmt.Sprintf("d%d/f%d", i%7, i)), func() error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -73,7 +73,8 @@ func TestGuardAliasSpellings(t *testing.T) {
 		target string
 	}{
 		{"CLAUDE_CONFIG_DIR through an alias of HOME", []string{"HOME=" + home}, filepath.Join(alias, ".agent-switch/claude/work/config/CLAUDE.md")},
-		{"HOME itself the alias", []string{"HOME=" + alias}, filepath.Join(alias, ".agent-switch/claude/work/config/CLAUDE.md")},
+		{"HOME itself the alias, target by the real path", []string{"HOME=" + alias}, filepath.Join(home, ".agent-switch/claude/work/config/CLAUDE.md")},
+		{"HOME itself the alias, target through it", []string{"HOME=" + alias}, filepath.Join(alias, ".agent-switch/claude/work/config/CLAUDE.md")},
 		{"AGENT_SWITCH_HOME through the alias, target by the real path", []string{"HOME=" + home, "AGENT_SWITCH_HOME=" + filepath.Join(alias, ".agent-switch")}, filepath.Join(home, ".agent-switch/claude/work/config/CLAUDE.md")},
 	}
 	for _, c := range cases {

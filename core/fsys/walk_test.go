@@ -535,3 +535,27 @@ func TestLockKeys(t *testing.T) {
 		t.Fatalf("%d lock files for %d paths", len(entries), 3*Stripes)
 	}
 }
+
+// root editing a user's file leaves it the user's.
+func TestRootKeepsOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to hand a file to another user")
+	}
+	tr, _ := companion(t)
+	tr.file("u/CLAUDE.md", "mine\n", 0o644)
+	if err := os.Chown(tr.p("u/CLAUDE.md"), 1234, 5678); err != nil {
+		t.Skip(err)
+	}
+	tg, err := Walk(tr.p("u/CLAUDE.md"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	if err := tg.Write([]byte("ours\n"), Perm{New: 0o644}); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Stat(tr.p("u/CLAUDE.md"))
+	if st := fi.Sys().(*syscall.Stat_t); st.Uid != 1234 || st.Gid != 5678 {
+		t.Fatalf("owner %d:%d", st.Uid, st.Gid)
+	}
+}

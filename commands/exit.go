@@ -40,6 +40,7 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 		core.CodeGateRunning, core.CodeMalformedSettings, core.CodeMalformedMarkers,
 		core.CodeMalformedPolicy, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings, core.CodeMalformedReport,
 		core.CodeLinkLoop, core.CodeServerRunning,
+		core.CodeIsDirectory, core.CodeNotDirectory, core.CodeNotRegularFile, core.CodeChangedDuringWrite, core.CodeNotAbsolute,
 		// apply --check keeps exit 1 until it moves to 5 (SPEC §3)
 		core.CodeOutdated,
 		// a server's answers to charter's own requests

@@ -154,6 +154,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		return a.fail(err)
 	}
 	a.rootFlag = cli.ConfigRoot
+	a.Sys.SetConfigRoot(cli.ConfigRoot)
 	if err := kctx.Run(); err != nil {
 		return a.fail(err)
 	}

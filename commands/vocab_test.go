@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/server"
@@ -122,6 +123,14 @@ var samples = map[string]error{
 	module + "/core/mcpserver.toolError":           mcpserver.ToolErrorSample(),
 	module + "/core/settings.PolicyError":          &settings.PolicyError{Key: "rules.tier", Policy: "/p"},
 	module + "/core/settings.MalformedPolicyError": &settings.MalformedPolicyError{Path: "/p"},
+	module + "/core/fsys.BlockedError":             &fsys.BlockedError{Link: "/l"},
+	module + "/core/fsys.LinkLoopError":            &fsys.LinkLoopError{Path: "/p"},
+	module + "/core/fsys.IsDirError":               &fsys.IsDirError{Path: "/p"},
+	module + "/core/fsys.NotDirError":              &fsys.NotDirError{Path: "/p"},
+	module + "/core/fsys.NotRegularError":          &fsys.NotRegularError{Path: "/p"},
+	module + "/core/fsys.ReadOnlyError":            &fsys.ReadOnlyError{Path: "/p"},
+	module + "/core/fsys.ChangedError":             &fsys.ChangedError{Path: "/p", What: "changed"},
+	module + "/core/fsys.NotAbsError":              &fsys.NotAbsError{Path: "p"},
 	module + "/core/gates.SettingsError":           &gates.SettingsError{Line: 1, Msg: "x"},
 	module + "/core/gates.ReportError":             &gates.ReportError{Line: 1, Reason: "x"},
 }
@@ -199,7 +208,11 @@ func scanErrorTypes(t *testing.T, root string) map[string]bool {
 			case *ast.GenDecl:
 				if d.Tok == token.VAR {
 					for _, spec := range d.Specs {
-						for _, v := range spec.(*ast.ValueSpec).Values {
+						vs := spec.(*ast.ValueSpec)
+						if len(vs.Names) > 0 && !vs.Names[0].IsExported() {
+							continue // a package's own control-flow sentinel never reaches a skin
+						}
+						for _, v := range vs.Values {
 							if isCall(v, "errors", "New") || isCall(v, "fmt", "Errorf") {
 								t.Errorf("%s: a package-level error without a code: make it a *core.Error", fset.Position(v.Pos()))
 							}

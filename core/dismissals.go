@@ -73,7 +73,7 @@ func (s *System) Dismiss(id string, confirmShared bool) ([]string, error) {
 		return nil, err
 	}
 	var ids []string
-	err = s.UpdateFile(path, confirmShared, func(old []byte) ([]byte, error) {
+	err = s.UpdateFileOpts(path, WriteOptions{ConfirmShared: confirmShared, Owned: true}, func(old []byte) ([]byte, error) {
 		if ids, err = s.readDismissals(path, old); err != nil {
 			return nil, err
 		}

@@ -40,6 +40,14 @@ const (
 	CodeReadOnlyFile = "read_only_file" // the target cannot be written
 	CodeGateRunning  = "gate_running"   // another gate run is under way
 
+	// The file system is not shaped as a write needs (core/fsys spells
+	// these codes itself: it sits below core and cannot import it).
+	CodeIsDirectory        = "is_directory"
+	CodeNotDirectory       = "not_directory"
+	CodeNotRegularFile     = "not_regular_file"
+	CodeChangedDuringWrite = "changed_during_write"
+	CodeNotAbsolute        = "not_absolute"
+
 	// A file charter has to read is broken; it is never rewritten.
 	CodeMalformedSettings      = "malformed_settings"
 	CodeMalformedMarkers       = "malformed_markers"
@@ -69,6 +77,7 @@ func Codes() []string {
 		CodeNotFound, CodeMethodNotAllowed, CodePayloadTooLarge, CodePreconditionRequired,
 		CodeUnauthorized, CodeForbiddenOrigin, CodeMisdirectedRequest,
 		CodeSharedWrite, CodeCancelled, CodeStaleETag, CodeReadOnlyFile, CodeGateRunning,
+		CodeIsDirectory, CodeNotDirectory, CodeNotRegularFile, CodeChangedDuringWrite, CodeNotAbsolute,
 		CodeMalformedSettings, CodeMalformedMarkers, CodeLinkLoop, CodeMalformedPolicy, CodeMalformedMCPJSON,
 		CodeMalformedAgentSettings, CodeMalformedReport,
 		CodeNoHome, CodeNoServer, CodeServerRunning, CodeNotSupported,

@@ -15,18 +15,23 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/helpers/env"
 )
 
 // System is everything core learns from the machine.
 type System struct {
-	Fs    afero.Fs
-	Vars  *env.Env
-	Now   func() time.Time
-	Getwd func() (string, error)
-	Paths PathStyle
-	names []string   // variable names, for rules that scan them
-	locks *lockTable // in-process locks for file systems without flock
+	Fs      afero.Fs
+	Vars    *env.Env
+	Now     func() time.Time
+	Getwd   func() (string, error)
+	Paths   PathStyle
+	names   []string    // variable names, for rules that scan them
+	locks   *lockTable  // in-process locks for file systems without flock
+	fsLocks *fsys.Locks // lock files and in-process mutexes on the real file system
+	// rootFlag is this run's --config-root (SetConfigRoot): lock files
+	// live under the root it resolves to.
+	rootFlag *string
 
 	beforeRename func(tmp string) // lets tests interrupt a write
 }
@@ -52,11 +57,12 @@ func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func()
 			v, ok := vars[k]
 			return v, ok
 		}),
-		Now:   now,
-		Getwd: getwd,
-		Paths: PathStyle{Windows: runtime.GOOS == "windows"},
-		names: names,
-		locks: &lockTable{m: map[string]*sync.Mutex{}},
+		Now:     now,
+		Getwd:   getwd,
+		Paths:   PathStyle{Windows: runtime.GOOS == "windows"},
+		names:   names,
+		locks:   &lockTable{m: map[string]*sync.Mutex{}},
+		fsLocks: fsys.NewLocks(),
 	}
 }
 

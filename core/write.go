@@ -1,17 +1,15 @@
 package core
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sync"
 
-	"github.com/gofrs/flock"
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // File modes charter writes with: its files hold tokens and personal settings.
@@ -20,117 +18,275 @@ const (
 	DirMode  fs.FileMode = 0o700
 )
 
-// SharedLink returns the first symbolic link among target and its ancestors
-// up to and including the companion home, or "" when there is none or the
-// target lies outside the companion home.
-func (s *System) SharedLink(target string) (string, error) {
-	home, err := s.CompanionHome()
-	if err != nil {
-		return "", nil // without a home there is no companion tree to protect
-	}
-	lst, ok := s.Fs.(afero.Lstater)
-	if !ok {
-		return "", nil
-	}
-	for _, p := range s.Paths.Ancestors(target, home) {
-		fi, lstatCalled, err := lst.LstatIfPossible(p)
-		if !lstatCalled {
-			return "", nil // this file system has no links
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return "", fmt.Errorf("check %s for shared links: %w", p, err)
-		}
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			return p, nil
-		}
-	}
-	return "", nil
+// WriteOptions says how a guarded write treats its target.
+type WriteOptions struct {
+	// ConfirmShared writes through a link inside the companion tree (at the
+	// real location; the link stays). Without it such a write is refused
+	// with *SharedWriteError.
+	ConfirmShared bool
+	// Owned marks charter's own files under the config root (settings.yaml
+	// of a scope, dismissals.json, token, discovery): FileMode (0600) after
+	// every write, even over an older file with a wider mode.
+	Owned bool
+	// NewMode is the mode (less the umask) of a new file that belongs to the
+	// user or a repository, such as CLAUDE.md or a project's settings; an
+	// existing one keeps its mode. 0 means FileMode. Directories created
+	// for such a file get 0755 (less the umask) when NewMode lets others
+	// read the file, else DirMode.
+	NewMode fs.FileMode
 }
 
-// UpdateFile is the one guarded write path for user content: check for a
-// shared link, take the file's lock, read it, let update compute the new
-// bytes and replace the file atomically. update sees nil when the file does
-// not exist; returning nil bytes from update writes nothing.
+func (o WriteOptions) perm() fsys.Perm {
+	if o.Owned {
+		return fsys.Perm{Fixed: FileMode}
+	}
+	if o.NewMode == 0 {
+		return fsys.Perm{New: FileMode}
+	}
+	return fsys.Perm{New: o.NewMode}
+}
+
+func (o WriteOptions) dirMode() fs.FileMode {
+	if !o.Owned && o.NewMode&0o077 != 0 {
+		return 0o755
+	}
+	return DirMode
+}
+
+// SetConfigRoot tells the System the --config-root this run was given (nil:
+// none), so that its lock files live under the run's own root: a host that
+// chose a root finds nothing of charter's outside it.
+func (s *System) SetConfigRoot(flag *string) { s.rootFlag = flag }
+
+func (s *System) walkOptions(confirm bool) fsys.Options {
+	home, err := s.CompanionHome()
+	if err != nil {
+		home = "" // without a home there is no companion tree to protect
+	}
+	return fsys.Options{Home: home, Confirmed: confirm}
+}
+
+// walkError turns the walk's refusal into the domain's shared-write error.
+func walkError(target string, err error) error {
+	var be *fsys.BlockedError
+	if errors.As(err, &be) {
+		return &SharedWriteError{Target: target, SharedPath: be.Link}
+	}
+	return err
+}
+
+// SharedLink returns the first symbolic link inside the companion tree on
+// the way to target (the one a write would stop at), or "" when there is
+// none. Inside is decided by what the directories are on disk, so an alias
+// spelling of the companion home is the tree too.
+func (s *System) SharedLink(target string) (string, error) {
+	if !s.onOS() {
+		return "", nil
+	}
+	t, err := fsys.Walk(target, s.walkOptions(true))
+	if err != nil {
+		return "", err
+	}
+	defer t.Close()
+	return t.Shared, nil
+}
+
+// UpdateFile is UpdateFileOpts for a file whose mode is kept, with FileMode
+// for a new one.
 func (s *System) UpdateFile(target string, confirmShared bool, update func(old []byte) ([]byte, error)) error {
-	link, err := s.SharedLink(target)
+	return s.UpdateFileOpts(target, WriteOptions{ConfirmShared: confirmShared}, update)
+}
+
+// UpdateFileOpts is the one guarded write path for user content. It walks
+// to target (fsys.Walk: a link inside the companion tree stops it unless
+// o.ConfirmShared), takes the file's lock, removes temporary files a killed
+// writer left, reads the file, lets update compute the new bytes and
+// replaces the file atomically in the directory it checked. update sees nil
+// when the file does not exist; returning nil bytes writes nothing, and
+// then no missing directory is created either. Never nest it inside
+// WithLock.
+func (s *System) UpdateFileOpts(target string, o WriteOptions, update func(old []byte) ([]byte, error)) error {
+	if !s.onOS() {
+		return s.memUpdate(target, o, update)
+	}
+	opts := s.walkOptions(o.ConfirmShared)
+	t, unlock, err := s.lockTarget(target, opts)
 	if err != nil {
 		return err
 	}
-	real := target
-	if link != "" {
-		if !confirmShared {
-			return &SharedWriteError{Target: target, SharedPath: link}
+	defer func() {
+		unlock()
+		t.Close()
+	}()
+	t.RemoveStale() // best effort: a leftover costs disk space, not data
+	old, err := t.Read()
+	if err != nil {
+		return err
+	}
+	data, err := update(old)
+	if err != nil || data == nil {
+		return err
+	}
+	w := t
+	if t.Missing {
+		opts.Create, opts.DirMode = true, o.dirMode()
+		if w, err = fsys.Walk(target, opts); err != nil {
+			return walkError(target, err)
 		}
-		// Write at the real location; the link itself is never touched.
-		if real, err = s.resolve(target); err != nil {
-			return err
+		defer w.Close()
+		// The lock is keyed by the path the first walk found; the created
+		// directory must be that path.
+		if w.Missing || w.Dir != t.Dir || w.Name != t.Name {
+			return &fsys.ChangedError{Path: target, What: "changed on the way"}
 		}
 	}
-	return s.WithLock(real, func() error {
-		old, err := afero.ReadFile(s.Fs, real)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("read %s: %w", real, err)
-		}
-		data, err := update(old)
-		if err != nil || data == nil {
-			return err
-		}
-		return s.WriteAtomic(real, data)
-	})
+	w.BeforeRename = s.beforeRename
+	return w.Write(data, o.perm())
 }
 
-// WithLock runs fn holding an exclusive lock for path, which serialises
-// writers across processes (flock) and within one.
-func (s *System) WithLock(path string, fn func() error) error {
-	mu := s.locks.get(path)
-	mu.Lock()
-	defer mu.Unlock()
-	if _, ok := s.Fs.(*afero.OsFs); ok {
-		lock, err := s.lockPath(path)
+// lockTarget walks to path and takes its lock. When the walk stopped at a
+// missing directory, it walks again under the lock: a writer may have
+// created the directory in between, and then the lock must be taken again
+// by the directory's identity.
+func (s *System) lockTarget(path string, opts fsys.Options) (*fsys.Target, func(), error) {
+	dir := s.lockDir(path)
+	for range 8 {
+		t, err := fsys.Walk(path, opts)
 		if err != nil {
-			return err
+			return nil, nil, walkError(path, err)
 		}
-		fl := flock.New(lock, flock.SetPermissions(FileMode))
-		if err := fl.Lock(); err != nil {
-			return fmt.Errorf("lock %s: %w", path, err)
+		unlock, err := s.fsLocks.Lock(dir, t)
+		if err != nil {
+			t.Close()
+			return nil, nil, err
 		}
-		defer fl.Unlock()
+		if !t.Missing {
+			return t, unlock, nil
+		}
+		again, err := fsys.Walk(path, opts)
+		if err != nil {
+			unlock()
+			t.Close()
+			return nil, nil, walkError(path, err)
+		}
+		same := again.Missing && fsys.HeldKeys(t, again)
+		again.Close()
+		if same {
+			return t, unlock, nil
+		}
+		unlock()
+		t.Close()
 	}
+	return nil, nil, &fsys.ChangedError{Path: path, What: "kept changing"}
+}
+
+// lockDir is where the lock files for target live: <root>/locks, the root
+// of this run (SetConfigRoot, else AGENTKIT_CONFIG_HOME, else the default
+// root). A write elsewhere (dismissals.json under a host root, an agent's
+// CLAUDE.md) must not create a root that does not exist yet (SPEC §2: the
+// root appears on its first write); it gets "": in-process mutexes and the
+// flock of its own directory (fsys.Locks).
+func (s *System) lockDir(target string) string {
+	root, err := s.ResolveRoot(s.rootFlag)
+	if err != nil {
+		return ""
+	}
+	if _, inside := s.Paths.Within(root.Path, target); !inside {
+		if fi, err := s.Fs.Stat(root.Path); err != nil || !fi.IsDir() {
+			return ""
+		}
+	}
+	return s.Paths.Join(root.Path, "locks")
+}
+
+// WithLock runs fn holding the lock of the file at path, the same lock
+// UpdateFileOpts takes, across processes and within one. It creates no
+// directory on the way and follows every link (a lock writes nothing).
+// fn must not take another lock: use WriteAtomic inside it.
+func (s *System) WithLock(path string, fn func() error) error {
+	if !s.onOS() {
+		mu := s.locks.get(path)
+		mu.Lock()
+		defer mu.Unlock()
+		return fn()
+	}
+	t, unlock, err := s.lockTarget(path, s.walkOptions(true))
+	if err != nil {
+		return err
+	}
+	defer func() {
+		unlock()
+		t.Close()
+	}()
 	return fn()
 }
 
-// lockPath keeps lock files in charter's own directory, named after the
-// file they guard, so that no agent or companion directory collects them.
-func (s *System) lockPath(path string) (string, error) {
-	root, err := s.DefaultRoot()
-	if err != nil { // no home: beside the file is the only place left
-		if err := s.Fs.MkdirAll(s.Paths.Dir(path), DirMode); err != nil {
-			return "", fmt.Errorf("create %s: %w", s.Paths.Dir(path), err)
-		}
-		return path + ".lock", nil
-	}
-	dir := s.Paths.Join(root, "locks")
-	if err := s.Fs.MkdirAll(dir, DirMode); err != nil {
-		return "", fmt.Errorf("create %s: %w", dir, err)
-	}
-	sum := sha256.Sum256([]byte(path))
-	return s.Paths.Join(dir, hex.EncodeToString(sum[:12])+".lock"), nil
+// WriteAtomic writes one of charter's own state files (token, discovery):
+// 0600 whatever mode an older file had, through any link (server state is
+// not guarded, SPEC §8) without replacing it, atomically. It takes no lock;
+// callers that race hold WithLock.
+func (s *System) WriteAtomic(path string, data []byte) error {
+	return s.WriteAtomicOpts(path, WriteOptions{ConfirmShared: true, Owned: true}, data)
 }
 
-// WriteAtomic replaces path with data: a temporary file in the same
-// directory, fsync, rename, fsync of the directory. Readers see the old
-// bytes or the new ones, never a mix. A new file gets FileMode; an existing
-// one keeps its permissions, which are its owner's choice.
-func (s *System) WriteAtomic(path string, data []byte) error {
-	mode := FileMode
+// WriteAtomicOpts replaces path with data as UpdateFileOpts would, without
+// reading it first and without a lock: the walk, the mode rules and the
+// atomic replacement in the checked directory are the same.
+func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error {
+	if !s.onOS() {
+		return s.memWrite(path, o, data)
+	}
+	opts := s.walkOptions(o.ConfirmShared)
+	opts.Create, opts.DirMode = true, o.dirMode()
+	t, err := fsys.Walk(path, opts)
+	if err != nil {
+		return walkError(path, err)
+	}
+	defer t.Close()
+	t.BeforeRename = s.beforeRename
+	return t.Write(data, o.perm())
+}
+
+// memUpdate is UpdateFileOpts on a file system without links or flock.
+func (s *System) memUpdate(target string, o WriteOptions, update func(old []byte) ([]byte, error)) error {
+	mu := s.locks.get(target)
+	mu.Lock()
+	defer mu.Unlock()
+	old, err := afero.ReadFile(s.Fs, target)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	case err != nil:
+		return fmt.Errorf("read %s: %w", target, err)
+	case old == nil:
+		old = []byte{}
+	}
+	data, err := update(old)
+	if err != nil || data == nil {
+		return err
+	}
+	return s.memWrite(target, o, data)
+}
+
+// memWrite keeps the rules of fsys.Target.Write (modes, read-only refusal,
+// temporary file and rename) on a file system without links.
+func (s *System) memWrite(path string, o WriteOptions, data []byte) error {
+	p := o.perm()
+	mode := p.New
 	if fi, err := s.Fs.Stat(path); err == nil {
+		if fi.IsDir() {
+			return &fsys.IsDirError{Path: path}
+		}
+		if fi.Mode().Perm()&0o200 == 0 {
+			return &fsys.ReadOnlyError{Path: path, Mode: fi.Mode().Perm()}
+		}
 		mode = fi.Mode().Perm()
 	}
+	if p.Fixed != 0 {
+		mode = p.Fixed
+	}
 	dir := s.Paths.Dir(path)
-	if err := s.Fs.MkdirAll(dir, DirMode); err != nil {
+	if err := s.Fs.MkdirAll(dir, o.dirMode()); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
 	f, err := afero.TempFile(s.Fs, dir, "."+filepath.Base(path)+".tmp-*")
@@ -146,9 +302,6 @@ func (s *System) WriteAtomic(path string, data []byte) error {
 	if _, err := f.Write(data); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
-	}
 	if err := f.Close(); err != nil {
 		return fail(err)
 	}
@@ -162,52 +315,10 @@ func (s *System) WriteAtomic(path string, data []byte) error {
 		s.Fs.Remove(tmp)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	s.syncDir(dir)
 	return nil
 }
 
-// syncDir makes a rename durable. Some platforms (Windows) cannot open a
-// directory for syncing; the rename has still happened there.
-func (s *System) syncDir(dir string) {
-	if d, err := s.Fs.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-}
-
-// resolve follows symbolic links in target, including a final link to a
-// file that does not exist yet and a target below a linked directory that
-// does not exist yet.
-func (s *System) resolve(target string) (string, error) {
-	if _, ok := s.Fs.(*afero.OsFs); !ok {
-		return target, nil
-	}
-	var tail []string
-	p := target
-	for {
-		r, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			return s.Paths.Join(append([]string{r}, tail...)...), nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", fmt.Errorf("resolve %s: %w", target, err)
-		}
-		// A dangling link: follow it by hand once, then keep resolving.
-		if dest, lerr := os.Readlink(p); lerr == nil {
-			if !filepath.IsAbs(dest) {
-				dest = filepath.Join(filepath.Dir(p), dest)
-			}
-			return s.resolve(s.Paths.Join(append([]string{dest}, tail...)...))
-		}
-		parent := s.Paths.Dir(p)
-		if parent == p {
-			return target, nil
-		}
-		tail = append([]string{filepath.Base(p)}, tail...)
-		p = parent
-	}
-}
-
+// lockTable holds in-process locks by path for file systems without flock.
 type lockTable struct {
 	mu sync.Mutex
 	m  map[string]*sync.Mutex

@@ -137,7 +137,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 			out = append(out, r)
 			continue
 		}
-		err = sys.UpdateFile(t.Path, confirmShared, func(old []byte) ([]byte, error) {
+		err = sys.UpdateFileOpts(t.Path, core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}, func(old []byte) ([]byte, error) {
 			data, err := splice(t.Path, old, t.block)
 			if err != nil || (old != nil && bytes.Equal(data, old)) {
 				return nil, err

@@ -29,7 +29,8 @@ func Status(code string) (_ int, ok bool) {
 	case core.CodeSharedWrite, core.CodeCancelled, core.CodeReadOnlyFile, core.CodeGateRunning,
 		core.CodeServerRunning, core.CodeOutdated, core.CodeCheckFailed,
 		// broken markers are the user's file: fix it and send again
-		core.CodeMalformedMarkers, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings:
+		core.CodeMalformedMarkers, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings,
+		core.CodeIsDirectory, core.CodeNotDirectory, core.CodeNotRegularFile, core.CodeChangedDuringWrite:
 		return http.StatusConflict, true
 	case core.CodeStaleETag:
 		return http.StatusPreconditionFailed, true
@@ -43,7 +44,7 @@ func Status(code string) (_ int, ok bool) {
 		return http.StatusUnprocessableEntity, true
 	case core.CodePreconditionRequired:
 		return http.StatusPreconditionRequired, true
-	case core.CodeInternal, core.CodeNoHome, core.CodeLinkLoop,
+	case core.CodeInternal, core.CodeNoHome, core.CodeLinkLoop, core.CodeNotAbsolute,
 		// a broken settings file is the server's own state gone wrong
 		core.CodeMalformedSettings, core.CodeMalformedPolicy, core.CodeMalformedReport:
 		return http.StatusInternalServerError, true

@@ -140,7 +140,7 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 
 	path := st.Path()
 	var snap *Snapshot
-	err := st.sys.UpdateFile(path, u.ConfirmShared, func(old []byte) ([]byte, error) {
+	err := st.sys.UpdateFileOpts(path, core.WriteOptions{ConfirmShared: u.ConfirmShared, Owned: true}, func(old []byte) ([]byte, error) {
 		files, err := st.lowerLayers()
 		if err != nil {
 			return nil, err

@@ -1,0 +1,297 @@
+package fsys
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// portableTarget is the walk for systems without openat and O_NOFOLLOW on
+// every component (Windows). It is built from os.Lstat, os.Readlink and
+// path text, and compiled everywhere so its rules are tested on Linux too.
+//
+// What it keeps: properties 1, 2 (identity through os.SameFile, which on
+// Windows compares volume serial and file index), 4 and 5. What it cannot
+// keep fully is 3: Write walks the path again with Lstat on each component
+// immediately before it creates the temporary file, checks that the final
+// directory is the one the first walk found (os.SameFile), and checks it
+// once more right before the rename. A component swapped for a link after
+// that last check and before the rename (a window of one system call) can
+// still redirect the rename; no Windows API closes it short of opening
+// every component by handle, which Go's standard library does not offer.
+type portableTarget struct {
+	Path    string
+	Dir     string
+	Name    string
+	Shared  string
+	Missing bool
+	IsDir   bool
+
+	BeforeRename func(tmp string)
+
+	o       Options
+	dirInfo fs.FileInfo // Dir as the walk found it
+}
+
+type pframe struct {
+	path   string
+	info   fs.FileInfo
+	inside bool
+}
+
+// isLinkish: a symbolic link, or a Windows reparse point (junction, mount
+// point) that Go reports as irregular.
+func isLinkish(fi fs.FileInfo) bool {
+	return fi.Mode()&fs.ModeSymlink != 0 || fi.Mode()&fs.ModeIrregular != 0
+}
+
+func portableWalk(path string, o Options) (*portableTarget, error) {
+	if !filepath.IsAbs(path) {
+		return nil, &NotAbsError{Path: path}
+	}
+	path = filepath.Clean(path)
+	var home fs.FileInfo
+	if o.Home != "" {
+		if fi, err := os.Stat(o.Home); err == nil && fi.IsDir() {
+			home = fi
+		}
+	}
+	var stack []pframe
+	shared, links := "", 0
+	setRoot := func(p string) error {
+		root := filepath.VolumeName(p) + string(filepath.Separator)
+		fi, err := os.Stat(root)
+		if err != nil {
+			return err
+		}
+		stack = []pframe{{path: root, info: fi, inside: home != nil && os.SameFile(fi, home)}}
+		return nil
+	}
+	if err := setRoot(path); err != nil {
+		return nil, err
+	}
+	queue := userComps(path)
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		last := len(queue) == 0
+		top := stack[len(stack)-1]
+		if c.name == ".." {
+			if len(stack) > 1 {
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		p := filepath.Join(top.path, c.name)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) && !last && o.Create {
+			if err := os.Mkdir(p, o.DirMode.Perm()); err != nil && !errors.Is(err, fs.ErrExist) {
+				return nil, err
+			}
+			fi, err = os.Lstat(p)
+		}
+		switch {
+		case errors.Is(err, fs.ErrNotExist) && last:
+			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, o: o, dirInfo: top.info}, nil
+		case errors.Is(err, fs.ErrNotExist):
+			names := []string{top.path, c.name}
+			for _, r := range queue {
+				names = append(names, r.name)
+			}
+			full := filepath.Join(names...)
+			return &portableTarget{Path: path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: shared, Missing: true, o: o}, nil
+		case err != nil:
+			return nil, err
+		case isLinkish(fi):
+			shown := c.shown
+			if shown == "" {
+				shown = p
+			}
+			if top.inside {
+				if !o.Confirmed {
+					return nil, &BlockedError{Link: shown}
+				}
+				if shared == "" {
+					shared = shown
+				}
+			}
+			if links++; links > MaxLinks {
+				return nil, &LinkLoopError{Path: path}
+			}
+			text, err := os.Readlink(p)
+			if err != nil {
+				return nil, err
+			}
+			if filepath.IsAbs(text) {
+				if err := setRoot(text); err != nil {
+					return nil, err
+				}
+				text = text[len(filepath.VolumeName(text)):]
+			}
+			queue = append(linkComps(text), queue...)
+			continue
+		case last:
+			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, IsDir: fi.IsDir(), o: o, dirInfo: top.info}, nil
+		case !fi.IsDir():
+			return nil, &NotDirError{Path: p}
+		}
+		stack = append(stack, pframe{path: p, info: fi, inside: top.inside || (home != nil && os.SameFile(fi, home))})
+	}
+	top := stack[len(stack)-1]
+	return &portableTarget{Path: path, Dir: filepath.Dir(top.path), Name: filepath.Base(top.path), Shared: shared, IsDir: true, o: o}, nil
+}
+
+func (t *portableTarget) Close() error { return nil }
+
+func (t *portableTarget) full() string { return filepath.Join(t.Dir, t.Name) }
+
+func (t *portableTarget) Read() ([]byte, error) {
+	if t.IsDir {
+		return nil, &IsDirError{Path: t.Path}
+	}
+	if t.Missing {
+		return nil, nil
+	}
+	fi, err := os.Lstat(t.full())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case isLinkish(fi):
+		return nil, &ChangedError{Path: t.Path, What: "became a link"}
+	case !fi.Mode().IsRegular():
+		return nil, &NotRegularError{Path: t.Path}
+	}
+	data, err := os.ReadFile(t.full())
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", t.Path, err)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+// recheck walks the path again, as late as possible, and makes sure it
+// still ends in the directory this target was checked in.
+func (t *portableTarget) recheck() error {
+	again, err := portableWalk(t.Path, t.o)
+	if err != nil {
+		return err
+	}
+	if again.Missing || again.Dir != t.Dir || again.Name != t.Name || t.dirInfo == nil {
+		return &ChangedError{Path: t.Path, What: "changed on the way"}
+	}
+	fi, err := os.Stat(t.Dir)
+	if err != nil || !os.SameFile(fi, t.dirInfo) {
+		return &ChangedError{Path: t.Path, What: "changed on the way"}
+	}
+	return nil
+}
+
+func (t *portableTarget) Write(data []byte, p Perm) error {
+	if t.IsDir {
+		return &IsDirError{Path: t.Path}
+	}
+	if t.Missing {
+		return &fs.PathError{Op: "write", Path: t.Path, Err: fs.ErrNotExist}
+	}
+	if err := t.recheck(); err != nil {
+		return err
+	}
+	fi, err := os.Lstat(t.full())
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	mode := p.New
+	if exists {
+		switch {
+		case isLinkish(fi):
+			return &ChangedError{Path: t.Path, What: "became a link"}
+		case fi.IsDir():
+			return &IsDirError{Path: t.Path}
+		case !fi.Mode().IsRegular():
+			return &NotRegularError{Path: t.Path}
+		case fi.Mode().Perm()&0o200 == 0:
+			return &ReadOnlyError{Path: t.Path, Mode: fi.Mode().Perm()}
+		}
+		mode = fi.Mode().Perm()
+	}
+	if p.Fixed != 0 {
+		mode = p.Fixed
+	}
+	if mode == 0 {
+		mode = 0o600
+	}
+	f, err := os.CreateTemp(t.Dir, tempPrefix(t.Name)+"*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", t.Path, err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", t.Path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		return fail(err)
+	}
+	if err := os.Chmod(tmp, mode); err != nil {
+		return fail(err)
+	}
+	if t.BeforeRename != nil {
+		t.BeforeRename(tmp)
+	}
+	if err := t.recheck(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if fi, err := os.Lstat(t.full()); err == nil && !fi.Mode().IsRegular() {
+		os.Remove(tmp)
+		return &ChangedError{Path: t.Path, What: "stopped being a regular file"}
+	}
+	if err := os.Rename(tmp, t.full()); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", t.Path, err)
+	}
+	if d, err := os.Open(t.Dir); err == nil { // Windows cannot sync a directory
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+func (t *portableTarget) RemoveStale() (int, error) {
+	if t.Missing || t.IsDir {
+		return 0, nil
+	}
+	entries, err := os.ReadDir(t.Dir)
+	if err != nil {
+		return 0, fmt.Errorf("list %s: %w", t.Dir, err)
+	}
+	n := 0
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), tempPrefix(t.Name)) && e.Type().IsRegular() {
+			if os.Remove(filepath.Join(t.Dir, e.Name())) == nil {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// lockKeys: without a portable (dev, ino), the physical path alone.
+func (t *portableTarget) lockKeys() []string { return []string{textKey(t.Dir, t.Name)} }
+
+func (t *portableTarget) lockDir() (func(), error) { return func() {}, nil }

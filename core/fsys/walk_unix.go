@@ -1,0 +1,539 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package fsys
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// Target is a walked path: the directory that holds it, open, and its name.
+// Close it when done.
+type Target struct {
+	Path    string // the path as given, cleaned
+	Dir     string // physical path of the directory the walk reached
+	Name    string // the file's name in Dir (after following a final link)
+	Shared  string // the first link inside the tree the walk followed, "" if none
+	Missing bool   // Dir does not exist (a walk without Create); nothing is open
+	IsDir   bool   // the target itself is a directory
+
+	// BeforeRename, when set, runs after the temporary file is complete and
+	// before the rename: tests use it to simulate a crash.
+	BeforeRename func(tmp string)
+
+	fd       int // Dir, opened without following links; -1 when Missing
+	rfd      int // Dir opened for reading (fsync, listing, flock); -1 until needed
+	dev, ino uint64
+}
+
+type frame struct {
+	fd       int
+	path     string // physical path text
+	inside   bool   // this directory is the companion home or lies below it
+	dev, ino uint64
+}
+
+type walker struct {
+	o        Options
+	path     string
+	home     [2]uint64
+	hasHome  bool
+	stack    []frame
+	links    int
+	shared   string
+	finished bool
+}
+
+var errIsLink = errors.New("is a link")
+
+// Walk walks path from "/" one component at a time with directory handles
+// opened without following links. A link inside the companion tree stops
+// the walk with *BlockedError unless o.Confirmed; any other link is read
+// and its text walked in turn (at most MaxLinks). The final component is
+// looked at without following it, and followed the same way when it is a
+// link, so Target.Name is the file's real name in Target.Dir.
+func Walk(path string, o Options) (t *Target, err error) {
+	if !filepath.IsAbs(path) {
+		return nil, &NotAbsError{Path: path}
+	}
+	w := &walker{o: o, path: filepath.Clean(path)}
+	w.home, w.hasHome = identity(o.Home)
+	defer func() {
+		if err != nil {
+			w.closeAll()
+		}
+	}()
+	root, err := unix.Open("/", dirFlags, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: "/", Err: err}
+	}
+	if err := w.push(root, "/"); err != nil {
+		return nil, err
+	}
+	queue := userComps(w.path)
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		last := len(queue) == 0
+		if c.name == ".." {
+			w.pop()
+			continue
+		}
+		top := w.top()
+		if last {
+			var st unix.Stat_t
+			err := unix.Fstatat(top.fd, c.name, &st, unix.AT_SYMLINK_NOFOLLOW)
+			switch {
+			case err == unix.ENOENT:
+				return w.finish(c.name, false, &st), nil
+			case err != nil:
+				return nil, &fs.PathError{Op: "lstat", Path: join(top.path, c.name), Err: err}
+			case isLink(&st):
+				more, err := w.follow(c, top)
+				if err != nil {
+					return nil, err
+				}
+				queue = append(more, queue...)
+				continue
+			}
+			return w.finish(c.name, true, &st), nil
+		}
+		fd, err := w.openDir(top, c.name)
+		switch {
+		case err == errIsLink:
+			more, err := w.follow(c, top)
+			if err != nil {
+				return nil, err
+			}
+			queue = append(more, queue...)
+			continue
+		case err == unix.ENOENT:
+			return w.missing(c, queue), nil
+		case err != nil:
+			return nil, err
+		}
+		if err := w.push(fd, join(top.path, c.name)); err != nil {
+			return nil, err
+		}
+	}
+	// The path ended on a directory: "/", or a link whose text ends in "..".
+	top := w.top()
+	t = &Target{Path: w.path, Dir: filepath.Dir(top.path), Name: filepath.Base(top.path), Shared: w.shared, IsDir: true, fd: -1, rfd: -1}
+	w.closeAll()
+	return t, nil
+}
+
+// identity is the companion home's (dev, ino), following links: the home
+// may itself be reached through a link.
+func identity(home string) ([2]uint64, bool) {
+	if home == "" {
+		return [2]uint64{}, false
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(home, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return [2]uint64{}, false
+	}
+	return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, true
+}
+
+func (w *walker) top() *frame { return &w.stack[len(w.stack)-1] }
+
+func (w *walker) push(fd int, path string) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	f := frame{fd: fd, path: path, dev: uint64(st.Dev), ino: uint64(st.Ino)}
+	if len(w.stack) > 0 && w.top().inside {
+		f.inside = true
+	} else if w.hasHome && f.dev == w.home[0] && f.ino == w.home[1] {
+		f.inside = true
+	}
+	w.stack = append(w.stack, f)
+	return nil
+}
+
+// pop goes to the directory the walk came from: the stack holds the
+// physical chain from "/", since every push is a real child of the last.
+func (w *walker) pop() {
+	if len(w.stack) > 1 {
+		unix.Close(w.top().fd)
+		w.stack = w.stack[:len(w.stack)-1]
+	}
+}
+
+func (w *walker) toRoot() {
+	for len(w.stack) > 1 {
+		w.pop()
+	}
+}
+
+func (w *walker) closeAll() {
+	for _, f := range w.stack {
+		unix.Close(f.fd)
+	}
+	w.stack = nil
+}
+
+// openDir opens name in top as a directory without following a link,
+// creating it first when the walk may. errIsLink means name is a link.
+func (w *walker) openDir(top *frame, name string) (int, error) {
+	p := join(top.path, name)
+	for range 4 { // each retry means name changed under us
+		fd, err := unix.Openat(top.fd, name, dirFlags|unix.O_NOFOLLOW, 0)
+		if err == nil {
+			return fd, nil
+		}
+		if err == unix.ENOENT {
+			if !w.o.Create {
+				return -1, unix.ENOENT
+			}
+			if err := unix.Mkdirat(top.fd, name, uint32(w.o.DirMode.Perm())); err != nil && err != unix.EEXIST {
+				return -1, &fs.PathError{Op: "create", Path: p, Err: err}
+			}
+			continue
+		}
+		// ELOOP (EMLINK on FreeBSD) or ENOTDIR: find out what it is.
+		var st unix.Stat_t
+		if serr := unix.Fstatat(top.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); serr != nil {
+			if serr == unix.ENOENT {
+				continue
+			}
+			return -1, &fs.PathError{Op: "open", Path: p, Err: err}
+		}
+		switch {
+		case isLink(&st):
+			return -1, errIsLink
+		case st.Mode&unix.S_IFMT != unix.S_IFDIR:
+			return -1, &NotDirError{Path: p}
+		case err != unix.ELOOP && err != unix.ENOTDIR && err != unix.EMLINK:
+			return -1, &fs.PathError{Op: "open", Path: p, Err: err}
+		}
+	}
+	return -1, &ChangedError{Path: p, What: "kept changing"}
+}
+
+// follow handles the link c in top: blocked inside the tree unless
+// confirmed, otherwise its text is what the walk goes on with.
+func (w *walker) follow(c comp, top *frame) ([]comp, error) {
+	shown := c.shown
+	if shown == "" {
+		shown = join(top.path, c.name)
+	}
+	if top.inside {
+		if !w.o.Confirmed {
+			return nil, &BlockedError{Link: shown}
+		}
+		if w.shared == "" {
+			w.shared = shown
+		}
+	}
+	w.links++
+	if w.links > MaxLinks {
+		return nil, &LinkLoopError{Path: w.path}
+	}
+	buf := make([]byte, 4096)
+	n, err := unix.Readlinkat(top.fd, c.name, buf)
+	if err != nil {
+		return nil, &fs.PathError{Op: "readlink", Path: shown, Err: err}
+	}
+	if n >= len(buf) {
+		return nil, &fs.PathError{Op: "readlink", Path: shown, Err: unix.ENAMETOOLONG}
+	}
+	text := string(buf[:n])
+	if text == "" {
+		return nil, &fs.PathError{Op: "readlink", Path: shown, Err: unix.ENOENT}
+	}
+	if text[0] == '/' {
+		w.toRoot()
+	}
+	return linkComps(text), nil
+}
+
+func (w *walker) finish(name string, exists bool, st *unix.Stat_t) *Target {
+	top := w.top()
+	t := &Target{Path: w.path, Dir: top.path, Name: name, Shared: w.shared, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino}
+	t.IsDir = exists && st.Mode&unix.S_IFMT == unix.S_IFDIR
+	w.stack = w.stack[:len(w.stack)-1] // the target owns top.fd now
+	w.closeAll()
+	return t
+}
+
+// missing describes a target below a directory that does not exist.
+func (w *walker) missing(c comp, rest []comp) *Target {
+	names := []string{w.top().path, c.name}
+	for _, r := range rest {
+		names = append(names, r.name)
+	}
+	full := filepath.Join(names...)
+	t := &Target{Path: w.path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: w.shared, Missing: true, fd: -1, rfd: -1}
+	w.closeAll()
+	return t
+}
+
+func isLink(st *unix.Stat_t) bool { return st.Mode&unix.S_IFMT == unix.S_IFLNK }
+
+func join(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// Close releases the directory handles.
+func (t *Target) Close() error {
+	if t.rfd >= 0 {
+		unix.Close(t.rfd)
+		t.rfd = -1
+	}
+	if t.fd >= 0 {
+		unix.Close(t.fd)
+		t.fd = -1
+	}
+	return nil
+}
+
+// readFD opens Dir for reading: listing, fsync and flock need a real
+// descriptor, which Linux's O_PATH handles are not.
+func (t *Target) readFD() (int, error) {
+	if t.rfd < 0 {
+		fd, err := unix.Openat(t.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return -1, &fs.PathError{Op: "open", Path: t.Dir, Err: err}
+		}
+		t.rfd = fd
+	}
+	return t.rfd, nil
+}
+
+func (t *Target) full() string { return join(t.Dir, t.Name) }
+
+// Read returns the file's bytes, nil when it does not exist (an empty file
+// is a non-nil empty slice).
+func (t *Target) Read() ([]byte, error) {
+	if t.IsDir {
+		return nil, &IsDirError{Path: t.Path}
+	}
+	if t.Missing {
+		return nil, nil
+	}
+	// O_NONBLOCK: a FIFO in the file's place must not hang the read.
+	fd, err := unix.Openat(t.fd, t.Name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	switch {
+	case err == unix.ENOENT:
+		return nil, nil
+	case err == unix.ELOOP || err == unix.EMLINK:
+		return nil, &ChangedError{Path: t.Path, What: "became a link"}
+	case err != nil:
+		return nil, &fs.PathError{Op: "read", Path: t.Path, Err: err}
+	}
+	f := os.NewFile(uintptr(fd), t.full())
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", t.Path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &NotRegularError{Path: t.Path}
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", t.Path, err)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+// Write replaces the file with data atomically in Dir's handle: a
+// temporary ".<name>.tmp-*" created there without following links, fsync,
+// rename within the handle, fsync of the directory. Any failure removes the
+// temporary file. A read-only file (no owner write bit) is refused.
+func (t *Target) Write(data []byte, p Perm) error {
+	if t.IsDir {
+		return &IsDirError{Path: t.Path}
+	}
+	if t.Missing {
+		return &fs.PathError{Op: "write", Path: t.Path, Err: fs.ErrNotExist}
+	}
+	var st unix.Stat_t
+	exists := true
+	if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == unix.ENOENT {
+		exists = false
+	} else if err != nil {
+		return &fs.PathError{Op: "write", Path: t.Path, Err: err}
+	}
+	mode, exact := p.New, false
+	if exists {
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFREG:
+		case unix.S_IFLNK:
+			return &ChangedError{Path: t.Path, What: "became a link"}
+		case unix.S_IFDIR:
+			return &IsDirError{Path: t.Path}
+		default:
+			return &NotRegularError{Path: t.Path}
+		}
+		if st.Mode&0o200 == 0 {
+			return &ReadOnlyError{Path: t.Path, Mode: fs.FileMode(st.Mode & 0o7777)}
+		}
+		mode, exact = fs.FileMode(st.Mode&0o777), true
+	}
+	if p.Fixed != 0 {
+		mode, exact = p.Fixed, true
+	}
+	if mode == 0 {
+		mode = 0o600
+	}
+	tmp, fd, err := t.createTemp(mode)
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(fd), join(t.Dir, tmp))
+	fail := func(err error) error {
+		f.Close()
+		unix.Unlinkat(t.fd, tmp, 0)
+		return fmt.Errorf("write %s: %w", t.Path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if exact { // the umask narrowed the create mode; an exact mode is exact
+		if err := f.Chmod(mode); err != nil {
+			return fail(err)
+		}
+	}
+	if exists && os.Geteuid() == 0 && (int(st.Uid) != 0 || int(st.Gid) != 0) {
+		// root editing a user's file must not hand it to root
+		if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
+			return fail(err)
+		}
+	}
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		unix.Unlinkat(t.fd, tmp, 0)
+		return fmt.Errorf("write %s: %w", t.Path, err)
+	}
+	if t.BeforeRename != nil {
+		t.BeforeRename(join(t.Dir, tmp))
+	}
+	// The rename replaces whatever has the name now. A link put there since
+	// the check above would be replaced: look once more, as late as possible.
+	if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Unlinkat(t.fd, tmp, 0)
+		return &ChangedError{Path: t.Path, What: "stopped being a regular file"}
+	}
+	if err := unix.Renameat(t.fd, tmp, t.fd, t.Name); err != nil {
+		unix.Unlinkat(t.fd, tmp, 0)
+		return fmt.Errorf("write %s: %w", t.Path, err)
+	}
+	// The rename is done; a directory that cannot be synced (some network
+	// and FUSE file systems) still holds the new file.
+	if rfd, err := t.readFD(); err == nil {
+		unix.Fsync(rfd)
+	}
+	return nil
+}
+
+func (t *Target) createTemp(mode fs.FileMode) (string, int, error) {
+	for range 16 {
+		tmp := fmt.Sprintf("%s%08x", tempPrefix(t.Name), rand.Uint32())
+		fd, err := unix.Openat(t.fd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(mode.Perm()))
+		if err == unix.EEXIST {
+			continue
+		}
+		if err != nil {
+			return "", -1, fmt.Errorf("write %s: create a temporary file in %s: %w", t.Path, t.Dir, err)
+		}
+		return tmp, fd, nil
+	}
+	return "", -1, fmt.Errorf("write %s: no free temporary name in %s", t.Path, t.Dir)
+}
+
+// RemoveStale removes charter's temporary files for this name that a
+// killed writer left behind. Call it only holding the file's lock: every
+// live writer of this name holds that lock too, so any temporary file of
+// the name is stale.
+func (t *Target) RemoveStale() (int, error) {
+	if t.Missing || t.IsDir {
+		return 0, nil
+	}
+	rfd, err := t.readFD()
+	if err != nil {
+		return 0, err
+	}
+	dup, err := unix.Dup(rfd)
+	if err != nil {
+		return 0, &fs.PathError{Op: "list", Path: t.Dir, Err: err}
+	}
+	d := os.NewFile(uintptr(dup), t.Dir)
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return 0, fmt.Errorf("list %s: %w", t.Dir, err)
+	}
+	prefix, n := tempPrefix(t.Name), 0
+	for _, name := range names {
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		var st unix.Stat_t
+		if unix.Fstatat(t.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+			continue
+		}
+		if err := unix.Unlinkat(t.fd, name, 0); err == nil {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// lockKeys names the file for locking: by the physical path (stable when
+// the walk had to stop at a missing directory) and, when the directory
+// exists, by its identity (stable across spellings the text cannot fold).
+func (t *Target) lockKeys() []string {
+	keys := []string{textKey(t.Dir, t.Name)}
+	if !t.Missing && !t.IsDir {
+		keys = append(keys, fmt.Sprintf("id:%d:%d/%s", t.dev, t.ino, t.Name))
+	}
+	return keys
+}
+
+// lockDir takes flock on the final directory itself, the one lock that
+// two charters with different config roots share. File systems that cannot
+// lock a directory (NFS emulates flock with byte-range locks, which need a
+// descriptor open for writing) fall back to the stripes alone.
+func (t *Target) lockDir() (func(), error) {
+	if t.Missing || t.IsDir {
+		return func() {}, nil
+	}
+	rfd, err := t.readFD()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = unix.Flock(rfd, unix.LOCK_EX)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	switch {
+	case err == nil:
+		return func() { unix.Flock(rfd, unix.LOCK_UN) }, nil
+	case err == unix.EBADF || err == unix.ENOLCK || err == unix.EINVAL || err == unix.EOPNOTSUPP || err == unix.ENOTSUP:
+		return func() {}, nil
+	}
+	return nil, &fs.PathError{Op: "lock", Path: t.Dir, Err: err}
+}

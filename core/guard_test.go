@@ -1,0 +1,433 @@
+//go:build unix
+
+package core
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/fsys"
+)
+
+// companionHome is tempHome with a profile whose config is a link into
+// the shared directory, as agent-switch makes it.
+func companionHome(t *testing.T) (home string) {
+	t.Helper()
+	_, home = tempHome(t)
+	os.WriteFile(filepath.Join(home, ".agent-switch/shared/CLAUDE.md"), []byte("shared original\n"), 0o644)
+	if err := os.Symlink("../../shared", filepath.Join(home, ".agent-switch/claude/work/config")); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func assertLink(t *testing.T, path, text string) {
+	t.Helper()
+	if got, err := os.Readlink(path); err != nil || got != text {
+		t.Fatalf("%s: link %q %v, want %q", path, got, err, text)
+	}
+}
+
+func noTempFiles(t *testing.T, roots ...string) {
+	t.Helper()
+	for _, root := range roots {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.Contains(d.Name(), ".tmp-") {
+				t.Errorf("temporary file left: %s", p)
+			}
+			return nil
+		})
+	}
+}
+
+// Issue 11, item 1: alias spellings of the home do not get past the guard.
+func TestGuardAliasSpellings(t *testing.T) {
+	home := companionHome(t)
+	alias := filepath.Join(t.TempDir(), "alias")
+	if err := os.Symlink(home, alias); err != nil { // ln -s $HOME /tmp/alias
+		t.Fatal(err)
+	}
+	shared := filepath.Join(home, ".agent-switch/shared/CLAUDE.md")
+	cases := []struct {
+		name   string
+		env    []string
+		target string
+	}{
+		{"CLAUDE_CONFIG_DIR through an alias of HOME", []string{"HOME=" + home}, filepath.Join(alias, ".agent-switch/claude/work/config/CLAUDE.md")},
+		{"HOME itself the alias, target by the real path", []string{"HOME=" + alias}, filepath.Join(home, ".agent-switch/claude/work/config/CLAUDE.md")},
+		{"HOME itself the alias, target through it", []string{"HOME=" + alias}, filepath.Join(alias, ".agent-switch/claude/work/config/CLAUDE.md")},
+		{"AGENT_SWITCH_HOME through the alias, target by the real path", []string{"HOME=" + home, "AGENT_SWITCH_HOME=" + filepath.Join(alias, ".agent-switch")}, filepath.Join(home, ".agent-switch/claude/work/config/CLAUDE.md")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := testSystem(afero.NewOsFs(), "/", c.env...)
+			err := write(s, c.target, "profile block\n", false)
+			var se *SharedWriteError
+			if !errors.As(err, &se) || se.Target != c.target || se.SharedPath != filepath.Dir(c.target) {
+				t.Fatalf("want a shared write error at %s, got %v", filepath.Dir(c.target), err)
+			}
+			if link, err := s.SharedLink(c.target); err != nil || link != filepath.Dir(c.target) {
+				t.Fatalf("SharedLink %q %v", link, err)
+			}
+			if got := readFile(t, shared); got != "shared original\n" {
+				t.Fatalf("the shared file changed: %q", got)
+			}
+		})
+	}
+	noTempFiles(t, home)
+}
+
+// Issue 11, item 1: a host root reached through an alias, its
+// settings.yaml a link into the shared directory: blocked, and confirmed
+// written through with the link kept.
+func TestGuardHostRootThroughAlias(t *testing.T) {
+	home := companionHome(t)
+	os.WriteFile(filepath.Join(home, ".agent-switch/shared/settings.yaml"), []byte("# shared\n"), 0o600)
+	root := filepath.Join(home, ".agent-switch/claude/work/charter")
+	os.MkdirAll(root, 0o755)
+	os.Symlink("../../../shared/settings.yaml", filepath.Join(root, "settings.yaml"))
+	alias := filepath.Join(t.TempDir(), "alias")
+	os.Symlink(home, alias)
+	hostRoot := filepath.Join(alias, ".agent-switch/claude/work/charter")
+	s := testSystem(afero.NewOsFs(), "/", "HOME="+home, ConfigHomeVar+"="+hostRoot)
+	target := filepath.Join(hostRoot, "settings.yaml")
+	own := WriteOptions{Owned: true}
+	err := s.UpdateFileOpts(target, own, func([]byte) ([]byte, error) { return []byte("rules: x\n"), nil })
+	var se *SharedWriteError
+	if !errors.As(err, &se) || se.SharedPath != target {
+		t.Fatalf("want blocked at %s, got %v", target, err)
+	}
+	assertLink(t, filepath.Join(root, "settings.yaml"), "../../../shared/settings.yaml")
+	own.ConfirmShared = true
+	err = s.UpdateFileOpts(target, own, func(old []byte) ([]byte, error) { return append(old, "rules: x\n"...), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertLink(t, filepath.Join(root, "settings.yaml"), "../../../shared/settings.yaml")
+	if got := readFile(t, filepath.Join(home, ".agent-switch/shared/settings.yaml")); got != "# shared\nrules: x\n" {
+		t.Fatalf("shared settings %q", got)
+	}
+	noTempFiles(t, home)
+}
+
+// Issue 11, item 3: links outside the tree are written through and kept.
+func TestGuardOutsideLinks(t *testing.T) {
+	home := companionHome(t)
+	s := testSystem(afero.NewOsFs(), "/", "HOME="+home)
+	dot := filepath.Join(home, "dotfiles")
+	os.MkdirAll(filepath.Join(dot, "claude"), 0o755)
+	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(dot, "claude/CLAUDE.md"), []byte("# mine\n"), 0o644)
+	os.Symlink("../dotfiles/claude/CLAUDE.md", filepath.Join(home, ".claude/CLAUDE.md"))
+	err := s.UpdateFileOpts(filepath.Join(home, ".claude/CLAUDE.md"), WriteOptions{NewMode: 0o644}, func(old []byte) ([]byte, error) {
+		return append(old, "block\n"...), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertLink(t, filepath.Join(home, ".claude/CLAUDE.md"), "../dotfiles/claude/CLAUDE.md")
+	if got := readFile(t, filepath.Join(dot, "claude/CLAUDE.md")); got != "# mine\nblock\n" {
+		t.Fatalf("dotfiles copy %q", got)
+	}
+	if fi, _ := os.Stat(filepath.Join(dot, "claude/CLAUDE.md")); fi.Mode().Perm() != 0o644 {
+		t.Fatalf("mode %v", fi.Mode().Perm())
+	}
+	// The default root itself linked into a dotfiles repository.
+	os.MkdirAll(filepath.Join(dot, "agentkit/charter"), 0o700)
+	os.Symlink("dotfiles/agentkit", filepath.Join(home, ".agentkit"))
+	settings := filepath.Join(home, ".agentkit/charter/settings.yaml")
+	if err := s.UpdateFileOpts(settings, WriteOptions{Owned: true}, func([]byte) ([]byte, error) { return []byte("a: 1\n"), nil }); err != nil {
+		t.Fatal(err)
+	}
+	assertLink(t, filepath.Join(home, ".agentkit"), "dotfiles/agentkit")
+	if got := readFile(t, filepath.Join(dot, "agentkit/charter/settings.yaml")); got != "a: 1\n" {
+		t.Fatalf("settings %q", got)
+	}
+	noTempFiles(t, home)
+}
+
+// Issue 12 "Modes" and issue 11 item 7: charter's own files are 0600 after
+// every write; a user's file keeps its mode.
+func TestOwnFilesNarrowedUserFilesKept(t *testing.T) {
+	s, home := tempHome(t)
+	root := filepath.Join(home, ".agentkit/charter")
+	os.MkdirAll(root, 0o700)
+	token := filepath.Join(root, "local-server.token")
+	disc := filepath.Join(root, "local-server.json")
+	settings := filepath.Join(root, "settings.yaml")
+	dismissals := filepath.Join(root, "dismissals.json")
+	claude := filepath.Join(home, ".claude/CLAUDE.md")
+	os.MkdirAll(filepath.Dir(claude), 0o755)
+	for _, p := range []string{token, disc, settings, dismissals, claude} {
+		os.WriteFile(p, []byte("{}\n"), 0o644)
+		os.Chmod(p, 0o644)
+	}
+	if err := s.WriteAtomic(token, []byte("secret\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.WriteAtomic(disc, []byte("{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateFileOpts(settings, WriteOptions{Owned: true}, func([]byte) ([]byte, error) { return []byte("a: 1\n"), nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Dismiss(CompanionRecommendationID, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpdateFileOpts(claude, WriteOptions{NewMode: 0o644}, func([]byte) ([]byte, error) { return []byte("b\n"), nil }); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]fs.FileMode{token: 0o600, disc: 0o600, settings: 0o600, dismissals: 0o600, claude: 0o644} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: %v %v, want %v", filepath.Base(p), fi.Mode().Perm(), err, want)
+		}
+	}
+	// A new user file gets NewMode (less the umask), its new directories 0755.
+	fresh := filepath.Join(home, "project/.charter/settings.yaml")
+	if err := s.UpdateFileOpts(fresh, WriteOptions{NewMode: 0o644}, func([]byte) ([]byte, error) { return []byte("c\n"), nil }); err != nil {
+		t.Fatal(err)
+	}
+	umask := currentUmask()
+	if fi, _ := os.Stat(fresh); fi.Mode().Perm() != 0o644&^umask {
+		t.Errorf("new project file %v", fi.Mode().Perm())
+	}
+	if fi, _ := os.Stat(filepath.Dir(fresh)); fi.Mode().Perm() != 0o755&^umask {
+		t.Errorf("new project directory %v", fi.Mode().Perm())
+	}
+}
+
+// Issue 11, item 8: a read-only file is refused, untouched; stale
+// temporary files of charter's own pattern are removed under the lock.
+func TestReadOnlyAndStaleTemps(t *testing.T) {
+	s, home := tempHome(t)
+	dir := filepath.Join(home, ".agentkit/charter")
+	os.MkdirAll(dir, 0o700)
+	path := filepath.Join(dir, "settings.yaml")
+	os.WriteFile(path, []byte("rules:\n  tier: full\n"), 0o444)
+	os.Chmod(path, 0o444)
+	called := false
+	err := s.UpdateFileOpts(path, WriteOptions{Owned: true}, func(old []byte) ([]byte, error) {
+		called = true
+		return append(old, "x: 1\n"...), nil
+	})
+	var re *fsys.ReadOnlyError
+	if !errors.As(err, &re) || !called {
+		t.Fatalf("want a read-only refusal, got %v", err)
+	}
+	if !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "chmod u+w") {
+		t.Errorf("message %q", err)
+	}
+	if got := readFile(t, path); got != "rules:\n  tier: full\n" {
+		t.Fatalf("read-only file changed: %q", got)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o444 {
+		t.Fatalf("mode %v", fi.Mode().Perm())
+	}
+	noTempFiles(t, home)
+
+	// A writer killed with kill -9 left its temporary files.
+	os.Chmod(path, 0o600)
+	for _, n := range []string{".settings.yaml.tmp-0badc0de", ".settings.yaml.tmp-12345"} {
+		os.WriteFile(filepath.Join(dir, n), []byte("half"), 0o600)
+	}
+	os.WriteFile(filepath.Join(dir, ".dismissals.json.tmp-1"), []byte("another file's"), 0o600)
+	if err := write(s, path, "a: 1\n", false); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Contains(strings.Join(names, " "), ".settings.yaml.tmp-") || !strings.Contains(strings.Join(names, " "), ".dismissals.json.tmp-1") {
+		t.Fatalf("after the write: %v", names)
+	}
+}
+
+// Two spellings of one file share one lock: concurrent appends through
+// both, from two Systems (two processes' worth of lock tables), lose
+// nothing.
+func TestTwoSpellingsShareALock(t *testing.T) {
+	_, home := tempHome(t)
+	os.MkdirAll(filepath.Join(home, ".agentkit/charter"), 0o700)
+	os.MkdirAll(filepath.Join(home, "real"), 0o755)
+	os.Symlink("real", filepath.Join(home, "alias"))
+	spellings := []string{filepath.Join(home, "real/notes.md"), filepath.Join(home, "alias/notes.md"), filepath.Join(home, "alias/../real/./notes.md")}
+	systems := []*System{
+		testSystem(afero.NewOsFs(), "/", "HOME="+home),
+		testSystem(afero.NewOsFs(), "/", "HOME="+home),
+	}
+	const writers, rounds = 6, 40
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, path := systems[w%len(systems)], spellings[w%len(spellings)]
+			for r := range rounds {
+				err := s.UpdateFile(path, false, func(old []byte) ([]byte, error) {
+					return append(old, fmt.Sprintf("w%d r%d\n", w, r)...), nil
+				})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	got := strings.Count(readFile(t, spellings[0]), "\n")
+	if got != writers*rounds {
+		t.Fatalf("%d lines, want %d: updates were lost", got, writers*rounds)
+	}
+	if locks, _ := os.ReadDir(filepath.Join(home, ".agentkit/charter/locks")); len(locks) == 0 || len(locks) > 2 {
+		t.Fatalf("one file, locks %v", locks)
+	}
+}
+
+// Issue 12 "Host root means host root": locks live under the run's root;
+// nothing appears under the default root but the dismissals file.
+func TestHostRootLocks(t *testing.T) {
+	_, home := tempHome(t)
+	host := filepath.Join(home, "host")
+	flag := filepath.Join(home, "flagroot")
+	for _, s := range []*System{
+		testSystem(afero.NewOsFs(), "/", "HOME="+home, ConfigHomeVar+"="+host),
+		func() *System {
+			s := testSystem(afero.NewOsFs(), "/", "HOME="+home)
+			s.SetConfigRoot(&flag)
+			return s
+		}(),
+	} {
+		sc, err := s.ResolveScope(s.rootFlag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := write(s, filepath.Join(sc.Path, "settings.yaml"), "a: 1\n", false); err != nil {
+			t.Fatal(err)
+		}
+		os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
+		if err := write(s, filepath.Join(home, ".claude/CLAUDE.md"), "b\n", false); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.WithLock(filepath.Join(sc.Path, "local-server.json"), func() error {
+			return s.WriteAtomic(filepath.Join(sc.Path, "local-server.token"), []byte("t\n"))
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Dismiss(CompanionRecommendationID, false); err != nil {
+			t.Fatal(err)
+		}
+		if locks, _ := os.ReadDir(filepath.Join(sc.Path, "locks")); len(locks) == 0 {
+			t.Errorf("no lock files under the host root %s", sc.Path)
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(home, ".agentkit/charter"))
+	if len(entries) != 1 || entries[0].Name() != "dismissals.json" {
+		t.Fatalf("the default root holds %v", entries)
+	}
+}
+
+// Lock files do not grow with the number of distinct targets.
+func TestLockFilesBounded(t *testing.T) {
+	s, home := tempHome(t)
+	root := filepath.Join(home, ".agentkit/charter")
+	for i := range 3 * fsys.Stripes {
+		if err := s.WithLock(filepath.Join(root, fmt.Sprintf("d%d/f%d", i%7, i)), func() error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	locks, _ := os.ReadDir(filepath.Join(root, "locks"))
+	if len(locks) > fsys.Stripes {
+		t.Fatalf("%d lock files for %d targets", len(locks), 3*fsys.Stripes)
+	}
+}
+
+// Taking a lock creates no directory on the way to the target, and an
+// update that writes nothing creates nothing. (A target inside the config
+// root gets its lock files in <root>/locks, which creates the root: the
+// first concurrent writes of a fresh root must already exclude each other.)
+func TestLockCreatesNothing(t *testing.T) {
+	s, home := tempHome(t)
+	target := filepath.Join(home, ".claude/CLAUDE.md")
+	if err := s.UpdateFile(target, false, func([]byte) ([]byte, error) { return nil, nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Dir(target), filepath.Join(home, ".agentkit")} {
+		if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("a write of nothing created %s", p)
+		}
+	}
+	scope := filepath.Join(home, ".agentkit/charter/profiles/claude/work")
+	if err := s.WithLock(filepath.Join(scope, "local-server.json"), func() error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(scope); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the lock created %s", scope)
+	}
+}
+
+func TestUpdateErrorsKeepFile(t *testing.T) {
+	s, home := tempHome(t)
+	path := filepath.Join(home, "f")
+	os.WriteFile(path, []byte("old"), 0o600)
+	boom := errors.New("boom")
+	if err := s.UpdateFile(path, false, func([]byte) ([]byte, error) { return []byte("new"), boom }); !errors.Is(err, boom) {
+		t.Fatalf("got %v", err)
+	}
+	if got := readFile(t, path); got != "old" {
+		t.Fatalf("file %q", got)
+	}
+	// A directory as the target is an error, not a replacement.
+	os.Mkdir(filepath.Join(home, "adir"), 0o700)
+	var de *fsys.IsDirError
+	if err := write(s, filepath.Join(home, "adir"), "x", false); !errors.As(err, &de) {
+		t.Fatalf("directory target: %v", err)
+	}
+	noTempFiles(t, home)
+}
+
+// BenchmarkUpdateFile is one guarded settings write: walk, lock, read,
+// replace. Compare with the afero + EvalSymlinks write of bab4326.
+func BenchmarkUpdateFile(b *testing.B) {
+	home := b.TempDir()
+	os.MkdirAll(filepath.Join(home, ".agent-switch/claude/work"), 0o755)
+	s := testSystem(afero.NewOsFs(), "/", "HOME="+home)
+	path := filepath.Join(home, ".agentkit/charter/profiles/claude/work/settings.yaml")
+	doc := bytes.Repeat([]byte("gates:\n  coverage:\n    min: 80 # keep it\n"), 40) // ~1.6 KB
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		err := s.UpdateFile(path, false, func([]byte) ([]byte, error) {
+			return append(doc, fmt.Sprintf("n: %d\n", i)...), nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// currentUmask reads the process umask (setting it back at once).
+func currentUmask() fs.FileMode {
+	m := syscall.Umask(0)
+	syscall.Umask(m)
+	return fs.FileMode(m)
+}

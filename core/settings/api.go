@@ -102,17 +102,3 @@ func (e *StaleError) Extras() map[string]any { return map[string]any{"currentEta
 func (e *StaleError) Error() string {
 	return fmt.Sprintf("settings changed since they were read (current ETag %s): read them again and retry", e.Current)
 }
-
-// SyntaxError is a settings file charter cannot read; it is never rewritten.
-type SyntaxError struct {
-	Path string
-	Line int
-	Msg  string
-}
-
-func (e *SyntaxError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s (fix the file by hand; charter will not overwrite it)", e.Path, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s (fix the file by hand; charter will not overwrite it)", e.Path, e.Msg)
-}

@@ -167,11 +167,12 @@ func TestMalformedFileIsReportedAndKept(t *testing.T) {
 			afero.WriteFile(fs, st.Path(), []byte(body), 0o600)
 			_, err := st.Read()
 			var se *SyntaxError
-			if !errors.As(err, &se) || se.Path != st.Path() || se.Line == 0 {
+			if !errors.As(err, &se) || se.Path != st.Path() || se.Line() == 0 {
 				t.Fatalf("read: %v", err)
 			}
-			v, _ := ParseText("rules.tier", "full")
-			if _, err := st.Write(Update{Set: map[string]any{"rules.tier": v}}); !errors.As(err, &se) {
+			// A write of another key leaves the problem in place: refused.
+			v, _ := ParseText("gates.on_failure", "ask")
+			if _, err := st.Write(Update{Set: map[string]any{"gates.on_failure": v}}); !errors.As(err, &se) {
 				t.Fatalf("write: %v", err)
 			}
 			got, _ := afero.ReadFile(fs, st.Path())

@@ -54,7 +54,7 @@ type Update struct {
 // Problem is what is wrong with one key of an update.
 type Problem struct {
 	Key     string `json:"key"`
-	Code    string `json:"code"` // unknown_key or invalid_value
+	Code    string `json:"code"` // unknown_key, invalid_value or scalar_parent
 	Message string `json:"message"`
 }
 
@@ -72,14 +72,18 @@ func unknownKey(key string) Problem {
 // ValidationError lists every bad key of an update; nothing was written.
 type ValidationError struct{ Problems []Problem }
 
-// Code is unknown_key when every problem is an unknown key, else invalid_value.
+// Code is the problems' code when they all share one (unknown_key,
+// scalar_parent), else invalid_value.
 func (e *ValidationError) Code() string {
 	for _, p := range e.Problems {
-		if p.Code != CodeUnknownKey {
+		if p.Code != e.Problems[0].Code {
 			return CodeInvalidValue
 		}
 	}
-	return CodeUnknownKey
+	if len(e.Problems) == 0 {
+		return CodeInvalidValue
+	}
+	return e.Problems[0].Code
 }
 
 // Extras lists every problem for JSON error bodies.

@@ -49,29 +49,28 @@ func (e *FileError) Line() int {
 }
 
 func (e *FileError) Error() string {
-	hint := "fix the file by hand; charter will not overwrite it"
-	if e.repairable() {
-		hint = "fix it with `charter settings set KEY VALUE` or `charter settings unset KEY`, or edit the file"
-	}
 	if len(e.Problems) == 1 {
-		return fmt.Sprintf("%s (%s)", e.Problems[0], hint)
+		return fmt.Sprintf("%s (%s)", e.Problems[0], e.hint())
 	}
 	lines := make([]string, 0, len(e.Problems)+1)
-	lines = append(lines, fmt.Sprintf("%d problems in settings (%s):", len(e.Problems), hint))
+	lines = append(lines, fmt.Sprintf("%d problems in settings (%s):", len(e.Problems), e.hint()))
 	for _, p := range e.Problems {
 		lines = append(lines, "  "+p.String())
 	}
 	return strings.Join(lines, "\n")
 }
 
-// repairable: every problem is a bad value that a write of its key fixes.
-func (e *FileError) repairable() bool {
-	for _, p := range e.Problems {
-		if !p.repairable {
-			return false
-		}
+// hint says how to get out: a single bad value can be set or unset from
+// the command line; anything else needs the file edited.
+func (e *FileError) hint() string {
+	if len(e.Problems) == 1 && e.Problems[0].repairable {
+		k := e.Problems[0].Key
+		return fmt.Sprintf("fix it with `charter settings set %s VALUE` or `charter settings unset %s`, or edit the file", k, k)
 	}
-	return len(e.Problems) > 0
+	if len(e.Problems) == 1 {
+		return "fix the file by hand; charter will not overwrite it until then"
+	}
+	return "fix them by hand; charter will not overwrite the file until then"
 }
 
 func (p FileProblem) String() string {

@@ -54,7 +54,8 @@ type layer struct {
 	path     string
 	data     []byte
 	file     *yamlFile // nil when the file cannot be parsed
-	values   []value   // the valid settings the file sets, in file order
+	leaves   []leaf
+	values   []value // the valid settings the file sets, in file order
 	unknown  []string
 	problems []FileProblem
 }
@@ -80,6 +81,7 @@ func loadLayer(path string, data []byte) *layer {
 	}
 	l.file = f
 	leaves, problems := flatten(f.doc)
+	l.leaves = leaves
 	for _, lf := range leaves {
 		k, ok := Lookup(lf.key)
 		if !ok {
@@ -121,7 +123,19 @@ func isSection(name string) bool {
 }
 
 // readLayer reads one file, refusing one above MaxFileSize before reading it.
+// A file below the scope's own cannot be repaired by this store's writes.
 func (st *Store) readLayer(path string) (*layer, error) {
+	l, err := st.readFile(path)
+	if err != nil || path == st.Path() {
+		return l, err
+	}
+	for i := range l.problems {
+		l.problems[i].repairable = false
+	}
+	return l, nil
+}
+
+func (st *Store) readFile(path string) (*layer, error) {
 	f, err := st.sys.Fs.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return loadLayer(path, nil), nil
@@ -260,6 +274,9 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 			return nil, err
 		}
 
+		// Comments are the user's: an edit keeps every one but those on the
+		// line of a key it removes or inside a value it replaces.
+		keep := mustKeep(cur.file, old, dropsOf(cur.leaves, append(sortedKeys(u.Set), u.Unset...)))
 		root := cur.file.root()
 		for _, key := range sortedKeys(u.Set) {
 			k, _ := Lookup(key)
@@ -285,6 +302,9 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 		if len(next.problems) > 0 {
 			return nil, fmt.Errorf("charter could not edit %s safely (%s); nothing was written: make the change by hand", path, next.problems[0].Message)
 		}
+		if lost := keep.lostIn(next.file, data); len(lost) > 0 {
+			return nil, lostComment(path, old, lost[0])
+		}
 		if snap, err = st.snapshot(append(lower, next)); err != nil {
 			return nil, err
 		}
@@ -307,6 +327,20 @@ func scalarParent(path, key string, e *ownedValueError) Problem {
 	return Problem{Key: key, Code: CodeScalarParent, Message: fmt.Sprintf(
 		"%s:%d: %s holds a value there, so %s cannot go inside it without losing that value: edit or remove line %d, then run the command again",
 		path, e.Line, e.Parent, key, e.Line)}
+}
+
+// lostComment refuses an edit the YAML writer cannot make without dropping
+// a comment (one in an odd place, such as between a key and its value).
+func lostComment(path string, data []byte, comment string) error {
+	line := 0
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, comment) {
+			line = i + 1
+			break
+		}
+	}
+	return &FileError{Path: path, Problems: []FileProblem{{File: path, Line: line, Message: fmt.Sprintf(
+		"charter cannot rewrite this file without losing the comment %q: move it to a line of its own above a key, or make the change by hand", comment)}}}
 }
 
 // writes reports whether the update sets or unsets key.

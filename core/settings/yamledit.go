@@ -56,7 +56,9 @@ func decodeFile(data []byte) (*yamlFile, *FileProblem) {
 		return nil, syntaxProblem(err)
 	}
 	if doc.Kind == 0 {
-		doc = yaml.Node{Kind: yaml.DocumentNode, HeadComment: doc.HeadComment}
+		// Nothing but comments: the parser returns none of them, so keep
+		// them by hand as the document's head.
+		doc = yaml.Node{Kind: yaml.DocumentNode, HeadComment: strings.Join(fullLineComments(data), "\n")}
 	}
 	if len(doc.Content) > 0 && doc.Content[0].Kind != yaml.MappingNode {
 		return nil, &FileProblem{Line: doc.Content[0].Line, Message: "the top level must be a mapping of keys to values"}
@@ -302,8 +304,10 @@ func keyIndex(m *yaml.Node, name string) int {
 }
 
 // unsetValue removes the dotted key segs in whatever spelling the file has
-// it, and drops the mappings it leaves empty unless a comment hangs on
-// them. It reports whether the key was there.
+// it, as deleting its lines by hand would: the comment at the end of the
+// key's line and those inside its value go, the comments around it stay.
+// A section left empty goes too, its comments kept the same way. It
+// reports whether the key was there.
 func unsetValue(m *yaml.Node, segs []string) bool {
 	for n := len(segs); n >= 1; n-- {
 		j := keyIndex(m, strings.Join(segs[:n], "."))
@@ -311,13 +315,13 @@ func unsetValue(m *yaml.Node, segs []string) bool {
 			continue
 		}
 		if n == len(segs) {
-			removePair(m, j)
+			removePair(m, j, false)
 			return true
 		}
 		child := m.Content[j+1]
 		if child.Kind == yaml.MappingNode && unsetValue(child, segs[n:]) {
-			if len(child.Content) == 0 && !hasComment(m.Content[j]) && !hasComment(child) {
-				removePair(m, j)
+			if len(child.Content) == 0 {
+				removePair(m, j, true)
 			}
 			return true
 		}
@@ -325,32 +329,131 @@ func unsetValue(m *yaml.Node, segs []string) bool {
 	return false
 }
 
-// removePair deletes the key at j and its value. A foot comment below the
-// pair is not about the key alone (the parser hangs trailing comments of a
-// section there), so it moves to the pair before, or to the mapping.
-func removePair(m *yaml.Node, j int) {
-	foot := joinLines(m.Content[j].FootComment, m.Content[j+1].FootComment)
+// removePair deletes the key at j and its value, and hands the comments
+// above and below it (and, with keepLine, the one at the end of its line)
+// to the next key, else to the one before, else to the mapping itself.
+func removePair(m *yaml.Node, j int, keepLine bool) {
+	k, v := m.Content[j], m.Content[j+1]
+	moved := []string{k.HeadComment, v.HeadComment}
+	if keepLine {
+		moved = append(moved, k.LineComment, v.LineComment)
+	}
+	moved = append(moved, k.FootComment, v.FootComment)
 	m.Content = slices.Delete(m.Content, j, j+2)
-	if foot == "" {
-		return
-	}
-	if j >= 2 {
+	switch {
+	case j < len(m.Content):
+		next := m.Content[j]
+		next.HeadComment = joinLines(append(moved, next.HeadComment)...)
+	case j >= 2:
 		prev := m.Content[j-2]
-		prev.FootComment = joinLines(prev.FootComment, foot)
-		return
+		prev.FootComment = joinLines(append([]string{prev.FootComment}, moved...)...)
+	default:
+		m.FootComment = joinLines(append([]string{m.HeadComment, m.LineComment}, append(moved, m.FootComment)...)...)
+		m.HeadComment, m.LineComment = "", ""
 	}
-	m.FootComment = joinLines(foot, m.FootComment)
 }
 
-func joinLines(a, b string) string {
-	if a == "" || b == "" {
-		return a + b
+// joinLines joins comment blocks, skipping empty ones.
+func joinLines(blocks ...string) string {
+	var out []string
+	for _, b := range blocks {
+		if b != "" {
+			out = append(out, b)
+		}
 	}
-	return a + "\n" + b
+	return strings.Join(out, "\n")
 }
 
-func hasComment(n *yaml.Node) bool {
-	return n.HeadComment != "" || n.LineComment != "" || n.FootComment != ""
+// mayDrop is what an edit of some keys may drop: the comment at the end of
+// each key's line, and every comment inside its value.
+type mayDrop struct{ keys, values map[*yaml.Node]bool }
+
+// dropsOf lists what editing keys may drop in a file with these leaves.
+func dropsOf(leaves []leaf, keys []string) mayDrop {
+	d := mayDrop{keys: map[*yaml.Node]bool{}, values: map[*yaml.Node]bool{}}
+	for _, l := range leaves {
+		if slices.Contains(keys, l.key) {
+			d.keys[l.keyNode], d.values[l.value] = true, true
+		}
+	}
+	return d
+}
+
+// commentLines lists the comment lines in the tree under n, but for those
+// an edit may drop.
+func commentLines(n *yaml.Node, drop mayDrop) []string {
+	var out []string
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if drop.values[n] {
+			return
+		}
+		blocks := []string{n.HeadComment, n.LineComment, n.FootComment}
+		if drop.keys[n] {
+			blocks[1] = ""
+		}
+		for _, b := range blocks {
+			for line := range strings.SplitSeq(b, "\n") {
+				if line = strings.TrimSpace(line); line != "" {
+					out = append(out, line)
+				}
+			}
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
+
+// kept is what an edit must keep of a file's comments: the lines in its
+// tree (comments at the end of a line too) and the full-line comments of
+// its text (the parser drops a few it cannot place).
+type kept struct{ tree, text []string }
+
+// mustKeep lists the comments of a file that an edit which may drop drop
+// must keep. Call it before the edit changes the tree.
+func mustKeep(f *yamlFile, text []byte, drop mayDrop) kept {
+	tree := commentLines(f.doc, drop)
+	dropped := missing(commentLines(f.doc, mayDrop{}), tree)
+	return kept{tree: tree, text: missing(fullLineComments(text), dropped)}
+}
+
+// lostIn returns the comment lines the edited file lacks.
+func (k kept) lostIn(f *yamlFile, text []byte) []string {
+	return append(missing(k.tree, commentLines(f.doc, mayDrop{})), missing(k.text, fullLineComments(text))...)
+}
+
+// fullLineComments lists the lines of text that hold only a comment. It
+// checks the parser, which loses a few comments in odd places; a line of a
+// block scalar that starts with # counts too, which errs on the safe side.
+func fullLineComments(data []byte) []string {
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
+	var out []string
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if line = strings.TrimSpace(line); strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// missing returns the lines of want that got lacks, counting repeats.
+func missing(want, got []string) []string {
+	have := make(map[string]int, len(got))
+	for _, g := range got {
+		have[g]++
+	}
+	var lost []string
+	for _, w := range want {
+		if have[w] == 0 {
+			lost = append(lost, w)
+			continue
+		}
+		have[w]--
+	}
+	return lost
 }
 
 // toNode renders a value the way charter writes it.

@@ -90,24 +90,35 @@ func (f *yamlFile) root() *yaml.Node {
 }
 
 // encode writes the tree back with the file's line ends and byte order
-// mark. A file left with nothing in it becomes empty.
+// mark. A file left with no keys keeps its comments, and nothing else.
 func (f *yamlFile) encode() ([]byte, error) {
-	doc := f.doc
-	if len(doc.Content) == 0 || len(doc.Content[0].Content) == 0 && doc.HeadComment == "" && doc.FootComment == "" &&
-		doc.Content[0].HeadComment == "" && doc.Content[0].FootComment == "" {
-		return []byte{}, nil
-	}
 	var buf bytes.Buffer
 	if f.bom {
 		buf.WriteString(utf8BOM)
 	}
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
+	if doc := f.doc; len(doc.Content) == 0 || len(doc.Content[0].Content) == 0 {
+		// The writer would print `{}`, which the next edit would keep
+		// as a one-line mapping.
+		var comments string
+		if len(doc.Content) > 0 {
+			m := doc.Content[0]
+			comments = joinLines(doc.HeadComment, m.HeadComment, m.LineComment, m.FootComment, doc.FootComment)
+		} else {
+			comments = joinLines(doc.HeadComment, doc.FootComment)
+		}
+		if comments == "" {
+			return []byte{}, nil
+		}
+		buf.WriteString(comments + "\n")
+	} else {
+		enc := yaml.NewEncoder(&buf)
+		enc.SetIndent(2)
+		if err := enc.Encode(doc); err != nil {
+			return nil, err
+		}
+		if err := enc.Close(); err != nil {
+			return nil, err
+		}
 	}
 	out := buf.Bytes()
 	if f.crlf {

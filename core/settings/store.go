@@ -340,7 +340,7 @@ func lostComment(path string, data []byte, comment string) error {
 		}
 	}
 	return &FileError{Path: path, Problems: []FileProblem{{File: path, Line: line, Message: fmt.Sprintf(
-		"charter cannot rewrite this file without losing the comment %q: move it to a line of its own above a key, or make the change by hand", comment)}}}
+		"charter cannot rewrite this file without losing the comment %q here: move it next to a key, on the line above it or at the end of its line", comment)}}}
 }
 
 // writes reports whether the update sets or unsets key.

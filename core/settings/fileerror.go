@@ -61,7 +61,8 @@ func (e *FileError) Error() string {
 }
 
 // hint says how to get out: a single bad value can be set or unset from
-// the command line; anything else needs the file edited.
+// the command line; anything else needs the file edited (a write of one
+// key cannot leave the others valid).
 func (e *FileError) hint() string {
 	if len(e.Problems) == 1 && e.Problems[0].repairable {
 		k := e.Problems[0].Key

@@ -260,18 +260,14 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 			}
 		}
 		// charter never rewrites a file it cannot read, nor one that would
-		// keep a problem after this write.
-		var left []FileProblem
+		// keep a problem after this write. The refusal lists every problem,
+		// so that none of them looks fixable on its own when it is not.
+		all := slices.Clone(cur.problems)
 		for _, l := range lower {
-			left = append(left, l.problems...)
+			all = append(all, l.problems...)
 		}
-		for _, p := range cur.problems {
-			if !p.repairable || !u.writes(p.Key) {
-				left = append(left, p)
-			}
-		}
-		if err := fileError(left, st.layers()); err != nil {
-			return nil, err
+		if slices.ContainsFunc(all, func(p FileProblem) bool { return !p.repairable || !u.writes(p.Key) }) {
+			return nil, fileError(all, st.layers())
 		}
 
 		// Comments are the user's: an edit keeps every one but those on the

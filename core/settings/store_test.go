@@ -530,7 +530,8 @@ func TestBadValueIsRepairedBySetOrUnset(t *testing.T) {
 		unchanged := writeFile(t, fs, st, body+"gates:\n  on_failure: sometimes\n")
 		_, err := set(st, "rules.tier", "full")
 		var fe *FileError
-		if !errors.As(err, &fe) || len(fe.Problems) != 1 || fe.Problems[0].Key != "gates.on_failure" || fe.Problems[0].Line != 6 {
+		if !errors.As(err, &fe) || len(fe.Problems) != 2 || fe.Problems[1].Key != "gates.on_failure" || fe.Problems[1].Line != 6 ||
+			!strings.Contains(err.Error(), "fix them by hand") {
 			t.Fatalf("got %v", err)
 		}
 		unchanged()

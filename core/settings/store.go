@@ -25,8 +25,9 @@ const OriginDefault = "default"
 
 // MaxFileSize caps a settings file. A larger one is refused before it is
 // parsed, on reads and writes alike: hand-written settings are a few KiB,
-// and parsing tens of MiB of YAML takes seconds and GiBs.
-const MaxFileSize = 4 << 20
+// while a write of a 1 MiB file already costs the YAML library about
+// 450 MB of allocations (BenchmarkWriteLargeFile), and 4 MiB four times that.
+const MaxFileSize = 1 << 20
 
 // Store reads and writes the settings of one scope.
 type Store struct {

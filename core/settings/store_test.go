@@ -3,6 +3,7 @@ package settings
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -475,7 +476,7 @@ func TestFileAboveTheCapIsRefused(t *testing.T) {
 	_, serr := set(st, "rules.tier", "minimal")
 	for op, err := range map[string]error{"read": rerr, "set": serr} {
 		var fe *FileError
-		if !errors.As(err, &fe) || fe.Path != st.Path() || !strings.Contains(err.Error(), "larger than the 4 MiB") {
+		if !errors.As(err, &fe) || fe.Path != st.Path() || !strings.Contains(err.Error(), "larger than the 1 MiB") {
 			t.Errorf("%s: %v", op, err)
 		}
 	}
@@ -692,4 +693,26 @@ func TestSecondDocumentIsMalformed(t *testing.T) {
 		t.Fatal("written")
 	}
 	unchanged()
+}
+
+// A write of a file near the cap stays linear: one parse, one encode, one
+// check of what was written.
+func BenchmarkWriteLargeFile(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("# big file\nrules:\n  tier: minimal\n")
+	for i := 0; sb.Len() < MaxFileSize-200; i++ {
+		fmt.Fprintf(&sb, "# note %d\nkey%d:\n  name: value %d # inline\n  list: [a, b, c]\n", i, i, i)
+	}
+	body := []byte(sb.String())
+	fs := afero.NewMemMapFs()
+	sys := core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil)
+	st := New(sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		afero.WriteFile(fs, st.Path(), body, 0o600)
+		if _, err := st.Write(Update{Set: map[string]any{"rules.tier": []string{"full", "balanced"}[i%2]}}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -187,7 +187,7 @@ func (k Key) check(v any) error {
 	case List:
 		for _, it := range v.([]string) {
 			if it == "" {
-				return k.problem("empty item in list: every %s needs a name", k.Item)
+				return k.problem("the list has an empty item: remove the extra comma, or give the missing %s", k.Item)
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -115,7 +116,8 @@ func tooLarge(path string, size int64) FileProblem {
 		mib(size), MaxFileSize>>20)}
 }
 
-func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+// mib rounds up, so that a file just over the cap never reads as "1.0 MiB".
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", math.Ceil(float64(n)*10/(1<<20))/10) }
 
 // isSection: name is a section of the schema, such as rules or
 // commands.suggestions.

@@ -490,8 +490,12 @@ func toNode(v any) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprint(v)}
 }
 
-// fromNode reads a value from the file as its key's type asks.
+// fromNode reads a value from the file as its key's type asks. A value may
+// be a reference to an anchor (`tier: *mine`).
 func fromNode(k Key, n *yaml.Node) (any, error) {
+	if n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
 	switch k.Kind {
 	case List:
 		if n.Kind != yaml.SequenceNode {

@@ -200,10 +200,16 @@ func TestMustKeepSeesLostComments(t *testing.T) {
 	}
 }
 
-func TestFromNodeNamesTheKind(t *testing.T) {
+func TestFromNode(t *testing.T) {
 	k, _ := Lookup("rules.tier")
-	n := &yaml.Node{Kind: yaml.MappingNode}
-	if _, err := fromNode(k, n); err == nil || !strings.Contains(err.Error(), "not a mapping") {
+	if _, err := fromNode(k, &yaml.Node{Kind: yaml.MappingNode}); err == nil || !strings.Contains(err.Error(), "not a mapping") {
 		t.Fatalf("%v", err)
+	}
+	leaves, problems := flatten(decode(t, "mine: &m Full\nrules:\n  tier: *m\n").doc)
+	if len(problems) != 0 || len(leaves) != 2 {
+		t.Fatalf("%v %v", leaves, problems)
+	}
+	if v, err := fromNode(k, leaves[1].value); err != nil || v != "full" {
+		t.Fatalf("through the anchor: %v %v", v, err)
 	}
 }

@@ -114,7 +114,7 @@ var samples = map[string]error{
 	module + "/core.SharedWriteError":              &core.SharedWriteError{Target: "/t", SharedPath: "/l"},
 	module + "/core/settings.ValidationError":      &settings.ValidationError{Problems: []settings.Problem{{Code: settings.CodeInvalidValue}}},
 	module + "/core/settings.StaleError":           &settings.StaleError{Current: `"e"`},
-	module + "/core/settings.SyntaxError":          &settings.SyntaxError{Path: "/s", Line: 1, Msg: "x"},
+	module + "/core/settings.FileError":            &settings.FileError{Path: "/s", Problems: []settings.FileProblem{{File: "/s", Line: 1, Message: "x"}}},
 	module + "/core/apply.MarkerError":             &apply.MarkerError{Path: "/c", Msg: "x"},
 	module + "/core/apply.BlockedError":            &apply.BlockedError{},
 	module + "/core/server.NoServerError":          &server.NoServerError{Path: "/d"},
@@ -153,6 +153,9 @@ func TestEveryErrorTypeHasACode(t *testing.T) {
 			t.Errorf("%s has an Error method but no Code method: give it a code from core/errors.go", name)
 		}
 		sample, ok := samples[name]
+		if !ok && !ast.IsExported(name[strings.LastIndex(name, ".")+1:]) {
+			continue // a package's own type: its Code method is enough
+		}
 		if !ok {
 			t.Errorf("%s has no sample in commands/vocab_test.go: add one", name)
 			continue

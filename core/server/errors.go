@@ -30,7 +30,7 @@ func Status(code string) (_ int, ok bool) {
 		core.CodeServerRunning, core.CodeOutdated, core.CodeCheckFailed,
 		// broken markers are the user's file: fix it and send again
 		core.CodeMalformedMarkers, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings,
-		core.CodeIsDirectory, core.CodeNotDirectory, core.CodeNotRegularFile, core.CodeChangedDuringWrite:
+		core.CodeChangedDuringWrite:
 		return http.StatusConflict, true
 	case core.CodeStaleETag:
 		return http.StatusPreconditionFailed, true
@@ -45,6 +45,8 @@ func Status(code string) (_ int, ok bool) {
 	case core.CodePreconditionRequired:
 		return http.StatusPreconditionRequired, true
 	case core.CodeInternal, core.CodeNoHome, core.CodeLinkLoop, core.CodeNotAbsolute,
+		// the server's own files cannot be written where they belong
+		core.CodeIsDirectory, core.CodeNotDirectory, core.CodeNotRegularFile,
 		// a broken settings file is the server's own state gone wrong
 		core.CodeMalformedSettings, core.CodeMalformedPolicy, core.CodeMalformedReport:
 		return http.StatusInternalServerError, true

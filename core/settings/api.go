@@ -57,7 +57,7 @@ type Update struct {
 // Problem is what is wrong with one key of an update.
 type Problem struct {
 	Key     string `json:"key"`
-	Code    string `json:"code"` // unknown_key or invalid_value
+	Code    string `json:"code"` // unknown_key, invalid_value or scalar_parent
 	Message string `json:"message"`
 }
 
@@ -110,14 +110,18 @@ func Known(name string) (Key, error) { return known(name) }
 // ValidationError lists every bad key of an update; nothing was written.
 type ValidationError struct{ Problems []Problem }
 
-// Code is unknown_key when every problem is an unknown key, else invalid_value.
+// Code is the problems' code when they all share one (unknown_key,
+// scalar_parent), else invalid_value.
 func (e *ValidationError) Code() string {
 	for _, p := range e.Problems {
-		if p.Code != CodeUnknownKey {
+		if p.Code != e.Problems[0].Code {
 			return CodeInvalidValue
 		}
 	}
-	return CodeUnknownKey
+	if len(e.Problems) == 0 {
+		return CodeInvalidValue
+	}
+	return e.Problems[0].Code
 }
 
 // Extras lists every problem for JSON error bodies.
@@ -141,20 +145,4 @@ func (e *StaleError) Extras() map[string]any { return map[string]any{"currentEta
 
 func (e *StaleError) Error() string {
 	return fmt.Sprintf("settings changed since they were read (current ETag %s): read them again and retry", e.Current)
-}
-
-// SyntaxError is a settings file charter cannot read; it is never rewritten.
-type SyntaxError struct {
-	Path string
-	Line int
-	Msg  string
-}
-
-func (e *SyntaxError) Code() string { return core.CodeMalformedSettings }
-
-func (e *SyntaxError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s (fix the file by hand; charter will not overwrite it)", e.Path, e.Line, e.Msg)
-	}
-	return fmt.Sprintf("%s: %s (fix the file by hand; charter will not overwrite it)", e.Path, e.Msg)
 }

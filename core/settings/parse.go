@@ -15,7 +15,8 @@ import (
 )
 
 // ParseText reads a value as typed on the command line. Bools take
-// true/false/yes/no/on/off/1/0; lists take a,b,c or a JSON array.
+// true/false/yes/no/on/off/1/0 and enums their choices, both in any case;
+// lists take a,b,c or a JSON array.
 func ParseText(key, text string) (any, error) {
 	k, err := known(key)
 	if err != nil {
@@ -46,7 +47,7 @@ func ParseText(key, text string) (any, error) {
 		}
 		v = d
 	case Enum:
-		v = s
+		v = k.choice(s)
 	case List:
 		items, err := parseList(s)
 		if err != nil {
@@ -58,7 +59,8 @@ func ParseText(key, text string) (any, error) {
 }
 
 // ParseJSON reads a value sent as JSON: booleans, numbers, strings and
-// arrays of strings, each as the key's type asks.
+// arrays of strings, each as the key's type asks. Enum values match their
+// choices in any case and come back in the canonical form.
 func ParseJSON(key string, raw json.RawMessage) (any, error) {
 	k, err := known(key)
 	if err != nil {
@@ -105,7 +107,7 @@ func ParseJSON(key string, raw json.RawMessage) (any, error) {
 		if !ok {
 			return nil, k.problem("want one of %s, got %s", strings.Join(k.Choices, ", "), raw)
 		}
-		v = s
+		v = k.choice(strings.TrimSpace(s))
 	case List:
 		arr, ok := x.([]any)
 		if !ok {
@@ -145,6 +147,17 @@ func (k Key) problem(format string, args ...any) error {
 	return &ValidationError{Problems: []Problem{{Key: k.Name, Code: CodeInvalidValue, Message: k.Name + ": " + fmt.Sprintf(format, args...)}}}
 }
 
+// choice returns the allowed value s names in any case (Full → full), or
+// s itself for check to refuse.
+func (k Key) choice(s string) string {
+	for _, c := range k.Choices {
+		if strings.EqualFold(s, c) {
+			return c
+		}
+	}
+	return s
+}
+
 // check validates a parsed value against the key's choices and range.
 func (k Key) check(v any) error {
 	switch k.Kind {
@@ -174,7 +187,7 @@ func (k Key) check(v any) error {
 	case List:
 		for _, it := range v.([]string) {
 			if it == "" {
-				return k.problem("empty item in list: every %s needs a name", k.Item)
+				return k.problem("the list has an empty item: remove the extra comma, or give the missing %s", k.Item)
 			}
 		}
 	}

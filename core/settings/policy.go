@@ -382,12 +382,8 @@ func (pp *policyParser) parse(data []byte) {
 
 // yamlError records a YAML syntax error with the line the parser names.
 func (pp *policyParser) yamlError(err error) {
-	var se *SyntaxError
-	if errors.As(syntaxError(pp.path, err), &se) {
-		pp.add(se.Line, "", "%s", se.Msg)
-		return
-	}
-	pp.add(0, "", "%v", err)
+	p := syntaxProblem(err)
+	pp.add(p.Line, "", "%s", p.Message)
 }
 
 // section walks one section's mapping; seen holds the dotted keys already
@@ -484,10 +480,6 @@ func (pp *policyParser) crossCheck() {
 			pp.add(r.lockLine, key, "lock: %s: %v is above the maximum %v on line %d", key, r.lock, r.max, r.maxLine)
 		}
 	}
-}
-
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
 // isPrefix reports whether some schema key lies below name.

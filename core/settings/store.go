@@ -6,14 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
-
-	"github.com/spf13/afero"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/helpers/config"
@@ -25,6 +23,12 @@ const FileName = "settings.yaml"
 
 // OriginDefault marks a value that no file sets.
 const OriginDefault = "default"
+
+// MaxFileSize caps a settings file. A larger one is refused before it is
+// parsed, on reads and writes alike: hand-written settings are a few KiB,
+// while a write of a 1 MiB file already costs the YAML library about
+// 450 MB of allocations (BenchmarkWriteLargeFile), and 4 MiB four times that.
+const MaxFileSize = 1 << 20
 
 // Store reads and writes the settings of one scope.
 type Store struct {
@@ -47,25 +51,140 @@ func (st *Store) layers() []string {
 	return []string{st.Path()}
 }
 
-// Read returns the effective settings.
-func (st *Store) Read() (*Snapshot, error) {
-	files := make([][]byte, 0, 2)
-	for _, p := range st.layers() {
-		data, err := afero.ReadFile(st.sys.Fs, p)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("read %s: %w", p, err)
-		}
-		files = append(files, data)
-	}
-	return st.snapshot(files)
+// layer is one settings file, read and checked.
+type layer struct {
+	path     string
+	data     []byte
+	file     *yamlFile // nil when the file cannot be parsed
+	leaves   []leaf
+	values   []value // the valid settings the file sets, in file order
+	unknown  []string
+	problems []FileProblem
 }
 
-func (st *Store) snapshot(files [][]byte) (*Snapshot, error) {
+type value struct {
+	key string
+	v   any
+}
+
+// loadLayer parses and checks one file's bytes (nil: no file). Every
+// problem is collected, so that a read reports them all at once.
+func loadLayer(path string, data []byte) *layer {
+	l := &layer{path: path, data: data}
+	if len(data) > MaxFileSize {
+		l.problems = []FileProblem{tooLarge(path, int64(len(data)))}
+		return l
+	}
+	f, p := decodeFile(data)
+	if p != nil {
+		p.File = path
+		l.problems = []FileProblem{*p}
+		return l
+	}
+	l.file = f
+	leaves, problems := flatten(f.doc)
+	l.leaves = leaves
+	for _, lf := range leaves {
+		k, ok := Lookup(lf.key)
+		if !ok {
+			if !isPlaceholder(lf.value) || !isSection(lf.key) {
+				l.unknown = append(l.unknown, lf.key)
+			}
+			continue
+		}
+		v, err := fromNode(k, lf.value)
+		if err != nil {
+			var ve *ValidationError
+			msg := err.Error()
+			if errors.As(err, &ve) && len(ve.Problems) > 0 {
+				msg = ve.Problems[0].Message
+			}
+			problems = append(problems, FileProblem{Line: lf.keyNode.Line, Key: k.Name, Message: msg, repairable: true})
+			continue
+		}
+		l.values = append(l.values, value{k.Name, v})
+	}
+	for i := range problems {
+		problems[i].File = path
+	}
+	l.problems = problems
+	return l
+}
+
+func tooLarge(path string, size int64) FileProblem {
+	return FileProblem{File: path, Message: fmt.Sprintf("the file is %s, larger than the %d MiB charter reads: settings files are small, so look for what filled it and remove that",
+		mib(size), MaxFileSize>>20)}
+}
+
+// mib rounds up, so that a file just over the cap never reads as "1.0 MiB".
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", math.Ceil(float64(n)*10/(1<<20))/10) }
+
+// isSection: name is a section of the schema, such as rules or
+// commands.suggestions.
+func isSection(name string) bool {
+	return slices.ContainsFunc(schema, func(k Key) bool { return strings.HasPrefix(k.Name, name+".") })
+}
+
+// readLayer reads one file, refusing one above MaxFileSize before reading it.
+// A file below the scope's own cannot be repaired by this store's writes.
+func (st *Store) readLayer(path string) (*layer, error) {
+	l, err := st.readFile(path)
+	if err != nil || path == st.Path() {
+		return l, err
+	}
+	for i := range l.problems {
+		l.problems[i].repairable = false
+	}
+	return l, nil
+}
+
+func (st *Store) readFile(path string) (*layer, error) {
+	f, err := st.sys.Fs.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return loadLayer(path, nil), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxFileSize {
+		return &layer{path: path, problems: []FileProblem{tooLarge(path, fi.Size())}}, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return loadLayer(path, data), nil
+}
+
+// Read returns the effective settings.
+func (st *Store) Read() (*Snapshot, error) {
+	ls := make([]*layer, 0, 2)
+	for _, p := range st.layers() {
+		l, err := st.readLayer(p)
+		if err != nil {
+			return nil, err
+		}
+		ls = append(ls, l)
+	}
+	return st.snapshot(ls)
+}
+
+// snapshot layers the files over the defaults; any problem in any file is
+// an error that lists them all.
+func (st *Store) snapshot(ls []*layer) (*Snapshot, error) {
+	var problems []FileProblem
+	for _, l := range ls {
+		problems = append(problems, l.problems...)
+	}
+	if err := fileError(problems, st.layers()); err != nil {
+		return nil, err
+	}
 	snap := &Snapshot{
 		Scope:   st.scope,
 		Values:  make(map[string]any, len(schema)),
 		Origins: make(map[string]string, len(schema)),
-		ETag:    etag(files),
+		ETag:    etag(ls),
 	}
 	for _, k := range schema {
 		def, err := objcopy.Copy(k.Default, true, objcopy.DefaultMaxLevel)
@@ -76,23 +195,13 @@ func (st *Store) snapshot(files [][]byte) (*Snapshot, error) {
 		snap.Origins[k.Name] = OriginDefault
 	}
 	unknown := map[string]bool{}
-	for i, p := range st.layers() {
-		doc, err := parse(p, files[i])
-		if err != nil {
-			return nil, err
+	for _, l := range ls {
+		for _, v := range l.values {
+			snap.Values[v.key] = v.v
+			snap.Origins[v.key] = l.path
 		}
-		for _, leaf := range leaves(doc) {
-			k, ok := Lookup(leaf.key)
-			if !ok {
-				unknown[leaf.key] = true
-				continue
-			}
-			v, err := fromNode(k, leaf.value)
-			if err != nil {
-				return nil, &SyntaxError{Path: p, Line: leaf.value.Line, Msg: err.Error()}
-			}
-			snap.Values[k.Name] = v
-			snap.Origins[k.Name] = p
+		for _, k := range l.unknown {
+			unknown[k] = true
 		}
 	}
 	for k := range unknown {
@@ -115,7 +224,9 @@ func (s *Snapshot) Nested() map[string]any {
 
 // Write applies u to the scope file: validate, check for a shared link,
 // then under the file's lock check If-Match and replace the file
-// atomically. Comments, key order and unknown keys survive.
+// atomically. Comments, key order and unknown keys survive. A file with
+// problems is not rewritten, except when the write removes every one of
+// them: setting or unsetting a key whose value is bad repairs it.
 func (st *Store) Write(u Update) (*Snapshot, error) {
 	var problems []Problem
 	for _, key := range u.Unset {
@@ -141,36 +252,59 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 	path := st.Path()
 	var snap *Snapshot
 	err := st.sys.UpdateFileOpts(path, core.WriteOptions{ConfirmShared: u.ConfirmShared, Owned: true}, func(old []byte) ([]byte, error) {
-		files, err := st.lowerLayers()
+		lower, err := st.lowerLayers()
 		if err != nil {
 			return nil, err
 		}
+		cur := loadLayer(path, old)
 		if u.IfMatch != "" {
-			if cur := etag(append(files, old)); cur != u.IfMatch {
-				return nil, &StaleError{Current: cur}
+			if tag := etag(append(lower, cur)); tag != u.IfMatch {
+				return nil, &StaleError{Current: tag}
 			}
 		}
-		// charter never rewrites a file it cannot read.
-		if _, err := st.snapshot(append(files, old)); err != nil {
-			return nil, err
+		// charter never rewrites a file it cannot read, nor one that would
+		// keep a problem after this write. The refusal lists every problem,
+		// so that none of them looks fixable on its own when it is not.
+		all := slices.Clone(cur.problems)
+		for _, l := range lower {
+			all = append(all, l.problems...)
 		}
-		doc, err := parse(path, old)
-		if err != nil {
-			return nil, err
+		if slices.ContainsFunc(all, func(p FileProblem) bool { return !p.repairable || !u.writes(p.Key) }) {
+			return nil, fileError(all, st.layers())
 		}
-		root := ensureMapping(doc)
+
+		// Comments are the user's: an edit keeps every one but those on the
+		// line of a key it removes or inside a value it replaces.
+		keep := mustKeep(cur.file, old, dropsOf(cur.leaves, append(sortedKeys(u.Set), u.Unset...)))
+		root := cur.file.root()
 		for _, key := range sortedKeys(u.Set) {
-			setValue(root, key, toNode(u.Set[key]))
+			k, _ := Lookup(key)
+			var owned *ownedValueError
+			if err := setValue(root, "", k.segments(), toNode(u.Set[key])); errors.As(err, &owned) {
+				problems = append(problems, scalarParent(path, key, owned))
+			} else if err != nil {
+				return nil, err
+			}
+		}
+		if len(problems) > 0 {
+			return nil, &ValidationError{Problems: problems}
 		}
 		for _, key := range u.Unset {
 			k, _ := Lookup(key)
 			unsetValue(root, k.segments())
 		}
-		data, err := encode(doc)
+		data, err := cur.file.encode()
 		if err != nil {
 			return nil, fmt.Errorf("encode %s: %w", path, err)
 		}
-		if snap, err = st.snapshot(append(files, data)); err != nil {
+		next := loadLayer(path, data)
+		if len(next.problems) > 0 {
+			return nil, fmt.Errorf("charter could not edit %s safely (%s); nothing was written: make the change by hand", path, next.problems[0].Message)
+		}
+		if lost := keep.lostIn(next.file, data); len(lost) > 0 {
+			return nil, lostComment(path, old, lost[0])
+		}
+		if snap, err = st.snapshot(append(lower, next)); err != nil {
 			return nil, err
 		}
 		if bytes.Equal(data, old) {
@@ -184,25 +318,55 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 	return snap, nil
 }
 
-// lowerLayers reads every layer below the scope file.
-func (st *Store) lowerLayers() ([][]byte, error) {
-	ls := st.layers()
-	out := make([][]byte, 0, len(ls))
-	for _, p := range ls[:len(ls)-1] {
-		data, err := afero.ReadFile(st.sys.Fs, p)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("read %s: %w", p, err)
+// CodeScalarParent is a write refused because a value the user wrote sits
+// where the key's section would have to go.
+const CodeScalarParent = "scalar_parent"
+
+func scalarParent(path, key string, e *ownedValueError) Problem {
+	return Problem{Key: key, Code: CodeScalarParent, Message: fmt.Sprintf(
+		"%s:%d: %s holds a value there, so %s cannot go inside it without losing that value: edit or remove line %d, then run the command again",
+		path, e.Line, e.Parent, key, e.Line)}
+}
+
+// lostComment refuses an edit the YAML writer cannot make without dropping
+// a comment (one in an odd place, such as between a key and its value).
+func lostComment(path string, data []byte, comment string) error {
+	line := 0
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, comment) {
+			line = i + 1
+			break
 		}
-		out = append(out, data)
+	}
+	return &FileError{Path: path, Problems: []FileProblem{{File: path, Line: line, Message: fmt.Sprintf(
+		"charter cannot rewrite this file without losing the comment %q here: move it next to a key, on the line above it or at the end of its line", comment)}}}
+}
+
+// writes reports whether the update sets or unsets key.
+func (u Update) writes(key string) bool {
+	_, set := u.Set[key]
+	return set || slices.Contains(u.Unset, key)
+}
+
+// lowerLayers reads every layer below the scope file.
+func (st *Store) lowerLayers() ([]*layer, error) {
+	ps := st.layers()
+	out := make([]*layer, 0, len(ps))
+	for _, p := range ps[:len(ps)-1] {
+		l, err := st.readLayer(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
 	}
 	return out, nil
 }
 
-func etag(files [][]byte) string {
+func etag(ls []*layer) string {
 	h := sha256.New()
-	for _, f := range files {
-		fmt.Fprintf(h, "%d\n", len(f))
-		h.Write(f)
+	for _, l := range ls {
+		fmt.Fprintf(h, "%d\n", len(l.data))
+		h.Write(l.data)
 	}
 	return `"` + hex.EncodeToString(h.Sum(nil)[:12]) + `"`
 }
@@ -214,233 +378,4 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// parse reads a settings file into a YAML document node. An empty or
-// comment-only file is an empty document.
-func parse(path string, data []byte) (*yaml.Node, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, syntaxError(path, err)
-	}
-	if doc.Kind == 0 {
-		doc = yaml.Node{Kind: yaml.DocumentNode, HeadComment: doc.HeadComment}
-	}
-	if len(doc.Content) > 0 && doc.Content[0].Kind != yaml.MappingNode {
-		return nil, &SyntaxError{Path: path, Line: doc.Content[0].Line, Msg: "the top level must be a mapping of keys to values"}
-	}
-	return &doc, nil
-}
-
-// syntaxError pulls the line out of a YAML parser message.
-func syntaxError(path string, err error) error {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	line := 0
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if i := strings.Index(rest, ":"); i > 0 {
-			if n, err := strconv.Atoi(rest[:i]); err == nil {
-				line, msg = n, strings.TrimSpace(rest[i+1:])
-			}
-		}
-	}
-	return &SyntaxError{Path: path, Line: line, Msg: msg}
-}
-
-type leaf struct {
-	key   string
-	value *yaml.Node
-}
-
-// leaves flattens a document into dotted keys. A literal dotted key such as
-// `rules.tier: full` flattens to the same name as the nested form.
-func leaves(doc *yaml.Node) []leaf {
-	var out []leaf
-	var walk func(prefix string, n *yaml.Node)
-	walk = func(prefix string, n *yaml.Node) {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := n.Content[i].Value
-			if prefix != "" {
-				key = prefix + "." + key
-			}
-			v := n.Content[i+1]
-			if _, isKey := Lookup(key); v.Kind == yaml.MappingNode && len(v.Content) > 0 && !isKey {
-				walk(key, v)
-				continue
-			}
-			out = append(out, leaf{key: key, value: v})
-		}
-	}
-	if len(doc.Content) > 0 {
-		walk("", doc.Content[0])
-	}
-	return out
-}
-
-func fromNode(k Key, n *yaml.Node) (any, error) {
-	switch k.Kind {
-	case List:
-		if n.Kind != yaml.SequenceNode {
-			if n.Kind == yaml.ScalarNode && (n.Tag == "!!null" || n.Value == "") {
-				return []string{}, nil
-			}
-			return nil, fmt.Errorf("%s: want a list of %ss", k.Name, k.Item)
-		}
-		items := make([]string, 0, len(n.Content))
-		for _, c := range n.Content {
-			if c.Kind != yaml.ScalarNode {
-				return nil, fmt.Errorf("%s: want a list of %ss", k.Name, k.Item)
-			}
-			items = append(items, c.Value)
-		}
-		return items, k.check(items)
-	}
-	if n.Kind != yaml.ScalarNode {
-		return nil, fmt.Errorf("%s: want a single value, not a %s", k.Name, kindName(n.Kind))
-	}
-	return ParseText(k.Name, n.Value)
-}
-
-func kindName(k yaml.Kind) string {
-	switch k {
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.MappingNode:
-		return "mapping"
-	}
-	return "value"
-}
-
-// toNode renders a value the way charter writes it.
-func toNode(v any) *yaml.Node {
-	switch t := v.(type) {
-	case bool:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(t)}
-	case int64:
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(t, 10)}
-	case Dec:
-		tag := "!!float"
-		if !strings.ContainsAny(string(t), ".eE") {
-			tag = "!!int"
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(t)}
-	case []string:
-		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
-		for _, it := range t {
-			seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: it})
-		}
-		return seq
-	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprint(v)}
-}
-
-func ensureMapping(doc *yaml.Node) *yaml.Node {
-	if len(doc.Content) == 0 {
-		doc.Content = []*yaml.Node{{Kind: yaml.MappingNode, Tag: "!!map"}}
-	}
-	return doc.Content[0]
-}
-
-// setValue replaces the value node of key, wherever the file has it (nested
-// or as a literal dotted key), or adds it in nested form. Comments attached
-// to the key stay; comments on the old value move to the new one.
-func setValue(root *yaml.Node, key string, val *yaml.Node) {
-	if n := find(root, "", key); n != nil {
-		val.LineComment, val.HeadComment, val.FootComment = n.LineComment, n.HeadComment, n.FootComment
-		*n = *val
-		return
-	}
-	k, _ := Lookup(key)
-	segs := k.segments()
-	m := root
-	for i, seg := range segs {
-		j := keyIndex(m, seg)
-		if i == len(segs)-1 {
-			if j >= 0 {
-				m.Content[j+1] = val
-			} else {
-				m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg}, val)
-			}
-			return
-		}
-		if j < 0 || m.Content[j+1].Kind != yaml.MappingNode {
-			next := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-			if j < 0 {
-				m.Content = append(m.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: seg}, next)
-			} else {
-				m.Content[j+1] = next
-			}
-			m = next
-			continue
-		}
-		m = m.Content[j+1]
-	}
-}
-
-// find returns the value node whose flattened name is key.
-func find(m *yaml.Node, prefix, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		name := m.Content[i].Value
-		if prefix != "" {
-			name = prefix + "." + name
-		}
-		v := m.Content[i+1]
-		switch {
-		case name == key && !(v.Kind == yaml.MappingNode && len(v.Content) > 0):
-			return v
-		case strings.HasPrefix(key, name+".") && v.Kind == yaml.MappingNode:
-			if n := find(v, name, key); n != nil {
-				return n
-			}
-		}
-	}
-	return nil
-}
-
-func keyIndex(m *yaml.Node, seg string) int {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == seg {
-			return i
-		}
-	}
-	return -1
-}
-
-// unsetValue removes key in nested or literal dotted form and drops
-// mappings it leaves empty.
-func unsetValue(m *yaml.Node, segs []string) bool {
-	for n := len(segs); n >= 1; n-- {
-		j := keyIndex(m, strings.Join(segs[:n], "."))
-		if j < 0 {
-			continue
-		}
-		if n == len(segs) {
-			m.Content = slices.Delete(m.Content, j, j+2)
-			return true
-		}
-		child := m.Content[j+1]
-		if child.Kind == yaml.MappingNode && unsetValue(child, segs[n:]) {
-			if len(child.Content) == 0 && child.HeadComment == "" && m.Content[j].HeadComment == "" {
-				m.Content = slices.Delete(m.Content, j, j+2)
-			}
-			return true
-		}
-	}
-	return false
-}
-
-func encode(doc *yaml.Node) ([]byte, error) {
-	if len(doc.Content) == 0 || len(doc.Content[0].Content) == 0 && doc.HeadComment == "" && doc.Content[0].HeadComment == "" && doc.Content[0].FootComment == "" {
-		return []byte{}, nil
-	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -1,7 +1,9 @@
 package settings
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,12 +168,13 @@ func TestMalformedFileIsReportedAndKept(t *testing.T) {
 			st := globalStore(t, fs, "/home/u")
 			afero.WriteFile(fs, st.Path(), []byte(body), 0o600)
 			_, err := st.Read()
-			var se *SyntaxError
-			if !errors.As(err, &se) || se.Path != st.Path() || se.Line == 0 {
+			var se *FileError
+			if !errors.As(err, &se) || se.Path != st.Path() || se.Line() == 0 {
 				t.Fatalf("read: %v", err)
 			}
-			v, _ := ParseText("rules.tier", "full")
-			if _, err := st.Write(Update{Set: map[string]any{"rules.tier": v}}); !errors.As(err, &se) {
+			// A write of another key leaves the problem in place: refused.
+			v, _ := ParseText("gates.on_failure", "ask")
+			if _, err := st.Write(Update{Set: map[string]any{"gates.on_failure": v}}); !errors.As(err, &se) {
 				t.Fatalf("write: %v", err)
 			}
 			got, _ := afero.ReadFile(fs, st.Path())
@@ -306,6 +309,410 @@ func TestModes(t *testing.T) {
 		fi, err := os.Stat(p)
 		if err != nil || fi.Mode().Perm() != want {
 			t.Errorf("%s: %v %v", p, fi.Mode(), err)
+		}
+	}
+}
+
+// writeFile puts body in the store's file and returns a function that
+// fails the test when the file no longer holds exactly body.
+func writeFile(t *testing.T, fs afero.Fs, st *Store, body string) func() {
+	t.Helper()
+	if err := afero.WriteFile(fs, st.Path(), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		t.Helper()
+		got, _ := afero.ReadFile(fs, st.Path())
+		if string(got) != body {
+			t.Fatalf("file changed:\n%q\nwant\n%q", got, body)
+		}
+	}
+}
+
+func set(st *Store, key, text string) (*Snapshot, error) {
+	v, err := ParseText(key, text)
+	if err != nil {
+		return nil, err
+	}
+	return st.Write(Update{Set: map[string]any{key: v}})
+}
+
+func unset(st *Store, key string) (*Snapshot, error) {
+	return st.Write(Update{Unset: []string{key}})
+}
+
+// A key defined twice makes the file malformed for reads and writes alike:
+// both lines are named, and nothing is written.
+func TestKeyDefinedTwiceIsMalformed(t *testing.T) {
+	for name, tc := range map[string]struct {
+		body  string
+		key   string
+		lines string
+	}{
+		"same mapping":      {"rules:\n  tier: full\n  tier: minimal\n", "rules.tier", "line 2 and on line 3"},
+		"depth three":       {"commands:\n  suggestions:\n    max_options: 2\n    max_options: 3\n", "commands.suggestions.max_options", "line 3 and on line 4"},
+		"dotted and nested": {"rules.tier: full\nrules:\n  tier: minimal\n", "rules.tier", "line 1 and on line 3"},
+		"half dotted":       {"gates:\n  coverage.min: 5\n  coverage:\n    min: 6\n", "gates.coverage.min", "line 2 and on line 4"},
+		"section twice":     {"rules:\n  tier: full\nrules:\n  disabled: [a]\n", "rules.tier", "line 1 and on line 3"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			st := globalStore(t, fs, "/home/u")
+			unchanged := writeFile(t, fs, st, tc.body)
+			_, rerr := st.Read()
+			_, serr := set(st, tc.key, sampleText(tc.key))
+			_, uerr := unset(st, tc.key)
+			for op, err := range map[string]error{"read": rerr, "set": serr, "unset": uerr} {
+				var fe *FileError
+				if !errors.As(err, &fe) || fe.Code() != core.CodeMalformedSettings || !strings.Contains(err.Error(), st.Path()+":") || !strings.Contains(err.Error(), tc.lines) {
+					t.Errorf("%s: %v", op, err)
+				}
+			}
+			unchanged()
+		})
+	}
+}
+
+func sampleText(key string) string {
+	k, _ := Lookup(key)
+	switch k.Kind {
+	case Enum:
+		return k.Choices[0]
+	case Bool:
+		return "true"
+	case List:
+		return "a,b"
+	}
+	return "1"
+}
+
+// A value the user wrote where a write would need a section is never
+// replaced: exit 2 material, naming file and line, nothing written.
+func TestScalarParentIsRefused(t *testing.T) {
+	for name, tc := range map[string]struct{ body, key, where string }{
+		"scalar":        {"# mine\nrules: 5 # my note\n", "rules.tier", ":2: rules holds a value"},
+		"list":          {"gates: [a, b]\n", "gates.on_failure", ":1: gates holds a value"},
+		"deep":          {"commands:\n  suggestions: off # not now\n", "commands.suggestions.enabled", ":2: commands.suggestions holds a value"},
+		"dotted parent": {"commands.suggestions: off\n", "commands.suggestions.max_options", ":1: commands.suggestions holds a value"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fs := afero.NewMemMapFs()
+			st := globalStore(t, fs, "/home/u")
+			unchanged := writeFile(t, fs, st, tc.body)
+			snap, err := st.Read()
+			if err != nil || len(snap.Unknown) == 0 {
+				t.Fatalf("the value is kept as an unknown key: %v %v", snap, err)
+			}
+			_, err = set(st, tc.key, sampleText(tc.key))
+			var ve *ValidationError
+			if !errors.As(err, &ve) || ve.Code() != CodeScalarParent || !strings.Contains(err.Error(), st.Path()+tc.where) || !strings.Contains(err.Error(), "edit or remove line") {
+				t.Fatalf("got %v", err)
+			}
+			unchanged()
+			// Unsetting the key is a no-op that keeps the value too.
+			if _, err := unset(st, tc.key); err != nil {
+				t.Fatal(err)
+			}
+			unchanged()
+		})
+	}
+	// An empty section is no value: it takes the key, comment and all.
+	fs := afero.NewMemMapFs()
+	st := globalStore(t, fs, "/home/u")
+	writeFile(t, fs, st, "rules: # later\n")
+	mustSet(t, st, "rules.tier", "full")
+	if got, _ := afero.ReadFile(fs, st.Path()); string(got) != "rules: # later\n  tier: full\n" {
+		t.Fatalf("file %q", got)
+	}
+}
+
+// A CRLF file stays CRLF: byte for byte the same but for the changed line.
+func TestCRLFFileKeepsItsLineEnds(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	st := globalStore(t, fs, "/home/u")
+	body := "# my settings\r\nrules:\r\n  # tier comment\r\n  tier: minimal # inline\r\ngates:\r\n  on_failure: ask\r\n"
+	writeFile(t, fs, st, body)
+	mustSet(t, st, "rules.tier", "full")
+	got, _ := afero.ReadFile(fs, st.Path())
+	if want := strings.Replace(body, "tier: minimal", "tier: full", 1); string(got) != want {
+		t.Fatalf("file\n%q\nwant\n%q", got, want)
+	}
+	mustSet(t, st, "skills.autoload", "false")
+	if _, err := unset(st, "gates.on_failure"); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = afero.ReadFile(fs, st.Path())
+	if want := "# my settings\r\nrules:\r\n  # tier comment\r\n  tier: full # inline\r\nskills:\r\n  autoload: false\r\n"; string(got) != want {
+		t.Fatalf("file\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestBOMIsKept(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	st := globalStore(t, fs, "/home/u")
+	writeFile(t, fs, st, utf8BOM+"rules:\n  tier: minimal\n")
+	if snap, err := st.Read(); err != nil || snap.Values["rules.tier"] != "minimal" {
+		t.Fatalf("%v %v", snap, err)
+	}
+	mustSet(t, st, "rules.tier", "full")
+	if got, _ := afero.ReadFile(fs, st.Path()); string(got) != utf8BOM+"rules:\n  tier: full\n" {
+		t.Fatalf("file %q", got)
+	}
+}
+
+// A file above the cap is refused before it is parsed, on read and write.
+func TestFileAboveTheCapIsRefused(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	st := globalStore(t, fs, "/home/u")
+	line := "# " + strings.Repeat("x", 1021) + "\n" // 1 KiB
+	head := "rules:\n  tier: full\n"
+	body := head + strings.Repeat(line, (MaxFileSize-len(head))/len(line))
+	body += strings.Repeat("#", MaxFileSize-len(body)) + "\n"
+	if len(body) != MaxFileSize+1 {
+		t.Fatalf("built %d bytes", len(body))
+	}
+	unchanged := writeFile(t, fs, st, body)
+	_, rerr := st.Read()
+	_, serr := set(st, "rules.tier", "minimal")
+	for op, err := range map[string]error{"read": rerr, "set": serr} {
+		var fe *FileError
+		if !errors.As(err, &fe) || fe.Path != st.Path() || !strings.Contains(err.Error(), "larger than the 1 MiB") {
+			t.Errorf("%s: %v", op, err)
+		}
+	}
+	unchanged()
+	// At the cap exactly, the file is read.
+	writeFile(t, fs, st, body[:MaxFileSize-1]+"\n")
+	if snap, err := st.Read(); err != nil || snap.Values["rules.tier"] != "full" {
+		t.Fatalf("at the cap: %v", err)
+	}
+}
+
+// A bad value already in the file is repaired by setting or unsetting its
+// key; comments stay, and every other key is still checked.
+func TestBadValueIsRepairedBySetOrUnset(t *testing.T) {
+	body := "# mine\nrules:\n  tier: extreme # why\n  disabled: [a]\n"
+	t.Run("set", func(t *testing.T) {
+		fs := afero.NewMemMapFs()
+		st := globalStore(t, fs, "/home/u")
+		writeFile(t, fs, st, body)
+		snap := mustSet(t, st, "rules.tier", "full")
+		if snap.Values["rules.tier"] != "full" {
+			t.Fatalf("snapshot %v", snap.Values["rules.tier"])
+		}
+		if got, _ := afero.ReadFile(fs, st.Path()); string(got) != "# mine\nrules:\n  tier: full # why\n  disabled: [a]\n" {
+			t.Fatalf("file %q", got)
+		}
+	})
+	t.Run("unset", func(t *testing.T) {
+		fs := afero.NewMemMapFs()
+		st := globalStore(t, fs, "/home/u")
+		writeFile(t, fs, st, body)
+		snap, err := unset(st, "rules.tier")
+		if err != nil || snap.Values["rules.tier"] != "balanced" {
+			t.Fatalf("%v %v", snap, err)
+		}
+		if got, _ := afero.ReadFile(fs, st.Path()); string(got) != "# mine\nrules:\n  disabled: [a]\n" {
+			t.Fatalf("file %q", got)
+		}
+	})
+	t.Run("a wrong type", func(t *testing.T) {
+		fs := afero.NewMemMapFs()
+		st := globalStore(t, fs, "/home/u")
+		writeFile(t, fs, st, "skills:\n  disabled: {a: 1}\n")
+		mustSet(t, st, "skills.disabled", "a,b")
+		if got, _ := afero.ReadFile(fs, st.Path()); string(got) != "skills:\n  disabled: [a, b]\n" {
+			t.Fatalf("file %q", got)
+		}
+	})
+	t.Run("other problems stay", func(t *testing.T) {
+		fs := afero.NewMemMapFs()
+		st := globalStore(t, fs, "/home/u")
+		unchanged := writeFile(t, fs, st, body+"gates:\n  on_failure: sometimes\n")
+		_, err := set(st, "rules.tier", "full")
+		var fe *FileError
+		if !errors.As(err, &fe) || len(fe.Problems) != 2 || fe.Problems[1].Key != "gates.on_failure" || fe.Problems[1].Line != 6 ||
+			!strings.Contains(err.Error(), "fix them by hand") {
+			t.Fatalf("got %v", err)
+		}
+		unchanged()
+		// A write of both at once repairs the file.
+		if _, err := st.Write(Update{Set: map[string]any{"rules.tier": "full"}, Unset: []string{"gates.on_failure"}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Read(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("a key defined twice is not repaired", func(t *testing.T) {
+		fs := afero.NewMemMapFs()
+		st := globalStore(t, fs, "/home/u")
+		unchanged := writeFile(t, fs, st, "rules:\n  tier: extreme\n  tier: full\n")
+		if _, err := set(st, "rules.tier", "full"); err == nil {
+			t.Fatal("written")
+		}
+		unchanged()
+	})
+}
+
+// Every read reports every problem of every file, each with file and line,
+// in file order; the JSON extras carry them all.
+func TestReadListsEveryProblem(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	home := "/home/u"
+	global := globalStore(t, fs, home)
+	writeFile(t, fs, global, "agent:\n  autonomy: sometimes\n")
+	st := globalStore(t, fs, home, "CLAUDE_CONFIG_DIR=/home/u/.agent-switch/claude/a/config")
+	writeFile(t, fs, st, "rules:\n  tier: extreme\n  tier: full\ngates:\n  on_failure: maybe\n  coverage:\n    min: 500\n")
+	_, err := st.Read()
+	var fe *FileError
+	if !errors.As(err, &fe) {
+		t.Fatalf("got %v", err)
+	}
+	type pl struct {
+		file string
+		line int
+		key  string
+	}
+	var got []pl
+	for _, p := range fe.Problems {
+		got = append(got, pl{p.File, p.Line, p.Key})
+	}
+	want := []pl{
+		{global.Path(), 2, "agent.autonomy"},
+		{st.Path(), 2, "rules.tier"}, // "extreme"
+		{st.Path(), 3, "rules.tier"}, // defined twice
+		{st.Path(), 5, "gates.on_failure"},
+		{st.Path(), 7, "gates.coverage.min"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("problems %+v", fe.Problems)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("problem %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	msg := err.Error()
+	for _, s := range []string{"5 problems", st.Path() + ":7: gates.coverage.min: 500 is out of range", global.Path() + ":2: agent.autonomy"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("message lacks %q:\n%s", s, msg)
+		}
+	}
+	extras, _ := json.Marshal(core.ErrorExtras(err))
+	if !strings.Contains(string(extras), `{"file":"`+st.Path()+`","line":7,"key":"gates.coverage.min","message":"gates.coverage.min: 500 is out of range`) {
+		t.Errorf("extras %s", extras)
+	}
+	// The profile's writes cannot repair the global file: refused.
+	if _, err := unset(st, "rules.tier"); !errors.As(err, &fe) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// One bad value: the message says how to repair it from the command line.
+func TestOneBadValueSaysHowToRepair(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	st := globalStore(t, fs, "/home/u")
+	writeFile(t, fs, st, "rules:\n  tier: extreme\n")
+	_, err := st.Read()
+	if err == nil || !strings.Contains(err.Error(), st.Path()+`:2: rules.tier: "extreme" is not allowed`) ||
+		!strings.Contains(err.Error(), "charter settings set rules.tier VALUE") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestEnumsAndBoolsInAnyCase(t *testing.T) {
+	for _, tc := range []struct {
+		key, text string
+		want      any
+	}{
+		{"rules.tier", "FULL", "full"},
+		{"cost.enforcement", "Hard-Stop", "hard-stop"},
+		{"skills.autoload", "TRUE", true},
+		{"skills.autoload", "No", false},
+	} {
+		if v, err := ParseText(tc.key, tc.text); err != nil || v != tc.want {
+			t.Errorf("ParseText(%s, %s) = %v, %v", tc.key, tc.text, v, err)
+		}
+	}
+	if v, err := ParseJSON("worktrees.mode", json.RawMessage(`"ASK"`)); err != nil || v != "ask" {
+		t.Errorf("ParseJSON: %v %v", v, err)
+	}
+	if _, err := ParseText("rules.tier", "fullest"); err == nil {
+		t.Error("fullest accepted")
+	}
+	// A file in any case reads as the canonical value.
+	fs := afero.NewMemMapFs()
+	st := globalStore(t, fs, "/home/u")
+	writeFile(t, fs, st, "rules:\n  tier: Minimal\nskills:\n  autoload: OFF\n")
+	snap, err := st.Read()
+	if err != nil || snap.Values["rules.tier"] != "minimal" || snap.Values["skills.autoload"] != false {
+		t.Fatalf("%v %v", snap, err)
+	}
+	// Written back canonical.
+	mustSet(t, st, "rules.tier", "BALANCED")
+	if got, _ := afero.ReadFile(fs, st.Path()); !strings.Contains(string(got), "tier: balanced\n") {
+		t.Fatalf("file %q", got)
+	}
+}
+
+func TestCommentOnlyFileKeepsItsComments(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	st := globalStore(t, fs, "/home/u")
+	writeFile(t, fs, st, "# written by hand\n# keep\n")
+	mustSet(t, st, "rules.tier", "full")
+	if _, err := unset(st, "rules.tier"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := afero.ReadFile(fs, st.Path()); string(got) != "# written by hand\n# keep\n" {
+		t.Fatalf("file %q", got)
+	}
+}
+
+// A comment the YAML writer cannot place makes the edit fail, not vanish.
+func TestEditThatWouldLoseACommentIsRefused(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	st := globalStore(t, fs, "/home/u")
+	unchanged := writeFile(t, fs, st, "a:\n# stranded\n 0\n# two\nb:\n")
+	_, err := set(st, "rules.tier", "full")
+	var fe *FileError
+	if !errors.As(err, &fe) || fe.Line() != 2 || !strings.Contains(err.Error(), `"# stranded"`) {
+		t.Fatalf("got %v", err)
+	}
+	unchanged()
+}
+
+func TestSecondDocumentIsMalformed(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	st := globalStore(t, fs, "/home/u")
+	unchanged := writeFile(t, fs, st, "rules:\n  tier: full\n---\nrules:\n  tier: minimal\n")
+	if _, err := st.Read(); err == nil || !strings.Contains(err.Error(), ":3: a second YAML document") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := set(st, "gates.on_failure", "ask"); err == nil {
+		t.Fatal("written")
+	}
+	unchanged()
+}
+
+// A write of a file near the cap stays linear: one parse, one encode, one
+// check of what was written.
+func BenchmarkWriteLargeFile(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("# big file\nrules:\n  tier: minimal\n")
+	for i := 0; sb.Len() < MaxFileSize-200; i++ {
+		fmt.Fprintf(&sb, "# note %d\nkey%d:\n  name: value %d # inline\n  list: [a, b, c]\n", i, i, i)
+	}
+	body := []byte(sb.String())
+	fs := afero.NewMemMapFs()
+	sys := core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil)
+	st := New(sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		afero.WriteFile(fs, st.Path(), body, 0o600)
+		if _, err := st.Write(Update{Set: map[string]any{"rules.tier": []string{"full", "balanced"}[i%2]}}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -61,6 +61,8 @@ type CLI struct {
 	ConfigRoot *string     `name:"config-root" placeholder:"PATH" help:"Config root chosen by a host (overrides AGENTKIT_CONFIG_HOME)."`
 	JSON       bool        `name:"json" help:"Print exactly one JSON document on stdout."`
 	Version    versionFlag `name:"version" help:"Print the version (with --json: name, version, commit, capabilities)."`
+	ProjectDir *string     `name:"project-dir" placeholder:"DIR" help:"The project whose .charter/ settings apply (overrides CHARTER_PROJECT_DIR and discovery from the working directory)."`
+	NoProject  bool        `name:"no-project" help:"Ignore the project layers (.charter/settings.yaml, .charter/settings.local.yaml)."`
 
 	Detect   DetectCmd   `cmd:"" help:"Detect the agent-switch companion."`
 	Dismiss  DismissCmd  `cmd:"" help:"Dismiss a recommendation for good."`
@@ -84,12 +86,20 @@ type App struct {
 	// OpenURL opens the hub for `serve --open`; nil means the system browser.
 	OpenURL func(url string) error
 
-	rootFlag *string
+	rootFlag    *string
+	projectFlag *string
+	noProject   bool
 }
 
 // Scope resolves this run's config root and scope.
 func (a *App) Scope() (core.Scope, error) {
 	return a.Sys.ResolveScope(a.rootFlag)
+}
+
+// Project finds this run's project (SPEC §9): nil when there is none or
+// --no-project was given.
+func (a *App) Project() (*core.Project, error) {
+	return a.Sys.FindProject(a.projectFlag, a.noProject)
 }
 
 type kongExit int
@@ -154,6 +164,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		return a.fail(err)
 	}
 	a.rootFlag = cli.ConfigRoot
+	a.projectFlag, a.noProject = cli.ProjectDir, cli.NoProject
 	a.Sys.SetConfigRoot(cli.ConfigRoot)
 	if err := kctx.Run(); err != nil {
 		return a.fail(err)

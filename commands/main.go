@@ -68,6 +68,7 @@ type CLI struct {
 	Settings SettingsCmd `cmd:"" help:"Read and change the settings of this scope."`
 	Serve    ServeCmd    `cmd:"" help:"Serve the loopback HTTP API and the settings hub for this scope."`
 	Apply    ApplyCmd    `cmd:"" help:"Render this scope's settings into the instruction file each agent reads."`
+	Doctor   DoctorCmd   `cmd:"" help:"Check the whole setup: companion, profile, config root, settings files, shared links, server, agent files."`
 }
 
 // App is what every command's Run receives.

@@ -54,7 +54,8 @@ type Result struct {
 	Path       string `json:"path"`
 	State      string `json:"state"`
 	SharedPath string `json:"sharedPath,omitempty"`
-	Diff       string `json:"diff,omitempty"` // Status only: what Run would change
+	Diff       string `json:"diff,omitempty"`    // Status only: what Run would change
+	Missing    bool   `json:"missing,omitempty"` // Status only: the file does not exist yet
 }
 
 // Plan renders snap for the chosen agents (nil: the default ones) and reads
@@ -96,6 +97,7 @@ func Status(targets []Target) []Result {
 		if !t.Current() {
 			out[i].State = StateOutdated
 			out[i].Diff = Diff(t.Path, t.Old, t.New)
+			out[i].Missing = t.Old == nil
 		}
 	}
 	return out

@@ -287,7 +287,7 @@ func agentFiles(r *run) []Check {
 	}
 	targets, err := r.plan()
 	switch {
-	case errors.Is(err, errSettings):
+	case r.unreadable:
 		return []Check{warn(name, label, "not checked: the settings cannot be read (see above)", "fix the settings file first")}
 	case core.ErrorCode(err) == core.CodeNoAgent:
 		return []Check{warn(name, label, err.Error(), "create the agent's directory, or write for one with `charter apply --agent claude`")}
@@ -310,10 +310,6 @@ func agentFiles(r *run) []Check {
 	return out
 }
 
-// errSettings stands for a plan that could not be made because the
-// settings cannot be read.
-var errSettings = errors.New("settings cannot be read")
-
 // plan is what `charter apply` would do, computed once per run.
 func (r *run) plan() ([]apply.Target, error) {
 	if r.planned {
@@ -326,7 +322,7 @@ func (r *run) plan() ([]apply.Target, error) {
 	}
 	snap, err := r.store.Read()
 	if err != nil {
-		r.planErr = errSettings
+		r.unreadable, r.planErr = true, err
 		return nil, r.planErr
 	}
 	r.targets, r.planErr = apply.Plan(r.Sys, snap, r.Version, nil)

@@ -78,9 +78,10 @@ type run struct {
 	scopeErr error // the scope could not be resolved: checks that need it say so
 	store    *settings.Store
 
-	planned bool // plan ran; targets and planErr hold its result
-	targets []apply.Target
-	planErr error
+	planned    bool // plan ran; targets and planErr hold its result
+	targets    []apply.Target
+	planErr    error
+	unreadable bool // the plan failed because the settings cannot be read
 }
 
 // check is one entry of the list: it returns the lines it has to add.

@@ -725,6 +725,9 @@ func TestBrowserApply(t *testing.T) {
 	p.do(chromedp.Click(chromedp.ID("save")))
 	p.wait("the save", `document.querySelector('#save-status').textContent === 'Saved 1 change'`)
 	p.wait("the offer to apply", `document.querySelector('#apply-offer').checkVisibility()`)
+	if got := p.text("#apply-offer"); !strings.HasPrefix(got, "Agents do not follow these settings yet.") {
+		t.Errorf("save bar offer %q", got)
+	}
 	p.wait("the new diff", `document.querySelector('#apply-targets [data-agent="claude"] .apply-diff pre')?.textContent.includes('Rule tier: **full**')`)
 	if got := p.text("#apply-status"); got != "1 file out of date: agents still follow the earlier settings." {
 		t.Errorf("panel status %q", got)

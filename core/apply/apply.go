@@ -62,18 +62,14 @@ type Result struct {
 // each target. A target with broken markers fails the whole plan, so that
 // nothing is written.
 func Plan(sys *core.System, snap *settings.Snapshot, version string, agents []string) ([]Target, error) {
-	sel, err := selectAgents(sys, agents)
+	files, err := Files(sys, agents)
 	if err != nil {
 		return nil, err
 	}
 	block := Render(snap, version)
-	out := make([]Target, 0, len(sel))
-	for _, a := range sel {
-		dir, err := agentDir(sys, a)
-		if err != nil {
-			return nil, err
-		}
-		t := Target{Agent: a.Name, Path: sys.Paths.Join(dir, a.File), block: block}
+	out := make([]Target, 0, len(files))
+	for _, f := range files {
+		t := Target{Agent: f.Agent, Path: f.Path, block: block}
 		if t.Old, err = read(sys, t.Path); err != nil {
 			return nil, err
 		}

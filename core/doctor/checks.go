@@ -236,16 +236,21 @@ func sharedLinks(r *run) []Check {
 	if p, err := r.Sys.DismissalsPath(); err == nil {
 		add("dismissals", p)
 	}
-	if ts, err := r.plan(); err == nil {
-		for _, t := range ts {
-			targets = append(targets, target{"agent file " + t.Agent, t.Path, t.SharedPath})
+	// The agent files' paths need no settings: a malformed file does not
+	// hide a link on the way to CLAUDE.md.
+	if files, err := apply.Files(r.Sys, nil); err == nil {
+		for _, f := range files {
+			add("agent file "+f.Agent, f.Path)
 		}
 	}
 	var out []Check
 	for _, t := range targets {
 		if t.link != "" {
-			out = append(out, warn(name+":"+strings.ReplaceAll(t.what, " ", "-"), label,
-				fmt.Sprintf("%s (%s) lies behind %s, a link agent-switch shares between profiles: a write there changes every profile", t.path, t.what, t.link),
+			where := fmt.Sprintf("%s (%s) is a link agent-switch shares between profiles", t.path, t.what)
+			if t.link != t.path {
+				where = fmt.Sprintf("%s (%s) lies in %s, a folder agent-switch shares between profiles", t.path, t.what, t.link)
+			}
+			out = append(out, warn(name+":"+strings.ReplaceAll(t.what, " ", "-"), label, where+": a write there changes every profile",
 				fmt.Sprintf("run `%s` to keep this profile's files apart; otherwise charter asks before each such write (--confirm-shared)", core.CompanionShareOffCommand)))
 		}
 	}

@@ -13,7 +13,7 @@ import (
 type ApplyCmd struct {
 	Agent         []string `name:"agent" sep:"," placeholder:"claude|codex|all" help:"Agents to write for (default: the active profile's agent, else every agent whose directory exists)."`
 	DryRun        bool     `name:"dry-run" help:"Print a unified diff of what would change; write nothing."`
-	Check         bool     `name:"check" help:"Write nothing; exit 1 when an agent file is out of date (for hooks and CI)."`
+	Check         bool     `name:"check" help:"Write nothing; exit 5 when an agent file is out of date (for hooks and CI)."`
 	ConfirmShared bool     `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
 }
 
@@ -22,7 +22,7 @@ func (c *ApplyCmd) Run(a *App) error {
 	if err != nil {
 		return err
 	}
-	targets, err := apply.Plan(a.Sys, snap, a.Build.Version, c.Agent)
+	targets, err := apply.Plan(a.Sys, snap, c.Agent)
 	if err != nil {
 		return err
 	}

@@ -32,15 +32,13 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 		return ExitNoServer, true
 	case core.CodeSharedWrite, core.CodeCancelled:
 		return ExitSharedWrite, true
-	case core.CodeCheckFailed:
+	case core.CodeOutdated, core.CodeCheckFailed:
 		return ExitCheckFailed, true
 	case core.CodeNotSupported:
 		return ExitNotSupported, true
 	case core.CodeInternal, core.CodeNoHome, core.CodeStaleETag, core.CodeReadOnlyFile,
 		core.CodeGateRunning, core.CodeMalformedSettings, core.CodeMalformedMarkers,
 		core.CodeLinkLoop, core.CodeServerRunning,
-		// apply --check keeps exit 1 until it moves to 5 (SPEC §3)
-		core.CodeOutdated,
 		// a server's answers to charter's own requests
 		core.CodeNotFound, core.CodeMethodNotAllowed, core.CodePayloadTooLarge,
 		core.CodePreconditionRequired, core.CodeUnauthorized, core.CodeForbiddenOrigin,

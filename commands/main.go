@@ -78,6 +78,9 @@ type App struct {
 	Stderr io.Writer
 	JSON   bool
 	Build  Build
+	// Terminal reports whether a stream is a terminal: colour and prompts
+	// are for people only. Tests swap it for a fake terminal.
+	Terminal func(stream any) bool
 	// Interactive reports whether a person can answer a prompt.
 	Interactive func() bool
 	// OpenURL opens the hub for `serve --open`; nil means the system browser.
@@ -99,15 +102,17 @@ func Main(ctx context.Context, build Build, args []string, stdin io.Reader, stdo
 }
 
 func newApp(build Build, stdin io.Reader, stdout, stderr io.Writer, environ []string, fs afero.Fs, args []string) *App {
-	return &App{
-		Sys:         core.NewSystem(fs, environ, time.Now, os.Getwd),
-		Stdin:       stdin,
-		Stdout:      stdout,
-		Stderr:      stderr,
-		JSON:        jsonRequested(args),
-		Build:       build.resolved(),
-		Interactive: func() bool { return isTerminal(stdin) && isTerminal(stderr) },
+	a := &App{
+		Sys:      core.NewSystem(fs, environ, time.Now, os.Getwd),
+		Stdin:    stdin,
+		Stdout:   stdout,
+		Stderr:   stderr,
+		JSON:     jsonRequested(args),
+		Build:    build.resolved(),
+		Terminal: isTerminal,
 	}
+	a.Interactive = func() bool { return a.Terminal(a.Stdin) && a.Terminal(a.Stderr) }
+	return a
 }
 
 // jsonRequested looks for --json before parsing, so that even a usage error

@@ -21,8 +21,14 @@ func TestMain(m *testing.M) {
 		"charter": func() {
 			// As in cmd/charter: `kill -INT` must stop a server cleanly.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			code := Main(ctx, Build{Version: "1.2.3-test", Commit: "abc123"}, os.Args[1:],
-				os.Stdin, os.Stdout, os.Stderr, os.Environ(), afero.NewOsFs())
+			args := os.Args[1:]
+			app := newApp(Build{Version: "1.2.3-test", Commit: "abc123"}, os.Stdin, os.Stdout, os.Stderr, os.Environ(), afero.NewOsFs(), args)
+			// A script cannot own a terminal: CHARTER_TEST_TERMINAL=1 makes
+			// every stream count as one (prompts, colour).
+			if os.Getenv("CHARTER_TEST_TERMINAL") != "" {
+				app.Terminal = func(any) bool { return true }
+			}
+			code := int(app.run(ctx, args))
 			stop()
 			os.Exit(code)
 		},
@@ -66,7 +72,7 @@ func scriptParams() testscript.Params {
 			// of the developer's can be found.
 			self := strings.Split(e.Getenv("PATH"), string(os.PathListSeparator))[0]
 			e.Setenv("PATH", self+string(os.PathListSeparator)+bin)
-			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR"} {
+			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR", "CHARTER_TEST_TERMINAL"} {
 				e.Setenv(v, "")
 			}
 			return nil

@@ -4,6 +4,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -60,14 +61,16 @@ func (b Build) resolved() Build {
 type CLI struct {
 	ConfigRoot *string     `name:"config-root" placeholder:"PATH" help:"Config root chosen by a host (overrides AGENTKIT_CONFIG_HOME)."`
 	JSON       bool        `name:"json" help:"Print exactly one JSON document on stdout."`
-	Version    versionFlag `name:"version" help:"Print the version (with --json: name, version, commit, capabilities)."`
+	Version    versionFlag `name:"version" short:"v" help:"Print the version (with --json: name, version, commit, capabilities)."`
 
-	Detect   DetectCmd   `cmd:"" help:"Detect the agent-switch companion."`
-	Dismiss  DismissCmd  `cmd:"" help:"Dismiss a recommendation for good."`
-	Ping     PingCmd     `cmd:"" help:"Describe this charter: version, profile, config root, scope, capabilities."`
-	Settings SettingsCmd `cmd:"" help:"Read and change the settings of this scope."`
-	Serve    ServeCmd    `cmd:"" help:"Serve the loopback HTTP API and the settings hub for this scope."`
-	Apply    ApplyCmd    `cmd:"" help:"Render this scope's settings into the instruction file each agent reads."`
+	Detect     DetectCmd   `cmd:"" help:"Detect the agent-switch companion."`
+	Dismiss    DismissCmd  `cmd:"" help:"Dismiss a recommendation for good."`
+	Ping       PingCmd     `cmd:"" help:"Describe this charter: version, profile, config root, scope, capabilities."`
+	Settings   SettingsCmd `cmd:"" help:"Read and change the settings of this scope."`
+	Serve      ServeCmd    `cmd:"" help:"Serve the loopback HTTP API and the settings hub for this scope."`
+	Help       HelpCmd     `cmd:"" help:"Show the help of charter or of one command, e.g. charter help settings set."`
+	VersionCmd VersionCmd  `cmd:"" name:"version" help:"Print the version, as --version does (with --json: name, version, commit, capabilities)."`
+	Apply      ApplyCmd    `cmd:"" help:"Render this scope's settings into the instruction file each agent reads."`
 }
 
 // App is what every command's Run receives.
@@ -148,12 +151,16 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 			code = ExitCode(c)
 		}
 	}()
+	if len(args) == 0 {
+		args = []string{"--help"} // bare charter shows the help, as git does
+	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		// What Kong could not parse is a usage error (Kong's own status would
-		// be 80); an error a hook of ours raised keeps its code.
+		// be 80), said in the user's words; an error a hook of ours raised
+		// keeps its code.
 		if core.ErrorCode(err) == core.CodeInternal {
-			err = &core.UsageError{Msg: fmt.Sprintf("%s (see charter --help)", err)}
+			err = usageError(err, args, parser.Model)
 		}
 		return a.fail(err)
 	}
@@ -167,10 +174,14 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 // fail prints err once: to stderr, and with --json also as a document on
 // stdout. Its code alone decides the exit status.
 func (a *App) fail(err error) ExitCode {
-	code := core.ErrorCode(err)
-	fmt.Fprintf(a.Stderr, "charter: %s\n", err)
+	code, msg := core.ErrorCode(err), a.message(err)
+	fmt.Fprintf(a.Stderr, "charter: %s\n", msg)
+	var ue *cliUsageError
+	if errors.As(err, &ue) && ue.usage != "" {
+		fmt.Fprintf(a.Stderr, "usage: %s\n", ue.usage)
+	}
 	if a.JSON && !reported(err) {
-		body := map[string]any{"code": code, "message": err.Error()}
+		body := map[string]any{"code": code, "message": msg}
 		maps.Copy(body, core.ErrorExtras(err))
 		a.writeJSON(map[string]any{"error": body})
 	}

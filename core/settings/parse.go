@@ -174,7 +174,7 @@ func (k Key) check(v any) error {
 	case List:
 		for _, it := range v.([]string) {
 			if it == "" {
-				return k.problem("empty item in list: every %s needs a name", k.Item)
+				return k.problem("the list has an empty item: give each %s once, as a,b,c (no empty item between commas)", k.Item)
 			}
 		}
 	}

@@ -92,9 +92,37 @@ type App struct {
 	rootFlag *string
 }
 
-// Scope resolves this run's config root and scope.
+// Scope resolves this run's config root and scope. A root a host chose
+// (flag or variable) must have an existing parent: charter creates the
+// root itself on the first write, never a whole tree a typo made up.
 func (a *App) Scope() (core.Scope, error) {
-	return a.Sys.ResolveScope(a.rootFlag)
+	sc, err := a.Sys.ResolveScope(a.rootFlag)
+	if err != nil || sc.Root.Source == core.SourceDefault {
+		return sc, err
+	}
+	return sc, a.checkHostRoot(sc.Root)
+}
+
+func (a *App) checkHostRoot(root core.ConfigRoot) error {
+	given := "--config-root " + root.Path
+	if root.Source == core.SourceEnv {
+		given = core.ConfigHomeVar + "=" + root.Path
+	}
+	if fi, err := a.Sys.Fs.Stat(root.Path); err == nil {
+		if !fi.IsDir() {
+			return &core.UsageError{Msg: fmt.Sprintf("%s: %s is a file, not a directory: give a directory", given, root.Path)}
+		}
+		return nil
+	}
+	parent := a.Sys.Paths.Dir(root.Path)
+	fi, err := a.Sys.Fs.Stat(parent)
+	switch {
+	case err == nil && !fi.IsDir():
+		return &core.UsageError{Msg: fmt.Sprintf("%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)}
+	case err != nil:
+		return &core.UsageError{Msg: fmt.Sprintf("%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shellQuote(parent))}
+	}
+	return nil
 }
 
 type kongExit int

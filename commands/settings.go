@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,11 +15,12 @@ import (
 
 // SettingsCmd groups the settings subcommands.
 type SettingsCmd struct {
-	List  SettingsListCmd  `cmd:"" help:"List every setting (or those under a prefix) with its effective value."`
-	Get   SettingsGetCmd   `cmd:"" help:"Print one setting's effective value."`
-	Set   SettingsSetCmd   `cmd:"" help:"Set a setting in this scope's file."`
-	Unset SettingsUnsetCmd `cmd:"" help:"Remove a setting from this scope's file."`
-	Path  SettingsPathCmd  `cmd:"" help:"Print this scope's settings file path."`
+	List   SettingsListCmd   `cmd:"" help:"List every setting (or those under a prefix) with its effective value."`
+	Get    SettingsGetCmd    `cmd:"" help:"Print one setting's effective value."`
+	Set    SettingsSetCmd    `cmd:"" help:"Set a setting in this scope's file."`
+	Unset  SettingsUnsetCmd  `cmd:"" help:"Remove a setting from this scope's file."`
+	Path   SettingsPathCmd   `cmd:"" help:"Print this scope's settings file path."`
+	Schema SettingsSchemaCmd `cmd:"" help:"Print the JSON Schema of the settings (editors use it; charter keeps a copy in the config root)."`
 }
 
 // keyDoc is one setting in JSON: get, set and unset print it.
@@ -227,10 +230,12 @@ func (a *App) writeSettings(set map[string]string, unset []string, confirmed boo
 	if err != nil {
 		return err
 	}
-	st, err := a.settingsStore()
+	sc, err := a.Scope()
 	if err != nil {
 		return err
 	}
+	st := settings.New(a.Sys, sc)
+	_, statErr := a.Sys.Fs.Stat(st.Path())
 	var snap *settings.Snapshot
 	err = a.guarded(confirmed, func(confirm bool) (err error) {
 		u.ConfirmShared = confirm
@@ -240,7 +245,25 @@ func (a *App) writeSettings(set map[string]string, unset []string, confirmed boo
 	if err != nil {
 		return err
 	}
+	// The value is written: editor support that fails to follow is a
+	// warning, never a failed write.
+	created := errors.Is(statErr, fs.ErrNotExist)
+	if err := settings.Annotate(a.Sys, sc, created, u.ConfirmShared); err != nil {
+		fmt.Fprintf(a.Stderr, "charter: warning: %s (the setting is written; editors may not complete its keys)\n", a.message(err))
+	}
 	return a.printKey(snap, key, true)
+}
+
+// SettingsSchemaCmd prints the JSON Schema of the settings.
+type SettingsSchemaCmd struct{}
+
+func (c *SettingsSchemaCmd) Run(a *App) error {
+	data, err := settings.SchemaJSON()
+	if err != nil {
+		return err
+	}
+	_, err = a.Stdout.Write(data)
+	return err
 }
 
 // SettingsPathCmd prints the scope file path.

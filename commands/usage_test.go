@@ -34,7 +34,7 @@ func TestUsageMessages(t *testing.T) {
 			"charter settings set KEY VALUE [flags]"},
 		{[]string{"settings", "set"}, "missing KEY and VALUE", "charter settings set KEY VALUE [flags]"},
 		{[]string{"settings", "get"}, "missing KEY (dotted key, e.g. rules.tier)", "charter settings get KEY [flags]"},
-		{[]string{"settings"}, "charter settings needs a command: list, get, set, unset or path", "charter settings COMMAND [flags]"},
+		{[]string{"settings"}, "charter settings needs a command: list, get, set, unset, path or schema", "charter settings COMMAND [flags]"},
 		{[]string{"--config-root", "x"}, "no command given: choose ", "charter COMMAND [flags]"},
 		{[]string{"settings", "lst"}, `charter settings has no command "lst": did you mean "list"?`, "charter settings COMMAND [flags]"},
 		{[]string{"seting", "list"}, `unknown command "seting": did you mean "settings"?`, "charter COMMAND [flags]"},

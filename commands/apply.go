@@ -11,7 +11,7 @@ import (
 
 // ApplyCmd renders this scope's settings into each agent's instruction file.
 type ApplyCmd struct {
-	Agent         []string `name:"agent" sep:"," placeholder:"claude|codex|all" help:"Agents to write for (default: the active profile's agent, else every agent whose directory exists)."`
+	Agent         []string `name:"agent" sep:"," placeholder:"claude|codex|all" help:"Agents to write for (default: the active profile's agent, else every agent whose directory exists)." complete:"agent"`
 	DryRun        bool     `name:"dry-run" help:"Print a unified diff of what would change; write nothing."`
 	Check         bool     `name:"check" help:"Write nothing; exit 5 when an agent file is out of date (for hooks and CI)."`
 	ConfirmShared bool     `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`

@@ -59,18 +59,22 @@ func (b Build) resolved() Build {
 
 // CLI is the grammar.
 type CLI struct {
-	ConfigRoot *string     `name:"config-root" placeholder:"PATH" help:"Config root chosen by a host (overrides AGENTKIT_CONFIG_HOME)."`
+	ConfigRoot *string     `name:"config-root" placeholder:"PATH" help:"Config root chosen by a host (overrides AGENTKIT_CONFIG_HOME)." complete:"dir"`
 	JSON       bool        `name:"json" help:"Print exactly one JSON document on stdout."`
 	Version    versionFlag `name:"version" short:"v" help:"Print the version (with --json: name, version, commit, capabilities)."`
 
-	Detect     DetectCmd   `cmd:"" help:"Detect the agent-switch companion."`
-	Dismiss    DismissCmd  `cmd:"" help:"Dismiss a recommendation for good."`
-	Ping       PingCmd     `cmd:"" help:"Describe this charter: version, profile, config root, scope, capabilities."`
-	Settings   SettingsCmd `cmd:"" help:"Read and change the settings of this scope."`
-	Serve      ServeCmd    `cmd:"" help:"Serve the loopback HTTP API and the settings hub for this scope."`
-	Help       HelpCmd     `cmd:"" help:"Show the help of charter or of one command, e.g. charter help settings set."`
-	VersionCmd VersionCmd  `cmd:"" name:"version" help:"Print the version, as --version does (with --json: name, version, commit, capabilities)."`
-	Apply      ApplyCmd    `cmd:"" help:"Render this scope's settings into the instruction file each agent reads."`
+	// Listed after the others in the help, under their own heading.
+	Completion CompletionCmd `cmd:"" group:"more" help:"Print a shell completion script: bash, zsh, fish or powershell."`
+	Help       HelpCmd       `cmd:"" group:"more" help:"Show the help of charter or of one command, e.g. charter help settings set."`
+	VersionCmd VersionCmd    `cmd:"" group:"more" name:"version" help:"Print the version, as --version does (with --json: name, version, commit, capabilities)."`
+	Complete   CompleteCmd   `cmd:"" name:"__complete" hidden:"" help:"Complete a command line (the completion scripts call it)."`
+
+	Detect   DetectCmd   `cmd:"" help:"Detect the agent-switch companion."`
+	Dismiss  DismissCmd  `cmd:"" help:"Dismiss a recommendation for good."`
+	Ping     PingCmd     `cmd:"" help:"Describe this charter: version, profile, config root, scope, capabilities."`
+	Settings SettingsCmd `cmd:"" help:"Read and change the settings of this scope."`
+	Serve    ServeCmd    `cmd:"" help:"Serve the loopback HTTP API and the settings hub for this scope."`
+	Apply    ApplyCmd    `cmd:"" help:"Render this scope's settings into the instruction file each agent reads."`
 }
 
 // App is what every command's Run receives.
@@ -166,6 +170,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.Vars{"version": a.Build.Version},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Groups{"more": "More:"},
 	)
 	if err != nil {
 		return a.fail(err)

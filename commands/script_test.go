@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -44,6 +45,13 @@ func scriptParams() testscript.Params {
 		Dir:                 filepath.Join("..", "testdata", "script"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Condition: func(cond string) (bool, error) {
+			if cond == "bash" { // bash is on the test's own PATH
+				_, err := exec.LookPath("bash")
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,
 			"mode":     cmdMode,
@@ -72,6 +80,11 @@ func scriptParams() testscript.Params {
 			// of the developer's can be found.
 			self := strings.Split(e.Getenv("PATH"), string(os.PathListSeparator))[0]
 			e.Setenv("PATH", self+string(os.PathListSeparator)+bin)
+			// Scripts run bash by its full path (completion.txtar):
+			// PATH above hides it.
+			if bash, err := exec.LookPath("bash"); err == nil {
+				e.Setenv("BASH", bash)
+			}
 			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR", "CHARTER_TEST_TERMINAL"} {
 				e.Setenv(v, "")
 			}

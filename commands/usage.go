@@ -255,13 +255,12 @@ func positionals(node *kong.Node) string {
 
 func argName(p *kong.Positional) string { return strings.ToUpper(p.Name) }
 
-// commands lists the visible subcommands of node.
+// commands lists the visible subcommands of node in the help's order:
+// those in no group first.
 func commands(node *kong.Node) []string {
 	var out []string
-	for _, c := range node.Children {
-		if c.Type == kong.CommandNode && !c.Hidden {
-			out = append(out, c.Name)
-		}
+	for _, c := range visibleChildren(node) {
+		out = append(out, c.Name)
 	}
 	return out
 }

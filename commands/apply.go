@@ -71,7 +71,11 @@ func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 			if r.Diff == "" {
 				fmt.Fprintf(a.Stderr, "charter: note: %s is up to date\n", r.Path)
 			}
-			fmt.Fprint(w, r.Diff)
+			if a.colorFor(a.Stdout) {
+				fmt.Fprint(w, colorDiff(r.Diff))
+			} else {
+				fmt.Fprint(w, r.Diff)
+			}
 		}
 	})
 	if err != nil || !c.Check {

@@ -208,7 +208,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 // stdout. Its code alone decides the exit status.
 func (a *App) fail(err error) ExitCode {
 	code, msg := core.ErrorCode(err), a.message(err)
-	fmt.Fprintf(a.Stderr, "charter: %s\n", msg)
+	fmt.Fprintf(a.Stderr, "%s %s\n", paint(a.colorFor(a.Stderr), ansiError, "charter:"), msg)
 	var ue *cliUsageError
 	if errors.As(err, &ue) && ue.usage != "" {
 		fmt.Fprintf(a.Stderr, "usage: %s\n", ue.usage)

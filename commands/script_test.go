@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -36,6 +37,9 @@ func TestMain(m *testing.M) {
 	})
 }
 
+// shellsForScripts are the shells a script may run, as [bash] exec $BASH.
+var shellsForScripts = []string{"bash", "zsh", "fish"}
+
 func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams())
 }
@@ -46,8 +50,8 @@ func scriptParams() testscript.Params {
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		Condition: func(cond string) (bool, error) {
-			if cond == "bash" { // bash is on the test's own PATH
-				_, err := exec.LookPath("bash")
+			if slices.Contains(shellsForScripts, cond) { // on the test's own PATH
+				_, err := exec.LookPath(cond)
 				return err == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
@@ -80,10 +84,12 @@ func scriptParams() testscript.Params {
 			// of the developer's can be found.
 			self := strings.Split(e.Getenv("PATH"), string(os.PathListSeparator))[0]
 			e.Setenv("PATH", self+string(os.PathListSeparator)+bin)
-			// Scripts run bash by its full path (completion.txtar):
-			// PATH above hides it.
-			if bash, err := exec.LookPath("bash"); err == nil {
-				e.Setenv("BASH", bash)
+			// Scripts run shells by their full path (completion.txtar):
+			// PATH above hides them.
+			for _, sh := range shellsForScripts {
+				if p, err := exec.LookPath(sh); err == nil {
+					e.Setenv(strings.ToUpper(sh), p)
+				}
 			}
 			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR", "CHARTER_TEST_TERMINAL"} {
 				e.Setenv(v, "")

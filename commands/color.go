@@ -19,7 +19,11 @@ const (
 
 // colorFor reports whether text written to stream may carry colour.
 func (a *App) colorFor(stream any) bool {
-	return a.Terminal(stream) && a.Sys.Getenv("NO_COLOR") == "" && a.Sys.Getenv("TERM") != "dumb"
+	terminal := a.Terminal
+	if terminal == nil { // an App built by hand
+		terminal = isTerminal
+	}
+	return terminal(stream) && a.Sys.Getenv("NO_COLOR") == "" && a.Sys.Getenv("TERM") != "dumb"
 }
 
 // paint wraps s in an ANSI colour when on is set.

@@ -15,11 +15,12 @@ import (
 
 // SettingsCmd groups the settings subcommands.
 type SettingsCmd struct {
-	List   SettingsListCmd   `cmd:"" help:"List every setting (or those under a prefix) with its effective value."`
-	Get    SettingsGetCmd    `cmd:"" help:"Print one setting's effective value."`
-	Set    SettingsSetCmd    `cmd:"" help:"Set a setting in this scope's file."`
-	Unset  SettingsUnsetCmd  `cmd:"" help:"Remove a setting from this scope's file."`
-	Path   SettingsPathCmd   `cmd:"" help:"Print this scope's settings file path."`
+	List  SettingsListCmd  `cmd:"" help:"List every setting (or those under a prefix) with its effective value."`
+	Get   SettingsGetCmd   `cmd:"" help:"Print one setting's effective value."`
+	Set   SettingsSetCmd   `cmd:"" help:"Set a setting in this scope's file."`
+	Unset SettingsUnsetCmd `cmd:"" help:"Remove a setting from this scope's file."`
+	Path  SettingsPathCmd  `cmd:"" help:"Print this scope's settings file path."`
+
 	Schema SettingsSchemaCmd `cmd:"" help:"Print the JSON Schema of the settings (editors use it; charter keeps a copy in the config root)."`
 }
 

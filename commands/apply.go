@@ -11,9 +11,9 @@ import (
 
 // ApplyCmd renders this scope's settings into each agent's instruction file.
 type ApplyCmd struct {
-	Agent         []string `name:"agent" sep:"," placeholder:"claude|codex|all" help:"Agents to write for (default: the active profile's agent, else every agent whose directory exists)."`
+	Agent         []string `name:"agent" sep:"," placeholder:"claude|codex|all" help:"Agents to write for (default: the active profile's agent, else every agent whose directory exists)." complete:"agent"`
 	DryRun        bool     `name:"dry-run" help:"Print a unified diff of what would change; write nothing."`
-	Check         bool     `name:"check" help:"Write nothing; exit 1 when an agent file is out of date (for hooks and CI)."`
+	Check         bool     `name:"check" help:"Write nothing; exit 5 when an agent file is out of date (for hooks and CI)."`
 	ConfirmShared bool     `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
 }
 
@@ -22,7 +22,7 @@ func (c *ApplyCmd) Run(a *App) error {
 	if err != nil {
 		return err
 	}
-	targets, err := apply.Plan(a.Sys, snap, a.Build.Version, c.Agent)
+	targets, err := apply.Plan(a.Sys, snap, c.Agent)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,11 @@ func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 			if r.Diff == "" {
 				fmt.Fprintf(a.Stderr, "charter: note: %s is up to date\n", r.Path)
 			}
-			fmt.Fprint(w, r.Diff)
+			if a.colorFor(a.Stdout) {
+				fmt.Fprint(w, colorDiff(r.Diff))
+			} else {
+				fmt.Fprint(w, r.Diff)
+			}
 		}
 	})
 	if err != nil || !c.Check {

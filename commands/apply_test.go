@@ -84,3 +84,23 @@ func TestApplyBlockedJSONIsOneDocument(t *testing.T) {
 		t.Errorf("stderr %q", r.stderr)
 	}
 }
+
+// Upgrading charter changes nothing in the block: a file written by one
+// version is current for the next (issue 16 item 4).
+func TestApplyCheckSurvivesUpgrade(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
+	env := []string{"HOME=" + home}
+	for _, c := range []struct {
+		version string
+		args    []string
+		code    int
+	}{{"1.0.0", nil, 0}, {"2.0.0", []string{"--check"}, 0}} {
+		var out, errb bytes.Buffer
+		args := append([]string{"apply"}, c.args...)
+		app := newApp(Build{Version: c.version}, strings.NewReader(""), &out, &errb, env, afero.NewOsFs(), args)
+		if code := int(app.run(context.Background(), args)); code != c.code {
+			t.Fatalf("charter %s %v: exit %d, want %d: %s%s", c.version, args, code, c.code, out.String(), errb.String())
+		}
+	}
+}

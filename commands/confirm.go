@@ -28,18 +28,37 @@ func (a *App) guarded(confirmed bool, write func(confirm bool) error) error {
 	return write(true)
 }
 
-// promptShared offers exactly the two choices; anything but the first cancels.
+// promptAttempts is how many answers the prompt reads before it gives up
+// and cancels: a typo gets another chance, a stuck input does not loop.
+const promptAttempts = 3
+
+// promptShared offers exactly the two choices. An answer that is neither
+// asks again, up to promptAttempts times; then, and at end of input, it
+// cancels. Enter alone picks the default, Cancel.
 func (a *App) promptShared(se *core.SharedWriteError) (bool, error) {
 	fmt.Fprintf(a.Stderr, "%s lies behind %s,\na link agent-switch shares between profiles. Writing affects all profiles.\n", se.Target, se.SharedPath)
 	for i, c := range core.SharedWriteChoices() {
 		fmt.Fprintf(a.Stderr, "  %d) %s\n", i+1, c)
 	}
-	fmt.Fprintf(a.Stderr, "For profile-local writes run `%s` first.\nChoose 1 or 2 [2]: ", core.CompanionShareOffCommand)
-	line, err := bufio.NewReader(a.Stdin).ReadString('\n')
-	if err != nil && line == "" {
-		fmt.Fprintln(a.Stderr)
-		return false, nil // end of input is a cancel
+	fmt.Fprintf(a.Stderr, "For profile-local writes run `%s` first.\n", core.CompanionShareOffCommand)
+	in := bufio.NewReader(a.Stdin)
+	for try := 1; ; try++ {
+		fmt.Fprint(a.Stderr, "Choose 1 or 2 [2]: ")
+		line, err := in.ReadString('\n')
+		if err != nil && line == "" {
+			fmt.Fprintln(a.Stderr)
+			return false, nil // end of input is a cancel
+		}
+		switch answer := strings.TrimSpace(line); {
+		case answer == "1" || strings.EqualFold(answer, core.ChoiceWriteShared):
+			return true, nil
+		case answer == "" || answer == "2" || strings.EqualFold(answer, core.ChoiceCancel):
+			return false, nil
+		case try == promptAttempts:
+			fmt.Fprintf(a.Stderr, "%q is not one of the choices; after %d tries that counts as Cancel.\n", answer, promptAttempts)
+			return false, nil
+		default:
+			fmt.Fprintf(a.Stderr, "%q is not one of the choices: type 1 to write, 2 (or Enter) to cancel.\n", answer)
+		}
 	}
-	answer := strings.TrimSpace(line)
-	return answer == "1" || strings.EqualFold(answer, core.ChoiceWriteShared), nil
 }

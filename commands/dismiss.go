@@ -9,7 +9,7 @@ import (
 
 // DismissCmd hides a recommendation for good.
 type DismissCmd struct {
-	ID            string `arg:"" optional:"" default:"agent-switch" help:"Recommendation to dismiss (only agent-switch exists)."`
+	ID            string `arg:"" optional:"" default:"agent-switch" help:"Recommendation to dismiss (only agent-switch exists)." complete:"recommendation"`
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even if the file lies behind a link agent-switch shares between profiles."`
 }
 

@@ -32,7 +32,7 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 		return ExitNoServer, true
 	case core.CodeSharedWrite, core.CodeCancelled:
 		return ExitSharedWrite, true
-	case core.CodeCheckFailed:
+	case core.CodeOutdated, core.CodeCheckFailed:
 		return ExitCheckFailed, true
 	case core.CodeNotSupported:
 		return ExitNotSupported, true
@@ -41,8 +41,6 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 		core.CodeMalformedPolicy, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings, core.CodeMalformedReport,
 		core.CodeLinkLoop, core.CodeServerRunning,
 		core.CodeIsDirectory, core.CodeNotDirectory, core.CodeNotRegularFile, core.CodeChangedDuringWrite, core.CodeNotAbsolute,
-		// apply --check keeps exit 1 until it moves to 5 (SPEC §3)
-		core.CodeOutdated,
 		// a server's answers to charter's own requests
 		core.CodeNotFound, core.CodeMethodNotAllowed, core.CodePayloadTooLarge,
 		core.CodePreconditionRequired, core.CodeUnauthorized, core.CodeForbiddenOrigin,

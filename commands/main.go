@@ -4,6 +4,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -58,11 +59,17 @@ func (b Build) resolved() Build {
 
 // CLI is the grammar.
 type CLI struct {
-	ConfigRoot *string     `name:"config-root" placeholder:"PATH" help:"Config root chosen by a host (overrides AGENTKIT_CONFIG_HOME)."`
+	ConfigRoot *string     `name:"config-root" placeholder:"PATH" help:"Config root chosen by a host (overrides AGENTKIT_CONFIG_HOME)." complete:"dir"`
 	JSON       bool        `name:"json" help:"Print exactly one JSON document on stdout."`
-	Version    versionFlag `name:"version" help:"Print the version (with --json: name, version, commit, capabilities)."`
+	Version    versionFlag `name:"version" short:"v" help:"Print the version (with --json: name, version, commit, capabilities)."`
 	ProjectDir *string     `name:"project-dir" placeholder:"DIR" help:"The project whose .charter/ settings apply (overrides CHARTER_PROJECT_DIR and discovery from the working directory)."`
 	NoProject  bool        `name:"no-project" help:"Ignore the project layers (.charter/settings.yaml, .charter/settings.local.yaml)."`
+
+	// Listed after the others in the help, under their own heading.
+	Completion CompletionCmd `cmd:"" group:"more" help:"Print a shell completion script: bash, zsh, fish or powershell."`
+	Help       HelpCmd       `cmd:"" group:"more" help:"Show the help of charter or of one command, e.g. charter help settings set."`
+	VersionCmd VersionCmd    `cmd:"" group:"more" name:"version" help:"Print the version, as --version does (with --json: name, version, commit, capabilities)."`
+	Complete   CompleteCmd   `cmd:"" name:"__complete" hidden:"" help:"Complete a command line (the completion scripts call it)."`
 
 	Detect   DetectCmd   `cmd:"" help:"Detect the agent-switch companion."`
 	Dismiss  DismissCmd  `cmd:"" help:"Dismiss a recommendation for good."`
@@ -82,6 +89,9 @@ type App struct {
 	Stderr io.Writer
 	JSON   bool
 	Build  Build
+	// Terminal reports whether a stream is a terminal: colour and prompts
+	// are for people only. Tests swap it for a fake terminal.
+	Terminal func(stream any) bool
 	// Interactive reports whether a person can answer a prompt.
 	Interactive func() bool
 	// OpenURL opens the hub for `serve --open`; nil means the system browser.
@@ -92,9 +102,37 @@ type App struct {
 	noProject   bool
 }
 
-// Scope resolves this run's config root and scope.
+// Scope resolves this run's config root and scope. A root a host chose
+// (flag or variable) must have an existing parent: charter creates the
+// root itself on the first write, never a whole tree a typo made up.
 func (a *App) Scope() (core.Scope, error) {
-	return a.Sys.ResolveScope(a.rootFlag)
+	sc, err := a.Sys.ResolveScope(a.rootFlag)
+	if err != nil || sc.Root.Source == core.SourceDefault {
+		return sc, err
+	}
+	return sc, a.checkHostRoot(sc.Root)
+}
+
+func (a *App) checkHostRoot(root core.ConfigRoot) error {
+	given := "--config-root " + root.Path
+	if root.Source == core.SourceEnv {
+		given = core.ConfigHomeVar + "=" + root.Path
+	}
+	if fi, err := a.Sys.Fs.Stat(root.Path); err == nil {
+		if !fi.IsDir() {
+			return &core.UsageError{Msg: fmt.Sprintf("%s: %s is a file, not a directory: give a directory", given, root.Path)}
+		}
+		return nil
+	}
+	parent := a.Sys.Paths.Dir(root.Path)
+	fi, err := a.Sys.Fs.Stat(parent)
+	switch {
+	case err == nil && !fi.IsDir():
+		return &core.UsageError{Msg: fmt.Sprintf("%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)}
+	case err != nil:
+		return &core.UsageError{Msg: fmt.Sprintf("%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shellQuote(parent))}
+	}
+	return nil
 }
 
 // Project finds this run's project (SPEC §9): nil when there is none or
@@ -111,15 +149,17 @@ func Main(ctx context.Context, build Build, args []string, stdin io.Reader, stdo
 }
 
 func newApp(build Build, stdin io.Reader, stdout, stderr io.Writer, environ []string, fs afero.Fs, args []string) *App {
-	return &App{
-		Sys:         core.NewSystem(fs, environ, time.Now, os.Getwd),
-		Stdin:       stdin,
-		Stdout:      stdout,
-		Stderr:      stderr,
-		JSON:        jsonRequested(args),
-		Build:       build.resolved(),
-		Interactive: func() bool { return isTerminal(stdin) && isTerminal(stderr) },
+	a := &App{
+		Sys:      core.NewSystem(fs, environ, time.Now, os.Getwd),
+		Stdin:    stdin,
+		Stdout:   stdout,
+		Stderr:   stderr,
+		JSON:     jsonRequested(args),
+		Build:    build.resolved(),
+		Terminal: isTerminal,
 	}
+	a.Interactive = func() bool { return a.Terminal(a.Stdin) && a.Terminal(a.Stderr) }
+	return a
 }
 
 // jsonRequested looks for --json before parsing, so that even a usage error
@@ -142,6 +182,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.Vars{"version": a.Build.Version},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Groups{"more": "More:"},
 	)
 	if err != nil {
 		return a.fail(err)
@@ -155,12 +196,16 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 			code = ExitCode(c)
 		}
 	}()
+	if len(args) == 0 {
+		args = []string{"--help"} // bare charter shows the help, as git does
+	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		// What Kong could not parse is a usage error (Kong's own status would
-		// be 80); an error a hook of ours raised keeps its code.
+		// be 80), said in the user's words; an error a hook of ours raised
+		// keeps its code.
 		if core.ErrorCode(err) == core.CodeInternal {
-			err = &core.UsageError{Msg: fmt.Sprintf("%s (see charter --help)", err)}
+			err = usageError(err, args, parser.Model)
 		}
 		return a.fail(err)
 	}
@@ -176,10 +221,14 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 // fail prints err once: to stderr, and with --json also as a document on
 // stdout. Its code alone decides the exit status.
 func (a *App) fail(err error) ExitCode {
-	code := core.ErrorCode(err)
-	fmt.Fprintf(a.Stderr, "charter: %s\n", err)
+	code, msg := core.ErrorCode(err), a.message(err)
+	fmt.Fprintf(a.Stderr, "%s %s\n", paint(a.colorFor(a.Stderr), ansiError, "charter:"), msg)
+	var ue *cliUsageError
+	if errors.As(err, &ue) && ue.usage != "" {
+		fmt.Fprintf(a.Stderr, "usage: %s\n", ue.usage)
+	}
 	if a.JSON && !reported(err) {
-		body := map[string]any{"code": code, "message": err.Error()}
+		body := map[string]any{"code": code, "message": msg}
 		maps.Copy(body, core.ErrorExtras(err))
 		a.writeJSON(map[string]any{"error": body})
 	}

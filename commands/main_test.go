@@ -34,7 +34,7 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{[]string{"ping"}, 0},
 		{[]string{"--bogus"}, 2},
-		{[]string{}, 2},
+		{[]string{}, 0}, // bare charter shows the help
 		{[]string{"--config-root", "", "ping"}, 2},
 		{[]string{"dismiss", "nope"}, 2},
 		{[]string{"settings", "get", "nope"}, 2},
@@ -114,5 +114,26 @@ func TestNoPromptWithoutTerminal(t *testing.T) {
 	r := runCharter(t, home, "1\n", false, "--config-root", root, "settings", "set", "rules.tier", "full")
 	if r.code != 4 || strings.Contains(r.stderr, "Choose") {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// An answer that is neither choice asks again (issue 16 item 9): a typo
+// followed by 1 writes; three wrong answers cancel.
+func TestPromptAsksAgain(t *testing.T) {
+	home, root, shared := sharedRoot(t)
+	r := runCharter(t, home, "yes\n1\n", true, "--config-root", root, "settings", "set", "rules.tier", "full")
+	if r.code != 0 || strings.Count(r.stderr, "Choose 1 or 2") != 2 || !strings.Contains(r.stderr, `"yes" is not one of the choices`) {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if got, _ := os.ReadFile(shared); string(got) != "rules:\n  tier: full\n" {
+		t.Fatalf("shared file %q", got)
+	}
+	os.WriteFile(shared, []byte("rules:\n  tier: minimal\n"), 0o644)
+	r = runCharter(t, home, "y\nok\nsure\n1\n", true, "--config-root", root, "settings", "set", "rules.tier", "full")
+	if r.code != 4 || strings.Count(r.stderr, "Choose 1 or 2") != 3 || !strings.Contains(r.stderr, "after 3 tries that counts as Cancel") {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if got, _ := os.ReadFile(shared); string(got) != "rules:\n  tier: minimal\n" {
+		t.Fatalf("three wrong answers wrote: %q", got)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // PingCmd prints the ping document, computed here or asked of the server.
 type PingCmd struct {
 	Server  bool     `name:"server" help:"Ask the running server of this scope (found through its discovery file)."`
-	Require []string `name:"require" placeholder:"CAP" help:"Fail with exit 6 unless this capability is supported (repeatable), e.g. configRoot."`
+	Require []string `name:"require" placeholder:"CAP" help:"Fail with exit 6 unless this capability is supported (repeatable), e.g. configRoot." complete:"capability"`
 }
 
 func (c *PingCmd) Run(ctx context.Context, a *App) error {

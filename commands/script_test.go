@@ -3,10 +3,12 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -21,13 +23,22 @@ func TestMain(m *testing.M) {
 		"charter": func() {
 			// As in cmd/charter: `kill -INT` must stop a server cleanly.
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			code := Main(ctx, Build{Version: "1.2.3-test", Commit: "abc123"}, os.Args[1:],
-				os.Stdin, os.Stdout, os.Stderr, os.Environ(), afero.NewOsFs())
+			args := os.Args[1:]
+			app := newApp(Build{Version: "1.2.3-test", Commit: "abc123"}, os.Stdin, os.Stdout, os.Stderr, os.Environ(), afero.NewOsFs(), args)
+			// A script cannot own a terminal: CHARTER_TEST_TERMINAL=1 makes
+			// every stream count as one (prompts, colour).
+			if os.Getenv("CHARTER_TEST_TERMINAL") != "" {
+				app.Terminal = func(any) bool { return true }
+			}
+			code := int(app.run(ctx, args))
 			stop()
 			os.Exit(code)
 		},
 	})
 }
+
+// shellsForScripts are the shells a script may run, as [bash] exec $BASH.
+var shellsForScripts = []string{"bash", "zsh", "fish"}
 
 func TestScripts(t *testing.T) {
 	testscript.Run(t, scriptParams())
@@ -38,6 +49,13 @@ func scriptParams() testscript.Params {
 		Dir:                 filepath.Join("..", "testdata", "script"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		Condition: func(cond string) (bool, error) {
+			if slices.Contains(shellsForScripts, cond) { // on the test's own PATH
+				_, err := exec.LookPath(cond)
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,
 			"mode":     cmdMode,
@@ -66,7 +84,14 @@ func scriptParams() testscript.Params {
 			// of the developer's can be found.
 			self := strings.Split(e.Getenv("PATH"), string(os.PathListSeparator))[0]
 			e.Setenv("PATH", self+string(os.PathListSeparator)+bin)
-			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR"} {
+			// Scripts run shells by their full path (completion.txtar):
+			// PATH above hides them.
+			for _, sh := range shellsForScripts {
+				if p, err := exec.LookPath(sh); err == nil {
+					e.Setenv(strings.ToUpper(sh), p)
+				}
+			}
+			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR", "CHARTER_TEST_TERMINAL"} {
 				e.Setenv(v, "")
 			}
 			return nil

@@ -1,22 +1,28 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
 )
 
 // SettingsCmd groups the settings subcommands.
 type SettingsCmd struct {
-	List  SettingsListCmd  `cmd:"" help:"List every setting with its effective value."`
+	List  SettingsListCmd  `cmd:"" help:"List every setting (or those under a prefix) with its effective value."`
 	Get   SettingsGetCmd   `cmd:"" help:"Print one setting's effective value."`
 	Set   SettingsSetCmd   `cmd:"" help:"Set a setting in this scope's file."`
 	Unset SettingsUnsetCmd `cmd:"" help:"Remove a setting from this scope's file."`
 	Path  SettingsPathCmd  `cmd:"" help:"Print this scope's settings file path."`
 	Edit  SettingsEditCmd  `cmd:"" help:"Edit this scope's settings file in $VISUAL or $EDITOR, validated before it is written."`
+
+	Schema SettingsSchemaCmd `cmd:"" help:"Print the JSON Schema of the settings (editors use it; charter keeps a copy in the config root)."`
 }
 
 // keyDoc is one setting in JSON: get, set and unset print it.
@@ -44,22 +50,28 @@ func (a *App) readSettings() (*settings.Store, *settings.Snapshot, error) {
 	return st, snap, err
 }
 
-// SettingsListCmd lists every key.
+// SettingsListCmd lists every key, or those under a dotted prefix.
 type SettingsListCmd struct {
-	ShowOrigin bool `name:"show-origin" help:"Show where each value comes from (default or a file)."`
+	Prefix     string `arg:"" optional:"" help:"Only keys under this dotted prefix, e.g. gates or commands.suggestions." complete:"prefix"`
+	ShowOrigin bool   `name:"show-origin" help:"Show where each value comes from (default or a file)."`
 }
 
 func (c *SettingsListCmd) Run(a *App) error {
+	names, err := keysUnder(c.Prefix)
+	if err != nil {
+		return err
+	}
 	st, snap, err := a.readSettings()
 	if err != nil {
 		return err
 	}
-	return a.emit(st.Doc(snap), func(w io.Writer) {
-		for _, name := range settings.Names() {
-			if c.ShowOrigin {
-				fmt.Fprintf(w, "%s\t", snap.Origins[name])
-			}
-			fmt.Fprintf(w, "%s = %s\n", name, formatValue(snap.Values[name]))
+	doc := st.Doc(snap)
+	if c.Prefix != "" {
+		doc = onlyKeys(doc, names)
+	}
+	return a.emit(doc, func(w io.Writer) {
+		for _, name := range names {
+			printAssignment(w, snap, name, c.ShowOrigin)
 		}
 		for _, k := range snap.Unknown {
 			fmt.Fprintf(a.Stderr, "charter: note: %s is not a charter setting; it is kept as it is\n", k)
@@ -67,9 +79,101 @@ func (c *SettingsListCmd) Run(a *App) error {
 	})
 }
 
+// printAssignment prints one `dotted.key = value` line, after its origin
+// and a tab when asked, as git config --show-origin does. An empty value
+// leaves no trailing blank.
+func printAssignment(w io.Writer, snap *settings.Snapshot, name string, origin bool) {
+	if origin {
+		fmt.Fprintf(w, "%s\t", snap.Origins[name])
+	}
+	fmt.Fprintln(w, assignment(name, snap.Values[name]))
+}
+
+func assignment(name string, v any) string {
+	if s := formatValue(v); s != "" {
+		return name + " = " + s
+	}
+	return name + " ="
+}
+
+// keysUnder lists the keys under a dotted prefix, sorted: the key itself,
+// or every key below it. An empty prefix is every key; one that matches
+// nothing is an unknown key, with the nearest prefix as a hint.
+func keysUnder(prefix string) ([]string, error) {
+	prefix = strings.TrimSuffix(strings.TrimSpace(prefix), ".")
+	var out []string
+	for _, name := range settings.Names() {
+		if prefix == "" || name == prefix || strings.HasPrefix(name, prefix+".") {
+			out = append(out, name)
+		}
+	}
+	if len(out) > 0 {
+		return out, nil
+	}
+	msg := fmt.Sprintf("no setting is named %q or lies under it", prefix)
+	if near := nearest(prefix, keyPrefixes()); near != "" {
+		msg += fmt.Sprintf(": did you mean %q?", near)
+	} else {
+		msg += ": run `charter settings list` to see every key"
+	}
+	return nil, &core.UsageError{Kind: core.CodeUnknownKey, Msg: msg}
+}
+
+// keyPrefixes lists every dotted prefix of a key and every key, sorted:
+// what `settings list PREFIX` accepts.
+func keyPrefixes() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, name := range settings.Names() {
+		for i := range name {
+			if name[i] == '.' && !seen[name[:i]] {
+				seen[name[:i]] = true
+				out = append(out, name[:i])
+			}
+		}
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// onlyKeys narrows a settings document to the named keys.
+func onlyKeys(doc settings.Doc, names []string) settings.Doc {
+	origins := make(map[string]string, len(names))
+	for _, n := range names {
+		origins[n] = doc.Origins[n]
+	}
+	doc.Origins = origins
+	doc.Values = pruned(doc.Values, "", origins)
+	return doc
+}
+
+// pruned keeps the leaves of a nested map whose dotted name is in keep,
+// and the maps that lead to them.
+func pruned(m map[string]any, prefix string, keep map[string]string) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		name := k
+		if prefix != "" {
+			name = prefix + "." + k
+		}
+		if sub, ok := v.(map[string]any); ok {
+			if p := pruned(sub, name, keep); len(p) > 0 {
+				out[k] = p
+			}
+			continue
+		}
+		if _, ok := keep[name]; ok {
+			out[k] = v
+		}
+	}
+	return out
+}
+
 // SettingsGetCmd prints one value, alone, for scripts.
 type SettingsGetCmd struct {
-	Key string `arg:"" help:"Dotted key, e.g. rules.tier."`
+	Key        string `arg:"" help:"Dotted key, e.g. rules.tier." complete:"key"`
+	ShowOrigin bool   `name:"show-origin" help:"Print the origin, a tab and key = value, as settings list --show-origin does."`
 }
 
 func (c *SettingsGetCmd) Run(a *App) error {
@@ -80,6 +184,10 @@ func (c *SettingsGetCmd) Run(a *App) error {
 	if err != nil {
 		return err
 	}
+	if c.ShowOrigin && !a.JSON {
+		printAssignment(a.Stdout, snap, c.Key, true)
+		return nil
+	}
 	return a.printKey(snap, c.Key, false)
 }
 
@@ -89,7 +197,7 @@ func (a *App) printKey(snap *settings.Snapshot, key string, written bool) error 
 	v, origin := snap.Values[key], snap.Origins[key]
 	return a.emit(keyDoc{Key: key, Value: v, Origin: origin}, func(w io.Writer) {
 		if written {
-			fmt.Fprintf(w, "%s = %s (%s)\n", key, formatValue(v), origin)
+			fmt.Fprintf(w, "%s (%s)\n", assignment(key, v), origin)
 		} else {
 			fmt.Fprintln(w, formatValue(v))
 		}
@@ -98,8 +206,8 @@ func (a *App) printKey(snap *settings.Snapshot, key string, written bool) error 
 
 // SettingsSetCmd writes one value.
 type SettingsSetCmd struct {
-	Key           string `arg:"" help:"Dotted key, e.g. rules.tier."`
-	Value         string `arg:"" help:"The value; lists as a,b,c or a JSON array."`
+	Key           string `arg:"" help:"Dotted key, e.g. rules.tier." complete:"key"`
+	Value         string `arg:"" help:"The value; lists as a,b,c or a JSON array; a negative number after --." complete:"value"`
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
 }
 
@@ -109,7 +217,7 @@ func (c *SettingsSetCmd) Run(a *App) error {
 
 // SettingsUnsetCmd removes one key from the scope file.
 type SettingsUnsetCmd struct {
-	Key           string `arg:"" help:"Dotted key, e.g. rules.tier."`
+	Key           string `arg:"" help:"Dotted key, e.g. rules.tier." complete:"key"`
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
 }
 
@@ -124,10 +232,12 @@ func (a *App) writeSettings(set map[string]string, unset []string, confirmed boo
 	if err != nil {
 		return err
 	}
-	st, err := a.settingsStore()
+	sc, err := a.Scope()
 	if err != nil {
 		return err
 	}
+	st := settings.New(a.Sys, sc)
+	_, statErr := a.Sys.Fs.Stat(st.Path())
 	var snap *settings.Snapshot
 	err = a.guarded(confirmed, func(confirm bool) (err error) {
 		u.ConfirmShared = confirm
@@ -137,7 +247,25 @@ func (a *App) writeSettings(set map[string]string, unset []string, confirmed boo
 	if err != nil {
 		return err
 	}
+	// The value is written: editor support that fails to follow is a
+	// warning, never a failed write.
+	created := errors.Is(statErr, fs.ErrNotExist)
+	if err := settings.Annotate(a.Sys, sc, created, u.ConfirmShared); err != nil {
+		fmt.Fprintf(a.Stderr, "charter: warning: %s (the setting is written; editors may not complete its keys)\n", a.message(err))
+	}
 	return a.printKey(snap, key, true)
+}
+
+// SettingsSchemaCmd prints the JSON Schema of the settings.
+type SettingsSchemaCmd struct{}
+
+func (c *SettingsSchemaCmd) Run(a *App) error {
+	data, err := settings.SchemaJSON()
+	if err != nil {
+		return err
+	}
+	_, err = a.Stdout.Write(data)
+	return err
 }
 
 // SettingsPathCmd prints the scope file path.

@@ -22,15 +22,25 @@ type versionDoc struct {
 }
 
 func (versionFlag) BeforeReset(k *kong.Kong, a *App) error {
-	err := a.emit(versionDoc{
+	if err := a.printVersion(); err != nil {
+		return err
+	}
+	k.Exit(0)
+	return nil
+}
+
+// VersionCmd is `charter version`: what --version prints.
+type VersionCmd struct{}
+
+func (c *VersionCmd) Run(a *App) error { return a.printVersion() }
+
+// printVersion prints `charter 1.2.3`, or with --json the document hosts
+// read capabilities from.
+func (a *App) printVersion() error {
+	return a.emit(versionDoc{
 		Name:         core.Name,
 		Version:      a.Build.Version,
 		Commit:       a.Build.Commit,
 		Capabilities: core.Capabilities(),
 	}, func(w io.Writer) { fmt.Fprintf(w, "%s %s\n", core.Name, a.Build.Version) })
-	if err != nil {
-		return err
-	}
-	k.Exit(0)
-	return nil
 }

@@ -54,7 +54,7 @@ func TestEveryCodeHasAnExitAndAStatus(t *testing.T) {
 	for code, want := range map[string]ExitCode{
 		core.CodeInternal: 1, core.CodeUsage: 2, core.CodeInvalidValue: 2, core.CodeUnknownKey: 2,
 		core.CodeMalformedSettings: 1, core.CodeNoServer: 3, core.CodeSharedWrite: 4,
-		core.CodeCancelled: 4, core.CodeCheckFailed: 5, core.CodeNotSupported: 6,
+		core.CodeCancelled: 4, core.CodeOutdated: 5, core.CodeCheckFailed: 5, core.CodeNotSupported: 6,
 	} {
 		if got, _ := exitFor(code); got != want {
 			t.Errorf("exit status of %s = %d, want %d", code, got, want)

@@ -61,12 +61,12 @@ type Result struct {
 // Plan renders snap for the chosen agents (nil: the default ones) and reads
 // each target. A target with broken markers fails the whole plan, so that
 // nothing is written.
-func Plan(sys *core.System, snap *settings.Snapshot, version string, agents []string) ([]Target, error) {
+func Plan(sys *core.System, snap *settings.Snapshot, agents []string) ([]Target, error) {
 	files, err := Files(sys, agents)
 	if err != nil {
 		return nil, err
 	}
-	block := Render(snap, version)
+	block := Render(snap)
 	out := make([]Target, 0, len(files))
 	for _, f := range files {
 		t := Target{Agent: f.Agent, Path: f.Path, block: block}

@@ -103,7 +103,7 @@ func TestTargets(t *testing.T) {
 			for _, d := range tt.dirs {
 				m.mkdir(t, d)
 			}
-			ts, err := Plan(m.sys, m.snap, "1.2.3", tt.agents)
+			ts, err := Plan(m.sys, m.snap, tt.agents)
 			if tt.code != "" {
 				if core.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), "--agent") && tt.code == "no_agent" {
 					t.Fatalf("got %v, want a usage error %s naming --agent", err, tt.code)
@@ -128,7 +128,7 @@ func TestTargets(t *testing.T) {
 func TestRunStatus(t *testing.T) {
 	m := newMachine(t)
 	m.write(t, ".claude/CLAUDE.md", "# Mine\n")
-	ts, err := Plan(m.sys, m.snap, "1.2.3", []string{"all"})
+	ts, err := Plan(m.sys, m.snap, []string{"all"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestRunStatus(t *testing.T) {
 	if rs[0].State != StateWritten || rs[1].State != StateWritten {
 		t.Fatalf("run %+v", rs)
 	}
-	block := string(Render(m.snap, "1.2.3"))
+	block := string(Render(m.snap))
 	if got := m.read(t, ".claude/CLAUDE.md"); got != "# Mine\n\n"+block {
 		t.Errorf("CLAUDE.md:\n%s", got)
 	}
@@ -152,7 +152,7 @@ func TestRunStatus(t *testing.T) {
 		t.Errorf("AGENTS.md:\n%s", got)
 	}
 
-	ts, err = Plan(m.sys, m.snap, "1.2.3", nil)
+	ts, err = Plan(m.sys, m.snap, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestPlanBadMarkersWritesNothing(t *testing.T) {
 	bad := "x\n" + BeginMarker + "\n"
 	m.write(t, ".claude/CLAUDE.md", bad)
 	m.mkdir(t, ".codex")
-	_, err := Plan(m.sys, m.snap, "1.2.3", nil)
+	_, err := Plan(m.sys, m.snap, nil)
 	var me *MarkerError
 	if !errors.As(err, &me) || !strings.Contains(err.Error(), "CLAUDE.md: unbalanced charter markers: begin at line 2 has no end") {
 		t.Fatalf("got %v", err)
@@ -198,7 +198,7 @@ func TestRunSharedLink(t *testing.T) {
 		}
 	}
 	link := m.path(".agent-switch/claude/a/config/CLAUDE.md")
-	ts, err := Plan(m.sys, m.snap, "1.2.3", []string{"all"})
+	ts, err := Plan(m.sys, m.snap, []string{"all"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestRunSharedLink(t *testing.T) {
 	if err != nil || rs[0].State != StateWritten || rs[0].SharedPath != link || rs[1].State != StateCurrent {
 		t.Fatalf("confirmed: %+v %v", rs, err)
 	}
-	want := "# Shared\n\n" + string(Render(m.snap, "1.2.3"))
+	want := "# Shared\n\n" + string(Render(m.snap))
 	for _, p := range []string{"a", "b"} {
 		rel := ".agent-switch/claude/" + p + "/config/CLAUDE.md"
 		if dest, err := os.Readlink(m.path(rel)); err != nil || dest != "../../../shared/CLAUDE.md" {

@@ -10,17 +10,19 @@ import (
 )
 
 // Render is the managed block for snap, markers included. It depends on
-// nothing but the settings, the scope and version, so identical settings
-// give identical bytes. What each setting says comes from its Tell in the
-// settings schema: one heading per section, in schema order.
-func Render(snap *settings.Snapshot, version string) []byte {
+// nothing but the settings and the scope, never on the binary or the run
+// (no version, no time), so its bytes change only when what it says changes
+// and upgrading charter never makes `apply --check` fail. What each setting
+// says comes from its Tell in the settings schema: one heading per section,
+// in schema order.
+func Render(snap *settings.Snapshot) []byte {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 
 	line("%s", BeginMarker)
 	line("## Charter settings")
 	line("")
-	line("Managed by charter %s for %s.", clean(version), scopeText(snap.Scope))
+	line("Managed by charter for %s.", scopeText(snap.Scope))
 	line("Do not edit between the charter markers: change a setting with `charter settings set`, then run `charter apply`.")
 	keys := settings.Keys()
 	for _, sec := range settings.Sections() {

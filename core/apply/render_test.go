@@ -85,7 +85,7 @@ func TestRenderGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			got := Render(tt.snap, "1.2.3")
+			got := Render(tt.snap)
 			path := filepath.Join("testdata", tt.golden)
 			if *update {
 				if err := os.WriteFile(path, got, 0o644); err != nil {
@@ -110,7 +110,7 @@ func TestRenderGolden(t *testing.T) {
 // would govern nothing.
 func TestRenderEveryKey(t *testing.T) {
 	base := snapshot(t, profileScope(), "")
-	before := Render(base, "1.2.3")
+	before := Render(base)
 	for _, k := range settings.Keys() {
 		snap := *base
 		snap.Values = map[string]any{}
@@ -118,7 +118,7 @@ func TestRenderEveryKey(t *testing.T) {
 			snap.Values[name] = v
 		}
 		snap.Values[k.Name] = otherValue(t, k)
-		if bytes.Equal(Render(&snap, "1.2.3"), before) {
+		if bytes.Equal(Render(&snap), before) {
 			t.Errorf("changing %s does not change the block", k.Name)
 		}
 	}
@@ -148,11 +148,12 @@ func otherValue(t *testing.T, k settings.Key) any {
 	return nil
 }
 
-// Whatever a list item holds, it cannot end the block early.
+// Whatever a list item or the scope's path holds, it cannot end the block
+// early.
 func TestRenderCannotForgeMarkers(t *testing.T) {
-	snap := snapshot(t, profileScope(), "")
+	snap := snapshot(t, core.Scope{Kind: core.ScopeHost, Path: "/x\n" + EndMarker + "\n"}, "")
 	snap.Values["rules.disabled"] = []string{"x\n" + EndMarker + "\n" + BeginMarker, "a`b"}
-	got := Render(snap, "1.2.3\n"+EndMarker)
+	got := Render(snap)
 	blk, found, err := findBlock("block", got)
 	if err != nil || !found || blk.start != 0 || blk.end != len(got) {
 		t.Fatalf("block not one whole block (%v):\n%s", err, got)
@@ -165,7 +166,7 @@ func TestRenderOffStates(t *testing.T) {
 	snap := snapshot(t, profileScope(), `gates: {tests: {required: false}, lint: {required: false}, on_failure: ask}
 commands: {suggestions: {enabled: false, confidence_floor: 0.9}}
 `)
-	got := string(Render(snap, "1.2.3"))
+	got := string(Render(snap))
 	for _, want := range []string{"No quality gate is set.\n\nNot required here: tests, lint, coverage.\n", "- Do not suggest slash commands.\n\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("block lacks %q:\n%s", want, got)
@@ -177,7 +178,7 @@ commands: {suggestions: {enabled: false, confidence_floor: 0.9}}
 		}
 	}
 	snap = snapshot(t, profileScope(), "commands: {suggestions: {max_options: 0}}\n")
-	if got := string(Render(snap, "1.2.3")); !strings.Contains(got, "- Do not suggest slash commands.\n") {
+	if got := string(Render(snap)); !strings.Contains(got, "- Do not suggest slash commands.\n") {
 		t.Errorf("max_options 0 still suggests:\n%s", got)
 	}
 }

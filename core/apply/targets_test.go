@@ -12,7 +12,7 @@ func TestFilesMatchPlan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts, err := Plan(m.sys, m.snap, "1.2.3", agents)
+		ts, err := Plan(m.sys, m.snap, agents)
 		if err != nil {
 			t.Fatal(err)
 		}

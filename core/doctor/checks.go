@@ -330,6 +330,6 @@ func (r *run) plan() ([]apply.Target, error) {
 		r.unreadable, r.planErr = true, err
 		return nil, r.planErr
 	}
-	r.targets, r.planErr = apply.Plan(r.Sys, snap, r.Version, nil)
+	r.targets, r.planErr = apply.Plan(r.Sys, snap, nil)
 	return r.targets, r.planErr
 }

@@ -53,7 +53,7 @@ func (r Report) Failed() int {
 type Env struct {
 	Sys      *core.System
 	RootFlag *string // --config-root as given; nil when absent
-	Version  string  // of this charter, as apply renders it
+	Version  string  // of this charter
 	// Server probes the server of a scope (core/server.Probe). It is passed
 	// in so that the server can serve this report without an import cycle.
 	Server func(*core.System, core.Scope) ServerState

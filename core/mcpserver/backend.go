@@ -211,7 +211,7 @@ func (l *Local) Governance(ctx context.Context, dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return string(apply.Render(snap, l.Version)), nil
+	return string(apply.Render(snap)), nil
 }
 
 func (l *Local) Schema(ctx context.Context) ([]byte, error) {
@@ -232,7 +232,7 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 		WorkDir:         dir,
 		Apply:           ApplyStatus{Targets: []apply.Result{}},
 	}
-	targets, err := apply.Plan(l.Sys, snap, l.Version, nil)
+	targets, err := apply.Plan(l.Sys, snap, nil)
 	var (
 		ue *core.UsageError
 		me *apply.MarkerError

@@ -215,7 +215,7 @@ func TestToolsAndResources(t *testing.T) {
 				t.Errorf("charter://settings:\n%s\nwant the document of settings list --json:\n%s", got, want)
 			}
 			gov := readResource(t, cs, URIGovernance)
-			if want := string(apply.Render(snap, "1.2.3-test")); gov.Text != want || gov.MIMEType != "text/markdown" {
+			if want := string(apply.Render(snap)); gov.Text != want || gov.MIMEType != "text/markdown" {
 				t.Errorf("charter://governance (%s):\n%s\nwant what apply writes:\n%s", gov.MIMEType, gov.Text, want)
 			}
 			if !strings.Contains(gov.Text, "**full**") {
@@ -278,7 +278,7 @@ func TestStatusApply(t *testing.T) {
 	cs := connect(t, e.server(nil), newClient(noRoots), "")
 	var st StatusDoc
 	structured(t, call(t, cs, "status", nil), &st)
-	want := []apply.Result{{Agent: "claude", Path: filepath.Join(e.home, ".claude", "CLAUDE.md"), State: apply.StateOutdated}}
+	want := []apply.Result{{Agent: "claude", Path: filepath.Join(e.home, ".claude", "CLAUDE.md"), State: apply.StateOutdated, Missing: true}}
 	if st.Apply.Error != nil || !slices.Equal(st.Apply.Targets, want) {
 		t.Errorf("apply status %+v, want %+v", st.Apply, want)
 	}

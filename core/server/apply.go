@@ -14,7 +14,7 @@ func (s *Server) planApply(agents []string) ([]apply.Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	return apply.Plan(s.cfg.Sys, snap, s.cfg.Version, agents)
+	return apply.Plan(s.cfg.Sys, snap, agents)
 }
 
 // getApply reports each target as current or outdated, with the diff a

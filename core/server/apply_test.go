@@ -42,7 +42,7 @@ func TestApply(t *testing.T) {
 		t.Fatalf("POST: %d %s", rp.status, rp.body)
 	}
 	data, err := os.ReadFile(file)
-	if err != nil || !strings.Contains(string(data), "Managed by charter 1.2.3-test for the host scope") {
+	if err != nil || !strings.Contains(string(data), "Managed by charter for the host scope") {
 		t.Fatalf("file: %v\n%s", err, data)
 	}
 

@@ -187,7 +187,7 @@ func (k Key) check(v any) error {
 	case List:
 		for _, it := range v.([]string) {
 			if it == "" {
-				return k.problem("the list has an empty item: remove the extra comma, or give the missing %s", k.Item)
+				return k.problem("the list has an empty item: give each %s once, as a,b,c (no empty item between commas)", k.Item)
 			}
 		}
 	}

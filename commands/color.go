@@ -1,0 +1,60 @@
+package commands
+
+import (
+	"strings"
+)
+
+// ANSI colours for people at a terminal. charter colours only what it
+// helps to tell apart (a diff's lines, the prefix of an error), never
+// output that goes to a pipe or a file, and never with NO_COLOR set
+// (https://no-color.org) or on a dumb terminal.
+const (
+	ansiReset = "\x1b[0m"
+	ansiBold  = "\x1b[1m"
+	ansiRed   = "\x1b[31m"
+	ansiGreen = "\x1b[32m"
+	ansiCyan  = "\x1b[36m"
+	ansiError = "\x1b[1;31m"
+)
+
+// colorFor reports whether text written to stream may carry colour.
+func (a *App) colorFor(stream any) bool {
+	terminal := a.Terminal
+	if terminal == nil { // an App built by hand
+		terminal = isTerminal
+	}
+	return terminal(stream) && a.Sys.Getenv("NO_COLOR") == "" && a.Sys.Getenv("TERM") != "dumb"
+}
+
+// paint wraps s in an ANSI colour when on is set.
+func paint(on bool, color, s string) string {
+	if !on || s == "" {
+		return s
+	}
+	return color + s + ansiReset
+}
+
+// colorDiff colours a unified diff line by line: headers bold, hunk
+// headers cyan, removed lines red, added lines green.
+func colorDiff(diff string) string {
+	var b strings.Builder
+	for line := range strings.Lines(diff) {
+		text, nl := strings.CutSuffix(line, "\n")
+		color := ""
+		switch {
+		case strings.HasPrefix(text, "--- "), strings.HasPrefix(text, "+++ "):
+			color = ansiBold
+		case strings.HasPrefix(text, "@@"):
+			color = ansiCyan
+		case strings.HasPrefix(text, "-"):
+			color = ansiRed
+		case strings.HasPrefix(text, "+"):
+			color = ansiGreen
+		}
+		b.WriteString(paint(color != "", color, text))
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}

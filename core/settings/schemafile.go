@@ -1,0 +1,85 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+)
+
+// SchemaFileName is the JSON Schema charter keeps in the config root for
+// editors: a settings file charter creates names it in its first line, so
+// an editor with a YAML language server completes and checks the keys.
+const SchemaFileName = "settings.schema.json"
+
+// schemaModeline starts the comment a YAML language server reads.
+const schemaModeline = "# yaml-language-server: $schema="
+
+// SchemaJSON is the JSON Schema as charter prints and writes it.
+func SchemaJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(JSONSchema()); err != nil {
+		return nil, fmt.Errorf("encode the settings schema: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// SchemaPath is the schema file of a scope: one per config root, shared by
+// the root's own settings file and its profiles'.
+func SchemaPath(sys *core.System, sc core.Scope) string {
+	return sys.Paths.Join(sc.Root.Path, SchemaFileName)
+}
+
+// SchemaComment is the first line of a settings file charter creates.
+func SchemaComment(schemaPath string) string {
+	return schemaModeline + FileURL(schemaPath)
+}
+
+// FileURL is the file:// URL of an absolute path, on Unix and on Windows
+// (file:///C:/dir/file).
+func FileURL(path string) string {
+	p := strings.ReplaceAll(path, `\`, "/")
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// Annotate follows a successful write of the scope's settings file. It
+// keeps the schema file in the config root current (rewritten only when
+// charter's schema changed, so an upgrade refreshes it), and when the write
+// created the settings file it puts the schema comment first. Both go
+// through core's guarded write path with the write's own confirmation.
+// Files in a project (committed, shared by people with other homes) get
+// no comment: a file URL into one person's home would be noise there.
+func Annotate(sys *core.System, sc core.Scope, created, confirmShared bool) error {
+	schema, err := SchemaJSON()
+	if err != nil {
+		return err
+	}
+	schemaPath := SchemaPath(sys, sc)
+	err = sys.UpdateFile(schemaPath, confirmShared, func(old []byte) ([]byte, error) {
+		if bytes.Equal(old, schema) {
+			return nil, nil
+		}
+		return schema, nil
+	})
+	if err != nil || !created {
+		return err
+	}
+	comment := SchemaComment(schemaPath)
+	return sys.UpdateFile(New(sys, sc).Path(), confirmShared, func(old []byte) ([]byte, error) {
+		if old == nil || bytes.HasPrefix(old, []byte(schemaModeline)) {
+			return nil, nil // gone again, or already marked
+		}
+		// A blank line keeps the comment the document's own, not the
+		// first key's, so it stays when that key is removed.
+		return append([]byte(comment+"\n\n"), old...), nil
+	})
+}

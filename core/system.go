@@ -7,6 +7,7 @@
 package core
 
 import (
+	"os/user"
 	"runtime"
 	"sort"
 	"strings"
@@ -26,6 +27,11 @@ type System struct {
 	Now     func() time.Time
 	Getwd   func() (string, error)
 	Paths   PathStyle
+	// UserHome is the account's home from the system user database: the
+	// real home when HOME is an antigravity profile's fake one.
+	UserHome func() (string, error)
+	// AgentTable is the agents this System knows; nil means DefaultAgents.
+	AgentTable []Agent
 	names   []string    // variable names, for rules that scan them
 	locks   *lockTable  // in-process locks for file systems without flock
 	fsLocks *fsys.Locks // lock files and in-process mutexes on the real file system
@@ -60,6 +66,13 @@ func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func()
 		Now:     now,
 		Getwd:   getwd,
 		Paths:   PathStyle{Windows: runtime.GOOS == "windows"},
+		UserHome: func() (string, error) {
+			u, err := user.Current()
+			if err != nil {
+				return "", err
+			}
+			return u.HomeDir, nil
+		},
 		names:   names,
 		locks:   &lockTable{m: map[string]*sync.Mutex{}},
 		fsLocks: fsys.NewLocks(),

@@ -22,19 +22,19 @@ import (
 
 // System is everything core learns from the machine.
 type System struct {
-	Fs      afero.Fs
-	Vars    *env.Env
-	Now     func() time.Time
-	Getwd   func() (string, error)
-	Paths   PathStyle
+	Fs    afero.Fs
+	Vars  *env.Env
+	Now   func() time.Time
+	Getwd func() (string, error)
+	Paths PathStyle
 	// UserHome is the account's home from the system user database: the
 	// real home when HOME is an antigravity profile's fake one.
 	UserHome func() (string, error)
 	// AgentTable is the agents this System knows; nil means DefaultAgents.
 	AgentTable []Agent
-	names   []string    // variable names, for rules that scan them
-	locks   *lockTable  // in-process locks for file systems without flock
-	fsLocks *fsys.Locks // lock files and in-process mutexes on the real file system
+	names      []string    // variable names, for rules that scan them
+	locks      *lockTable  // in-process locks for file systems without flock
+	fsLocks    *fsys.Locks // lock files and in-process mutexes on the real file system
 	// rootFlag is this run's --config-root (SetConfigRoot): lock files
 	// live under the root it resolves to.
 	rootFlag *string
@@ -63,9 +63,9 @@ func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func()
 			v, ok := vars[k]
 			return v, ok
 		}),
-		Now:     now,
-		Getwd:   getwd,
-		Paths:   PathStyle{Windows: runtime.GOOS == "windows"},
+		Now:   now,
+		Getwd: getwd,
+		Paths: PathStyle{Windows: runtime.GOOS == "windows"},
 		UserHome: func() (string, error) {
 			u, err := user.Current()
 			if err != nil {

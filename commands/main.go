@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -139,7 +140,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		kong.Exit(func(c int) { panic(kongExit(c)) }),
 		kong.Bind(a, a.Build),
 		kong.BindTo(ctx, (*context.Context)(nil)),
-		kong.Vars{"version": a.Build.Version},
+		kong.Vars{"version": a.Build.Version, "agents": strings.Join(append(a.Sys.AgentNames(), "all"), "|")},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 	)
 	if err != nil {

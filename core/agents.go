@@ -39,7 +39,11 @@ type Agent struct {
 	// ProjectFile is the instruction file in a project, relative to its
 	// root, slash-separated; "" when the agent reads none.
 	ProjectFile string
-	Format      Format
+	// ProjectAlways makes `apply --project` write the project file by
+	// default even before it exists (CLAUDE.md and AGENTS.md, the files most
+	// agents read); other agents' project files only when already there.
+	ProjectAlways bool
+	Format        Format
 }
 
 // DefaultAgents is the table of agents, in canonical order: the order apply
@@ -48,9 +52,9 @@ type Agent struct {
 func DefaultAgents() []Agent {
 	return []Agent{
 		{Name: "claude", Provider: "claude", DirVar: "CLAUDE_CONFIG_DIR", DefaultDir: ".claude",
-			UserFile: "CLAUDE.md", ProjectFile: "CLAUDE.md", Format: FormatBlock},
+			UserFile: "CLAUDE.md", ProjectFile: "CLAUDE.md", ProjectAlways: true, Format: FormatBlock},
 		{Name: "codex", Provider: "codex", DirVar: "CODEX_HOME", DefaultDir: ".codex",
-			UserFile: "AGENTS.md", ProjectFile: "AGENTS.md", Format: FormatBlock},
+			UserFile: "AGENTS.md", ProjectFile: "AGENTS.md", ProjectAlways: true, Format: FormatBlock},
 		// Gemini CLI reads ~/.gemini/GEMINI.md and GEMINI.md at the project
 		// root; antigravity (agy) profiles run it with HOME pointed at the
 		// profile, so its user file is under the profile's home.

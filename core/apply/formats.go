@@ -42,6 +42,7 @@ const projectPrecedence = "These are this project's settings. Where they differ 
 // git; no one's home belongs in it) and says that it takes precedence.
 func projectBlock(snap *settings.Snapshot, block []byte) []byte {
 	out := bytes.Replace(block, []byte(" for "+scopeText(snap.Scope)+"."), []byte(" for this project."), 1)
+	out = bytes.Replace(out, []byte("then run `charter apply`"), []byte("then run `charter apply --project`"), 1)
 	at := bytes.Index(out, []byte(projectHeading))
 	if at < 0 {
 		at = len(BeginMarker) + 1 // after the begin marker's line

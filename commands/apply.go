@@ -97,8 +97,12 @@ func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 }
 
 func printResults(w io.Writer, results []apply.Result) {
+	width := 6 // claude, codex
 	for _, r := range results {
-		fmt.Fprintf(w, "%-6s  %-8s  %s", r.Agent, r.State, r.Path)
+		width = max(width, len(r.Agent))
+	}
+	for _, r := range results {
+		fmt.Fprintf(w, "%-*s  %-8s  %s", width, r.Agent, r.State, r.Path)
 		if r.SharedPath != "" {
 			fmt.Fprintf(w, "  (shared by agent-switch through %s)", r.SharedPath)
 		}

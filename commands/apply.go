@@ -22,6 +22,9 @@ type ApplyCmd struct {
 func (c *ApplyCmd) Run(a *App) error {
 	req := apply.Request{Agents: c.Agent}
 	if c.Project {
+		if a.noProject {
+			return &core.UsageError{Msg: "apply --project and --no-project contradict each other: give one of them"}
+		}
 		proj, err := a.Project()
 		if err != nil {
 			return err

@@ -22,24 +22,25 @@ import (
 
 // System is everything core learns from the machine.
 type System struct {
-	Fs    afero.Fs
-	Vars  *env.Env
-	Now   func() time.Time
-	Getwd func() (string, error)
-	Paths PathStyle
-	// UserHome is the account's home from the system user database: the
-	// real home when HOME is an antigravity profile's fake one.
-	UserHome func() (string, error)
-	// AgentTable is the agents this System knows; nil means DefaultAgents.
-	AgentTable []Agent
-	names      []string    // variable names, for rules that scan them
-	locks      *lockTable  // in-process locks for file systems without flock
-	fsLocks    *fsys.Locks // lock files and in-process mutexes on the real file system
+	Fs      afero.Fs
+	Vars    *env.Env
+	Now     func() time.Time
+	Getwd   func() (string, error)
+	Paths   PathStyle
+	names   []string    // variable names, for rules that scan them
+	locks   *lockTable  // in-process locks for file systems without flock
+	fsLocks *fsys.Locks // lock files and in-process mutexes on the real file system
 	// rootFlag is this run's --config-root (SetConfigRoot): lock files
 	// live under the root it resolves to.
 	rootFlag *string
 
 	beforeRename func(tmp string) // lets tests interrupt a write
+
+	// UserHome is the account's home from the system user database: the
+	// real home when HOME is an antigravity profile's fake one.
+	UserHome func() (string, error)
+	// AgentTable is the agents this System knows; nil means DefaultAgents.
+	AgentTable []Agent
 }
 
 // NewSystem builds a System from an environment in os.Environ form.
@@ -57,26 +58,30 @@ func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func()
 		vars[k] = v
 	}
 	sort.Strings(names)
-	return &System{
+	s := &System{
 		Fs: fs,
 		Vars: env.New(func(k string) (string, bool) {
 			v, ok := vars[k]
 			return v, ok
 		}),
-		Now:   now,
-		Getwd: getwd,
-		Paths: PathStyle{Windows: runtime.GOOS == "windows"},
-		UserHome: func() (string, error) {
-			u, err := user.Current()
-			if err != nil {
-				return "", err
-			}
-			return u.HomeDir, nil
-		},
+		Now:     now,
+		Getwd:   getwd,
+		Paths:   PathStyle{Windows: runtime.GOOS == "windows"},
 		names:   names,
 		locks:   &lockTable{m: map[string]*sync.Mutex{}},
 		fsLocks: fsys.NewLocks(),
 	}
+	s.UserHome = userHome
+	return s
+}
+
+// userHome asks the system user database (cached by os/user).
+func userHome() (string, error) {
+	u, err := user.Current()
+	if err != nil {
+		return "", err
+	}
+	return u.HomeDir, nil
 }
 
 // Getenv returns a variable's value, "" when unset.

@@ -7,22 +7,38 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/mcpserver"
 )
 
 // ApplyCmd renders this scope's settings into each agent's instruction file.
 type ApplyCmd struct {
-	Agent         []string `name:"agent" sep:"," placeholder:"claude|codex|all" help:"Agents to write for (default: the active profile's agent, else every agent whose directory exists)." complete:"agent"`
+	Agent         []string `name:"agent" sep:"," placeholder:"${agents}" help:"Agents to write for (default: the active profile's agent, else every agent whose directory exists; with --project: CLAUDE.md, AGENTS.md and every agent file already in the project)." complete:"agent"`
+	Project       bool     `name:"project" help:"Write the project's instruction files (and charter's entry in its .mcp.json) from the project's effective settings, instead of the user-level ones."`
 	DryRun        bool     `name:"dry-run" help:"Print a unified diff of what would change; write nothing."`
 	Check         bool     `name:"check" help:"Write nothing; exit 5 when an agent file is out of date (for hooks and CI)."`
 	ConfirmShared bool     `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
 }
 
 func (c *ApplyCmd) Run(a *App) error {
+	req := apply.Request{Agents: c.Agent}
+	if c.Project {
+		if a.noProject {
+			return &core.UsageError{Msg: "apply --project and --no-project contradict each other: give one of them"}
+		}
+		proj, err := a.Project()
+		if err != nil {
+			return err
+		}
+		if proj == nil {
+			return &core.UsageError{Msg: "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR"}
+		}
+		req.Project, req.MCPJSON = proj, registerMCP
+	}
 	_, snap, err := a.readSettings()
 	if err != nil {
 		return err
 	}
-	targets, err := apply.Plan(a.Sys, snap, c.Agent)
+	targets, err := apply.PlanRequest(a.Sys, snap, req)
 	if err != nil {
 		return err
 	}
@@ -50,7 +66,7 @@ func (c *ApplyCmd) Run(a *App) error {
 			return err
 		}
 	}
-	if err := a.emit(apply.Report{Targets: results}, func(w io.Writer) { printResults(w, results) }); err != nil {
+	if err := a.emit(apply.NewReport(a.Sys, results), func(w io.Writer) { printResults(w, results) }); err != nil {
 		return err
 	}
 	if len(blocked) > 0 {
@@ -62,7 +78,7 @@ func (c *ApplyCmd) Run(a *App) error {
 // status serves --dry-run and --check: nothing is written.
 func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 	results := apply.Status(targets)
-	err := a.emit(apply.Report{Targets: results}, func(w io.Writer) {
+	err := a.emit(apply.NewReport(a.Sys, results), func(w io.Writer) {
 		if !c.DryRun {
 			printResults(w, results)
 			return
@@ -88,11 +104,20 @@ func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 }
 
 func printResults(w io.Writer, results []apply.Result) {
+	width := 6 // claude, codex
 	for _, r := range results {
-		fmt.Fprintf(w, "%-6s  %-8s  %s", r.Agent, r.State, r.Path)
+		width = max(width, len(r.Agent))
+	}
+	for _, r := range results {
+		fmt.Fprintf(w, "%-*s  %-8s  %s", width, r.Agent, r.State, r.Path)
 		if r.SharedPath != "" {
 			fmt.Fprintf(w, "  (shared by agent-switch through %s)", r.SharedPath)
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// registerMCP keeps charter's entry in a project's .mcp.json current.
+func registerMCP(old []byte) ([]byte, error) {
+	return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry())
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
 )
 
 // sharedProfile is a claude profile whose CLAUDE.md links to a file all
@@ -102,5 +104,33 @@ func TestApplyCheckSurvivesUpgrade(t *testing.T) {
 		if code := int(app.run(context.Background(), args)); code != c.code {
 			t.Fatalf("charter %s %v: exit %d, want %d: %s%s", c.version, args, code, c.code, out.String(), errb.String())
 		}
+	}
+}
+
+// A test-only entry in the agent table is enough for the CLI: --agent
+// accepts it, --help names it, and the JSON report lists it.
+func TestApplyTableEntry(t *testing.T) {
+	home := t.TempDir()
+	environ := []string{"HOME=" + home}
+	exec := func(args ...string) run {
+		var out, errb bytes.Buffer
+		app := newApp(Build{Version: "t"}, strings.NewReader(""), &out, &errb, environ, afero.NewOsFs(), args)
+		app.Sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zed", DefaultDir: ".zed", UserFile: "ZED.md", Format: core.FormatBlock})
+		app.Interactive = func() bool { return false }
+		return run{int(app.run(context.Background(), args)), out.String(), errb.String()}
+	}
+	r := exec("apply", "--agent", "zed", "--json")
+	var doc struct {
+		Agents  []string
+		Targets []struct{ Agent, Path, State string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || r.code != 0 {
+		t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	if doc.Agents[len(doc.Agents)-1] != "zed" || len(doc.Targets) != 1 || doc.Targets[0].Path != filepath.Join(home, ".zed", "ZED.md") || doc.Targets[0].State != "written" {
+		t.Errorf("report %s", r.stdout)
+	}
+	if r := exec("apply", "--help"); !strings.Contains(r.stdout, "copilot|zed|all") {
+		t.Errorf("help does not name zed:\n%s", r.stdout)
 	}
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -192,8 +193,8 @@ func flagValues(f *kong.Flag, prefix, cur string) completion {
 	case "dir":
 		return completion{paths: "dirs"}
 	case "agent":
-		for _, ag := range core.Agents() {
-			items = append(items, candidate{ag.Name, "writes " + ag.File})
+		for _, ag := range core.DefaultAgents() {
+			items = append(items, candidate{ag.Name, "writes " + cmp.Or(ag.UserFile, ag.ProjectFile)})
 		}
 		items = append(items, candidate{"all", "every agent"})
 	case "capability":

@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -180,7 +181,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		kong.Exit(func(c int) { panic(kongExit(c)) }),
 		kong.Bind(a, a.Build),
 		kong.BindTo(ctx, (*context.Context)(nil)),
-		kong.Vars{"version": a.Build.Version},
+		kong.Vars{"version": a.Build.Version, "agents": strings.Join(append(a.Sys.AgentNames(), "all"), "|")},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Groups{"more": "More:"},
 	)

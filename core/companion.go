@@ -19,6 +19,10 @@ const (
 	CompanionRepo             = "https://github.com/event4u-app/agent-switch"
 	CompanionShareOffCommand  = "agent-switch share off"
 	CompanionRecommendationID = "agent-switch"
+	// The provider whose profile is entered by pointing HOME itself at
+	// <companion home>/<provider>/<name>/<CompanionProfileConfig>.
+	CompanionHomeProvider  = "antigravity"
+	CompanionProfileConfig = "config"
 )
 
 // Detection is the companion as charter sees it. It deliberately has no

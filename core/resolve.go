@@ -98,9 +98,11 @@ func (s *System) Normalize(p string) (string, error) {
 	return s.Paths.Clean(p), nil
 }
 
-// DefaultRoot is $HOME/.agentkit/charter, where user-global files live.
+// DefaultRoot is <real home>/.agentkit/charter, where user-global files
+// live: inside an antigravity profile, HOME is the profile's fake home, and
+// charter's files stay in the account's own.
 func (s *System) DefaultRoot() (string, error) {
-	home, err := s.Home()
+	home, err := s.RealHome()
 	if err != nil {
 		return "", err
 	}
@@ -134,16 +136,84 @@ func (s *System) ResolveRoot(flag *string) (ConfigRoot, error) {
 	return ConfigRoot{Path: p, Source: SourceDefault}, nil
 }
 
-// CompanionHome is $AGENT_SWITCH_HOME, else $HOME/.agent-switch.
+// CompanionHome is $AGENT_SWITCH_HOME, else <real home>/.agent-switch.
 func (s *System) CompanionHome() (string, error) {
 	if v := s.Getenv(CompanionHomeVar); strings.TrimSpace(v) != "" {
 		return s.Normalize(v)
 	}
-	home, err := s.Home()
+	home, err := s.RealHome()
 	if err != nil {
 		return "", err
 	}
 	return s.Paths.Join(home, CompanionHomeDir), nil
+}
+
+// RealHome is the account's home: $HOME, unless HOME itself is an
+// antigravity profile's fake home inside the companion tree (SPEC §2); then
+// the directory holding the companion home when that is named
+// .agent-switch, else the home the system user database gives.
+func (s *System) RealHome() (string, error) {
+	if hp, ok := s.homeProfile(); ok {
+		return hp.realHome, nil
+	}
+	return s.Home()
+}
+
+// homeProfileDir is an antigravity profile entered through HOME.
+type homeProfileDir struct {
+	name     string // the profile, a valid name
+	home     string // HOME, normalised: the profile's config directory
+	realHome string
+}
+
+// homeProfile recognises HOME = <companion home>/antigravity/<name>/config.
+// Without AGENT_SWITCH_HOME the companion home is found in HOME's own text:
+// its last four segments are .agent-switch/antigravity/<name>/config.
+func (s *System) homeProfile() (homeProfileDir, bool) {
+	home, err := s.Home()
+	if err != nil {
+		return homeProfileDir{}, false
+	}
+	var companion string
+	if v := s.Getenv(CompanionHomeVar); strings.TrimSpace(v) != "" {
+		if companion, err = s.Normalize(v); err != nil {
+			return homeProfileDir{}, false
+		}
+	} else {
+		companion = home
+		for range 3 {
+			companion = s.Paths.Dir(companion)
+		}
+		if !s.Paths.equalName(lastName(s.Paths, companion), CompanionHomeDir) {
+			return homeProfileDir{}, false
+		}
+	}
+	segs, ok := s.Paths.Within(companion, home)
+	if !ok || len(segs) != 3 || segs[0] != CompanionHomeProvider || segs[2] != CompanionProfileConfig || !profileName.MatchString(segs[1]) {
+		return homeProfileDir{}, false
+	}
+	hp := homeProfileDir{name: segs[1], home: home}
+	if s.Paths.equalName(lastName(s.Paths, companion), CompanionHomeDir) {
+		hp.realHome = s.Paths.Dir(companion)
+		return hp, true
+	}
+	if s.UserHome == nil {
+		return homeProfileDir{}, false
+	}
+	real, err := s.UserHome()
+	if err != nil || strings.TrimSpace(real) == "" {
+		return homeProfileDir{}, false
+	}
+	if hp.realHome, err = s.Normalize(real); err != nil {
+		return homeProfileDir{}, false
+	}
+	return hp, true
+}
+
+// lastName is the final element of a clean path.
+func lastName(ps PathStyle, p string) string {
+	d := ps.Dir(p)
+	return strings.TrimLeft(p[len(d):], `/\`)
 }
 
 var profileName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -153,8 +223,10 @@ var profileName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 // *_CONFIG_DIR in lexical order.
 func (s *System) profileVars() []string {
 	var vars []string
-	for _, a := range agents {
-		vars = append(vars, a.DirVar)
+	for _, a := range s.Agents() {
+		if a.DirVar != "" && !slices.Contains(vars, a.DirVar) {
+			vars = append(vars, a.DirVar)
+		}
 	}
 	for _, n := range s.VarNames() {
 		if strings.HasSuffix(n, "_CONFIG_DIR") && !slices.Contains(vars, n) {
@@ -171,12 +243,22 @@ func (s *System) ActiveProfile() Profile {
 }
 
 // ProfileDir returns the normalised directory of the active profile: the
-// agent's own config directory, as the selecting variable gives it.
+// agent's own config directory, as the selecting variable gives it (for a
+// profile entered through HOME, HOME itself).
 func (s *System) ProfileDir() (string, bool) {
 	p, dir := s.findProfile()
 	return dir, p.Active
 }
 
+// ProfileViaHome reports whether the active profile was entered through
+// HOME (antigravity) rather than an agent's variable.
+func (s *System) ProfileViaHome() bool {
+	p, dir := s.findProfile()
+	hp, ok := s.homeProfile()
+	return p.Active && ok && dir == hp.home
+}
+
+// findProfile applies SPEC §2: each variable in turn, then HOME last.
 func (s *System) findProfile() (Profile, string) {
 	home, err := s.CompanionHome()
 	if err != nil {
@@ -197,6 +279,10 @@ func (s *System) findProfile() (Profile, string) {
 		}
 		provider, profile := segs[0], segs[1]
 		return Profile{Active: true, Provider: &provider, Profile: &profile}, p
+	}
+	if hp, ok := s.homeProfile(); ok {
+		provider, profile := CompanionHomeProvider, hp.name
+		return Profile{Active: true, Provider: &provider, Profile: &profile}, hp.home
 	}
 	return Profile{}, ""
 }

@@ -7,6 +7,7 @@
 package core
 
 import (
+	"os/user"
 	"runtime"
 	"sort"
 	"strings"
@@ -34,6 +35,12 @@ type System struct {
 	rootFlag *string
 
 	beforeRename func(tmp string) // lets tests interrupt a write
+
+	// UserHome is the account's home from the system user database: the
+	// real home when HOME is an antigravity profile's fake one.
+	UserHome func() (string, error)
+	// AgentTable is the agents this System knows; nil means DefaultAgents.
+	AgentTable []Agent
 }
 
 // NewSystem builds a System from an environment in os.Environ form.
@@ -51,7 +58,7 @@ func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func()
 		vars[k] = v
 	}
 	sort.Strings(names)
-	return &System{
+	s := &System{
 		Fs: fs,
 		Vars: env.New(func(k string) (string, bool) {
 			v, ok := vars[k]
@@ -64,6 +71,17 @@ func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func()
 		locks:   &lockTable{m: map[string]*sync.Mutex{}},
 		fsLocks: fsys.NewLocks(),
 	}
+	s.UserHome = userHome
+	return s
+}
+
+// userHome asks the system user database (cached by os/user).
+func userHome() (string, error) {
+	u, err := user.Current()
+	if err != nil {
+		return "", err
+	}
+	return u.HomeDir, nil
 }
 
 // Getenv returns a variable's value, "" when unset.

@@ -10,52 +10,56 @@ import (
 // All selects every known agent.
 const All = "all"
 
-// Agents lists the agent names charter knows.
-func Agents() []string {
-	var out []string
-	for _, a := range core.Agents() {
-		out = append(out, a.Name)
-	}
-	return out
-}
+// Levels of a target.
+const (
+	LevelUser    = "user"    // the agent's user-level file, for this scope
+	LevelProject = "project" // the agent's file in a project
+)
 
 // agentFlag is how a person chooses agents on the command line.
-func agentFlag() string { return "--agent " + strings.Join(append(Agents(), All), "|") }
+func agentFlag(sys *core.System) string {
+	return "--agent " + strings.Join(append(sys.AgentNames(), All), "|")
+}
 
-// selectAgents resolves names to agents in canonical order. No names means
-// the default: the active profile's provider, else every agent whose
-// directory exists.
-func selectAgents(sys *core.System, names []string) ([]core.Agent, error) {
+// fileAt is the agent's file name at a level, "" when it reads none there.
+func fileAt(a core.Agent, level string) string {
+	if level == LevelProject {
+		return a.ProjectFile
+	}
+	return a.UserFile
+}
+
+// selectAgents resolves names to agents in canonical order, for a level.
+// No names means the default: at user level the active profile's agents,
+// else every agent whose directory exists; at project level CLAUDE.md and
+// AGENTS.md's agents plus every agent whose file is already there.
+func selectAgents(sys *core.System, names []string, level string, proj *core.Project) ([]core.Agent, error) {
 	if len(names) > 0 {
-		want := map[string]bool{}
-		for _, n := range names {
-			n = strings.ToLower(strings.TrimSpace(n))
-			if _, ok := core.LookupAgent(n); !ok && n != All {
-				return nil, &core.UsageError{Kind: core.CodeUnknownAgent,
-					Msg: fmt.Sprintf("unknown agent %q: choose %s", n, strings.Join(append(Agents(), All), ", "))}
-			}
-			want[n] = true
-		}
+		return namedAgents(sys, names, level)
+	}
+	if level == LevelProject {
+		return projectAgents(sys, proj), nil
+	}
+	if p := sys.ActiveProfile(); p.Active {
 		var out []core.Agent
-		for _, a := range core.Agents() {
-			if want[a.Name] || want[All] {
+		for _, a := range sys.Agents() {
+			if a.Provider == *p.Provider && a.UserFile != "" {
 				out = append(out, a)
 			}
 		}
-		return out, nil
-	}
-	if p := sys.ActiveProfile(); p.Active {
-		a, ok := core.LookupAgent(*p.Provider)
-		if !ok {
+		if len(out) == 0 {
 			return nil, &core.UsageError{Kind: core.CodeNoAgent,
-				Msg: fmt.Sprintf("no agent instruction file is known for provider %q of the profile %s: choose an agent with %s", *p.Provider, p.Name(), agentFlag())}
+				Msg: fmt.Sprintf("no agent instruction file is known for provider %q of the profile %s: choose an agent with %s", *p.Provider, p.Name(), agentFlag(sys))}
 		}
-		return []core.Agent{a}, nil
+		return out, nil
 	}
 	var out []core.Agent
 	var dirs []string
-	for _, a := range core.Agents() {
-		dir, err := agentDir(sys, a)
+	for _, a := range sys.Agents() {
+		if a.UserFile == "" {
+			continue
+		}
+		dir, err := sys.AgentDir(a)
 		if err != nil {
 			return nil, err
 		}
@@ -66,28 +70,102 @@ func selectAgents(sys *core.System, names []string) ([]core.Agent, error) {
 	}
 	if len(out) == 0 {
 		return nil, &core.UsageError{Kind: core.CodeNoAgent,
-			Msg: fmt.Sprintf("no agent directory found (%s): choose an agent with %s", strings.Join(dirs, ", "), agentFlag())}
+			Msg: fmt.Sprintf("no agent directory found (%s): choose an agent with %s", strings.Join(dirs, ", "), agentFlag(sys))}
 	}
 	return out, nil
 }
 
-// agentDir is where the file goes: inside a profile, always the profile's
-// config directory, so a profile's settings never land in another scope's
-// file; outside one, the agent's own variable, else its default below $HOME.
-func agentDir(sys *core.System, a core.Agent) (string, error) {
-	if dir, ok := sys.ProfileDir(); ok {
-		return dir, nil
-	}
-	if v := sys.Getenv(a.DirVar); strings.TrimSpace(v) != "" {
-		dir, err := sys.Normalize(v)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", a.DirVar, err)
+// namedAgents checks --agent names. "all" takes every agent that reads a
+// file at this level; an agent named on its own that reads none there is a
+// usage error that says where it does read one.
+func namedAgents(sys *core.System, names []string, level string) ([]core.Agent, error) {
+	want := map[string]bool{}
+	for _, n := range names {
+		n = strings.ToLower(strings.TrimSpace(n))
+		a, ok := sys.LookupAgent(n)
+		switch {
+		case n == All:
+		case !ok:
+			return nil, &core.UsageError{Kind: core.CodeUnknownAgent,
+				Msg: fmt.Sprintf("unknown agent %q: choose %s", n, strings.Join(append(sys.AgentNames(), All), ", "))}
+		case fileAt(a, level) == "" && level == LevelUser:
+			return nil, &core.UsageError{Kind: core.CodeUnknownAgent,
+				Msg: fmt.Sprintf("%s reads no user-level instruction file, only %s in a project: run `charter apply --project --agent %s`", n, a.ProjectFile, n)}
+		case fileAt(a, level) == "":
+			return nil, &core.UsageError{Kind: core.CodeUnknownAgent,
+				Msg: fmt.Sprintf("%s reads no project instruction file: run `charter apply --agent %s` for its user-level file", n, n)}
 		}
-		return dir, nil
+		want[n] = true
 	}
-	home, err := sys.Home()
-	if err != nil {
-		return "", err
+	var out []core.Agent
+	for _, a := range sys.Agents() {
+		if (want[a.Name] || want[All]) && fileAt(a, level) != "" {
+			out = append(out, a)
+		}
 	}
-	return sys.Paths.Join(home, a.DefaultDir), nil
+	return out, nil
+}
+
+// projectAgents are the agents apply --project writes for by default: those
+// marked ProjectAlways, and every other agent whose file is in the project
+// already (for a rules file charter owns whole, whose rules directory is).
+func projectAgents(sys *core.System, proj *core.Project) []core.Agent {
+	var out []core.Agent
+	for _, a := range sys.Agents() {
+		if a.ProjectFile == "" {
+			continue
+		}
+		p := sys.ProjectPath(a, proj.Dir)
+		if a.ProjectAlways || exists(sys, p) || (a.Format == core.FormatRules && exists(sys, sys.Paths.Dir(p))) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func exists(sys *core.System, p string) bool {
+	_, err := sys.Fs.Stat(p)
+	return err == nil
+}
+
+// AgentInfo is one agent and where its files are, for doctor, the hub and
+// the docs.
+type AgentInfo struct {
+	Name     string `json:"name"`
+	Provider string `json:"provider,omitempty"`
+	Format   string `json:"format"`
+	// UserPath is the user-level file for this scope ("" when the agent
+	// reads none); UserExists says whether it is there.
+	UserPath   string `json:"userPath,omitempty"`
+	UserExists bool   `json:"userExists"`
+	// ProjectPath is the file in the project (or the project-relative path
+	// when there is no project); "" when the agent reads none.
+	ProjectPath   string `json:"projectPath,omitempty"`
+	ProjectExists bool   `json:"projectExists"`
+}
+
+// Inventory lists every agent of sys's table with its targets in this
+// scope and, when proj is not nil, in that project.
+func Inventory(sys *core.System, proj *core.Project) ([]AgentInfo, error) {
+	var out []AgentInfo
+	for _, a := range sys.Agents() {
+		info := AgentInfo{Name: a.Name, Provider: a.Provider, Format: string(a.Format)}
+		p, err := sys.UserPath(a)
+		if err != nil {
+			return nil, err
+		}
+		if p != "" {
+			info.UserPath, info.UserExists = p, exists(sys, p)
+		}
+		switch {
+		case a.ProjectFile == "":
+		case proj != nil:
+			info.ProjectPath = sys.ProjectPath(a, proj.Dir)
+			info.ProjectExists = exists(sys, info.ProjectPath)
+		default:
+			info.ProjectPath = a.ProjectFile
+		}
+		out = append(out, info)
+	}
+	return out, nil
 }

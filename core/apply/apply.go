@@ -29,28 +29,45 @@ const (
 	StateOutdated = "outdated" // Status: Run would change the file
 )
 
-// Target is one agent instruction file and what applying makes of it.
+// Target is one file apply writes (an agent's instruction file, or the
+// project's .mcp.json) and what applying makes of it.
 type Target struct {
-	Agent      string
+	Agent      string // the agent, or MCPTarget
+	Level      string // LevelUser or LevelProject
 	Path       string
 	SharedPath string // the link the companion shares that Path lies behind, if any
 	Old        []byte // the file as read; nil when it does not exist
-	New        []byte // the file with the rendered block
-	block      []byte
+	New        []byte // the file as Run would write it
+	edit       func(old []byte) ([]byte, error)
 }
+
+// MCPTarget names the project's .mcp.json in a report: apply --project
+// registers charter's MCP server there.
+const MCPTarget = "mcp"
+
+// MCPFile is the project's MCP registration file.
+const MCPFile = ".mcp.json"
 
 // Current reports whether the file already is what Run would write.
 func (t Target) Current() bool { return t.Old != nil && bytes.Equal(t.Old, t.New) }
 
 // Report is what apply tells: `charter apply --json` prints it and the
-// HTTP API answers with it.
+// HTTP API answers with it. Agents names every agent charter knows, so that
+// a client never keeps its own list.
 type Report struct {
+	Agents  []string `json:"agents"`
 	Targets []Result `json:"targets"`
+}
+
+// NewReport is the report of results for sys's agents.
+func NewReport(sys *core.System, results []Result) Report {
+	return Report{Agents: sys.AgentNames(), Targets: results}
 }
 
 // Result is one target in a report.
 type Result struct {
 	Agent      string `json:"agent"`
+	Level      string `json:"level"`
 	Path       string `json:"path"`
 	State      string `json:"state"`
 	SharedPath string `json:"sharedPath,omitempty"`
@@ -58,28 +75,77 @@ type Result struct {
 	Missing    bool   `json:"missing,omitempty"` // Status only: the file does not exist yet
 }
 
-// Plan renders snap for the chosen agents (nil: the default ones) and reads
-// each target. A target with broken markers fails the whole plan, so that
-// nothing is written.
+// Request is what to plan.
+type Request struct {
+	Agents []string // nil: the default ones for the level
+	// Project, when set, plans the project's files instead of the
+	// user-level ones.
+	Project *core.Project
+	// MCPJSON, with Project, also keeps charter's entry in the project's
+	// .mcp.json: it edits the file as it is (nil when absent). The caller
+	// supplies it because the MCP package builds on this one.
+	MCPJSON func(old []byte) ([]byte, error)
+}
+
+// Plan renders snap for the chosen agents' user-level files (nil: the
+// default ones) and reads each target.
 func Plan(sys *core.System, snap *settings.Snapshot, agents []string) ([]Target, error) {
-	files, err := Files(sys, agents)
+	return PlanRequest(sys, snap, Request{Agents: agents})
+}
+
+// PlanRequest renders snap for req's targets and reads each one. A target
+// that cannot be edited safely (broken markers, a malformed .mcp.json)
+// fails the whole plan, so that nothing is written.
+func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Target, error) {
+	level := LevelUser
+	if req.Project != nil {
+		level = LevelProject
+	}
+	sel, err := selectAgents(sys, req.Agents, level, req.Project)
 	if err != nil {
 		return nil, err
 	}
 	block := Render(snap)
-	out := make([]Target, 0, len(files))
-	for _, f := range files {
-		t := Target{Agent: f.Agent, Path: f.Path, block: block}
+	if level == LevelProject {
+		block = projectBlock(snap, block)
+	}
+	out := make([]Target, 0, len(sel)+1)
+	for _, a := range sel {
+		t := Target{Agent: a.Name, Level: level}
+		if level == LevelProject {
+			t.Path = sys.ProjectPath(a, req.Project.Dir)
+		} else if t.Path, err = sys.UserPath(a); err != nil {
+			return nil, err
+		}
+		r, ok := renderers[a.Format]
+		if !ok {
+			return nil, fmt.Errorf("agent %s: no renderer for format %q", a.Name, a.Format)
+		}
+		path := t.Path
+		t.edit = func(old []byte) ([]byte, error) { return r(path, old, block) }
+		out = append(out, t)
+	}
+	if level == LevelProject && req.MCPJSON != nil {
+		path := sys.Paths.Join(req.Project.Dir, MCPFile)
+		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, edit: func(old []byte) ([]byte, error) {
+			data, err := req.MCPJSON(old)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			return data, nil
+		}})
+	}
+	for i := range out {
+		t := &out[i]
 		if t.Old, err = read(sys, t.Path); err != nil {
 			return nil, err
 		}
-		if t.New, err = splice(t.Path, t.Old, block); err != nil {
+		if t.New, err = t.edit(t.Old); err != nil {
 			return nil, err
 		}
 		if t.SharedPath, err = sys.SharedLink(t.Path); err != nil {
 			return nil, err
 		}
-		out = append(out, t)
 	}
 	return out, nil
 }
@@ -89,7 +155,7 @@ func Plan(sys *core.System, snap *settings.Snapshot, agents []string) ([]Target,
 func Status(targets []Target) []Result {
 	out := make([]Result, len(targets))
 	for i, t := range targets {
-		out[i] = Result{Agent: t.Agent, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
+		out[i] = Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
 		if !t.Current() {
 			out[i].State = StateOutdated
 			out[i].Diff = Diff(t.Path, t.Old, t.New)
@@ -122,21 +188,21 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 	out := make([]Result, 0, len(targets))
 	var blocked []error
 	for _, t := range targets {
-		r := Result{Agent: t.Agent, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
+		r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
 		// A file already current is left alone: no lock, and no block for a
 		// shared file that would not change.
 		old, err := read(sys, t.Path)
 		if err != nil {
 			return nil, err
 		}
-		if data, err := splice(t.Path, old, t.block); err != nil {
+		if data, err := t.edit(old); err != nil {
 			return nil, err
 		} else if old != nil && bytes.Equal(data, old) {
 			out = append(out, r)
 			continue
 		}
 		err = sys.UpdateFileOpts(t.Path, core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}, func(old []byte) ([]byte, error) {
-			data, err := splice(t.Path, old, t.block)
+			data, err := t.edit(old)
 			if err != nil || (old != nil && bytes.Equal(data, old)) {
 				return nil, err
 			}

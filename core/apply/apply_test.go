@@ -83,8 +83,14 @@ func TestTargets(t *testing.T) {
 		{name: "codex only", dirs: []string{".codex"}, want: []string{"codex=.codex/AGENTS.md"}},
 		{name: "both", dirs: []string{".claude", ".codex"}, want: []string{"claude=.claude/CLAUDE.md", "codex=.codex/AGENTS.md"}},
 		{name: "explicit, directory missing", agents: []string{"claude"}, want: []string{"claude=.claude/CLAUDE.md"}},
-		{name: "all, deduplicated", agents: []string{"codex", "all", "Claude"}, want: []string{"claude=.claude/CLAUDE.md", "codex=.codex/AGENTS.md"}},
-		{name: "unknown", agents: []string{"gemini"}, code: "unknown_agent"},
+		{name: "all, deduplicated", agents: []string{"codex", "all", "Claude"}, want: []string{"claude=.claude/CLAUDE.md", "codex=.codex/AGENTS.md", "gemini=.gemini/GEMINI.md"}},
+		{name: "unknown", agents: []string{"zed"}, code: "unknown_agent"},
+		{name: "project-only agent at user level", agents: []string{"cursor"}, code: "unknown_agent"},
+		{name: "gemini directory", dirs: []string{".gemini"}, want: []string{"gemini=.gemini/GEMINI.md"}},
+		{name: "antigravity profile through HOME", env: []string{"HOME=$HOME/.agent-switch/antigravity/agy1/config"}, dirs: []string{".claude"},
+			want: []string{"gemini=.agent-switch/antigravity/agy1/config/.gemini/GEMINI.md"}},
+		{name: "antigravity profile, every agent under its home", env: []string{"HOME=$HOME/.agent-switch/antigravity/agy1/config"}, agents: []string{"all"},
+			want: []string{"claude=.agent-switch/antigravity/agy1/config/.claude/CLAUDE.md", "codex=.agent-switch/antigravity/agy1/config/.codex/AGENTS.md", "gemini=.agent-switch/antigravity/agy1/config/.gemini/GEMINI.md"}},
 		{name: "claude profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/work/config"}, dirs: []string{".claude", ".codex"},
 			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md"}},
 		{name: "codex profile", env: []string{"CODEX_HOME=$HOME/.agent-switch/codex/p1"},
@@ -93,7 +99,7 @@ func TestTargets(t *testing.T) {
 		{name: "another provider, agent chosen", env: []string{"GEMINI_CONFIG_DIR=$HOME/.agent-switch/gemini/work/config"}, agents: []string{"claude"},
 			want: []string{"claude=.agent-switch/gemini/work/config/CLAUDE.md"}},
 		{name: "every agent in a profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/work/config"}, agents: []string{"all"},
-			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md", "codex=.agent-switch/claude/work/config/AGENTS.md"}},
+			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md", "codex=.agent-switch/claude/work/config/AGENTS.md", "gemini=.agent-switch/claude/work/config/GEMINI.md"}},
 		{name: "the agent's own variable outside a profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/elsewhere"}, dirs: []string{"elsewhere"},
 			want: []string{"claude=elsewhere/CLAUDE.md"}},
 	}
@@ -128,7 +134,7 @@ func TestTargets(t *testing.T) {
 func TestRunStatus(t *testing.T) {
 	m := newMachine(t)
 	m.write(t, ".claude/CLAUDE.md", "# Mine\n")
-	ts, err := Plan(m.sys, m.snap, []string{"all"})
+	ts, err := Plan(m.sys, m.snap, []string{"claude", "codex"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +204,7 @@ func TestRunSharedLink(t *testing.T) {
 		}
 	}
 	link := m.path(".agent-switch/claude/a/config/CLAUDE.md")
-	ts, err := Plan(m.sys, m.snap, []string{"all"})
+	ts, err := Plan(m.sys, m.snap, []string{"claude", "codex"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,17 +12,17 @@ type File struct {
 // default ones), without reading settings or files: `charter doctor` checks
 // their paths for shared links even when the settings cannot be read.
 func Files(sys *core.System, agents []string) ([]File, error) {
-	sel, err := selectAgents(sys, agents)
+	sel, err := selectAgents(sys, agents, LevelUser, nil)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]File, 0, len(sel))
 	for _, a := range sel {
-		dir, err := agentDir(sys, a)
+		p, err := sys.UserPath(a)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, File{Agent: a.Name, Path: sys.Paths.Join(dir, a.File)})
+		out = append(out, File{Agent: a.Name, Path: p})
 	}
 	return out, nil
 }

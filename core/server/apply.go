@@ -2,48 +2,70 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/settings"
 )
 
-// planApply reads this scope's settings and plans the agents' files.
-func (s *Server) planApply(agents []string) ([]apply.Target, error) {
+// planApply reads this scope's settings and plans the agents' files: the
+// user-level ones, or with project the served project's (and its
+// .mcp.json).
+func (s *Server) planApply(agents []string, project bool) ([]apply.Target, error) {
+	req := apply.Request{Agents: agents}
+	if project {
+		if s.cfg.Project == nil {
+			return nil, &core.UsageError{Msg: "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR"}
+		}
+		req.Project = s.cfg.Project
+		req.MCPJSON = func(old []byte) ([]byte, error) { return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry()) }
+	}
 	snap, err := settings.New(s.cfg.Sys, s.cfg.Scope).Read()
 	if err != nil {
 		return nil, err
 	}
-	return apply.Plan(s.cfg.Sys, snap, agents)
+	return apply.PlanRequest(s.cfg.Sys, snap, req)
 }
 
 // getApply reports each target as current or outdated, with the diff a
-// POST would make. ?agent=claude,codex (or repeated) chooses the agents.
+// POST would make. ?agent=claude,codex (or repeated) chooses the agents;
+// ?project=true the served project's files.
 func (s *Server) getApply(w http.ResponseWriter, r *http.Request) error {
 	var agents []string
 	for _, v := range r.URL.Query()["agent"] {
 		agents = append(agents, strings.Split(v, ",")...)
 	}
-	targets, err := s.planApply(agents)
+	project := false
+	if v := r.URL.Query().Get("project"); v != "" {
+		var err error
+		if project, err = strconv.ParseBool(v); err != nil {
+			return &core.UsageError{Kind: core.CodeInvalidRequest, Msg: "project must be true or false"}
+		}
+	}
+	targets, err := s.planApply(agents, project)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, apply.Report{Targets: apply.Status(targets)})
+	writeJSON(w, http.StatusOK, apply.NewReport(s.cfg.Sys, apply.Status(targets)))
 	return nil
 }
 
-// postApply writes {"agents":[…],"confirmSharedWrite":bool}. Targets behind
-// a shared link are not written unless confirmed; the others are, and the
-// 409 lists every target with its state.
+// postApply writes {"agents":[…],"project":bool,"confirmSharedWrite":bool}.
+// Targets behind a shared link are not written unless confirmed; the others
+// are, and the 409 lists every target with its state.
 func (s *Server) postApply(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		Agents             []string `json:"agents"`
+		Project            bool     `json:"project"`
 		ConfirmSharedWrite bool     `json:"confirmSharedWrite"`
 	}
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	targets, err := s.planApply(req.Agents)
+	targets, err := s.planApply(req.Agents, req.Project)
 	if err != nil {
 		return err
 	}
@@ -51,6 +73,6 @@ func (s *Server) postApply(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, apply.Report{Targets: results})
+	writeJSON(w, http.StatusOK, apply.NewReport(s.cfg.Sys, results))
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 )
 
@@ -66,7 +67,8 @@ func TestApplyErrors(t *testing.T) {
 	}{
 		{"GET", "api/v1/apply", "", 422, "no_agent"},
 		{"POST", "api/v1/apply", `{}`, 422, "no_agent"},
-		{"POST", "api/v1/apply", `{"agents":["gemini"]}`, 422, "unknown_agent"},
+		{"POST", "api/v1/apply", `{"agents":["zed"]}`, 422, "unknown_agent"},
+		{"POST", "api/v1/apply", `{"agents":["cursor"]}`, 422, "unknown_agent"},
 		{"POST", "api/v1/apply", `{"agents":"claude"}`, 422, "invalid_request"},
 		{"POST", "api/v1/apply", `{"agents":[`, 400, "invalid_json"},
 		{"PUT", "api/v1/apply", `{}`, 405, "method_not_allowed"},
@@ -112,7 +114,7 @@ func TestApplySharedLink(t *testing.T) {
 	}
 	r := e.start(t, 0)
 
-	rp := r.do("POST", "api/v1/apply", `{"agents":["all"]}`)
+	rp := r.do("POST", "api/v1/apply", `{"agents":["claude","codex"]}`)
 	if rp.status != 409 {
 		t.Fatalf("%d %s", rp.status, rp.body)
 	}
@@ -137,5 +139,68 @@ func TestApplySharedLink(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(shared); !strings.HasPrefix(string(data), "# shared\n\n"+apply.BeginMarker+"\n") {
 		t.Errorf("shared file:\n%s", data)
+	}
+}
+
+// The served project's files over HTTP: GET ?project=true reports them,
+// POST {"project":true} writes them and registers charter in .mcp.json,
+// keeping the other servers. Without a project it is a 422 naming the fix.
+func TestApplyProject(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	if rp := r.do("GET", "api/v1/apply?project=true", ""); rp.status != 422 || !strings.Contains(string(rp.body), "--project-dir") {
+		t.Fatalf("no project: %d %s", rp.status, rp.body)
+	}
+	r.stop()
+
+	repo := filepath.Join(e.dir, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, ".charter"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	other := "{\n  \"mcpServers\": {\n    \"other\": {\"command\": \"x\"}\n  }\n}\n"
+	if err := os.WriteFile(filepath.Join(repo, ".mcp.json"), []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proj, err := e.sys.FindProject(&repo, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: proj, Version: "1.2.3-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = serve(t, s)
+	rp := r.do("GET", "api/v1/apply?project=true", "")
+	got := applyTargets(t, rp)
+	if rp.status != 200 || len(got) != 3 || got[0].Agent != "claude" || got[0].Level != apply.LevelProject ||
+		got[0].Path != filepath.Join(repo, "CLAUDE.md") || got[2].Agent != apply.MCPTarget || got[2].State != apply.StateOutdated {
+		t.Fatalf("GET: %d %s", rp.status, rp.body)
+	}
+	rp = r.do("POST", "api/v1/apply", `{"project":true}`)
+	if got := applyTargets(t, rp); rp.status != 200 || len(got) != 3 || got[2].State != apply.StateWritten {
+		t.Fatalf("POST: %d %s", rp.status, rp.body)
+	}
+	data, err := os.ReadFile(filepath.Join(repo, ".mcp.json"))
+	if err != nil || !strings.Contains(string(data), `"other": {"command": "x"}`) || !strings.Contains(string(data), `"charter"`) {
+		t.Fatalf(".mcp.json: %v\n%s", err, data)
+	}
+	if rp := r.do("GET", "api/v1/apply?project=maybe", ""); rp.status != 422 {
+		t.Errorf("bad project parameter: %d %s", rp.status, rp.body)
+	}
+}
+
+// The hub reads agent names from the report: a test-only entry in the
+// table shows up there, and ?agent= accepts it.
+func TestApplyListsTableAgents(t *testing.T) {
+	e := newEnv(t)
+	e.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zed", DefaultDir: ".zed", UserFile: "ZED.md", Format: core.FormatBlock})
+	r := e.start(t, 0)
+	rp := r.do("GET", "api/v1/apply?agent=zed", "")
+	var doc apply.Report
+	if err := json.Unmarshal(rp.body, &doc); err != nil || rp.status != 200 {
+		t.Fatalf("%d %s", rp.status, rp.body)
+	}
+	if doc.Agents[len(doc.Agents)-1] != "zed" || len(doc.Targets) != 1 || doc.Targets[0].Path != filepath.Join(e.home, ".zed", "ZED.md") {
+		t.Errorf("report %s", rp.body)
 	}
 }

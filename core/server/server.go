@@ -56,6 +56,7 @@ const (
 type Config struct {
 	Sys         *core.System
 	Scope       core.Scope
+	Project     *core.Project // the project this server serves, nil for none
 	Version     string
 	Port        int           // 0: a random free port in PortMin–PortMax
 	IdleTimeout time.Duration // 0: never stop for idleness

@@ -53,6 +53,7 @@ export class ApplyPanel {
   async load() {
     try {
       const { data } = await request('GET', 'apply');
+      this.known(data.agents || []);
       this.show(data.targets);
       this.summary();
     } catch (err) {
@@ -75,6 +76,20 @@ export class ApplyPanel {
 
   count(...states) {
     return document.querySelectorAll(states.map((s) => `#apply-targets [data-state="${s}"]`).join(', ')).length;
+  }
+
+  // known names the agents charter can write for, as the server's agent
+  // table lists them: the hub keeps no list of its own.
+  known(agents) {
+    const lead = document.querySelector('#apply-panel .apply-lead');
+    if (!lead) return;
+    let p = document.getElementById('apply-agents');
+    if (!p) {
+      p = el('p', { id: 'apply-agents', class: 'apply-agents muted' });
+      lead.after(p);
+    }
+    p.textContent = agents.length ? `Agents charter knows: ${agents.join(', ')}.` : '';
+    p.hidden = agents.length === 0;
   }
 
   show(targets) {

@@ -1,0 +1,53 @@
+package apply
+
+import (
+	"bytes"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// renderers make a target's new bytes from its old ones (nil: absent) and
+// the rendered block, one per file format of the agent table. A new format
+// is one entry here.
+var renderers = map[core.Format]func(path string, old, block []byte) ([]byte, error){
+	core.FormatBlock: splice,
+	core.FormatRules: func(_ string, _, block []byte) ([]byte, error) { return rulesFile(block), nil },
+}
+
+// rulesFront is the frontmatter of a rules file charter owns whole: Cursor
+// loads a rule with alwaysApply: true into every request, whatever files
+// are open (globs left empty), and shows the description in its settings.
+const rulesFront = "---\n" +
+	"description: Charter settings for this project, written by charter apply; change them with charter settings\n" +
+	"globs:\n" +
+	"alwaysApply: true\n" +
+	"---\n"
+
+// rulesFile is the whole rules file: the frontmatter, then the block. The
+// file is charter's, so a user's edit is replaced (the block says so).
+func rulesFile(block []byte) []byte {
+	return append([]byte(rulesFront), block...)
+}
+
+// projectHeading is where the block's heading ends; the precedence
+// paragraph of a project block follows it.
+const projectHeading = "## Charter settings\n\n"
+
+// projectPrecedence tells the agent which block wins when it reads both.
+const projectPrecedence = "These are this project's settings. Where they differ from the charter block in your user-level instruction file, follow these.\n\n"
+
+// projectBlock turns the user-level block into the project's: it names the
+// project rather than the scope's directory (the file is shared through
+// git; no one's home belongs in it) and says that it takes precedence.
+func projectBlock(snap *settings.Snapshot, block []byte) []byte {
+	out := bytes.Replace(block, []byte(" for "+scopeText(snap.Scope)+"."), []byte(" for this project."), 1)
+	out = bytes.Replace(out, []byte("then run `charter apply`"), []byte("then run `charter apply --project`"), 1)
+	at := bytes.Index(out, []byte(projectHeading))
+	if at < 0 {
+		at = len(BeginMarker) + 1 // after the begin marker's line
+	} else {
+		at += len(projectHeading)
+	}
+	return append(out[:at:at], append([]byte(projectPrecedence), out[at:]...)...)
+}

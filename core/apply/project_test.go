@@ -1,0 +1,173 @@
+package apply
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentkit/charter/core"
+)
+
+// golden compares got with testdata/name; go test -update rewrites it.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("differs from %s (go test -update rewrites it):\n%s", path, Diff(path, want, got))
+	}
+}
+
+// The project block and the Cursor rules file, byte for byte.
+func TestProjectGolden(t *testing.T) {
+	global := core.Scope{Kind: core.ScopeGlobal, Path: "/home/me/.agentkit/charter"}
+	snap := snapshot(t, global, customYAML)
+	block := projectBlock(snap, Render(snap))
+	golden(t, "project.golden", block)
+	if bytes.Contains(block, []byte("/home/me")) {
+		t.Error("the project block names a home directory; it is shared through git")
+	}
+	if _, found, err := findBlock("project", block); err != nil || !found {
+		t.Errorf("the project block does not parse as one block: %v", err)
+	}
+	mdc, err := renderers[core.FormatRules]("charter.mdc", []byte("user text charter replaces\n"), block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "cursor.mdc.golden", mdc)
+	if !bytes.HasPrefix(mdc, []byte("---\ndescription: ")) || !bytes.Contains(mdc, []byte("\nalwaysApply: true\n---\n"+BeginMarker+"\n")) {
+		t.Errorf("rules file frontmatter:\n%s", mdc)
+	}
+}
+
+func newProject(t *testing.T, m *machine, rel string) *core.Project {
+	t.Helper()
+	m.mkdir(t, rel+"/.charter")
+	dir := m.path(rel)
+	p, err := m.sys.FindProject(&dir, false)
+	if err != nil || p == nil {
+		t.Fatalf("project %s: %v", dir, err)
+	}
+	return p
+}
+
+func mergeStub(old []byte) ([]byte, error) {
+	if len(old) == 0 {
+		return []byte("{\"mcpServers\": {\"charter\": {}}}\n"), nil
+	}
+	if !bytes.Contains(old, []byte(`"charter"`)) {
+		return append(bytes.TrimSuffix(old, []byte("}\n")), []byte(", \"charter\": {}}\n")...), nil
+	}
+	return old, nil
+}
+
+// apply --project: CLAUDE.md and AGENTS.md always, other agents' files only
+// when already there, .mcp.json last; text outside the block kept.
+func TestPlanProject(t *testing.T) {
+	m := newMachine(t)
+	proj := newProject(t, m, "repo")
+	m.write(t, "repo/CLAUDE.md", "# Team notes\n\nkeep   me\n")
+	m.write(t, "repo/.github/copilot-instructions.md", "Use tabs.")
+	m.mkdir(t, "repo/.cursor/rules")
+
+	ts, err := PlanRequest(m.sys, m.snap, Request{Project: proj, MCPJSON: mergeStub})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tg := range ts {
+		rel, _ := filepath.Rel(m.path("repo"), tg.Path)
+		got = append(got, tg.Agent+"="+filepath.ToSlash(rel)+"@"+tg.Level)
+	}
+	want := []string{"claude=CLAUDE.md@project", "codex=AGENTS.md@project", "cursor=.cursor/rules/charter.mdc@project",
+		"copilot=.github/copilot-instructions.md@project", "mcp=.mcp.json@project"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("targets %v, want %v", got, want)
+	}
+	if _, err := Run(m.sys, ts, false); err != nil {
+		t.Fatal(err)
+	}
+	block := string(projectBlock(m.snap, Render(m.snap)))
+	if got := m.read(t, "repo/CLAUDE.md"); got != "# Team notes\n\nkeep   me\n\n"+block {
+		t.Errorf("CLAUDE.md:\n%s", got)
+	}
+	if got := m.read(t, "repo/.github/copilot-instructions.md"); got != "Use tabs.\n\n"+block {
+		t.Errorf("copilot-instructions.md:\n%s", got)
+	}
+	if got := m.read(t, "repo/.cursor/rules/charter.mdc"); got != rulesFront+block {
+		t.Errorf("charter.mdc:\n%s", got)
+	}
+	if !strings.Contains(m.read(t, "repo/.mcp.json"), `"charter"`) {
+		t.Error(".mcp.json not registered")
+	}
+	if fi, err := os.Stat(m.path("repo/AGENTS.md")); err != nil || fi.Mode().Perm()&0o044 == 0 {
+		t.Errorf("AGENTS.md is a team file, readable by others: %v %v", fi, err)
+	}
+
+	// Without the Cursor directory or Copilot's file, only the two.
+	m2 := newMachine(t)
+	ts, err = PlanRequest(m2.sys, m2.snap, Request{Project: newProject(t, m2, "r")})
+	if err != nil || len(ts) != 2 || ts[0].Agent != "claude" || ts[1].Agent != "codex" {
+		t.Fatalf("bare project: %+v %v", ts, err)
+	}
+	// An agent with no project file cannot be asked for there.
+	m2.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "useronly", DefaultDir: ".u", UserFile: "U.md", Format: core.FormatBlock})
+	if _, err := PlanRequest(m2.sys, m2.snap, Request{Project: newProject(t, m2, "r"), Agents: []string{"useronly"}}); core.ErrorCode(err) != core.CodeUnknownAgent {
+		t.Errorf("user-only agent at project level: %v", err)
+	}
+}
+
+// A malformed .mcp.json stops the plan: nothing is written.
+func TestPlanProjectMCPError(t *testing.T) {
+	m := newMachine(t)
+	proj := newProject(t, m, "repo")
+	bad := errors.New("line 1: not an object")
+	_, err := PlanRequest(m.sys, m.snap, Request{Project: proj, MCPJSON: func([]byte) ([]byte, error) { return nil, bad }})
+	if !errors.Is(err, bad) || !strings.Contains(err.Error(), ".mcp.json") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := os.Stat(m.path("repo/CLAUDE.md")); !os.IsNotExist(err) {
+		t.Error("CLAUDE.md was written")
+	}
+}
+
+// A test-only entry in the table is all it takes: --agent accepts it, the
+// default selection finds its directory, the report lists it, and the
+// inventory (doctor's view) shows its targets.
+func TestTableEntryIsEnough(t *testing.T) {
+	m := newMachine(t)
+	m.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zed", DefaultDir: ".zed", UserFile: "ZED.md", ProjectFile: "ZED.md", Format: core.FormatBlock})
+	m.mkdir(t, ".zed")
+	ts, err := Plan(m.sys, m.snap, nil)
+	if err != nil || len(ts) != 1 || ts[0].Path != m.path(".zed/ZED.md") {
+		t.Fatalf("default selection: %+v %v", ts, err)
+	}
+	if ts, err = Plan(m.sys, m.snap, []string{"zed"}); err != nil || len(ts) != 1 {
+		t.Fatalf("--agent zed: %+v %v", ts, err)
+	}
+	doc, _ := json.Marshal(NewReport(m.sys, Status(ts)))
+	if !strings.Contains(string(doc), `"agents":["claude","codex","gemini","cursor","copilot","zed"]`) || !strings.Contains(string(doc), `"agent":"zed"`) {
+		t.Errorf("report %s", doc)
+	}
+	inv, err := Inventory(m.sys, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := inv[len(inv)-1]
+	if last.Name != "zed" || last.UserPath != m.path(".zed/ZED.md") || last.UserExists || last.ProjectPath != "ZED.md" {
+		t.Errorf("inventory %+v", last)
+	}
+}

@@ -4,6 +4,7 @@ package commands
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -71,6 +72,7 @@ type CLI struct {
 	Serve    ServeCmd    `cmd:"" help:"Serve the loopback HTTP API and the settings hub for this scope."`
 	Apply    ApplyCmd    `cmd:"" help:"Render this scope's settings into the instruction file each agent reads."`
 	Mcp      McpCmd      `cmd:"" help:"Serve charter to agents over the Model Context Protocol on stdio, read-only."`
+	Gate     GateCmd     `cmd:"" help:"Run the quality gates; the agents' hooks that enforce them."`
 }
 
 // App is what every command's Run receives.
@@ -175,6 +177,10 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 // fail prints err once: to stderr, and with --json also as a document on
 // stdout. Its code alone decides the exit status.
 func (a *App) fail(err error) ExitCode {
+	var quiet quietExit
+	if errors.As(err, &quiet) {
+		return ExitCode(quiet)
+	}
 	code := core.ErrorCode(err)
 	fmt.Fprintf(a.Stderr, "charter: %s\n", err)
 	if a.JSON && !reported(err) {

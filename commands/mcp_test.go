@@ -235,7 +235,7 @@ func testMCPEndToEnd(t *testing.T, bin string) {
 	if st["workDir"] != w.project || st["scope"].(map[string]any)["kind"] != "host" || st["configRoot"].(map[string]any)["source"] != "flag" || st["version"] != "9.9.9-e2e" {
 		t.Errorf("status: %v", st)
 	}
-	if targets := st["apply"].(map[string]any)["targets"].([]any); len(targets) != 1 || targets[0].(map[string]any)["state"] != "outdated" {
+	if targets := st["apply"].(map[string]any)["targets"].([]any); len(targets) != 2 || targets[0].(map[string]any)["state"] != "outdated" {
 		t.Errorf("status apply: %v", st["apply"])
 	}
 	if code, _ := errorOf(t, p.call(t, "gates_run", nil)); code != "not_supported" {

@@ -35,12 +35,29 @@ type Target struct {
 	Path       string
 	SharedPath string // the link the companion shares that Path lies behind, if any
 	Old        []byte // the file as read; nil when it does not exist
-	New        []byte // the file with the rendered block
+	New        []byte // the file with the rendered block; nil: there is nothing to write
 	block      []byte
+	// edit computes a file that is not an instruction file (Claude's
+	// settings.json, hook.go) from its current bytes; nil: splice the block.
+	edit func(old []byte) ([]byte, error)
+}
+
+// make is the file Run writes, from its current bytes.
+func (t Target) make(old []byte) ([]byte, error) {
+	if t.edit != nil {
+		return t.edit(old)
+	}
+	return splice(t.Path, old, t.block)
+}
+
+// unchanged reports whether data leaves the file as it is (a file that
+// does not exist stays so when data is nil).
+func unchanged(old, data []byte) bool {
+	return (old != nil || data == nil) && bytes.Equal(old, data)
 }
 
 // Current reports whether the file already is what Run would write.
-func (t Target) Current() bool { return t.Old != nil && bytes.Equal(t.Old, t.New) }
+func (t Target) Current() bool { return unchanged(t.Old, t.New) }
 
 // Report is what apply tells: `charter apply --json` prints it and the
 // HTTP API answers with it.
@@ -83,6 +100,13 @@ func Plan(sys *core.System, snap *settings.Snapshot, version string, agents []st
 			return nil, err
 		}
 		out = append(out, t)
+		if a.Name == "claude" {
+			ht, err := hookTarget(sys, dir, snap)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ht)
+		}
 	}
 	return out, nil
 }
@@ -131,15 +155,15 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		if err != nil {
 			return nil, err
 		}
-		if data, err := splice(t.Path, old, t.block); err != nil {
+		if data, err := t.make(old); err != nil {
 			return nil, err
-		} else if old != nil && bytes.Equal(data, old) {
+		} else if unchanged(old, data) {
 			out = append(out, r)
 			continue
 		}
 		err = sys.UpdateFileOpts(t.Path, core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}, func(old []byte) ([]byte, error) {
-			data, err := splice(t.Path, old, t.block)
-			if err != nil || (old != nil && bytes.Equal(data, old)) {
+			data, err := t.make(old)
+			if err != nil || unchanged(old, data) {
 				return nil, err
 			}
 			r.State = StateWritten

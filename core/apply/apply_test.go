@@ -81,21 +81,21 @@ func TestTargets(t *testing.T) {
 	}{
 		{name: "no agent directory", code: "no_agent"},
 		{name: "codex only", dirs: []string{".codex"}, want: []string{"codex=.codex/AGENTS.md"}},
-		{name: "both", dirs: []string{".claude", ".codex"}, want: []string{"claude=.claude/CLAUDE.md", "codex=.codex/AGENTS.md"}},
-		{name: "explicit, directory missing", agents: []string{"claude"}, want: []string{"claude=.claude/CLAUDE.md"}},
-		{name: "all, deduplicated", agents: []string{"codex", "all", "Claude"}, want: []string{"claude=.claude/CLAUDE.md", "codex=.codex/AGENTS.md"}},
+		{name: "both", dirs: []string{".claude", ".codex"}, want: []string{"claude=.claude/CLAUDE.md", "claude=.claude/settings.json", "codex=.codex/AGENTS.md"}},
+		{name: "explicit, directory missing", agents: []string{"claude"}, want: []string{"claude=.claude/CLAUDE.md", "claude=.claude/settings.json"}},
+		{name: "all, deduplicated", agents: []string{"codex", "all", "Claude"}, want: []string{"claude=.claude/CLAUDE.md", "claude=.claude/settings.json", "codex=.codex/AGENTS.md"}},
 		{name: "unknown", agents: []string{"gemini"}, code: "unknown_agent"},
 		{name: "claude profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/work/config"}, dirs: []string{".claude", ".codex"},
-			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md"}},
+			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md", "claude=.agent-switch/claude/work/config/settings.json"}},
 		{name: "codex profile", env: []string{"CODEX_HOME=$HOME/.agent-switch/codex/p1"},
 			want: []string{"codex=.agent-switch/codex/p1/AGENTS.md"}},
 		{name: "profile of another provider", env: []string{"GEMINI_CONFIG_DIR=$HOME/.agent-switch/gemini/work/config"}, dirs: []string{".claude"}, code: "no_agent"},
 		{name: "another provider, agent chosen", env: []string{"GEMINI_CONFIG_DIR=$HOME/.agent-switch/gemini/work/config"}, agents: []string{"claude"},
-			want: []string{"claude=.agent-switch/gemini/work/config/CLAUDE.md"}},
+			want: []string{"claude=.agent-switch/gemini/work/config/CLAUDE.md", "claude=.agent-switch/gemini/work/config/settings.json"}},
 		{name: "every agent in a profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/work/config"}, agents: []string{"all"},
-			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md", "codex=.agent-switch/claude/work/config/AGENTS.md"}},
+			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md", "claude=.agent-switch/claude/work/config/settings.json", "codex=.agent-switch/claude/work/config/AGENTS.md"}},
 		{name: "the agent's own variable outside a profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/elsewhere"}, dirs: []string{"elsewhere"},
-			want: []string{"claude=elsewhere/CLAUDE.md"}},
+			want: []string{"claude=elsewhere/CLAUDE.md", "claude=elsewhere/settings.json"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -651,7 +651,7 @@ func TestBrowserApply(t *testing.T) {
 	p.wait("the save", `document.querySelector('#save-status').textContent === 'Saved 1 change'`)
 	p.wait("the offer to apply", `document.querySelector('#apply-offer').checkVisibility()`)
 	p.wait("the new diff", `document.querySelector('#apply-targets [data-agent="claude"] .apply-diff pre')?.textContent.includes('Rule tier: **full**')`)
-	if got := p.text("#apply-status"); got != "1 file out of date: agents still follow the earlier settings." {
+	if got := p.text("#apply-status"); got != "2 files out of date: agents still follow the earlier settings." {
 		t.Errorf("panel status %q", got)
 	}
 	p.shot("apply", element("#apply-panel"))
@@ -676,7 +676,7 @@ func TestBrowserApply(t *testing.T) {
 		!strings.Contains(got, "Rule tier: **full**") || !strings.Contains(got, "for the profile claude/work") {
 		t.Errorf("CLAUDE.md after apply:\n%s", got)
 	}
-	if got := p.text("#apply-status"); got != "Applied: 1 file updated." {
+	if got := p.text("#apply-status"); got != "Applied: 2 files updated." {
 		t.Errorf("panel status %q", got)
 	}
 	if !js[bool](p, `document.querySelector('#apply').disabled`) || p.visible("#apply-offer") {

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -49,6 +50,13 @@ func scriptParams() testscript.Params {
 			"holds":      cmdHolds,
 			"sigterm":    cmdSigterm,
 		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "gotool" { // a go toolchain for the gate scripts
+				_, err := exec.LookPath("go")
+				return err == nil, nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Setup: func(e *testscript.Env) error {
 			// Pin everything charter reads, so the developer's own
 			// environment never leaks in.
@@ -66,6 +74,20 @@ func scriptParams() testscript.Params {
 			// of the developer's can be found.
 			self := strings.Split(e.Getenv("PATH"), string(os.PathListSeparator))[0]
 			e.Setenv("PATH", self+string(os.PathListSeparator)+bin)
+			// The gate scripts build real Go modules: they put $GODIR on
+			// PATH, and share the developer's build cache so that a
+			// script does not compile the standard library afresh.
+			if gobin, err := exec.LookPath("go"); err == nil {
+				e.Setenv("GODIR", filepath.Dir(gobin))
+				if cache, err := os.UserCacheDir(); err == nil && os.Getenv("GOCACHE") == "" {
+					e.Setenv("GOCACHE", filepath.Join(cache, "go-build"))
+				} else {
+					e.Setenv("GOCACHE", os.Getenv("GOCACHE"))
+				}
+				e.Setenv("GOTOOLCHAIN", "local")
+				e.Setenv("GOPROXY", "off")
+				e.Setenv("GOFLAGS", "")
+			}
 			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR"} {
 				e.Setenv(v, "")
 			}

@@ -74,6 +74,10 @@ func scriptParams() testscript.Params {
 			// of the developer's can be found.
 			self := strings.Split(e.Getenv("PATH"), string(os.PathListSeparator))[0]
 			e.Setenv("PATH", self+string(os.PathListSeparator)+bin)
+			// The binary apply writes into Claude's Stop hook entry.
+			if exe, err := filepath.EvalSymlinks(filepath.Join(self, "charter")); err == nil {
+				e.Setenv("CHARTER_BIN", exe)
+			}
 			// The gate scripts build real Go modules: they put $GODIR on
 			// PATH, and share the developer's build cache so that a
 			// script does not compile the standard library afresh.

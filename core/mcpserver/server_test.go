@@ -278,7 +278,8 @@ func TestStatusApply(t *testing.T) {
 	cs := connect(t, e.server(nil), newClient(noRoots), "")
 	var st StatusDoc
 	structured(t, call(t, cs, "status", nil), &st)
-	want := []apply.Result{{Agent: "claude", Path: filepath.Join(e.home, ".claude", "CLAUDE.md"), State: apply.StateOutdated}}
+	want := []apply.Result{{Agent: "claude", Path: filepath.Join(e.home, ".claude", "CLAUDE.md"), State: apply.StateOutdated},
+		{Agent: "claude", Path: filepath.Join(e.home, ".claude", apply.HookFile), State: apply.StateOutdated}}
 	if st.Apply.Error != nil || !slices.Equal(st.Apply.Targets, want) {
 		t.Errorf("apply status %+v, want %+v", st.Apply, want)
 	}

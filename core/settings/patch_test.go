@@ -3,6 +3,7 @@ package settings
 import (
 	"encoding/json"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -147,5 +148,30 @@ func TestDurationAndString(t *testing.T) {
 	}
 	if _, err := ParseText("gates.max_blocks", "0"); err == nil {
 		t.Error("max_blocks 0 accepted")
+	}
+}
+
+// The JSON Schema describes the new kinds: strings, and durations with a
+// pattern that every canonical duration matches.
+func TestJSONSchemaStringAndDuration(t *testing.T) {
+	gates := JSONSchema()["properties"].(map[string]any)["gates"].(map[string]any)["properties"].(map[string]any)
+	cmd := gates["tests"].(map[string]any)["properties"].(map[string]any)["command"].(map[string]any)
+	if cmd["type"] != "string" || cmd["x-kind"] != "string" || cmd["default"] != "" {
+		t.Errorf("gates.tests.command: %v", cmd)
+	}
+	to := gates["timeout"].(map[string]any)
+	if to["type"] != "string" || to["x-kind"] != "duration" || to["default"] != "10m" {
+		t.Errorf("gates.timeout: %v", to)
+	}
+	re := regexp.MustCompile(to["pattern"].(string))
+	for _, ok := range []string{"10m", "1m30s", "1h0m5s", "1.5s", "250ms"} {
+		if !re.MatchString(ok) {
+			t.Errorf("pattern refuses %q", ok)
+		}
+	}
+	for _, bad := range []string{"10", "soon", "m"} {
+		if re.MatchString(bad) {
+			t.Errorf("pattern takes %q", bad)
+		}
 	}
 }

@@ -185,7 +185,7 @@ func (c *GateClaudeStopCmd) Run(ctx context.Context, a *App) error {
 	state := gates.NewFileState(a.Sys, a.Sys.Paths.Join(sc.Path, "state"))
 	runAll := "charter gate run"
 	if sc.Kind == core.ScopeHost {
-		runAll = "charter --config-root " + sc.Path + " gate run"
+		runAll = "charter --config-root " + sc.Root.Path + " gate run"
 	}
 	res := gates.HookMain(ctx, a.Stdin, state, func(in gates.StopInput) (gates.HookOptions, error) {
 		// The session's cwd is this run's working directory: its project

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/agentkit/charter/core"
 )
@@ -62,3 +63,10 @@ func reported(err error) bool {
 	var re *reportedError
 	return errors.As(err, &re)
 }
+
+// quietExit ends the command with this status and prints nothing more: the
+// command already printed all it had to say (the Stop hook, whose stderr
+// Claude Code hands to the agent as it is).
+type quietExit ExitCode
+
+func (e quietExit) Error() string { return fmt.Sprintf("exit status %d", int(e)) }

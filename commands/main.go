@@ -80,6 +80,7 @@ type CLI struct {
 	Apply    ApplyCmd    `cmd:"" help:"Render this scope's settings into the instruction file each agent reads."`
 	Mcp      McpCmd      `cmd:"" help:"Serve charter to agents over the Model Context Protocol on stdio, read-only."`
 	Doctor   DoctorCmd   `cmd:"" help:"Check the whole setup: companion, profile, config root, settings files, shared links, server, agent files."`
+	Gate     GateCmd     `cmd:"" help:"Run the quality gates; the agents' hooks that enforce them."`
 }
 
 // App is what every command's Run receives.
@@ -222,6 +223,10 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 // fail prints err once: to stderr, and with --json also as a document on
 // stdout. Its code alone decides the exit status.
 func (a *App) fail(err error) ExitCode {
+	var quiet quietExit
+	if errors.As(err, &quiet) {
+		return ExitCode(quiet)
+	}
 	code, msg := core.ErrorCode(err), a.message(err)
 	fmt.Fprintf(a.Stderr, "%s %s\n", paint(a.colorFor(a.Stderr), ansiError, "charter:"), msg)
 	var ue *cliUsageError

@@ -235,11 +235,13 @@ func testMCPEndToEnd(t *testing.T, bin string) {
 	if st["workDir"] != w.project || st["scope"].(map[string]any)["kind"] != "host" || st["configRoot"].(map[string]any)["source"] != "flag" || st["version"] != "9.9.9-e2e" {
 		t.Errorf("status: %v", st)
 	}
-	if targets := st["apply"].(map[string]any)["targets"].([]any); len(targets) != 1 || targets[0].(map[string]any)["state"] != "outdated" {
+	if targets := st["apply"].(map[string]any)["targets"].([]any); len(targets) != 2 || targets[0].(map[string]any)["state"] != "outdated" {
 		t.Errorf("status apply: %v", st["apply"])
 	}
-	if code, _ := errorOf(t, p.call(t, "gates_run", nil)); code != "not_supported" {
-		t.Errorf("gates_run in a build without gates: %s", code)
+	// No gate command is configured: the required gates are listed as skipped.
+	if got := fields(t, p.call(t, "gates_run", nil)); got["ok"] != true || len(got["gates"].([]any)) != 2 ||
+		got["gates"].([]any)[0].(map[string]any)["status"] != "skipped" {
+		t.Errorf("gates_run: %v", got)
 	}
 	code, msg := errorOf(t, p.call(t, "settings_get", map[string]any{"key": "rules.teir"}))
 	if code != "unknown_key" || !strings.Contains(msg, `did you mean "rules.tier"`) {

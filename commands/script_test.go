@@ -49,9 +49,14 @@ func scriptParams() testscript.Params {
 		Dir:                 filepath.Join("..", "testdata", "script"),
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "", // rewrite cmp goldens in place
 		Condition: func(cond string) (bool, error) {
-			if slices.Contains(shellsForScripts, cond) { // on the test's own PATH
-				_, err := exec.LookPath(cond)
+			if slices.Contains(shellsForScripts, cond) || cond == "gotool" { // on the test's own PATH; gotool: go for the gate scripts
+				name := cond
+				if cond == "gotool" {
+					name = "go"
+				}
+				_, err := exec.LookPath(name)
 				return err == nil, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
@@ -90,6 +95,24 @@ func scriptParams() testscript.Params {
 				if p, err := exec.LookPath(sh); err == nil {
 					e.Setenv(strings.ToUpper(sh), p)
 				}
+			}
+			// The binary apply writes into Claude's Stop hook entry.
+			if exe, err := filepath.EvalSymlinks(filepath.Join(self, "charter")); err == nil {
+				e.Setenv("CHARTER_BIN", exe)
+			}
+			// The gate scripts build real Go modules: they put $GODIR on
+			// PATH, and share the developer's build cache so that a
+			// script does not compile the standard library afresh.
+			if gobin, err := exec.LookPath("go"); err == nil {
+				e.Setenv("GODIR", filepath.Dir(gobin))
+				if cache, err := os.UserCacheDir(); err == nil && os.Getenv("GOCACHE") == "" {
+					e.Setenv("GOCACHE", filepath.Join(cache, "go-build"))
+				} else {
+					e.Setenv("GOCACHE", os.Getenv("GOCACHE"))
+				}
+				e.Setenv("GOTOOLCHAIN", "local")
+				e.Setenv("GOPROXY", "off")
+				e.Setenv("GOFLAGS", "")
 			}
 			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR", "CHARTER_TEST_TERMINAL"} {
 				e.Setenv(v, "")

@@ -41,6 +41,12 @@ type Target struct {
 	edit       func(old []byte) ([]byte, error)
 }
 
+// unchanged reports whether data leaves the file as it is (a file that
+// does not exist stays so when data is nil).
+func unchanged(old, data []byte) bool {
+	return (old != nil || data == nil) && bytes.Equal(old, data)
+}
+
 // MCPTarget names the project's .mcp.json in a report: apply --project
 // registers charter's MCP server there.
 const MCPTarget = "mcp"
@@ -49,7 +55,7 @@ const MCPTarget = "mcp"
 const MCPFile = ".mcp.json"
 
 // Current reports whether the file already is what Run would write.
-func (t Target) Current() bool { return t.Old != nil && bytes.Equal(t.Old, t.New) }
+func (t Target) Current() bool { return unchanged(t.Old, t.New) }
 
 // Report is what apply tells: `charter apply --json` prints it and the
 // HTTP API answers with it. Agents names every agent charter knows, so that
@@ -124,6 +130,18 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 		path := t.Path
 		t.edit = func(old []byte) ([]byte, error) { return r(path, old, block) }
 		out = append(out, t)
+		if a.Name == "claude" {
+			dir := sys.Paths.Dir(t.Path)
+			if level == LevelProject {
+				dir = sys.Paths.Join(req.Project.Dir, ".claude")
+			}
+			ht, err := hookTarget(sys, dir, snap)
+			if err != nil {
+				return nil, err
+			}
+			ht.Level = level
+			out = append(out, ht)
+		}
 	}
 	if level == LevelProject && req.MCPJSON != nil {
 		path := sys.Paths.Join(req.Project.Dir, MCPFile)
@@ -197,13 +215,13 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		}
 		if data, err := t.edit(old); err != nil {
 			return nil, err
-		} else if old != nil && bytes.Equal(data, old) {
+		} else if unchanged(old, data) {
 			out = append(out, r)
 			continue
 		}
 		err = sys.UpdateFileOpts(t.Path, core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}, func(old []byte) ([]byte, error) {
 			data, err := t.edit(old)
-			if err != nil || (old != nil && bytes.Equal(data, old)) {
+			if err != nil || unchanged(old, data) {
 				return nil, err
 			}
 			r.State = StateWritten

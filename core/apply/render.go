@@ -98,7 +98,13 @@ func tell(t settings.Tell, v any) string {
 	switch x := v.(type) {
 	case bool:
 		return t.Says[strconv.FormatBool(x)]
-	case string: // an enum
+	case string: // an enum; a string or duration when its Tell has a Line
+		if t.Says == nil {
+			if x == "" || t.Line == "" {
+				return t.None
+			}
+			return fmt.Sprintf(t.Line, x)
+		}
 		if t.Label == "" {
 			return t.Says[x]
 		}

@@ -137,6 +137,10 @@ func otherValue(t *testing.T, k settings.Key) any {
 		return settings.Dec("0.7")
 	case settings.List:
 		return []string{"x"}
+	case settings.String:
+		return "make check"
+	case settings.Duration:
+		return "1m30s"
 	case settings.Enum:
 		for _, c := range k.Choices {
 			if c != k.Default {

@@ -23,6 +23,9 @@ func Files(sys *core.System, agents []string) ([]File, error) {
 			return nil, err
 		}
 		out = append(out, File{Agent: a.Name, Path: p})
+		if a.Name == "claude" { // Plan's hook target, beside CLAUDE.md
+			out = append(out, File{Agent: a.Name, Path: sys.Paths.Join(sys.Paths.Dir(p), HookFile)})
+		}
 	}
 	return out, nil
 }

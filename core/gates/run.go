@@ -54,13 +54,13 @@ const ExitFailed = 5
 // commandKeys names the setting that holds each gate's command, for the
 // hint a skipped gate gives.
 var commandKeys = map[string]struct{ key, example string }{
-	Tests:    {"gates.tests.command", "go test ./..."},
-	Lint:     {"gates.lint.command", "go vet ./..."},
-	Coverage: {"gates.coverage.command", "go test -coverprofile=cover.out ./..."},
+	Tests:    {KeyTestsCommand, "go test ./..."},
+	Lint:     {KeyLintCommand, "go vet ./..."},
+	Coverage: {KeyCoverageCommand, "go test -coverprofile=cover.out ./..."},
 }
 
 // reportKey is the setting that names the coverage report.
-const reportKey = "gates.coverage.report"
+const reportKey = KeyCoverageReport
 
 // Gate is one command gate.
 type Gate struct {

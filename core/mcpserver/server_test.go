@@ -278,7 +278,8 @@ func TestStatusApply(t *testing.T) {
 	cs := connect(t, e.server(nil), newClient(noRoots), "")
 	var st StatusDoc
 	structured(t, call(t, cs, "status", nil), &st)
-	want := []apply.Result{{Agent: "claude", Level: apply.LevelUser, Path: filepath.Join(e.home, ".claude", "CLAUDE.md"), State: apply.StateOutdated, Missing: true}}
+	want := []apply.Result{{Agent: "claude", Level: apply.LevelUser, Path: filepath.Join(e.home, ".claude", "CLAUDE.md"), State: apply.StateOutdated, Missing: true},
+		{Agent: "claude", Level: apply.LevelUser, Path: filepath.Join(e.home, ".claude", apply.HookFile), State: apply.StateOutdated, Missing: true}}
 	if st.Apply.Error != nil || !slices.Equal(st.Apply.Targets, want) {
 		t.Errorf("apply status %+v, want %+v", st.Apply, want)
 	}

@@ -29,6 +29,7 @@ func (s *Server) api() map[string][]endpoint {
 		"/api/v1/settings":                      {{http.MethodGet, s.getSettings}, {http.MethodPatch, s.patchSettings}},
 		"/api/v1/settings/schema":               {{http.MethodGet, s.schema}},
 		"/api/v1/apply":                         {{http.MethodGet, s.getApply}, {http.MethodPost, s.postApply}},
+		"/api/v1/gates/run":                     {{http.MethodPost, s.runGates}},
 		shutdownPath:                            {{http.MethodPost, s.shutdown}},
 	}
 }

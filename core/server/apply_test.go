@@ -9,9 +9,23 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/settings"
 )
 
+// applyTargets are the instruction files of a report; Claude's
+// settings.json (charter's Stop hook) has tests of its own.
 func applyTargets(t *testing.T, rp reply) []apply.Result {
+	t.Helper()
+	var out []apply.Result
+	for _, r := range allTargets(t, rp) {
+		if filepath.Base(r.Path) != apply.HookFile {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func allTargets(t *testing.T, rp reply) []apply.Result {
 	t.Helper()
 	var doc struct{ Targets []apply.Result }
 	if err := json.Unmarshal(rp.body, &doc); err != nil {
@@ -123,7 +137,8 @@ func TestApplySharedLink(t *testing.T) {
 		Error struct{ Targets []apply.Result }
 	}
 	json.Unmarshal(rp.body, &doc)
-	if ts := doc.Error.Targets; len(ts) != 2 || ts[0].State != apply.StateBlocked || ts[0].SharedPath != link || ts[1].State != apply.StateWritten {
+	if ts := doc.Error.Targets; len(ts) != 3 || ts[0].State != apply.StateBlocked || ts[0].SharedPath != link || ts[1].State != apply.StateWritten ||
+		ts[1].Path != filepath.Join(dir, apply.HookFile) || ts[2].State != apply.StateWritten {
 		t.Errorf("targets in the 409: %s", rp.body)
 	}
 	if data, _ := os.ReadFile(shared); string(data) != "# shared\n" {
@@ -202,5 +217,38 @@ func TestApplyListsTableAgents(t *testing.T) {
 	}
 	if doc.Agents[len(doc.Agents)-1] != "zed" || len(doc.Targets) != 1 || doc.Targets[0].Path != filepath.Join(e.home, ".zed", "ZED.md") {
 		t.Errorf("report %s", rp.body)
+	}
+}
+
+// The Claude settings.json with charter's Stop hook is a target of its own:
+// GET shows its diff, POST writes it, and without a required gate POST
+// takes charter's entry out again.
+func TestApplyHookTarget(t *testing.T) {
+	e := newEnv(t)
+	claude := filepath.Join(e.home, ".claude")
+	if err := os.MkdirAll(claude, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(claude, apply.HookFile)
+	mine := "{\n  \"model\": \"opus\"\n}\n"
+	if err := os.WriteFile(file, []byte(mine), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := e.start(t, 0)
+	got := allTargets(t, r.do("GET", "api/v1/apply", ""))
+	if len(got) != 2 || got[1].Path != file || got[1].State != apply.StateOutdated || !strings.Contains(got[1].Diff, "gate hook claude-stop") {
+		t.Fatalf("GET: %+v", got)
+	}
+	got = allTargets(t, r.do("POST", "api/v1/apply", `{}`))
+	data, _ := os.ReadFile(file)
+	if len(got) != 2 || got[1].State != apply.StateWritten || !strings.Contains(string(data), "--config-root "+filepath.Join(e.dir, "root")+" gate hook claude-stop") {
+		t.Fatalf("POST: %+v\n%s", got, data)
+	}
+	if _, err := settings.New(e.sys, e.scope).Write(settings.Update{Set: map[string]any{"gates.tests.required": false, "gates.lint.required": false}}); err != nil {
+		t.Fatal(err)
+	}
+	r.do("POST", "api/v1/apply", `{}`)
+	if data, _ := os.ReadFile(file); string(data) != mine {
+		t.Errorf("after the gates were turned off:\n%s", data)
 	}
 }

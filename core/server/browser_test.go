@@ -431,7 +431,7 @@ func TestBrowserHub(t *testing.T) {
 	if got := p.text(`#apply-targets [data-agent="claude"] .apply-state`); got != "Not written yet" {
 		t.Errorf("a missing CLAUDE.md is labelled %q", got)
 	}
-	if got := p.text("#apply-status"); got != "1 file not written yet: its agent does not know these settings." {
+	if got := p.text("#apply-status"); got != "2 files not written yet: their agents do not know these settings." {
 		t.Errorf("panel status %q", got)
 	}
 
@@ -729,7 +729,7 @@ func TestBrowserApply(t *testing.T) {
 		t.Errorf("save bar offer %q", got)
 	}
 	p.wait("the new diff", `document.querySelector('#apply-targets [data-agent="claude"] .apply-diff pre')?.textContent.includes('Rule tier: **full**')`)
-	if got := p.text("#apply-status"); got != "1 file out of date: agents still follow the earlier settings." {
+	if got := p.text("#apply-status"); got != "1 file out of date: agents still follow the earlier settings. 1 file not written yet: its agent does not know these settings." {
 		t.Errorf("panel status %q", got)
 	}
 	p.shot("apply", element("#apply-panel"))
@@ -765,7 +765,7 @@ func TestBrowserApply(t *testing.T) {
 		!strings.Contains(got, "Rule tier: **full**") || !strings.Contains(got, "for the profile claude/work") {
 		t.Errorf("CLAUDE.md after apply:\n%s", got)
 	}
-	if got := p.text("#apply-status"); got != "Applied: 1 file updated." {
+	if got := p.text("#apply-status"); got != "Applied: 2 files updated." {
 		t.Errorf("panel status %q", got)
 	}
 	if !js[bool](p, `document.querySelector('#apply').disabled`) || p.visible("#apply-offer") {

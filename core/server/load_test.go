@@ -194,6 +194,9 @@ func valueFor(k settings.Key, round int) json.RawMessage {
 		v = round%2 == 1
 	case settings.Int:
 		v = round
+		if k.Min != nil && k.Min.IntPart() > 0 {
+			v = int(k.Min.IntPart()) + round
+		}
 		if k.Max != nil {
 			v = round % int(k.Max.IntPart()+1)
 		}
@@ -203,6 +206,10 @@ func valueFor(k settings.Key, round int) json.RawMessage {
 		v = k.Choices[round%len(k.Choices)]
 	case settings.List:
 		v = []string{fmt.Sprintf("item-%d", round)}
+	case settings.String:
+		v = fmt.Sprintf("make check-%d", round)
+	case settings.Duration:
+		v = fmt.Sprintf("%ds", round%59+1) // under a minute: already canonical
 	}
 	b, _ := json.Marshal(v)
 	return b

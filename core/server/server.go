@@ -28,6 +28,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/afero"
@@ -78,6 +79,8 @@ type Server struct {
 	stopOnce sync.Once
 	routes   map[string][]endpoint
 	pingDoc  []byte
+
+	gateBusy atomic.Bool // a POST /api/v1/gates/run is under way (gaterun.go)
 
 	beaconMu sync.Mutex
 	beacon   *time.Timer // a beacon's pending stop; any other request cancels it

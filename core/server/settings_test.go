@@ -77,7 +77,7 @@ func TestPatchSettings(t *testing.T) {
 	if string(get.body) != string(rp.body) || get.header.Get("ETag") != next {
 		t.Errorf("PATCH body differs from GET:\n%s\n%s", rp.body, get.body)
 	}
-	if !strings.Contains(string(rp.body), `"min":12.5}`) {
+	if !strings.Contains(string(rp.body), `"min":12.5,`) {
 		t.Errorf("decimal not canonical: %s", rp.body)
 	}
 	snap, err := settings.New(e.sys, e.scope).Read()

@@ -34,6 +34,10 @@ func JSONSchema() map[string]any {
 	return root
 }
 
+// durationPattern is the shape of a Go duration, for editors; charter
+// itself also refuses zero.
+const durationPattern = `^\s*([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h)(([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|s|m|h))*\s*$`
+
 func property(k Key) map[string]any {
 	p := map[string]any{
 		"description": k.Description,
@@ -54,6 +58,11 @@ func property(k Key) map[string]any {
 	case List:
 		p["type"] = "array"
 		p["items"] = map[string]any{"type": "string", "minLength": 1, "description": k.Item}
+	case String:
+		p["type"] = "string"
+	case Duration:
+		p["type"] = "string"
+		p["pattern"] = durationPattern
 	}
 	if k.Min != nil {
 		p["minimum"] = json.Number(k.Min.String())

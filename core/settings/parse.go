@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
@@ -54,6 +55,14 @@ func ParseText(key, text string) (any, error) {
 			return nil, k.problem("%q is not a list: give items as a,b,c or a JSON array", text)
 		}
 		v = items
+	case String:
+		v = s
+	case Duration:
+		d, err := ParseDuration(s)
+		if err != nil {
+			return nil, k.problem("%v", err)
+		}
+		v = d
 	}
 	return v, k.check(v)
 }
@@ -122,6 +131,12 @@ func ParseJSON(key string, raw json.RawMessage) (any, error) {
 			items = append(items, strings.TrimSpace(s))
 		}
 		v = items
+	case String, Duration:
+		s, ok := x.(string)
+		if !ok {
+			return nil, k.problem("want a string, got %s", raw)
+		}
+		return ParseText(key, s)
 	}
 	return v, k.check(v)
 }
@@ -225,6 +240,42 @@ func parseDec(s string) (Dec, error) {
 		return "", err
 	}
 	return Dec(d.String()), nil
+}
+
+// ParseDuration reads a Go duration ("90s", "1h30m") that is more than
+// zero and returns its canonical text: Go's own form without trailing zero
+// units ("90s" → "1m30s", "600s" → "10m").
+func ParseDuration(s string) (string, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a duration: use a number with a unit, such as 90s, 10m or 1h", s)
+	}
+	if d <= 0 {
+		return "", fmt.Errorf("%q is not more than zero: use a duration such as 90s, 10m or 1h", s)
+	}
+	return canonicalDuration(d), nil
+}
+
+func canonicalDuration(d time.Duration) string {
+	t := d.String()
+	if strings.HasSuffix(t, "m0s") {
+		t = strings.TrimSuffix(t, "0s")
+	}
+	if strings.HasSuffix(t, "h0m") {
+		t = strings.TrimSuffix(t, "0m")
+	}
+	return t
+}
+
+// DurationValue is a duration setting's value (its canonical text) as a
+// time.Duration; 0 when it is not one.
+func DurationValue(v any) time.Duration {
+	s, _ := v.(string)
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0
+	}
+	return d
 }
 
 func parseList(s string) ([]string, error) {

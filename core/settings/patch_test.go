@@ -3,6 +3,7 @@ package settings
 import (
 	"encoding/json"
 	"errors"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -105,6 +106,10 @@ func TestTellsFitTheirKeys(t *testing.T) {
 			if tl.Line == "" || tl.None == "" {
 				t.Errorf("%s: a list needs a Line and a None", k.Name)
 			}
+		case String, Duration:
+			if tl.Line != "" && !strings.Contains(tl.Line, "%s") {
+				t.Errorf("%s: Line %q has no %%s for the value", k.Name, tl.Line)
+			}
 		}
 	}
 }
@@ -117,5 +122,56 @@ func TestSectionsInJSONSchema(t *testing.T) {
 	props := JSONSchema()["properties"].(map[string]any)
 	if len(props) != len(got) {
 		t.Errorf("%d sections in the schema, %d in x-sections", len(props), len(got))
+	}
+}
+
+func TestDurationAndString(t *testing.T) {
+	for in, want := range map[string]string{"90s": "1m30s", "10m": "10m", "600s": "10m", "1h0m0s": "1h", "1h0m5s": "1h0m5s", "10s": "10s", "1.5s": "1.5s", "250ms": "250ms"} {
+		v, err := ParseText("gates.timeout", in)
+		if err != nil || v != want {
+			t.Errorf("%s → %v, %v; want %s", in, v, err, want)
+		}
+	}
+	for _, bad := range []string{"0s", "-1m", "10", "ten minutes", ""} {
+		if _, err := ParseText("gates.timeout", bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if v, err := ParseJSON("gates.timeout", []byte(`"90s"`)); err != nil || v != "1m30s" {
+		t.Errorf("JSON 90s → %v, %v", v, err)
+	}
+	if _, err := ParseJSON("gates.tests.command", []byte(`3`)); err == nil {
+		t.Error("a number accepted as a command")
+	}
+	if v, err := ParseJSON("gates.tests.command", []byte(`"go test ./..."`)); err != nil || v != "go test ./..." {
+		t.Errorf("command → %v, %v", v, err)
+	}
+	if _, err := ParseText("gates.max_blocks", "0"); err == nil {
+		t.Error("max_blocks 0 accepted")
+	}
+}
+
+// The JSON Schema describes the new kinds: strings, and durations with a
+// pattern that every canonical duration matches.
+func TestJSONSchemaStringAndDuration(t *testing.T) {
+	gates := JSONSchema()["properties"].(map[string]any)["gates"].(map[string]any)["properties"].(map[string]any)
+	cmd := gates["tests"].(map[string]any)["properties"].(map[string]any)["command"].(map[string]any)
+	if cmd["type"] != "string" || cmd["x-kind"] != "string" || cmd["default"] != "" {
+		t.Errorf("gates.tests.command: %v", cmd)
+	}
+	to := gates["timeout"].(map[string]any)
+	if to["type"] != "string" || to["x-kind"] != "duration" || to["default"] != "10m" {
+		t.Errorf("gates.timeout: %v", to)
+	}
+	re := regexp.MustCompile(to["pattern"].(string))
+	for _, ok := range []string{"10m", "1m30s", "1h0m5s", "1.5s", "250ms"} {
+		if !re.MatchString(ok) {
+			t.Errorf("pattern refuses %q", ok)
+		}
+	}
+	for _, bad := range []string{"10", "soon", "m"} {
+		if re.MatchString(bad) {
+			t.Errorf("pattern takes %q", bad)
+		}
 	}
 }

@@ -21,13 +21,18 @@ const (
 	Decimal Kind = "decimal"
 	Enum    Kind = "enum"
 	List    Kind = "list"
+	// String is free text, e.g. a command; "" means not set.
+	String Kind = "string"
+	// Duration is a Go duration ("90s", "10m"), > 0, kept in canonical
+	// form ("1m30s", "10m").
+	Duration Kind = "duration"
 )
 
 // Key describes one setting.
 type Key struct {
 	Name        string // dotted, e.g. rules.tier
 	Kind        Kind
-	Default     any      // bool, int64, string (enum), Dec, []string
+	Default     any      // bool, int64, string (enum, string, duration), Dec, []string
 	Choices     []string // Enum
 	Min, Max    *decimal.Decimal
 	Description string
@@ -48,9 +53,9 @@ type Tell struct {
 	// Label leads an enum's line ("Rule tier: **full**. …") and names a
 	// quality gate that is off ("Not required here: coverage.").
 	Label string
-	// Line is the sentence for a number, with %s for the value, or the
-	// lead before a list's items. Zero replaces it when the number is 0,
-	// None when the list is empty.
+	// Line is the sentence for a number, a string or a duration, with %s
+	// for the value, or the lead before a list's items. Zero replaces it
+	// when the number is 0, None when the list or the string is empty.
 	Line, Zero, None string
 	// Gate makes the key a quality gate, on while it is true or a number
 	// other than 0: the checklist item, with %s for a number's value.
@@ -103,7 +108,7 @@ func (k Key) segments() []string {
 func dec(s string) *decimal.Decimal { d := decimal.RequireFromString(s); return &d }
 
 // SchemaVersion changes whenever keys or their types change.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 var schema = []Key{
 	{Name: "rules.tier", Kind: Enum, Default: "balanced", Choices: []string{"minimal", "balanced", "full"},
@@ -141,6 +146,25 @@ var schema = []Key{
 	{Name: "gates.coverage.min", Kind: Decimal, Default: Dec("0"), Min: dec("0"), Max: dec("100"),
 		Description: "Minimum test coverage in percent (0 disables the gate).",
 		Tell:        Tell{Label: "coverage", Gate: "Test coverage is at least %s%%."}},
+	{Name: "gates.tests.command", Kind: String, Default: "",
+		Description: "The command that runs the tests, through the shell in the project root (empty: not configured).",
+		Tell:        Tell{Line: "Run the tests with `%s`."}},
+	{Name: "gates.lint.command", Kind: String, Default: "",
+		Description: "The command that runs the linter, through the shell in the project root (empty: not configured).",
+		Tell:        Tell{Line: "Run the linter with `%s`."}},
+	{Name: "gates.coverage.command", Kind: String, Default: "",
+		Description: "The command that measures coverage and writes the report (empty: not configured).",
+		Tell:        Tell{Line: "Measure coverage with `%s`."}},
+	{Name: "gates.coverage.report", Kind: String, Default: "",
+		Description: "The coverage report the coverage command writes, relative to the project root (Go cover profile, LCOV or Cobertura XML).",
+		Tell:        Tell{Line: "The coverage gate reads its figure from `%s`."}},
+	{Name: "gates.timeout", Kind: Duration, Default: "10m",
+		Description: "How long one gate may run before it is stopped, e.g. 90s or 10m.",
+		// Codex has no Stop hook: the block itself must send the agent to the gates.
+		Tell: Tell{Line: "Before you declare work done, run `charter gate run` and fix what it reports until it exits 0 (each gate may run for %s). In Claude Code, charter's Stop hook runs it for you when you stop."}},
+	{Name: "gates.max_blocks", Kind: Int, Default: int64(3), Min: dec("1"),
+		Description: "How many times in a row charter's Stop hook keeps an agent working while a gate fails, before it lets it stop.",
+		Tell:        Tell{Line: "When charter's Stop hook keeps you working because a gate fails, fix the failure; after %s such blocks in a row it lets you stop, and you must then say plainly that gates still fail."}},
 	{Name: "gates.on_failure", Kind: Enum, Default: "stop", Choices: []string{"stop", "ask", "warn"},
 		Description: "What the agent does when a gate fails: stop, ask the user, or warn and go on.",
 		Tell: Tell{Says: says(

@@ -51,8 +51,8 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(snap.Values) != 18 {
-		t.Fatalf("want 18 keys, got %d", len(snap.Values))
+	if len(snap.Values) != len(Keys()) {
+		t.Fatalf("want %d keys, got %d", len(Keys()), len(snap.Values))
 	}
 	for _, k := range Keys() {
 		if snap.Origins[k.Name] != OriginDefault {
@@ -283,11 +283,18 @@ func sampleValue(k Key, n int) any {
 	case Bool:
 		return n%2 == 0
 	case Int:
+		if k.Min != nil && k.Min.IntPart() > 0 {
+			return k.Min.IntPart() + int64(n%20)
+		}
 		return int64(n % 20)
 	case Decimal:
 		return Dec("0." + string(rune('1'+n%9)))
 	case Enum:
 		return k.Choices[n%len(k.Choices)]
+	case String:
+		return fmt.Sprintf("cmd %d", n)
+	case Duration:
+		return fmt.Sprintf("%ds", n+1)
 	}
 	return []string{"x", string(rune('a' + n%26))}
 }

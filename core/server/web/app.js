@@ -6,6 +6,7 @@ import { readSession, request, beaconShutdown, session } from './api.js';
 import { $, pathCode } from './dom.js';
 import { SettingsForm } from './settings.js';
 import { ApplyPanel } from './apply.js';
+import { initGates } from './gates.js';
 import { initWizard, loadTooling, showFacts } from './wizard.js';
 
 const PING_EVERY = 60_000;
@@ -100,6 +101,7 @@ async function boot() {
   $('app').hidden = false;
   keepAlive();
   const agents = new ApplyPanel({ onFatal: fatal });
+  initGates({ onFatal: fatal });
   const form = new SettingsForm({ onFatal: fatal, onSaved: () => agents.afterSave() });
   await Promise.all([form.load(), agents.load(), loadTooling()]);
   document.body.dataset.ready = 'true';

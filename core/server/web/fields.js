@@ -1,10 +1,11 @@
 // Form controls for one setting each, built from its JSON Schema property.
 // A field's value is what its control shows: a boolean for bool, a string
-// for enum, the exact typed text for int and decimal, an array for list.
+// for enum, the exact typed text for int, decimal, duration and string, an
+// array for list.
 
 import { el } from './dom.js';
 
-const ORDER = { bool: 0, enum: 1, int: 2, decimal: 3, list: 4 };
+const ORDER = { bool: 0, enum: 1, int: 2, decimal: 3, duration: 4, string: 5, list: 6 };
 
 // humanize turns a key segment into a label: on_failure → "On failure".
 export function humanize(seg) {
@@ -167,6 +168,23 @@ export class Field {
         });
         return el('div', { class: 'list-editor' }, this.chips, el('div', { class: 'list-add' }, this.input, add));
       }
+      case 'string': {
+        // Commands and paths: typed as is, no spelling fixes.
+        this.input = el('input', {
+          type: 'text', id: this.id, class: 'field-text-input mono', placeholder: 'not set',
+          'aria-describedby': describedBy, autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off',
+        });
+        this.input.addEventListener('input', changed);
+        return this.input;
+      }
+      case 'duration': {
+        this.input = el('input', {
+          type: 'text', id: this.id, inputmode: 'text', placeholder: 'e.g. 90s or 10m', size: '10',
+          'aria-describedby': describedBy, autocomplete: 'off', spellcheck: 'false', autocapitalize: 'off',
+        });
+        this.input.addEventListener('input', changed);
+        return this.input;
+      }
       default: {
         this.input = el('input', { type: 'text', id: this.id, 'aria-describedby': describedBy });
         this.input.addEventListener('input', changed);
@@ -212,6 +230,9 @@ export class Field {
   problem() {
     if ((this.kind === 'int' || this.kind === 'decimal') && (this.input.validity.badInput || this.value === '')) {
       return 'Enter a number.';
+    }
+    if (this.kind === 'duration' && !/^\s*(\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h)((\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))*\s*$/.test(this.value)) {
+      return 'Enter a duration with a unit, such as 90s, 10m or 1h.';
     }
     return '';
   }

@@ -1,0 +1,213 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/gates"
+)
+
+// GateCmd groups the quality gate commands (SPEC §10).
+type GateCmd struct {
+	Run  GateRunCmd  `cmd:"" help:"Run the required quality gates (tests, lint, coverage) in the project root; exit 5 when one fails."`
+	Hook GateHookCmd `cmd:"" help:"The hooks agents run; apply installs them."`
+}
+
+// GateHookCmd groups the agents' hooks.
+type GateHookCmd struct {
+	ClaudeStop GateClaudeStopCmd `cmd:"" name:"claude-stop" help:"Claude Code's Stop hook: reads the event on stdin and blocks the stop (exit 2) while a required gate fails."`
+}
+
+// GateRunCmd runs the gates.
+type GateRunCmd struct {
+	Gate string `name:"gate" placeholder:"tests,lint,coverage" help:"Run only these gates (default: every required gate)."`
+}
+
+func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
+	names, err := gates.ParseNames(c.Gate)
+	if err != nil {
+		return &core.UsageError{Msg: "--gate: " + err.Error()}
+	}
+	_, snap, err := a.readSettings()
+	if err != nil {
+		return err
+	}
+	dir, err := a.gateDir()
+	if err != nil {
+		return err
+	}
+	cfg := gates.FromSettings(snap.Values, dir)
+	if len(cfg.Required()) == 0 && !a.JSON {
+		fmt.Fprintln(a.Stderr, "charter: note: no gate is required (gates.tests.required, gates.lint.required and gates.coverage.min are off)")
+	}
+	var out io.Writer = io.Discard
+	if !a.JSON {
+		out = a.Stdout
+	}
+	p := newGateProgress(out, a.Stderr, isTerminal(a.Stderr))
+	rep := gates.Run(ctx, cfg, names, p.event)
+	p.close()
+	if a.JSON {
+		if err := a.writeJSON(rep); err != nil {
+			return err
+		}
+	}
+	if ctx.Err() != nil {
+		return &reportedError{core.Errorf(core.CodeInternal, "interrupted: the running gate was stopped and the others were not run")}
+	}
+	if !rep.OK {
+		var failed []string
+		for _, g := range rep.Failing() {
+			failed = append(failed, g.Name)
+		}
+		return &reportedError{core.Errorf(core.CodeCheckFailed, "a required gate failed: %s", strings.Join(failed, ", "))}
+	}
+	return nil
+}
+
+// gateDir is where gates run: the project root, else the working directory.
+func (a *App) gateDir() (string, error) {
+	p, err := a.Project()
+	if err != nil {
+		return "", err
+	}
+	if p != nil {
+		return p.Dir, nil
+	}
+	wd, err := a.Sys.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find the working directory to run the gates in: %w", err)
+	}
+	return wd, nil
+}
+
+// gateProgress shows a run as it goes: one line per finished gate on out,
+// and on a terminal a status line on stderr (the gate running, its elapsed
+// time) redrawn until the gate is done.
+type gateProgress struct {
+	out, status io.Writer
+	live        bool
+
+	mu      sync.Mutex
+	running string
+	started time.Time
+	stop    chan struct{}
+	done    chan struct{}
+}
+
+func newGateProgress(out, status io.Writer, live bool) *gateProgress {
+	p := &gateProgress{out: out, status: status, live: live}
+	if live {
+		p.stop, p.done = make(chan struct{}), make(chan struct{})
+		go p.redraw()
+	}
+	return p
+}
+
+func (p *gateProgress) redraw() {
+	defer close(p.done)
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			if p.running != "" {
+				fmt.Fprintf(p.status, "\r\x1b[K%s running… %s", p.running, time.Since(p.started).Truncate(100*time.Millisecond))
+			}
+			p.mu.Unlock()
+		}
+	}
+}
+
+func (p *gateProgress) event(e gates.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e.Kind {
+	case gates.EventStart:
+		p.running, p.started = e.Gate, time.Now()
+		if !p.live && p.out != io.Discard {
+			fmt.Fprintf(p.out, "%-8s  running   %s\n", e.Gate, e.Command)
+		}
+	case gates.EventDone:
+		if p.live && p.running != "" {
+			fmt.Fprint(p.status, "\r\x1b[K")
+		}
+		p.running = ""
+		printGate(p.out, *e.Result)
+	}
+}
+
+func (p *gateProgress) close() {
+	if p.live {
+		close(p.stop)
+		<-p.done
+	}
+}
+
+// printGate is one gate's outcome for people: status and time, then why,
+// and a failing gate's last lines.
+func printGate(w io.Writer, g gates.Result) {
+	if w == io.Discard {
+		return
+	}
+	status := strings.ReplaceAll(g.Status, "_", " ")
+	if g.Status == gates.StatusSkipped {
+		fmt.Fprintf(w, "%-8s  %s\n", g.Name, status)
+	} else {
+		fmt.Fprintf(w, "%-8s  %-9s %s\n", g.Name, status, (time.Duration(g.ElapsedMs) * time.Millisecond).String())
+	}
+	if g.Message != "" {
+		fmt.Fprintf(w, "          %s\n", g.Message)
+	}
+	if g.Status == gates.StatusFailed || g.Status == gates.StatusTimedOut {
+		for _, l := range g.OutputTail {
+			fmt.Fprintf(w, "          | %s\n", l)
+		}
+	}
+}
+
+// GateClaudeStopCmd is Claude Code's Stop hook.
+type GateClaudeStopCmd struct{}
+
+func (c *GateClaudeStopCmd) Run(ctx context.Context, a *App) error {
+	sc, err := a.Scope()
+	if err != nil {
+		return err // exit 1: never blocks the agent
+	}
+	state := gates.NewFileState(a.Sys, a.Sys.Paths.Join(sc.Path, "state"))
+	runAll := "charter gate run"
+	if sc.Kind == core.ScopeHost {
+		runAll = "charter --config-root " + sc.Root.Path + " gate run"
+	}
+	res := gates.HookMain(ctx, a.Stdin, state, func(in gates.StopInput) (gates.HookOptions, error) {
+		// The session's cwd is this run's working directory: its project
+		// and settings are the ones that count.
+		cwd := in.Cwd
+		a.Sys.Getwd = func() (string, error) { return cwd, nil }
+		_, snap, err := a.readSettings()
+		if err != nil {
+			return gates.HookOptions{}, err
+		}
+		dir, err := a.gateDir()
+		if err != nil {
+			return gates.HookOptions{}, err
+		}
+		onFailure, maxBlocks := gates.HookFromSettings(snap.Values)
+		return gates.HookOptions{Config: gates.FromSettings(snap.Values, dir), OnFailure: onFailure,
+			MaxBlocks: maxBlocks, RunAll: runAll, Now: a.Sys.Now}, nil
+	})
+	io.WriteString(a.Stdout, res.Stdout)
+	io.WriteString(a.Stderr, res.Stderr)
+	if res.ExitCode != 0 {
+		return quietExit(res.ExitCode)
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package apply
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// HookFile is Claude Code's settings file, beside its CLAUDE.md; apply
+// keeps charter's Stop hook entry there (SPEC §10).
+const HookFile = "settings.json"
+
+// Executable is the charter binary the hook entry runs: this process's
+// own, resolved through links, so the entry survives a PATH change.
+// Tests replace it.
+var Executable = func() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("find charter's own path for the Claude Code hook: %w", err)
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	if runtime.GOOS == "windows" {
+		exe = filepath.ToSlash(exe) // see gates.HookCommand
+	}
+	return exe, nil
+}
+
+// hookTarget is the Claude settings.json in claudeDir with charter's Stop
+// hook entry present while a gate is required, absent when none is. Every
+// Claude target gets one, wherever its directory is.
+func hookTarget(sys *core.System, claudeDir string, snap *settings.Snapshot) (Target, error) {
+	present := len(gates.FromSettings(snap.Values, "").Required()) > 0
+	var command string
+	if present {
+		exe, err := Executable()
+		if err != nil {
+			return Target{}, err
+		}
+		root := ""
+		if snap.Scope.Kind == core.ScopeHost {
+			root = snap.Scope.Root.Path
+		}
+		command = gates.HookCommand(exe, root)
+	}
+	t := Target{Agent: "claude", Path: sys.Paths.Join(claudeDir, HookFile)}
+	t.edit = func(old []byte) ([]byte, error) {
+		data, err := gates.EnsureStopHook(old, command, present)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w; fix the file or remove it, then run `charter apply` again", t.Path, err)
+		}
+		return data, nil
+	}
+	var err error
+	if t.Old, err = read(sys, t.Path); err != nil {
+		return Target{}, err
+	}
+	if t.New, err = t.edit(t.Old); err != nil {
+		return Target{}, err
+	}
+	if t.SharedPath, err = sys.SharedLink(t.Path); err != nil {
+		return Target{}, err
+	}
+	return t, nil
+}

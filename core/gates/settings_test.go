@@ -1,0 +1,45 @@
+package gates
+
+import (
+	"testing"
+	"time"
+
+	"github.com/agentkit/charter/core/settings"
+)
+
+// Every key the gates read is in the schema with the type they expect.
+func TestSettingKeysAreInTheSchema(t *testing.T) {
+	want := map[string]settings.Kind{
+		KeyTestsCommand: settings.String, KeyTestsRequired: settings.Bool, KeyLintCommand: settings.String,
+		KeyLintRequired: settings.Bool, KeyCoverageCommand: settings.String, KeyCoverageReport: settings.String,
+		KeyCoverageMin: settings.Decimal, KeyTimeout: settings.Duration, KeyOnFailure: settings.Enum, KeyMaxBlocks: settings.Int,
+	}
+	for name, kind := range want {
+		k, ok := settings.Lookup(name)
+		if !ok || k.Kind != kind {
+			t.Errorf("%s: in schema %v, kind %s; want %s", name, ok, k.Kind, kind)
+		}
+	}
+}
+
+func TestFromSettings(t *testing.T) {
+	v := map[string]any{}
+	for _, k := range settings.Keys() {
+		v[k.Name] = k.Default
+	}
+	v[KeyTestsCommand] = "go test ./..."
+	v[KeyCoverageMin] = settings.Dec("82.5")
+	v[KeyTimeout] = "1m30s"
+	cfg := FromSettings(v, "/repo")
+	if cfg.Tests.Command != "go test ./..." || !cfg.Tests.Required || !cfg.Lint.Required || cfg.Lint.Command != "" ||
+		cfg.Coverage.Min.String() != "82.5" || cfg.Timeout != 90*time.Second || cfg.Dir != "/repo" {
+		t.Errorf("%+v", cfg)
+	}
+	if on, n := HookFromSettings(v); on != "stop" || n != 3 {
+		t.Errorf("hook settings %s %d", on, n)
+	}
+	def := FromSettings(map[string]any{KeyTimeout: "10m"}, "")
+	if def.Timeout != DefaultTimeout {
+		t.Errorf("default timeout %v", def.Timeout)
+	}
+}

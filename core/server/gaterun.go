@@ -1,0 +1,93 @@
+package server
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// runGates is POST /api/v1/gates/run: the gates of the served project (the
+// project of the server's working directory, else that directory), as
+// `charter gate run --json` reports them. The body is optional:
+// {"gates":["tests","lint"]} runs only those. One run at a time: a second
+// request while one is under way is 409 gate_running. A client that goes
+// away cancels the run, and the gate's processes are killed.
+func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		Gates []string `json:"gates"`
+	}
+	if err := decodeOptional(r, &req); err != nil {
+		return err
+	}
+	var names []string
+	for _, n := range req.Gates {
+		if _, err := gates.ParseNames(n); err != nil || n == "" {
+			return core.Errorf(core.CodeInvalidValue, "gates: unknown gate %q: choose among tests, lint, coverage", n)
+		}
+		names = append(names, n)
+	}
+	names, _ = gates.ParseNames(strings.Join(names, ",")) // run order, once each
+
+	if !s.gateBusy.CompareAndSwap(false, true) {
+		return core.Errorf(core.CodeGateRunning, "the gates are already running for this server: wait for that run to finish, then try again")
+	}
+	defer s.gateBusy.Store(false)
+
+	snap, err := settings.New(s.cfg.Sys, s.cfg.Scope).Read()
+	if err != nil {
+		return err
+	}
+	dir, err := s.gateDir()
+	if err != nil {
+		return err
+	}
+	cfg := gates.FromSettings(snap.Values, dir)
+	// The run may outlast the server's write timeout: give it every gate's
+	// limit and a margin.
+	limit := cfg.Timeout
+	if limit <= 0 {
+		limit = gates.DefaultTimeout
+	}
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(len(gates.Names))*(limit+time.Minute) + time.Minute))
+	rep := gates.Run(r.Context(), cfg, names, nil)
+	writeRaw(w, http.StatusOK, append(rep.JSON(), '\n'))
+	return nil
+}
+
+// gateDir is where the served project's gates run.
+func (s *Server) gateDir() (string, error) {
+	p, err := s.cfg.Sys.FindProject(nil, false)
+	if err != nil {
+		return "", err
+	}
+	if p != nil {
+		return p.Dir, nil
+	}
+	return s.cfg.Sys.Getwd()
+}
+
+// decodeOptional is decode for a body that may be empty.
+func decodeOptional(r *http.Request, v any) error {
+	data, err := io.ReadAll(r.Body)
+	if err != nil || len(bytes.TrimSpace(data)) > 0 {
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(data), errReader{err}))
+		return decode(r, v)
+	}
+	return nil
+}
+
+// errReader hands decode the read error that cut the body short.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) {
+	if e.err == nil {
+		return 0, io.EOF
+	}
+	return 0, e.err
+}

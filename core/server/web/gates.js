@@ -1,0 +1,62 @@
+// The quality gates card: a "Run gates" button that runs the served
+// project's gates (POST /api/v1/gates/run) and shows each gate's outcome,
+// with the last lines of a failing gate's output.
+
+import { request } from './api.js';
+import { $, el } from './dom.js';
+
+const STATUS = { passed: 'passed', failed: 'failed', timed_out: 'timed out', skipped: 'skipped' };
+
+function seconds(ms) {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function gateRow(g) {
+  const row = el('li', { class: 'apply-row gate-row', 'data-gate': g.name, 'data-state': g.status === 'passed' ? 'current' : (g.status === 'skipped' ? 'skipped' : 'outdated') },
+    el('span', { class: 'apply-agent', text: g.name }),
+    el('span', { class: 'apply-path', text: g.status === 'skipped' ? '' : seconds(g.elapsedMs) }),
+    el('span', { class: 'apply-state', text: STATUS[g.status] || g.status }));
+  const more = [];
+  if (g.message) more.push(el('p', { class: 'field-desc gate-message', text: g.message }));
+  if ((g.status === 'failed' || g.status === 'timed_out') && g.outputTail && g.outputTail.length) {
+    more.push(el('pre', { class: 'gate-tail', text: g.outputTail.join('\n') }));
+  }
+  return more.length ? [row, el('li', { class: 'gate-detail' }, ...more)] : [row];
+}
+
+// initGates adds the card after the agent files panel.
+export function initGates({ onFatal }) {
+  const list = el('ul', { class: 'apply-targets', id: 'gate-results', hidden: true });
+  const status = el('p', { class: 'apply-status', id: 'gate-status', role: 'status', 'aria-live': 'polite', text: 'Not run yet.' });
+  const button = el('button', { type: 'button', class: 'btn', id: 'run-gates', text: 'Run gates' });
+  const card = el('section', { id: 'gates-panel', class: 'card apply', 'aria-labelledby': 'gates-title' },
+    el('h2', { class: 'card-title', id: 'gates-title', text: 'Quality gates' }),
+    el('div', { class: 'card-body' },
+      el('p', { class: 'apply-lead', text: 'Runs the required gates of the project this server was started in, as charter gate run does.' }),
+      list),
+    el('div', { class: 'apply-foot' }, status, button));
+  const anchor = $('apply-panel');
+  if (anchor) anchor.after(card);
+
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    status.textContent = 'Running the gates…';
+    const started = Date.now();
+    const tick = setInterval(() => { status.textContent = `Running the gates… ${seconds(Date.now() - started)}`; }, 500);
+    try {
+      const { data } = await request('POST', 'gates/run', { body: {} });
+      const gates = data.gates || [];
+      list.replaceChildren(...gates.flatMap(gateRow));
+      list.hidden = gates.length === 0;
+      if (gates.length === 0) status.textContent = 'No gate is required.';
+      else if (data.ok) status.textContent = gates.some((g) => g.status === 'skipped') ? 'Every gate that ran passed; some have no command yet.' : 'Every gate passed.';
+      else status.textContent = `Failing: ${gates.filter((g) => g.status === 'failed' || g.status === 'timed_out').map((g) => g.name).join(', ')}.`;
+    } catch (err) {
+      if (err.status === 401) { onFatal(err); return; }
+      status.textContent = err.code === 'gate_running' ? 'The gates are already running: wait for that run to finish.' : err.message;
+    } finally {
+      clearInterval(tick);
+      button.disabled = false;
+    }
+  });
+}

@@ -80,6 +80,7 @@ func LoadPolicy(sys *core.System) (*Policy, error) {
 type Policy struct {
 	Path  string
 	rules map[string]*rule
+	data  []byte // the file's bytes, for the settings ETag
 }
 
 type rule struct {
@@ -312,6 +313,7 @@ func ParsePolicy(path string, data []byte) (*Policy, error) {
 		sort.SliceStable(pp.problems, func(i, j int) bool { return pp.problems[i].Line < pp.problems[j].Line })
 		return nil, &MalformedPolicyError{Path: path, Problems: pp.problems}
 	}
+	pp.pol.data = bytes.Clone(data)
 	return pp.pol, nil
 }
 

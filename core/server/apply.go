@@ -5,12 +5,15 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // planApply reads this scope's settings and plans the agents' files.
 func (s *Server) planApply(agents []string) ([]apply.Target, error) {
-	snap, err := settings.New(s.cfg.Sys, s.cfg.Scope).Read()
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
+	snap, err := st.Read()
 	if err != nil {
 		return nil, err
 	}

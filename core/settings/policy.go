@@ -56,6 +56,20 @@ func policyPath(sys *core.System, goos string) (string, error) {
 	return "/etc/agentkit/charter/policy.yaml", nil
 }
 
+// ExistingPolicy is the policy file's path when the file exists, else "".
+// It does not parse the file: ping reports the policy even when it is
+// malformed, so that a host can see which file to fix.
+func ExistingPolicy(sys *core.System) string {
+	path, err := PolicyPath(sys)
+	if err != nil {
+		return ""
+	}
+	if _, err := sys.Fs.Stat(path); err != nil {
+		return ""
+	}
+	return path
+}
+
 // LoadPolicy reads the policy file. It returns nil when there is none: an
 // absent policy is no policy. Anything else that stops charter from reading
 // it is an error, because an ignored policy is a hole.

@@ -66,9 +66,12 @@ func scriptParams() testscript.Params {
 			// of the developer's can be found.
 			self := strings.Split(e.Getenv("PATH"), string(os.PathListSeparator))[0]
 			e.Setenv("PATH", self+string(os.PathListSeparator)+bin)
-			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR"} {
+			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR", "CHARTER_PROJECT_DIR"} {
 				e.Setenv(v, "")
 			}
+			// The machine's own policy must not apply: the policy file is
+			// $WORK/policy.yaml, absent until a script writes it.
+			e.Setenv("AGENTKIT_POLICY_FILE", filepath.Join(e.WorkDir, "policy.yaml"))
 			return nil
 		},
 	}

@@ -17,6 +17,7 @@ type SettingsCmd struct {
 	Set   SettingsSetCmd   `cmd:"" help:"Set a setting in this scope's file (--project, --local: the project's)."`
 	Unset SettingsUnsetCmd `cmd:"" help:"Remove a setting from this scope's file (--project, --local: the project's)."`
 	Path  SettingsPathCmd  `cmd:"" help:"Print this scope's settings file path."`
+	Edit  SettingsEditCmd  `cmd:"" help:"Edit this scope's settings file in $VISUAL or $EDITOR, validated before it is written."`
 }
 
 // keyDoc is one setting in JSON: get, set and unset print it.

@@ -194,10 +194,21 @@ func (e *SharedWriteError) Error() string {
 
 func (e *SharedWriteError) Code() string { return CodeSharedWrite }
 
-// Extras names the link and the two choices a client must offer.
+// SharedKind is "file" when the link is the target itself, else "dir": a
+// link found above the target is a folder on its way.
+func (e *SharedWriteError) SharedKind() string {
+	if e.SharedPath == e.Target {
+		return "file"
+	}
+	return "dir"
+}
+
+// Extras names the link, whether it is the file itself or a folder above
+// it, and the two choices a client must offer.
 func (e *SharedWriteError) Extras() map[string]any {
 	return map[string]any{
 		"sharedPath": e.SharedPath,
+		"sharedKind": e.SharedKind(),
 		"choices":    SharedWriteChoices(),
 		"hint":       CompanionShareOffCommand,
 	}

@@ -54,25 +54,22 @@ type Result struct {
 	Path       string `json:"path"`
 	State      string `json:"state"`
 	SharedPath string `json:"sharedPath,omitempty"`
-	Diff       string `json:"diff,omitempty"` // Status only: what Run would change
+	Diff       string `json:"diff,omitempty"`    // Status only: what Run would change
+	Missing    bool   `json:"missing,omitempty"` // Status only: the file does not exist yet
 }
 
 // Plan renders snap for the chosen agents (nil: the default ones) and reads
 // each target. A target with broken markers fails the whole plan, so that
 // nothing is written.
 func Plan(sys *core.System, snap *settings.Snapshot, version string, agents []string) ([]Target, error) {
-	sel, err := selectAgents(sys, agents)
+	files, err := Files(sys, agents)
 	if err != nil {
 		return nil, err
 	}
 	block := Render(snap, version)
-	out := make([]Target, 0, len(sel))
-	for _, a := range sel {
-		dir, err := agentDir(sys, a)
-		if err != nil {
-			return nil, err
-		}
-		t := Target{Agent: a.Name, Path: sys.Paths.Join(dir, a.File), block: block}
+	out := make([]Target, 0, len(files))
+	for _, f := range files {
+		t := Target{Agent: f.Agent, Path: f.Path, block: block}
 		if t.Old, err = read(sys, t.Path); err != nil {
 			return nil, err
 		}
@@ -96,6 +93,7 @@ func Status(targets []Target) []Result {
 		if !t.Current() {
 			out[i].State = StateOutdated
 			out[i].Diff = Diff(t.Path, t.Old, t.New)
+			out[i].Missing = t.Old == nil
 		}
 	}
 	return out

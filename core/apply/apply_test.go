@@ -133,8 +133,8 @@ func TestRunStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := Status(ts)
-	if st[0].State != StateOutdated || !strings.Contains(st[0].Diff, "+"+BeginMarker) ||
-		st[1].State != StateOutdated || !strings.HasPrefix(st[1].Diff, "--- /dev/null\n") {
+	if st[0].State != StateOutdated || !strings.Contains(st[0].Diff, "+"+BeginMarker) || st[0].Missing ||
+		st[1].State != StateOutdated || !strings.HasPrefix(st[1].Diff, "--- /dev/null\n") || !st[1].Missing {
 		t.Fatalf("status %+v", st)
 	}
 	rs, err := Run(m.sys, ts, false)

@@ -406,6 +406,34 @@ func TestBrowserHub(t *testing.T) {
 	if n := js[int](p, `[...document.querySelectorAll('.field input, .field select')].filter((c) => c.labels.length === 0).length`); n != 0 {
 		t.Errorf("%d controls without a label", n)
 	}
+	// Nothing is set yet: no field tags its value "Default".
+	if n := js[int](p, `[...document.querySelectorAll('.field-origin')].filter((o) => o.checkVisibility()).length`); n != 0 {
+		t.Errorf("%d fields show an origin while every value is the default", n)
+	}
+	// A range is said once, from the schema's bounds.
+	if got := p.text(`.field[data-key="commands.suggestions.max_options"] .field-desc`); strings.Count(got, "0 to 20") != 1 {
+		t.Errorf("max_options description %q: the range belongs there exactly once", got)
+	}
+	// A budget names its unit beside the number, and a screen reader hears it.
+	unit := `.field[data-key="cost.budget.daily"] .field-unit`
+	if got := p.text(unit); got != "in your billing currency" {
+		t.Errorf("budget unit %q", got)
+	}
+	if !js[bool](p, `(() => { const i = document.querySelector('.field[data-key="cost.budget.daily"] input');
+		return i.getAttribute('aria-describedby').split(' ').includes(document.querySelector('`+unit+`').id); })()`) {
+		t.Error("the budget's input is not described by its unit")
+	}
+	if p.visible(`.field[data-key="gates.coverage.min"] .field-unit`) {
+		t.Error("a key without x-unit shows a unit")
+	}
+	// The profile's CLAUDE.md does not exist yet: it is not "outdated".
+	p.wait("the agent files", claudeState+` === 'missing'`)
+	if got := p.text(`#apply-targets [data-agent="claude"] .apply-state`); got != "Not written yet" {
+		t.Errorf("a missing CLAUDE.md is labelled %q", got)
+	}
+	if got := p.text("#apply-status"); got != "1 file not written yet: its agent does not know these settings." {
+		t.Errorf("panel status %q", got)
+	}
 
 	// Change four settings of four kinds and save.
 	p.do(chromedp.Click(field("skills.autoload", "input.switch")))
@@ -440,8 +468,12 @@ func TestBrowserHub(t *testing.T) {
 	if got := p.text(`.field[data-key="rules.tier"] .field-origin`); got != "Set in settings.yaml" {
 		t.Errorf("origin shown %q", got)
 	}
-	if got := js[string](p, `document.querySelector('.field[data-key="rules.tier"] .field-origin code').title`); got != file {
-		t.Errorf("origin path %q, want %q", got, file)
+	if got := js[string](p, `document.querySelector('.field[data-key="rules.tier"] .field-origin').title`); got != file {
+		t.Errorf("origin path on hover %q, want %q", got, file)
+	}
+	// Only the four keys set in the file show where they come from.
+	if n := js[int](p, `[...document.querySelectorAll('.field-origin')].filter((o) => o.checkVisibility()).length`); n != 4 {
+		t.Errorf("%d fields show an origin, want the 4 set in the file", n)
 	}
 	p.shot("hub", fullPage)
 
@@ -567,8 +599,15 @@ func TestBrowserSharedWrite(t *testing.T) {
 	}
 	srv := e.start(t)
 	p.open(srv.HubURL())
-	if got := p.text("#scope-title"); !strings.HasPrefix(got, "Profile claude/work") {
-		t.Errorf("banner %q", got)
+	// A profile is active, but the host's root is what is served.
+	if got, want := p.text("#scope-title"), "Host root "+e.scope.Path+" — changes here apply to this config root only"; got != want {
+		t.Errorf("banner %q, want %q", got, want)
+	}
+	if got := js[string](p, `document.querySelector('#scope-banner').dataset.kind`); got != "host" {
+		t.Errorf("banner kind %q, want host", got)
+	}
+	if got := p.text("#scope-detail"); !strings.Contains(got, "profile claude/work is active, but the host chose this root") {
+		t.Errorf("banner detail %q", got)
 	}
 	if got := js[string](p, `document.querySelector('.field[data-key="rules.tier"] select').value`); got != "minimal" {
 		t.Fatalf("the shared file's value is not shown: %q", got)
@@ -583,6 +622,11 @@ func TestBrowserSharedWrite(t *testing.T) {
 	p.selectOption("rules.tier", "full")
 	save()
 	p.shot("dialog", viewport)
+	// The link is the file itself; its long path wraps at separators only.
+	if got := p.text("#shared-title"); got != "This file is shared by all profiles" {
+		t.Errorf("dialog title %q", got)
+	}
+	p.pathBreaksAtSeparators("#shared-path code")
 	p.do(chromedp.Click(chromedp.ID("shared-cancel")))
 	p.wait("the dialog to close", `!document.querySelector('#shared-dialog').open`)
 	p.wait("the cancel note", `document.querySelector('#save-status').textContent.startsWith('Not saved')`)
@@ -620,6 +664,36 @@ func (p *page) sharedDialog(link string) {
 	}
 }
 
+// pathBreaksAtSeparators checks that a path shown in sel wraps, and only
+// right after a / or \, never inside a name.
+func (p *page) pathBreaksAtSeparators(sel string) {
+	p.t.Helper()
+	breaks := js[[]string](p, fmt.Sprintf(`(() => {
+		const code = document.querySelector(%q);
+		const r = document.createRange();
+		const walk = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+		const breaks = [];
+		let top = null, last = '';
+		for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+			for (let i = 0; i < n.length; i++) {
+				r.setStart(n, i); r.setEnd(n, i + 1);
+				const t = r.getClientRects()[0]?.top ?? top;
+				if (top !== null && t > top + 2) breaks.push(last);
+				top = t; last = n.data[i];
+			}
+		}
+		return breaks;
+	})()`, sel))
+	if len(breaks) == 0 {
+		p.t.Errorf("%s does not wrap: the test needs a path longer than its line", sel)
+	}
+	for _, c := range breaks {
+		if c != "/" && c != `\` {
+			p.t.Errorf("%s wraps after %q, inside a name: %q", sel, c, p.text(sel))
+		}
+	}
+}
+
 // claudeState is the state the agent files panel shows for claude.
 const claudeState = `document.querySelector('#apply-targets [data-agent="claude"]')?.dataset.state`
 
@@ -632,7 +706,8 @@ func TestBrowserApply(t *testing.T) {
 	p := newPage(t)
 	e := newHubEnv(t, "")
 	file := filepath.Join(e.configDir(t), "CLAUDE.md")
-	mine := "# My notes\n\nKeep answers short.\n"
+	// The last line is long and unbroken, like a URL: the diff must not cut it off.
+	mine := "# My notes\n\nKeep answers short.\nSee https://example.com/" + strings.Repeat("very-long-path-segment/", 20) + "end\n"
 	if err := os.WriteFile(file, []byte(mine), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -650,6 +725,9 @@ func TestBrowserApply(t *testing.T) {
 	p.do(chromedp.Click(chromedp.ID("save")))
 	p.wait("the save", `document.querySelector('#save-status').textContent === 'Saved 1 change'`)
 	p.wait("the offer to apply", `document.querySelector('#apply-offer').checkVisibility()`)
+	if got := p.text("#apply-offer"); !strings.HasPrefix(got, "Agents do not follow these settings yet.") {
+		t.Errorf("save bar offer %q", got)
+	}
 	p.wait("the new diff", `document.querySelector('#apply-targets [data-agent="claude"] .apply-diff pre')?.textContent.includes('Rule tier: **full**')`)
 	if got := p.text("#apply-status"); got != "1 file out of date: agents still follow the earlier settings." {
 		t.Errorf("panel status %q", got)
@@ -657,6 +735,17 @@ func TestBrowserApply(t *testing.T) {
 	p.shot("apply", element("#apply-panel"))
 	// The page's end: the panel with its diff open, and the save bar's offer.
 	p.do(chromedp.Click(chromedp.CSS(`#apply-targets [data-agent="claude"] .apply-diff summary`)))
+	// The diff shows every character of the long line, inside the panel.
+	pre := `#apply-targets [data-agent="claude"] .apply-diff pre`
+	if !js[bool](p, `(() => { const pre = document.querySelector('`+pre+`');
+		const panel = document.querySelector('#apply-panel').getBoundingClientRect();
+		return pre.scrollWidth <= pre.clientWidth && pre.getBoundingClientRect().right <= panel.right; })()`) {
+		t.Errorf("the diff clips its long line: %v", js[[]float64](p, `(() => { const pre = document.querySelector('`+pre+`');
+			return [pre.scrollWidth, pre.clientWidth, pre.getBoundingClientRect().right, document.querySelector('#apply-panel').getBoundingClientRect().right]; })()`))
+	}
+	if !strings.Contains(p.text(pre), "/end") {
+		t.Error("the diff lacks the end of the long line")
+	}
 	js[chromedp.Void](p, `window.scrollTo(0, document.documentElement.scrollHeight)`)
 	p.shot("apply-page", viewport)
 
@@ -692,6 +781,9 @@ func TestBrowserApply(t *testing.T) {
 	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// The sticky save bar may cover the button at the page's end; a user
+	// scrolls it clear first.
+	js[chromedp.Void](p, `document.querySelector('#apply').scrollIntoView({ block: 'center' })`)
 	p.do(chromedp.Click(chromedp.ID("apply")))
 	p.wait("the marker error", `document.querySelector('#apply-status').classList.contains('is-error')`)
 	if msg := p.text("#apply-status"); !strings.Contains(msg, "end at line 1 has no begin") || !strings.Contains(msg, file) {
@@ -756,6 +848,48 @@ func TestBrowserApplyShared(t *testing.T) {
 	}
 }
 
+// The profile's whole config folder is a link every profile shares: the
+// dialog says "folder", names the link, and Cancel writes nothing.
+func TestBrowserSharedFolder(t *testing.T) {
+	p := newPage(t)
+	e := newHubEnv(t, "")
+	shared := filepath.Join(e.home, ".agent-switch", "shared-config")
+	if err := os.MkdirAll(shared, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before := "# shared by every profile\n"
+	if err := os.WriteFile(filepath.Join(shared, "CLAUDE.md"), []byte(before), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(e.home, ".agent-switch", "claude", "work", "config")
+	if err := os.MkdirAll(filepath.Dir(link), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(shared, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	srv := e.start(t)
+	p.open(srv.HubURL())
+	p.wait("the agent files", claudeState+` === 'outdated'`)
+	p.do(chromedp.Click(chromedp.ID("apply")))
+	p.sharedDialog(link)
+	if got := p.text("#shared-title"); got != "This folder is shared by all profiles" {
+		t.Errorf("dialog title %q for a linked folder", got)
+	}
+	if got := p.text("#shared-path-label"); got != "Shared folder:" {
+		t.Errorf("path label %q", got)
+	}
+	if got := p.text("#shared-path"); got != link {
+		t.Errorf("dialog names %q, want the folder link %q", got, link)
+	}
+	p.shot("dialog-folder", viewport)
+	p.do(chromedp.Click(chromedp.ID("shared-cancel")))
+	p.wait("the cancel note", `document.querySelector('#apply-status').textContent.startsWith('Not applied')`)
+	if got, _ := os.ReadFile(filepath.Join(shared, "CLAUDE.md")); string(got) != before {
+		t.Errorf("Cancel changed the shared file:\n%s", got)
+	}
+}
+
 // Outside a profile with no agent directory there is nothing to apply to:
 // the panel says so, and offers no button.
 func TestBrowserApplyNoAgent(t *testing.T) {
@@ -763,6 +897,9 @@ func TestBrowserApplyNoAgent(t *testing.T) {
 	e := newHubEnvWith(t, "", false)
 	srv := e.start(t)
 	p.open(srv.HubURL())
+	if got := p.text("#scope-title"); got != "Global settings — no agent-switch profile is active" {
+		t.Errorf("banner %q", got)
+	}
 	p.wait("the explanation", `document.querySelector('#apply-status').classList.contains('is-error')`)
 	if msg := p.text("#apply-status"); !strings.HasPrefix(msg, "No agent directory found") || !strings.Contains(msg, filepath.Join(e.home, ".claude")) {
 		t.Errorf("panel says %q", msg)

@@ -3,9 +3,9 @@ package settings
 import "encoding/json"
 
 // JSONSchema describes the settings as JSON Schema 2020-12: nested objects
-// by section, each property with its type, default, bounds and description,
-// and the sections in order with their titles (x-sections). The hub builds
-// its form from it.
+// by section, each property with its type, default, bounds, description and
+// unit (x-unit), and the sections in order with their titles (x-sections).
+// The hub builds its form from it.
 func JSONSchema() map[string]any {
 	root := map[string]any{
 		"$schema":              "https://json-schema.org/draft/2020-12/schema",
@@ -60,6 +60,9 @@ func property(k Key) map[string]any {
 	}
 	if k.Max != nil {
 		p["maximum"] = json.Number(k.Max.String())
+	}
+	if k.Unit != "" {
+		p["x-unit"] = k.Unit
 	}
 	return p
 }

@@ -31,6 +31,7 @@ type Key struct {
 	Choices     []string // Enum
 	Min, Max    *decimal.Decimal
 	Description string
+	Unit        string // Int, Decimal: what the number counts, shown beside its control
 	Item        string // List: what one item names
 	Tell        Tell   // what the value tells the agent in the block apply writes
 }
@@ -126,10 +127,10 @@ var schema = []Key{
 		Description: "Suggest slash commands that fit the current task.",
 		Tell:        Tell{Says: says("false", "Do not suggest slash commands.")}},
 	{Name: "commands.suggestions.max_options", Kind: Int, Default: int64(4), Min: dec("0"), Max: dec("20"),
-		Description: "At most this many command suggestions at once (0 to 20).",
+		Description: "At most this many command suggestions at once.",
 		Tell:        Tell{If: "commands.suggestions.enabled", Line: "When a slash command fits the task, suggest it: at most %s at once.", Zero: "Do not suggest slash commands."}},
 	{Name: "commands.suggestions.confidence_floor", Kind: Decimal, Default: Dec("0.6"), Min: dec("0"), Max: dec("1"),
-		Description: "Only suggest a command when the match confidence is at least this (0 to 1).",
+		Description: "Only suggest a command when the match confidence is at least this.",
 		Tell:        Tell{If: "commands.suggestions.enabled", Line: "Suggest one only when your confidence that it fits is at least %s."}},
 	{Name: "gates.tests.required", Kind: Bool, Default: true,
 		Description: "Tests must pass before work is declared done.",
@@ -146,10 +147,10 @@ var schema = []Key{
 			"stop", "If a gate fails, stop: report what failed and do not declare the work done.",
 			"ask", "If a gate fails, ask the user how to proceed before you go on.",
 			"warn", "If a gate fails, say so plainly in your reply, then go on.")}},
-	{Name: "cost.budget.daily", Kind: Decimal, Default: Dec("0"), Min: dec("0"),
+	{Name: "cost.budget.daily", Kind: Decimal, Default: Dec("0"), Min: dec("0"), Unit: "in your billing currency",
 		Description: "Daily spending budget (0 means no budget).",
 		Tell:        Tell{Line: "Daily budget: %s.", Zero: "Daily budget: none."}},
-	{Name: "cost.budget.monthly", Kind: Decimal, Default: Dec("0"), Min: dec("0"),
+	{Name: "cost.budget.monthly", Kind: Decimal, Default: Dec("0"), Min: dec("0"), Unit: "in your billing currency",
 		Description: "Monthly spending budget (0 means no budget).",
 		Tell:        Tell{Line: "Monthly budget: %s.", Zero: "Monthly budget: none."}},
 	{Name: "cost.enforcement", Kind: Enum, Default: "advisory", Choices: []string{"advisory", "hard-stop"},

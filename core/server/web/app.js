@@ -3,7 +3,7 @@
 // the tab is in use.
 
 import { readSession, request, beaconShutdown, session } from './api.js';
-import { $ } from './dom.js';
+import { $, pathCode } from './dom.js';
 import { SettingsForm } from './settings.js';
 import { ApplyPanel } from './apply.js';
 import { initWizard, loadTooling, showFacts } from './wizard.js';
@@ -20,20 +20,25 @@ function fatal(err) {
   $('app').hidden = true;
 }
 
+// banner describes the scope the server actually serves: a host root is
+// the host's, whatever profile is active.
 function banner(ping) {
   const p = ping.switcherProfile || {};
   const scope = ping.scope || {};
-  let title;
-  if (p.active) {
-    title = `Profile ${p.provider}/${p.profile} — changes here apply to this profile only`;
-  } else if (scope.kind === 'host') {
-    title = 'Host settings — changes here apply to this config root only';
+  const kind = scope.kind || 'global';
+  const title = $('scope-title');
+  const detail = [];
+  if (kind === 'host') {
+    const root = (ping.configRoot && ping.configRoot.path) || scope.path || '';
+    title.replaceChildren('Host root ', pathCode(root), ' — changes here apply to this config root only');
+    if (p.active) detail.push(` The agent-switch profile ${p.provider}/${p.profile} is active, but the host chose this root, so its settings apply.`);
+  } else if (kind === 'profile') {
+    title.replaceChildren(`Profile ${p.provider}/${p.profile} — changes here apply to this profile only`);
   } else {
-    title = 'Global settings — no agent-switch profile is active';
+    title.replaceChildren('Global settings — no agent-switch profile is active');
   }
-  $('scope-title').textContent = title;
-  $('scope-detail').replaceChildren('Settings folder ', Object.assign(document.createElement('code'), { textContent: scope.path || '' }));
-  $('scope-banner').dataset.kind = p.active ? 'profile' : scope.kind || 'global';
+  $('scope-detail').replaceChildren('Settings folder ', pathCode(scope.path || ''), ...detail);
+  $('scope-banner').dataset.kind = kind;
   $('scope-banner').hidden = false;
   $('version').textContent = ping.version ? `v${ping.version.replace(/^v/, '')}` : '';
 }

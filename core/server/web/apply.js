@@ -3,15 +3,19 @@
 // shared-write contract as a settings save.
 
 import { request, ApiError } from './api.js';
-import { $, el } from './dom.js';
+import { $, el, pathCode } from './dom.js';
 import { confirmSharedWrite } from './shared.js';
 
 const STATES = {
   current: 'Up to date',
   outdated: 'Outdated',
+  missing: 'Not written yet', // outdated, and the file does not exist
   written: 'Updated',
   blocked: 'Not written',
 };
+
+// stateOf is a target's state as the panel shows it.
+const stateOf = (t) => (t.state === 'outdated' && t.missing ? 'missing' : t.state);
 
 const files = (n) => `${n} ${n === 1 ? 'file' : 'files'}`;
 
@@ -64,24 +68,35 @@ export class ApplyPanel {
     $('apply-offer').hidden = (await this.load()) === 0;
   }
 
+  // outdated counts the files Apply would write.
   outdated() {
-    return document.querySelectorAll('#apply-targets [data-state="outdated"], #apply-targets [data-state="blocked"]').length;
+    return this.count('outdated', 'missing', 'blocked');
+  }
+
+  count(...states) {
+    return document.querySelectorAll(states.map((s) => `#apply-targets [data-state="${s}"]`).join(', ')).length;
   }
 
   show(targets) {
-    $('apply-targets').replaceChildren(...targets.map((t) => el('li', { class: 'apply-row', 'data-agent': t.agent, 'data-state': t.state },
+    $('apply-targets').replaceChildren(...targets.map((t) => el('li', { class: 'apply-row', 'data-agent': t.agent, 'data-state': stateOf(t) },
       el('span', { class: 'apply-agent', text: t.agent }),
-      el('code', { class: 'apply-path', title: t.path, text: t.path }),
-      el('span', { class: 'apply-state', text: STATES[t.state] || t.state }),
+      pathCode(t.path, { class: 'path apply-path', title: t.path }),
+      el('span', { class: 'apply-state', text: STATES[stateOf(t)] || t.state }),
       t.sharedPath ? el('p', { class: 'apply-shared muted', text: 'Shared by all profiles through agent-switch' }) : null,
       t.diff ? diffView(t.diff) : null)));
     $('apply-targets').hidden = targets.length === 0;
     this.buttons();
   }
 
+  // summary tells apart files that hold earlier settings from files that
+  // do not exist yet.
   summary() {
-    const n = this.outdated();
-    if (n) this.status(`${files(n)} out of date: agents still follow the earlier settings.`);
+    const old = this.count('outdated', 'blocked');
+    const missing = this.count('missing');
+    const parts = [];
+    if (old) parts.push(`${files(old)} out of date: agents still follow the earlier settings.`);
+    if (missing) parts.push(`${files(missing)} not written yet: ${missing === 1 ? 'its agent does' : 'their agents do'} not know these settings.`);
+    if (parts.length) this.status(parts.join(' '));
     else this.status('Every agent file is up to date.', { ok: true });
   }
 

@@ -1,4 +1,4 @@
-// The two DOM helpers every module of the hub uses.
+// The DOM helpers every module of the hub uses.
 
 // $ finds an element by id.
 export const $ = (id) => document.getElementById(id);
@@ -14,4 +14,12 @@ export function el(tag, attrs = {}, ...children) {
   }
   node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
   return node;
+}
+
+// pathCode shows a file path as code that wraps after a separator rather
+// than inside a name: a <wbr> follows each / and \.
+export function pathCode(path, attrs = {}) {
+  const parts = String(path).split(/(?<=[\\/])/);
+  const nodes = parts.flatMap((part, i) => (i < parts.length - 1 ? [part, document.createElement('wbr')] : [part]));
+  return el('code', { class: 'path', ...attrs }, ...nodes);
 }

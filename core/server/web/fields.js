@@ -134,13 +134,16 @@ export class Field {
       }
       case 'int':
       case 'decimal': {
+        // The unit, when the schema names one, sits beside the number and
+        // is read out with it.
+        const unit = p['x-unit'] ? el('span', { class: 'field-unit', id: `${this.id}-unit`, text: p['x-unit'] }) : null;
         this.input = el('input', {
           type: 'number', id: this.id, inputmode: this.kind === 'int' ? 'numeric' : 'decimal',
           step: this.kind === 'int' ? '1' : 'any', min: p.minimum, max: p.maximum,
-          'aria-describedby': describedBy, autocomplete: 'off',
+          'aria-describedby': unit ? `${unit.id} ${describedBy}` : describedBy, autocomplete: 'off',
         });
         this.input.addEventListener('input', changed);
-        return this.input;
+        return unit ? el('div', { class: 'number-unit' }, this.input, unit) : this.input;
       }
       case 'list': {
         const noun = (p.items && p.items.description) || 'item';
@@ -215,21 +218,22 @@ export class Field {
 
   get defaultValue() { return toField(this.kind, this.prop.default); }
 
-  // show sets where the value comes from and whether it can be reset.
+  // show sets where the value comes from and whether it can be reset. A
+  // default value says nothing: most are, and a tag on each is noise. The
+  // full path of a file is one hover away.
   show({ origin, scopeFile, pending }) {
+    const fromFile = origin && origin !== 'default';
     this.originEl.replaceChildren();
+    this.originEl.removeAttribute('title');
     if (pending === 'reset') {
       this.originEl.append('Resets to the default on save');
     } else if (pending === 'edit') {
       this.originEl.append('Unsaved change');
-    } else if (!origin || origin === 'default') {
-      this.originEl.append('Default');
-    } else if (origin === scopeFile) {
-      // The banner names the folder; the full path is one hover away.
-      this.originEl.append('Set in ', el('code', { text: basename(origin), title: origin }));
-    } else {
-      this.originEl.append('Inherited from ', el('code', { text: origin }));
+    } else if (fromFile) {
+      this.originEl.append(origin === scopeFile ? 'Set in ' : 'Inherited from ', el('code', { text: basename(origin) }));
+      this.originEl.title = origin;
     }
+    this.originEl.hidden = !this.originEl.hasChildNodes();
     this.row.dataset.pending = pending || '';
     this.resetBtn.hidden = pending === 'reset' || origin !== scopeFile;
   }

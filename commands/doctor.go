@@ -1,0 +1,79 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/doctor"
+	"github.com/agentkit/charter/core/server"
+)
+
+// DoctorCmd checks everything a user can get wrong and says how to fix it.
+type DoctorCmd struct{}
+
+func (c *DoctorCmd) Run(a *App) error {
+	rep := doctor.Run(doctor.Env{Sys: a.Sys, RootFlag: a.rootFlag, Version: a.Build.Version, Server: server.Probe})
+	colour := useColour(isTerminal(a.Stdout), a.Sys.Getenv)
+	if err := a.emit(rep, func(w io.Writer) { printDoctor(w, rep, colour) }); err != nil {
+		return err
+	}
+	if n := rep.Failed(); n > 0 {
+		// The report is the output; the error only sets the exit status.
+		return &reportedError{core.Errorf(core.CodeCheckFailed, "%d of %d checks failed: each says how to fix it", n, len(rep.Checks))}
+	}
+	return nil
+}
+
+// useColour: on a terminal only, and never with NO_COLOR set or a dumb
+// terminal (https://no-color.org).
+func useColour(tty bool, getenv func(string) string) bool {
+	return tty && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+}
+
+var statusColours = map[string]string{doctor.OK: "\x1b[32m", doctor.Warn: "\x1b[33m", doctor.Fail: "\x1b[1;31m"}
+
+// printDoctor prints one line per check: status, label, message, and
+// below it the fix when there is one. Lines of a long message line up.
+func printDoctor(w io.Writer, rep doctor.Report, colour bool) {
+	width := 0
+	for _, c := range rep.Checks {
+		width = max(width, len(c.Label))
+	}
+	indent := strings.Repeat(" ", 6+width+2)
+	warnings := 0
+	for _, c := range rep.Checks {
+		status := fmt.Sprintf("%-4s", c.Status)
+		if colour {
+			status = statusColours[c.Status] + status + "\x1b[0m"
+		}
+		lines := strings.Split(c.Message, "\n")
+		fmt.Fprintf(w, "%s  %-*s  %s\n", status, width, c.Label, lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(w, "%s%s\n", indent, strings.TrimSpace(l))
+		}
+		if c.Fix != "" {
+			fmt.Fprintf(w, "%sfix: %s\n", indent, c.Fix)
+		}
+		if c.Status == doctor.Warn {
+			warnings++
+		}
+	}
+	fails := rep.Failed()
+	switch {
+	case fails == 0 && warnings == 0:
+		fmt.Fprintln(w, "\nNo problems found.")
+	case fails == 0:
+		fmt.Fprintf(w, "\n%s, nothing failed.\n", plural(warnings, "warning"))
+	default:
+		fmt.Fprintf(w, "\n%s failed, %s.\n", plural(fails, "check"), plural(warnings, "warning"))
+	}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,335 @@
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// companion: is agent-switch there, and can its dismissal be read.
+func companion(r *run) []Check {
+	const name, label = "companion", "agent-switch"
+	d, err := r.Sys.DetectCompanion()
+	var out []Check
+	switch {
+	case d.Installed && d.Version != nil:
+		out = append(out, ok(name, label, "installed, version "+*d.Version))
+	case d.Installed:
+		out = append(out, ok(name, label, "installed (its version is unknown: no package.json of "+core.CompanionPackage+" beside the binary)"))
+	default:
+		out = append(out, ok(name, label, fmt.Sprintf("not installed (optional: it keeps several agent accounts apart; install it with `%s`)", core.CompanionInstallCommand)))
+	}
+	if err != nil {
+		path, _ := r.Sys.DismissalsPath()
+		out = append(out, fail("dismissals", "Dismissals", err.Error(),
+			fmt.Sprintf("fix the JSON in %s, or remove the file (it only lists the recommendations you hid)", path)))
+	}
+	return out
+}
+
+// profile: which agent-switch profile is active, which variable chose it,
+// and variables that point into the companion's home but choose nothing.
+func profile(r *run) []Check {
+	const name, label = "profile", "Profile"
+	var out []Check
+	p := r.Sys.ActiveProfile()
+	vars := r.Sys.ProfileVars()
+	if p.Active {
+		msg := p.Name()
+		for _, v := range vars {
+			if v.Selected {
+				msg += fmt.Sprintf(", chosen by %s=%s", v.Name, v.Value)
+			}
+		}
+		out = append(out, ok(name, label, msg))
+	} else {
+		home, err := r.Sys.CompanionHome()
+		if err != nil {
+			home = "the agent-switch home"
+		}
+		out = append(out, ok(name, label, fmt.Sprintf("none active (no CLAUDE_CONFIG_DIR, CODEX_HOME or other *_CONFIG_DIR points into %s)", home)))
+	}
+	for _, v := range vars {
+		if v.Ignored == "" || v.Selected || strings.Contains(v.Ignored, "already chose") {
+			continue
+		}
+		out = append(out, warn("profile-var:"+v.Name, "Profile variable",
+			fmt.Sprintf("%s=%s chooses no profile: %s", v.Name, v.Value, v.Ignored),
+			fmt.Sprintf("point %s at <agent-switch home>/<provider>/<profile>/config, or unset it", v.Name)))
+	}
+	return out
+}
+
+var sources = map[string]string{
+	core.SourceFlag:    "from --config-root",
+	core.SourceEnv:     "from " + core.ConfigHomeVar,
+	core.SourceDefault: "the default",
+}
+
+// configRoot: the root resolves, and it exists and is writable, or can be
+// created on the first write.
+func configRoot(r *run) []Check {
+	const name, label = "config-root", "Config root"
+	if r.scopeErr != nil {
+		return []Check{fail(name, label, r.scopeErr.Error(), "give --config-root or "+core.ConfigHomeVar+" a directory whose parent exists, or leave both out for the default")}
+	}
+	root := r.scope.Root
+	msg := fmt.Sprintf("%s (%s)", root.Path, sources[root.Source])
+	if root.Source != core.SourceDefault {
+		if parent := r.Sys.Paths.Dir(root.Path); !exists(r.Sys, parent) {
+			return []Check{fail(name, label, fmt.Sprintf("%s: its parent %s does not exist", msg, parent),
+				fmt.Sprintf("create %s first, or correct the path", parent))}
+		}
+	}
+	return []Check{dirCheck(r.Sys, name, label, msg, root.Path)}
+}
+
+// scopeDir: which scope this is, and its directory.
+func scopeDir(r *run) []Check {
+	const name, label = "scope", "Scope"
+	if r.scopeErr != nil {
+		return r.needScope(name, label)
+	}
+	sc := r.scope
+	var msg string
+	switch sc.Kind {
+	case core.ScopeProfile:
+		msg = fmt.Sprintf("profile %s: %s", sc.Profile.Name(), sc.Path)
+	case core.ScopeHost:
+		msg = "host root: " + sc.Path
+		if sc.Profile.Active {
+			msg += fmt.Sprintf(" (profile %s is active, but a root given by a host holds the settings)", sc.Profile.Name())
+		}
+	default:
+		msg = "global: " + sc.Path
+	}
+	if sc.Path == sc.Root.Path {
+		return []Check{ok(name, label, msg)} // the root's line covers the directory
+	}
+	return []Check{dirCheck(r.Sys, name, label, msg, sc.Path)}
+}
+
+// dirCheck says whether dir, or the directory it would be created in, can
+// be written.
+func dirCheck(sys *core.System, name, label, msg, dir string) Check {
+	at := dir
+	for !exists(sys, at) {
+		parent := sys.Paths.Dir(at)
+		if parent == at {
+			break
+		}
+		at = parent
+	}
+	fi, err := sys.Fs.Stat(at)
+	if err == nil && !fi.IsDir() {
+		return fail(name, label, fmt.Sprintf("%s: %s is a file, not a directory", msg, at),
+			fmt.Sprintf("move %s away, or choose another directory", at))
+	}
+	if err == nil {
+		err = probeWrite(sys, at)
+	}
+	if err != nil {
+		return fail(name, label, fmt.Sprintf("%s: %s cannot be written: %v", msg, at, err),
+			fmt.Sprintf("make %s writable for your user (chmod u+rwx), or choose another root with --config-root", at))
+	}
+	if at != dir {
+		msg += "; created on the first write"
+	}
+	return ok(name, label, msg)
+}
+
+// probeWrite creates a file in dir and removes it again: only a write
+// tells for sure, whatever the platform's permission model.
+func probeWrite(sys *core.System, dir string) error {
+	f, err := afero.TempFile(sys.Fs, dir, ".charter-doctor-*")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return pe.Err
+		}
+		return err
+	}
+	f.Close()
+	return sys.Fs.Remove(f.Name())
+}
+
+func exists(sys *core.System, p string) bool {
+	_, err := sys.Fs.Stat(p)
+	return err == nil
+}
+
+// settingsFiles: every settings file this scope reads parses, and every
+// value in it is valid; each problem is listed with its line.
+func settingsFiles(r *run) []Check {
+	if r.scopeErr != nil {
+		return r.needScope("settings", "Settings")
+	}
+	type file struct{ name, label, path, fix string }
+	files := []file{{"settings", "Settings", r.store.Path(), "fix it with `charter settings edit`"}}
+	if r.scope.Kind == core.ScopeProfile {
+		global := r.Sys.Paths.Join(r.scope.Root.Path, settings.FileName)
+		files = append([]file{{"global-settings", "Global settings", global,
+			"fix it with `charter settings edit` run with no agent-switch profile active"}}, files...)
+	}
+	var out []Check
+	for _, f := range files {
+		data, err := afero.ReadFile(r.Sys.Fs, f.path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR): // a file in the way has its own line
+			out = append(out, ok(f.name, f.label, f.path+" does not exist yet: the defaults apply"))
+		case err != nil:
+			out = append(out, fail(f.name, f.label, fmt.Sprintf("read %s: %v", f.path, err), "make the file readable for your user"))
+		default:
+			if err := settings.Validate(f.path, data); err != nil {
+				out = append(out, fail(f.name, f.label, err.Error(), f.fix))
+			} else {
+				out = append(out, ok(f.name, f.label, f.path+" is valid"))
+			}
+		}
+	}
+	return out
+}
+
+// unknownKeys: keys in the files that are no setting do nothing; most are
+// typos.
+func unknownKeys(r *run) []Check {
+	if r.scopeErr != nil {
+		return nil
+	}
+	snap, err := r.store.Read()
+	if err != nil || len(snap.Unknown) == 0 {
+		return nil // a file that cannot be read has its own line
+	}
+	msgs := make([]string, len(snap.Unknown))
+	for i, k := range snap.Unknown {
+		msgs[i] = settings.UnknownKeyMessage(k)
+	}
+	return []Check{warn("unknown-keys", "Unknown keys", strings.Join(msgs, "; "),
+		"rename or remove them with `charter settings edit`: charter keeps them, but they change nothing")}
+}
+
+// sharedLinks: a write path behind a link agent-switch shares between
+// profiles changes every profile at once.
+func sharedLinks(r *run) []Check {
+	const name, label = "shared-links", "Shared links"
+	type target struct{ what, path, link string }
+	var targets []target
+	var errs []string
+	add := func(what, path string) {
+		link, err := r.Sys.SharedLink(path)
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+		targets = append(targets, target{what, path, link})
+	}
+	if r.scopeErr == nil {
+		add("settings", r.store.Path())
+	}
+	if p, err := r.Sys.DismissalsPath(); err == nil {
+		add("dismissals", p)
+	}
+	// The agent files' paths need no settings: a malformed file does not
+	// hide a link on the way to CLAUDE.md.
+	if files, err := apply.Files(r.Sys, nil); err == nil {
+		for _, f := range files {
+			add("agent file "+f.Agent, f.Path)
+		}
+	}
+	var out []Check
+	for _, t := range targets {
+		if t.link != "" {
+			where := fmt.Sprintf("%s (%s) is a link agent-switch shares between profiles", t.path, t.what)
+			if t.link != t.path {
+				where = fmt.Sprintf("%s (%s) lies in %s, a folder agent-switch shares between profiles", t.path, t.what, t.link)
+			}
+			out = append(out, warn(name+":"+strings.ReplaceAll(t.what, " ", "-"), label, where+": a write there changes every profile",
+				fmt.Sprintf("run `%s` to keep this profile's files apart; otherwise charter asks before each such write (--confirm-shared)", core.CompanionShareOffCommand)))
+		}
+	}
+	if len(errs) > 0 {
+		out = append(out, warn(name, label, "could not check every path: "+strings.Join(errs, "; "), "make the paths readable for your user"))
+	}
+	if len(out) == 0 {
+		out = append(out, ok(name, label, fmt.Sprintf("none on the %d paths charter writes", len(targets))))
+	}
+	return out
+}
+
+// server: a running server, or a discovery file its process left behind.
+func server(r *run) []Check {
+	const name, label = "server", "Server"
+	if r.Server == nil {
+		return nil
+	}
+	if r.scopeErr != nil {
+		return r.needScope(name, label)
+	}
+	st := r.Server(r.Sys, r.scope)
+	switch {
+	case st.Running:
+		return []Check{ok(name, label, fmt.Sprintf("running at %s (pid %d); `charter serve --open` opens its hub", st.URL, st.PID))}
+	case st.Stale != "":
+		return []Check{warn(name, label, fmt.Sprintf("%s is stale: %s", st.Discovery, st.Stale),
+			"nothing to do: `charter serve` replaces it when it starts; or remove the file")}
+	}
+	return []Check{ok(name, label, "not running (start it with `charter serve`)")}
+}
+
+// agentFiles: whether each agent's instruction file holds the current
+// settings.
+func agentFiles(r *run) []Check {
+	const name, label = "agent-files", "Agent files"
+	if r.scopeErr != nil {
+		return r.needScope(name, label)
+	}
+	targets, err := r.plan()
+	switch {
+	case r.unreadable:
+		return []Check{warn(name, label, "not checked: the settings cannot be read (see above)", "fix the settings file first")}
+	case core.ErrorCode(err) == core.CodeNoAgent:
+		return []Check{warn(name, label, err.Error(), "create the agent's directory, or write for one with `charter apply --agent claude`")}
+	case err != nil:
+		return []Check{fail(name, label, err.Error(), "fix the file by hand, then run `charter apply`")}
+	}
+	out := make([]Check, 0, len(targets))
+	for _, t := range targets {
+		n, l := "agent-file:"+t.Agent, "Agent file ("+t.Agent+")"
+		switch {
+		case t.Old == nil:
+			out = append(out, warn(n, l, t.Path+" is not written yet: the agent does not know these settings", "run `charter apply`"))
+		case t.Current():
+			out = append(out, ok(n, l, t.Path+" is up to date"))
+		default:
+			out = append(out, warn(n, l, t.Path+" is out of date: the agent still follows the earlier settings",
+				"run `charter apply` (`charter apply --dry-run` shows the changes)"))
+		}
+	}
+	return out
+}
+
+// plan is what `charter apply` would do, computed once per run.
+func (r *run) plan() ([]apply.Target, error) {
+	if r.planned {
+		return r.targets, r.planErr
+	}
+	r.planned = true
+	if r.scopeErr != nil {
+		r.planErr = r.scopeErr
+		return nil, r.planErr
+	}
+	snap, err := r.store.Read()
+	if err != nil {
+		r.unreadable, r.planErr = true, err
+		return nil, r.planErr
+	}
+	r.targets, r.planErr = apply.Plan(r.Sys, snap, r.Version, nil)
+	return r.targets, r.planErr
+}

@@ -1,0 +1,133 @@
+// Package doctor checks everything a user can get wrong about charter's
+// setup and says how to fix each: `charter doctor` prints its report, and
+// the HTTP API or the MCP server can serve the same one.
+//
+// The report is built by checks, a list of small functions run in order,
+// each looking at one thing and returning its lines. A layer that brings
+// something new to get wrong (the project and policy files, the quality
+// gates' commands, the Claude hook entry) adds one function to that list
+// and nothing else. Checks only read: none of them writes a file, except
+// the probe of whether a directory is writable, which removes what it made.
+package doctor
+
+import (
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// The status of a check.
+const (
+	OK   = "ok"
+	Warn = "warn" // worth fixing; charter still works
+	Fail = "fail" // something charter needs is broken
+)
+
+// Check is one line of the report.
+type Check struct {
+	Name    string `json:"name"` // stable, for scripts: "config-root", "agent-file:claude"
+	Label   string `json:"-"`    // for people: "Config root"
+	Status  string `json:"status"`
+	Message string `json:"message"`
+	Fix     string `json:"fix"` // what to do; "" when the check is ok
+}
+
+// Report is every check, in order; OK is false when one failed.
+type Report struct {
+	OK     bool    `json:"ok"`
+	Checks []Check `json:"checks"`
+}
+
+// Failed counts the failed checks.
+func (r Report) Failed() int {
+	n := 0
+	for _, c := range r.Checks {
+		if c.Status == Fail {
+			n++
+		}
+	}
+	return n
+}
+
+// Env is what the checks look at.
+type Env struct {
+	Sys      *core.System
+	RootFlag *string // --config-root as given; nil when absent
+	Version  string  // of this charter, as apply renders it
+	// Server probes the server of a scope (core/server.Probe). It is passed
+	// in so that the server can serve this report without an import cycle.
+	Server func(*core.System, core.Scope) ServerState
+}
+
+// ServerState is what a probe found out about a scope's server.
+type ServerState struct {
+	Discovery string // the discovery file's path
+	Running   bool
+	URL       string
+	PID       int
+	// Stale says why a discovery file that exists does not count; "" when
+	// there is none or its server runs.
+	Stale string
+}
+
+// run is one doctor run: the environment, and what several checks need,
+// resolved once.
+type run struct {
+	Env
+	scope    core.Scope
+	scopeErr error // the scope could not be resolved: checks that need it say so
+	store    *settings.Store
+
+	planned    bool // plan ran; targets and planErr hold its result
+	targets    []apply.Target
+	planErr    error
+	unreadable bool // the plan failed because the settings cannot be read
+}
+
+// check is one entry of the list: it returns the lines it has to add.
+type check func(r *run) []Check
+
+// checks is the list, in the order of the report.
+var checks = []check{
+	companion,
+	profile,
+	configRoot,
+	scopeDir,
+	settingsFiles,
+	unknownKeys,
+	sharedLinks,
+	server,
+	agentFiles,
+}
+
+// Run runs every check.
+func Run(env Env) Report {
+	r := &run{Env: env}
+	r.scope, r.scopeErr = env.Sys.ResolveScope(env.RootFlag)
+	if r.scopeErr == nil {
+		r.store = settings.New(env.Sys, r.scope)
+	}
+	rep := Report{Checks: []Check{}}
+	for _, c := range checks {
+		rep.Checks = append(rep.Checks, c(r)...)
+	}
+	rep.OK = rep.Failed() == 0
+	return rep
+}
+
+func ok(name, label, msg string) Check {
+	return Check{Name: name, Label: label, Status: OK, Message: msg}
+}
+
+func warn(name, label, msg, fix string) Check {
+	return Check{Name: name, Label: label, Status: Warn, Message: msg, Fix: fix}
+}
+
+func fail(name, label, msg, fix string) Check {
+	return Check{Name: name, Label: label, Status: Fail, Message: msg, Fix: fix}
+}
+
+// needScope is the line of a check that cannot run without a scope.
+func (r *run) needScope(name, label string) []Check {
+	return []Check{warn(name, label, "not checked: the config root could not be resolved", "fix the config root first (see above)")}
+}

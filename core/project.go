@@ -53,10 +53,10 @@ func (s *System) FindProject(flag *string, noProject bool) (*Project, error) {
 	return s.FindProjectFrom(flag, noProject, "")
 }
 
-// FindProjectFrom is FindProject with discovery starting in dir instead of
+// FindProjectFrom is FindProject with discovery starting in from instead of
 // the working directory ("" for the working directory): the MCP server
 // looks for the project of its client's directory.
-func (s *System) FindProjectFrom(flag *string, noProject bool, dir string) (*Project, error) {
+func (s *System) FindProjectFrom(flag *string, noProject bool, from string) (*Project, error) {
 	if noProject {
 		if flag != nil {
 			return nil, &UsageError{Msg: "--project-dir and --no-project contradict each other: give one of them"}
@@ -75,7 +75,7 @@ func (s *System) FindProjectFrom(flag *string, noProject bool, dir string) (*Pro
 		return &Project{Dir: dir, Files: files, Source: source, paths: s.Paths}, nil
 	}
 
-	wd, err := s.startDir(dir)
+	wd, err := s.startDir(from)
 	if err != nil {
 		return nil, err
 	}

@@ -252,8 +252,10 @@ export class Field {
     this.lockEl.hidden = !lock;
     this.lockEl.replaceChildren();
     if (lock) {
+      // The reason names the policy file: "locked to full by /etc/…".
+      const reason = String(lock.reason || '');
       this.lockEl.append(el('span', { class: 'lock-icon', 'aria-hidden': 'true', text: locked ? '🔒 ' : '⇅ ' }),
-        `${locked ? 'Locked' : 'Limited'}: ${lock.reason}`);
+        reason.charAt(0).toUpperCase() + reason.slice(1));
     }
     for (const c of this.row.querySelectorAll('input, select, button:not(.field-reset)')) c.disabled = locked;
     if (locked) this.resetBtn.hidden = true;

@@ -31,7 +31,7 @@ func TestComplete(t *testing.T) {
 		words []string
 		want  string // the values, space-separated
 	}{
-		{[]string{""}, "detect dismiss ping settings serve apply mcp doctor completion help version"},
+		{[]string{""}, "detect dismiss ping settings serve apply mcp doctor gate completion help version"},
 		{[]string{"se"}, "settings serve"},
 		{[]string{"settings", ""}, "list get set unset path edit schema"},
 		{[]string{"settings", "s"}, "set schema"},
@@ -55,16 +55,16 @@ func TestComplete(t *testing.T) {
 		{[]string{"apply", "--agent", ""}, "claude codex gemini cursor copilot all"},
 		{[]string{"apply", "--agent", "claude,"}, "claude,codex claude,gemini claude,cursor claude,copilot claude,all"},
 		{[]string{"apply", "--agent=c"}, "--agent=claude --agent=codex --agent=cursor --agent=copilot"},
-		{[]string{"ping", "--require", ""}, "configRoot"},
+		{[]string{"ping", "--require", ""}, "configRoot policy projectLayer"},
 		{[]string{"dismiss", ""}, "agent-switch"},
 		{[]string{"completion", ""}, "bash zsh fish powershell"},
-		{[]string{"help", ""}, "detect dismiss ping settings serve apply mcp doctor completion help version"},
+		{[]string{"help", ""}, "detect dismiss ping settings serve apply mcp doctor gate completion help version"},
 		{[]string{"help", "settings", "u"}, "unset"},
 		{[]string{"--config-root", ""}, ":dirs"},
 		{[]string{"--config-root=/tm"}, ":dirs"},
 		{[]string{"detect", ""}, ""},
 		{[]string{"bogus", ""}, ""},
-		{[]string{`""`}, "detect dismiss ping settings serve apply mcp doctor completion help version"},
+		{[]string{`""`}, "detect dismiss ping settings serve apply mcp doctor gate completion help version"},
 	} {
 		if got := strings.Join(complete(t, c.words...), " "); got != c.want {
 			t.Errorf("%q:\n got: %s\nwant: %s", c.words, got, c.want)

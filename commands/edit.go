@@ -39,10 +39,11 @@ type editDoc struct {
 const problemPrefix = "# charter: "
 
 func (c *SettingsEditCmd) Run(a *App) error {
-	path, err := c.target(a)
+	st, err := c.target(a)
 	if err != nil {
 		return err
 	}
+	path := st.Path()
 	// Ask about a shared link before the editor opens, not after the work.
 	confirmed := c.ConfirmShared
 	err = a.guarded(c.ConfirmShared, func(confirm bool) error {
@@ -70,6 +71,7 @@ func (c *SettingsEditCmd) Run(a *App) error {
 	if err != nil {
 		return err
 	}
+	s.st = st
 	body, changed, err := s.loop(orig)
 	if err != nil {
 		return s.keep(err)
@@ -80,7 +82,11 @@ func (c *SettingsEditCmd) Run(a *App) error {
 			fmt.Fprintln(w, "edit cancelled, nothing written")
 		})
 	}
-	err = a.Sys.UpdateFile(path, confirmed, func(cur []byte) ([]byte, error) {
+	opts := core.WriteOptions{ConfirmShared: confirmed}
+	if st.TargetLayer() != settings.LayerScope {
+		opts.NewMode = settings.ProjectFileMode // a team file
+	}
+	err = a.Sys.UpdateFileOpts(path, opts, func(cur []byte) ([]byte, error) {
 		if !bytes.Equal(cur, orig) {
 			return nil, core.Errorf(core.CodeStaleETag, "%s changed on disk while you edited it, so nothing was written: run `charter settings edit` again and carry your changes over", path)
 		}
@@ -99,18 +105,10 @@ func (c *SettingsEditCmd) Run(a *App) error {
 	})
 }
 
-// target is the file this edit writes: the scope's settings file. The
-// project layers add their files here.
-func (c *SettingsEditCmd) target(a *App) (string, error) {
-	if c.Project || c.Local {
-		flag := map[bool]string{true: "--project", false: "--local"}[c.Project]
-		return "", &core.UsageError{Msg: fmt.Sprintf("%s is not supported yet: this charter has no project layer; leave the flag out to edit this scope's file", flag)}
-	}
-	st, err := a.settingsStore()
-	if err != nil {
-		return "", err
-	}
-	return st.Path(), nil
+// target is the store of the layer this edit writes: the scope's file, or
+// with --project or --local the project's.
+func (c *SettingsEditCmd) target(a *App) (*settings.Store, error) {
+	return a.writeStore(LayerFlags{Project: c.Project, Local: c.Local}.layer())
 }
 
 // noteUnknown names keys that are no settings, as `settings list` does:
@@ -129,7 +127,8 @@ func (a *App) noteUnknown() {
 // editor that opens it.
 type editSession struct {
 	a      *App
-	orig   []byte // the file as it was before the edit
+	st     *settings.Store // the layer written: its policy refuses values
+	orig   []byte          // the file as it was before the edit
 	dir    string
 	copy   string
 	editor []string
@@ -187,6 +186,9 @@ func (s *editSession) loop(orig []byte) ([]byte, bool, error) {
 func (s *editSession) problems(body []byte) []byte {
 	name := filepath.Base(s.copy)
 	err := settings.Validate(name, body)
+	if err == nil && s.st != nil {
+		err = s.st.CheckEdit(s.orig, body)
+	}
 	if err == nil {
 		return nil
 	}

@@ -34,7 +34,7 @@ func (c *McpCmd) Run(ctx context.Context, a *App) error {
 		}
 		return a.emit(sn, func(w io.Writer) { fmt.Fprint(w, sn.Text) })
 	}
-	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version, Gates: a.gateRunner()},
+	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version, Gates: a.gateRunner(), ProjectDir: a.projectFlag, NoProject: a.noProject},
 		mcpserver.Options{Version: a.Build.Version, Getwd: a.Sys.Getwd, Paths: a.Sys.Paths})
 	// stdout is the protocol's: nothing else may be printed there.
 	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.Stdin), Writer: nopWriteCloser{a.Stdout}})

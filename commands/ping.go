@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // PingCmd prints the ping document, computed here or asked of the server.
@@ -24,7 +25,11 @@ func (c *PingCmd) Run(ctx context.Context, a *App) error {
 	if c.Server {
 		return c.askServer(ctx, a, sc)
 	}
-	doc := core.Ping(sc, a.Build.Version)
+	project, err := a.Project()
+	if err != nil {
+		return err
+	}
+	doc := core.Ping(sc, a.Build.Version).WithLayers(project, settings.ExistingPolicy(a.Sys))
 	if err := require(doc, c.Require, "this charter"); err != nil {
 		return err
 	}
@@ -40,6 +45,16 @@ func printPing(w io.Writer, doc core.PingDoc) {
 	}
 	fmt.Fprintf(w, "config root:  %s (%s)\n", doc.ConfigRoot.Path, doc.ConfigRoot.Source)
 	fmt.Fprintf(w, "scope:        %s %s\n", doc.Scope.Kind, doc.Scope.Path)
+	if doc.Project != nil {
+		fmt.Fprintf(w, "project:      %s\n", doc.Project.Dir)
+	} else {
+		fmt.Fprintln(w, "project:      none")
+	}
+	if doc.Policy != nil {
+		fmt.Fprintf(w, "policy:       %s\n", doc.Policy.Path)
+	} else {
+		fmt.Fprintln(w, "policy:       none")
+	}
 	var caps []string
 	for k, on := range doc.Capabilities {
 		if on {

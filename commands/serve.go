@@ -68,9 +68,21 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 	if link, err := a.Sys.SharedLink(sc.Path); err == nil && link != "" {
 		fmt.Fprintf(a.Stderr, "charter: warning: %s lies behind %s, a link agent-switch shares between profiles: every profile will see this server's token\n", sc.Path, link)
 	}
+	// The server serves the project of the directory it starts in (or
+	// --project-dir); in a repository without one yet, the hub can create it.
+	project, err := a.Project()
+	if err != nil {
+		return err
+	}
+	projectRoot := ""
+	if project == nil && !a.noProject {
+		projectRoot, _ = a.Sys.ProjectRootForCreate(a.projectFlag) // none: the hub offers no project layer
+	}
 	srv, err := server.Open(server.Config{
 		Sys:         a.Sys,
 		Scope:       sc,
+		Project:     project,
+		ProjectRoot: projectRoot,
 		Version:     a.Build.Version,
 		Port:        c.Port,
 		IdleTimeout: c.IdleTimeout,
@@ -85,6 +97,9 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 	}
 	file := settings.New(a.Sys, sc).Path()
 	fmt.Fprintf(a.Stderr, "charter: serving settings %s (%s)\n", file, describeScope(sc))
+	if project != nil {
+		fmt.Fprintf(a.Stderr, "charter: with the project %s\n", project.Dir)
+	}
 	a.noteOtherScope(sc)
 	if a.JSON {
 		line, err := json.Marshal(readyDoc{Event: "ready", URL: srv.URL(), Port: srv.Port(), PID: os.Getpid(), Scope: sc, Settings: file})

@@ -17,8 +17,8 @@ import (
 type SettingsCmd struct {
 	List  SettingsListCmd  `cmd:"" help:"List every setting (or those under a prefix) with its effective value."`
 	Get   SettingsGetCmd   `cmd:"" help:"Print one setting's effective value."`
-	Set   SettingsSetCmd   `cmd:"" help:"Set a setting in this scope's file."`
-	Unset SettingsUnsetCmd `cmd:"" help:"Remove a setting from this scope's file."`
+	Set   SettingsSetCmd   `cmd:"" help:"Set a setting in this scope's file (--project, --local: the project's)."`
+	Unset SettingsUnsetCmd `cmd:"" help:"Remove a setting from this scope's file (--project, --local: the project's)."`
 	Path  SettingsPathCmd  `cmd:"" help:"Print this scope's settings file path."`
 	Edit  SettingsEditCmd  `cmd:"" help:"Edit this scope's settings file in $VISUAL or $EDITOR, validated before it is written."`
 
@@ -32,15 +32,26 @@ type keyDoc struct {
 	Origin string `json:"origin"`
 }
 
+// settingsStore is the layered store of this run: scope, project (unless
+// --no-project) and policy. A malformed policy fails here, so every command
+// that reads settings fails with it.
 func (a *App) settingsStore() (*settings.Store, error) {
 	sc, err := a.Scope()
 	if err != nil {
 		return nil, err
 	}
-	return settings.New(a.Sys, sc), nil
+	project, err := a.Project()
+	if err != nil {
+		return nil, err
+	}
+	policy, err := settings.LoadPolicy(a.Sys)
+	if err != nil {
+		return nil, err
+	}
+	return settings.Open(a.Sys, sc, project, policy), nil
 }
 
-// readSettings reads this scope's settings and returns its store as well.
+// readSettings reads this run's settings and returns its store as well.
 func (a *App) readSettings() (*settings.Store, *settings.Snapshot, error) {
 	st, err := a.settingsStore()
 	if err != nil {
@@ -48,6 +59,58 @@ func (a *App) readSettings() (*settings.Store, *settings.Snapshot, error) {
 	}
 	snap, err := st.Read()
 	return st, snap, err
+}
+
+// LayerFlags choose the file a write goes to.
+type LayerFlags struct {
+	Project bool `name:"project" xor:"layer" help:"Write the project's shared file, <project>/.charter/settings.yaml (created at the repository root when missing)."`
+	Local   bool `name:"local" xor:"layer" help:"Write the project's personal file, <project>/.charter/settings.local.yaml (kept out of git)."`
+}
+
+func (f LayerFlags) layer() string {
+	switch {
+	case f.Project:
+		return settings.LayerProject
+	case f.Local:
+		return settings.LayerProjectLocal
+	}
+	return settings.LayerScope
+}
+
+// writeStore is the store that writes layer. Without a project yet, a
+// project layer is created at the repository root (or --project-dir).
+func (a *App) writeStore(layer string) (*settings.Store, error) {
+	if layer != settings.LayerScope && a.noProject {
+		return nil, &core.UsageError{Msg: fmt.Sprintf("--%s writes the project's file, but --no-project turns the project off: give one of them", map[string]string{settings.LayerProject: "project", settings.LayerProjectLocal: "local"}[layer])}
+	}
+	st, err := a.settingsStore()
+	if err != nil {
+		return nil, err
+	}
+	if layer != settings.LayerScope && st.Project() == nil {
+		root, err := a.Sys.ProjectRootForCreate(a.projectFlag)
+		if err != nil {
+			return nil, err
+		}
+		project, err := a.Sys.ProjectAt(root, core.SourceRepository)
+		if err != nil {
+			return nil, err
+		}
+		sc, err := a.Scope()
+		if err != nil {
+			return nil, err
+		}
+		st = settings.Open(a.Sys, sc, project, st.Policy())
+	}
+	return st.Target(layer)
+}
+
+// originText is an origin for people: the policy file reads as "policy".
+func originText(st *settings.Store, origin string) string {
+	if st.LayerOf(origin) == settings.LayerPolicy {
+		return settings.LayerPolicy
+	}
+	return origin
 }
 
 // SettingsListCmd lists every key, or those under a dotted prefix.
@@ -71,7 +134,7 @@ func (c *SettingsListCmd) Run(a *App) error {
 	}
 	return a.emit(doc, func(w io.Writer) {
 		for _, name := range names {
-			printAssignment(w, snap, name, c.ShowOrigin)
+			printAssignment(w, st, snap, name, c.ShowOrigin)
 		}
 		for _, k := range snap.Unknown {
 			fmt.Fprintf(a.Stderr, "charter: note: %s is not a charter setting; it is kept as it is\n", k)
@@ -82,9 +145,9 @@ func (c *SettingsListCmd) Run(a *App) error {
 // printAssignment prints one `dotted.key = value` line, after its origin
 // and a tab when asked, as git config --show-origin does. An empty value
 // leaves no trailing blank.
-func printAssignment(w io.Writer, snap *settings.Snapshot, name string, origin bool) {
+func printAssignment(w io.Writer, st *settings.Store, snap *settings.Snapshot, name string, origin bool) {
 	if origin {
-		fmt.Fprintf(w, "%s\t", snap.Origins[name])
+		fmt.Fprintf(w, "%s\t", originText(st, snap.Origins[name]))
 	}
 	fmt.Fprintln(w, assignment(name, snap.Values[name]))
 }
@@ -173,19 +236,19 @@ func pruned(m map[string]any, prefix string, keep map[string]string) map[string]
 // SettingsGetCmd prints one value, alone, for scripts.
 type SettingsGetCmd struct {
 	Key        string `arg:"" help:"Dotted key, e.g. rules.tier." complete:"key"`
-	ShowOrigin bool   `name:"show-origin" help:"Print the origin, a tab and key = value, as settings list --show-origin does."`
+	ShowOrigin bool   `name:"show-origin" help:"Print where the value comes from (default, a file or policy), a tab, then the value, as git config --show-origin does."`
 }
 
 func (c *SettingsGetCmd) Run(a *App) error {
 	if _, err := settings.Known(c.Key); err != nil {
 		return err
 	}
-	_, snap, err := a.readSettings()
+	st, snap, err := a.readSettings()
 	if err != nil {
 		return err
 	}
-	if c.ShowOrigin && !a.JSON {
-		printAssignment(a.Stdout, snap, c.Key, true)
+	if c.ShowOrigin && !a.JSON { // as git config --show-origin: origin, a tab, the value
+		fmt.Fprintf(a.Stdout, "%s\t%s\n", originText(st, snap.Origins[c.Key]), formatValue(snap.Values[c.Key]))
 		return nil
 	}
 	return a.printKey(snap, c.Key, false)
@@ -209,34 +272,35 @@ type SettingsSetCmd struct {
 	Key           string `arg:"" help:"Dotted key, e.g. rules.tier." complete:"key"`
 	Value         string `arg:"" help:"The value; lists as a,b,c or a JSON array; a negative number after --." complete:"value"`
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
+	LayerFlags
 }
 
 func (c *SettingsSetCmd) Run(a *App) error {
-	return a.writeSettings(map[string]string{c.Key: c.Value}, nil, c.ConfirmShared, c.Key)
+	return a.writeSettings(c.layer(), map[string]string{c.Key: c.Value}, nil, c.ConfirmShared, c.Key)
 }
 
 // SettingsUnsetCmd removes one key from the scope file.
 type SettingsUnsetCmd struct {
 	Key           string `arg:"" help:"Dotted key, e.g. rules.tier." complete:"key"`
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
+	LayerFlags
 }
 
 func (c *SettingsUnsetCmd) Run(a *App) error {
-	return a.writeSettings(nil, []string{c.Key}, c.ConfirmShared, c.Key)
+	return a.writeSettings(c.layer(), nil, []string{c.Key}, c.ConfirmShared, c.Key)
 }
 
-// writeSettings patches the scope file as the API's PATCH does, then
+// writeSettings patches one layer's file as the API's PATCH does, then
 // confirms the one key written.
-func (a *App) writeSettings(set map[string]string, unset []string, confirmed bool, key string) error {
+func (a *App) writeSettings(layer string, set map[string]string, unset []string, confirmed bool, key string) error {
 	u, err := settings.Patch(set, unset, settings.ParseText)
 	if err != nil {
 		return err
 	}
-	sc, err := a.Scope()
+	st, err := a.writeStore(layer)
 	if err != nil {
 		return err
 	}
-	st := settings.New(a.Sys, sc)
 	_, statErr := a.Sys.Fs.Stat(st.Path())
 	var snap *settings.Snapshot
 	err = a.guarded(confirmed, func(confirm bool) (err error) {
@@ -248,10 +312,13 @@ func (a *App) writeSettings(set map[string]string, unset []string, confirmed boo
 		return err
 	}
 	// The value is written: editor support that fails to follow is a
-	// warning, never a failed write.
-	created := errors.Is(statErr, fs.ErrNotExist)
-	if err := settings.Annotate(a.Sys, sc, created, u.ConfirmShared); err != nil {
-		fmt.Fprintf(a.Stderr, "charter: warning: %s (the setting is written; editors may not complete its keys)\n", a.message(err))
+	// warning, never a failed write. Project files, shared through git,
+	// get no pointer into one person's home.
+	if layer == settings.LayerScope {
+		created := errors.Is(statErr, fs.ErrNotExist)
+		if err := settings.Annotate(a.Sys, snap.Scope, created, u.ConfirmShared); err != nil {
+			fmt.Fprintf(a.Stderr, "charter: warning: %s (the setting is written; editors may not complete its keys)\n", a.message(err))
+		}
 	}
 	return a.printKey(snap, key, true)
 }

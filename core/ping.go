@@ -6,7 +6,7 @@ const Name = "charter"
 // Capabilities lists what this build supports. Clients test these flags,
 // never version numbers.
 func Capabilities() map[string]bool {
-	return map[string]bool{"configRoot": true}
+	return map[string]bool{"configRoot": true, "projectLayer": true, "policy": true}
 }
 
 // PingDoc is the answer to GET /api/v1/ping and `charter ping`.
@@ -18,6 +18,23 @@ type PingDoc struct {
 	Capabilities    map[string]bool `json:"capabilities"`
 	ConfigRoot      ConfigRoot      `json:"configRoot"`
 	Scope           Scope           `json:"scope"`
+	Project         *Project        `json:"project"` // null without a project
+	Policy          *PolicyRef      `json:"policy"`  // null when the policy file does not exist
+}
+
+// PolicyRef names the policy file in force.
+type PolicyRef struct {
+	Path string `json:"path"`
+}
+
+// WithLayers adds the project (nil: none) and the policy file ("": none
+// exists) to the document.
+func (d PingDoc) WithLayers(project *Project, policy string) PingDoc {
+	d.Project = project
+	if policy != "" {
+		d.Policy = &PolicyRef{Path: policy}
+	}
+	return d
 }
 
 // Ping describes this charter and the scope it works in.

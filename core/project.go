@@ -18,8 +18,11 @@ const (
 	ProjectLocalFile = "settings.local.yaml" // personal, kept out of git
 )
 
-// Where a project came from.
-const SourceDiscovered = "discovered"
+// Where a project came from (besides SourceFlag and SourceEnv).
+const (
+	SourceDiscovered = "discovered" // found from the working directory
+	SourceRepository = "repository" // the repository root, to create the project's first file
+)
 
 // Project is the repository-level settings layer of this run.
 type Project struct {
@@ -47,6 +50,13 @@ func (p *Project) LocalPath() string {
 // deep working directory costs little. $HOME itself is skipped: a
 // ~/.charter there would otherwise be a project for everything below it.
 func (s *System) FindProject(flag *string, noProject bool) (*Project, error) {
+	return s.FindProjectFrom(flag, noProject, "")
+}
+
+// FindProjectFrom is FindProject with discovery starting in from instead of
+// the working directory ("" for the working directory): the MCP server
+// looks for the project of its client's directory.
+func (s *System) FindProjectFrom(flag *string, noProject bool, from string) (*Project, error) {
 	if noProject {
 		if flag != nil {
 			return nil, &UsageError{Msg: "--project-dir and --no-project contradict each other: give one of them"}
@@ -65,7 +75,7 @@ func (s *System) FindProject(flag *string, noProject bool) (*Project, error) {
 		return &Project{Dir: dir, Files: files, Source: source, paths: s.Paths}, nil
 	}
 
-	wd, err := s.workDir()
+	wd, err := s.startDir(from)
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +102,16 @@ func (s *System) FindProject(flag *string, noProject bool) (*Project, error) {
 		}
 		cur = parent
 	}
+}
+
+// ProjectAt is the project rooted at dir (an absolute, clean path, such as
+// ProjectRootForCreate returns), with the settings files that exist there.
+func (s *System) ProjectAt(dir, source string) (*Project, error) {
+	files, err := s.projectFiles(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Project{Dir: dir, Files: files, Source: source, paths: s.Paths}, nil
 }
 
 // ProjectRootForCreate is the directory to create .charter/ in when the
@@ -182,6 +202,14 @@ func (s *System) child(dir, name string) string {
 		return dir + name
 	}
 	return dir + s.Paths.Sep() + name
+}
+
+// startDir is dir normalised, or the working directory when dir is "".
+func (s *System) startDir(dir string) (string, error) {
+	if dir == "" {
+		return s.workDir()
+	}
+	return s.Normalize(dir)
 }
 
 // workDir is the normalised working directory.

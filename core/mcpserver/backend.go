@@ -45,8 +45,9 @@ type Explanation struct {
 	Default     any           `json:"default"`
 	Value       any           `json:"value" jsonschema:"the effective value"`
 	Origin      string        `json:"origin" jsonschema:"the file that gave the value, or default"`
-	Layer       string        `json:"layer" jsonschema:"the layer that set the value: default, global or scope (project, projectLocal and policy once charter has them)"`
+	Layer       string        `json:"layer" jsonschema:"the layer that set the value: default, global, scope, project, projectLocal or policy"`
 	Locked      bool          `json:"locked" jsonschema:"whether a policy locks the key, so no layer can change it"`
+	Policy      string        `json:"policy,omitempty" jsonschema:"what the policy does to the key, in words; absent when it does nothing"`
 }
 
 // StatusDoc describes where charter stands for the client's directory.
@@ -121,24 +122,46 @@ type Local struct {
 	Scope   core.Scope // resolved once, at start: flags and environment do not change
 	Version string
 	Gates   GateRunner // nil when this build cannot run gates
+	// ProjectDir is --project-dir (nil: not given); NoProject is --no-project.
+	// Without either, CHARTER_PROJECT_DIR, then discovery from the client's dir.
+	ProjectDir *string
+	NoProject  bool
 }
 
 var _ Backend = (*Local)(nil)
 
+// store is the layered store for the client's directory: the project
+// named by --project-dir or CHARTER_PROJECT_DIR, else found from dir, and
+// the policy as it is now.
+func (l *Local) store(dir string) (*settings.Store, error) {
+	project, err := l.Sys.FindProjectFrom(l.ProjectDir, l.NoProject, dir)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := settings.LoadPolicy(l.Sys)
+	if err != nil {
+		return nil, err
+	}
+	return settings.Open(l.Sys, l.Scope, project, policy), nil
+}
+
 // read returns the effective settings. The files are read on every call:
 // an agent asks for its governance live.
-// TODO(lead): with the project layer, find the project from dir (after
-// --project-dir and CHARTER_PROJECT_DIR) and read its layers and the policy.
-func (l *Local) read(dir string) (*settings.Snapshot, error) {
-	return settings.New(l.Sys, l.Scope).Read()
+func (l *Local) read(dir string) (*settings.Store, *settings.Snapshot, error) {
+	st, err := l.store(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	snap, err := st.Read()
+	return st, snap, err
 }
 
 func (l *Local) Settings(ctx context.Context, dir string) (settings.Doc, error) {
-	snap, err := l.read(dir)
+	st, snap, err := l.read(dir)
 	if err != nil {
 		return settings.Doc{}, err
 	}
-	return settings.New(l.Sys, l.Scope).Doc(snap), nil
+	return st.Doc(snap), nil
 }
 
 // lookup finds key in the schema, or fails with the CLI's unknown_key error.
@@ -158,7 +181,7 @@ func (l *Local) Get(ctx context.Context, dir, key string) (KeyDoc, error) {
 	if _, err := lookup(key); err != nil {
 		return KeyDoc{}, err
 	}
-	snap, err := l.read(dir)
+	_, snap, err := l.read(dir)
 	if err != nil {
 		return KeyDoc{}, err
 	}
@@ -170,7 +193,7 @@ func (l *Local) Explain(ctx context.Context, dir, key string) (Explanation, erro
 	if err != nil {
 		return Explanation{}, err
 	}
-	snap, err := l.read(dir)
+	st, snap, err := l.read(dir)
 	if err != nil {
 		return Explanation{}, err
 	}
@@ -182,8 +205,10 @@ func (l *Local) Explain(ctx context.Context, dir, key string) (Explanation, erro
 		Default:     k.Default,
 		Value:       snap.Values[key],
 		Origin:      snap.Origins[key],
-		Layer:       l.layer(snap.Origins[key]),
+		Layer:       st.LayerOf(snap.Origins[key]),
+		Policy:      st.Policy().Reason(key),
 	}
+	_, e.Locked = st.Policy().Locked(key)
 	if k.Min != nil {
 		d := settings.Dec(k.Min.String())
 		e.Minimum = &d
@@ -195,19 +220,8 @@ func (l *Local) Explain(ctx context.Context, dir, key string) (Explanation, erro
 	return e, nil
 }
 
-// layer names the layer an origin belongs to.
-func (l *Local) layer(origin string) string {
-	switch origin {
-	case settings.OriginDefault:
-		return "default"
-	case settings.New(l.Sys, l.Scope).Path():
-		return "scope"
-	}
-	return "global" // the root's file under a profile's own
-}
-
 func (l *Local) Governance(ctx context.Context, dir string) (string, error) {
-	snap, err := l.read(dir)
+	_, snap, err := l.read(dir)
 	if err != nil {
 		return "", err
 	}
@@ -219,7 +233,7 @@ func (l *Local) Schema(ctx context.Context) ([]byte, error) {
 }
 
 func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
-	snap, err := l.read(dir)
+	st, snap, err := l.read(dir)
 	if err != nil {
 		return StatusDoc{}, err
 	}
@@ -231,6 +245,12 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 		Scope:           l.Scope,
 		WorkDir:         dir,
 		Apply:           ApplyStatus{Targets: []apply.Result{}},
+	}
+	if p := st.Project(); p != nil {
+		doc.Project = &ProjectDoc{Path: p.Dir, Files: p.Files}
+	}
+	if p := st.Policy(); p != nil {
+		doc.Policy = &PolicyDoc{Path: p.Path}
 	}
 	targets, err := apply.Plan(l.Sys, snap, nil)
 	var (
@@ -260,7 +280,7 @@ func (l *Local) RunGates(ctx context.Context, dir string, gates []string, progre
 	if l.Gates == nil {
 		return GateReport{}, errNoGates
 	}
-	snap, err := l.read(dir)
+	_, snap, err := l.read(dir)
 	if err != nil {
 		return GateReport{}, err
 	}

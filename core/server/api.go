@@ -76,8 +76,28 @@ func writeSettings(w http.ResponseWriter, st *settings.Store, snap *settings.Sna
 	writeJSON(w, http.StatusOK, st.Doc(snap))
 }
 
+// store is the layered store of this server: its scope and project, and
+// the policy as it is now (read on every request: an administrator's change
+// applies at once, and a malformed policy fails every request).
+func (s *Server) store() (*settings.Store, error) {
+	policy, err := settings.LoadPolicy(s.cfg.Sys)
+	if err != nil {
+		return nil, err
+	}
+	project := s.cfg.Project
+	if project == nil && s.cfg.ProjectRoot != "" {
+		if project, err = s.cfg.Sys.ProjectAt(s.cfg.ProjectRoot, core.SourceRepository); err != nil {
+			return nil, err
+		}
+	}
+	return settings.Open(s.cfg.Sys, s.cfg.Scope, project, policy), nil
+}
+
 func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
-	st := settings.New(s.cfg.Sys, s.cfg.Scope)
+	st, err := s.store()
+	if err != nil {
+		return err
+	}
 	snap, err := st.Read()
 	if err != nil {
 		return err
@@ -86,8 +106,10 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// patchSettings applies {"set":{key:value},"unset":[key],"confirmSharedWrite"}
-// if the If-Match ETag still holds. Every bad key is reported at once.
+// patchSettings applies {"set":{key:value},"unset":[key],"layer",
+// "confirmSharedWrite"} to the layer's file (scope by default) if the
+// If-Match ETag still holds: the layer's own (layers[].etag) or the whole
+// document's. Every bad key is reported at once.
 func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 	ifMatch := strings.TrimSpace(r.Header.Get("If-Match"))
 	if ifMatch == "" {
@@ -99,9 +121,17 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		Set                map[string]json.RawMessage `json:"set"`
 		Unset              []string                   `json:"unset"`
+		Layer              string                     `json:"layer"`
 		ConfirmSharedWrite bool                       `json:"confirmSharedWrite"`
 	}
 	if err := decode(r, &req); err != nil {
+		return err
+	}
+	st, err := s.store()
+	if err != nil {
+		return err
+	}
+	if st, err = st.Target(req.Layer); err != nil {
 		return err
 	}
 	u, err := settings.Patch(req.Set, req.Unset, settings.ParseJSON)
@@ -109,7 +139,6 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	u.ConfirmShared, u.IfMatch = req.ConfirmSharedWrite, ifMatch
-	st := settings.New(s.cfg.Sys, s.cfg.Scope)
 	snap, err := st.Write(u)
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/mcpserver"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // planApply reads this scope's settings and plans the agents' files: the
@@ -23,7 +22,11 @@ func (s *Server) planApply(agents []string, project bool) ([]apply.Target, error
 		req.Project = s.cfg.Project
 		req.MCPJSON = func(old []byte) ([]byte, error) { return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry()) }
 	}
-	snap, err := settings.New(s.cfg.Sys, s.cfg.Scope).Read()
+	st, err := s.store()
+	if err != nil {
+		return nil, err
+	}
+	snap, err := st.Read()
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // The random port range, used when no port is given.
@@ -55,9 +56,12 @@ const (
 
 // Config is what a server is built from.
 type Config struct {
-	Sys         *core.System
-	Scope       core.Scope
-	Project     *core.Project // the project this server serves, nil for none
+	Sys     *core.System
+	Scope   core.Scope
+	Project *core.Project // the project served (nil: none), found when serve started
+	// ProjectRoot is where a first project file is created when Project is
+	// nil: the repository root serve started in ("" outside a repository).
+	ProjectRoot string
 	Version     string
 	Port        int           // 0: a random free port in PortMin–PortMax
 	IdleTimeout time.Duration // 0: never stop for idleness
@@ -109,7 +113,7 @@ func Open(cfg Config) (*Server, error) {
 		stop:  make(chan struct{}),
 	}
 	s.routes = s.api()
-	doc, err := json.Marshal(core.Ping(cfg.Scope, cfg.Version))
+	doc, err := json.Marshal(core.Ping(cfg.Scope, cfg.Version).WithLayers(cfg.Project, settings.ExistingPolicy(cfg.Sys)))
 	if err != nil {
 		return nil, fmt.Errorf("encode ping: %w", err)
 	}

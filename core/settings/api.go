@@ -23,7 +23,29 @@ type Snapshot struct {
 	Values  map[string]any    // every schema key: bool, int64, Dec, string or []string
 	Origins map[string]string // "default" or the file the value came from
 	Unknown []string          // dotted keys in the files that the schema does not know
-	ETag    string            // quoted; changes whenever either layer file changes
+	ETag    string            // quoted; changes whenever any layer file or the policy changes
+	Layers  []LayerInfo       // all six layers, lowest first
+	Locks   map[string]Lock   // what the policy does, by key
+}
+
+// LayerInfo is one layer in GET /api/v1/settings and `settings list --json`.
+type LayerInfo struct {
+	Name   string  `json:"name"`   // default, global, scope, project, projectLocal or policy
+	Path   *string `json:"path"`   // null where the layer has no file in this run
+	Exists bool    `json:"exists"` // the file exists (default: always)
+	// ETag is the layer file's own ETag, the If-Match of a PATCH that
+	// writes this layer; empty for default and policy.
+	ETag string `json:"etag,omitempty"`
+}
+
+// Lock is what the policy does to one key: locks it to Value, or bounds it.
+type Lock struct {
+	Locked  bool   `json:"locked"`
+	Value   any    `json:"value"`   // the lock; null when the key is only bounded
+	Minimum any    `json:"minimum"` // null when none
+	Maximum any    `json:"maximum"` // null when none
+	Reason  string `json:"reason"`  // in words, naming the policy file
+	Policy  string `json:"policy"`  // the policy file
 }
 
 // Doc is the JSON form of a snapshot: `charter settings list --json` and
@@ -35,6 +57,9 @@ type Doc struct {
 	Origins       map[string]string `json:"origins"`
 	Unknown       []string          `json:"unknown"`
 	SchemaVersion int               `json:"schemaVersion"`
+	Layer         string            `json:"layer"`  // the layer writes go to (Path is its file)
+	Layers        []LayerInfo       `json:"layers"` // all six, lowest first
+	Locks         map[string]Lock   `json:"locks"`  // the policy's rules, by key
 }
 
 // Doc returns a snapshot of this store as a document; unknown is never null.
@@ -43,7 +68,8 @@ func (st *Store) Doc(s *Snapshot) Doc {
 	if unknown == nil {
 		unknown = []string{}
 	}
-	return Doc{Scope: s.Scope, Path: st.Path(), Values: s.Nested(), Origins: s.Origins, Unknown: unknown, SchemaVersion: SchemaVersion}
+	return Doc{Scope: s.Scope, Path: st.Path(), Values: s.Nested(), Origins: s.Origins, Unknown: unknown, SchemaVersion: SchemaVersion,
+		Layer: st.target, Layers: s.Layers, Locks: s.Locks}
 }
 
 // Update is one write: keys to set and keys to remove from the scope file.

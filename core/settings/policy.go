@@ -56,6 +56,20 @@ func policyPath(sys *core.System, goos string) (string, error) {
 	return "/etc/agentkit/charter/policy.yaml", nil
 }
 
+// ExistingPolicy is the policy file's path when the file exists, else "".
+// It does not parse the file: ping reports the policy even when it is
+// malformed, so that a host can see which file to fix.
+func ExistingPolicy(sys *core.System) string {
+	path, err := PolicyPath(sys)
+	if err != nil {
+		return ""
+	}
+	if _, err := sys.Fs.Stat(path); err != nil {
+		return ""
+	}
+	return path
+}
+
 // LoadPolicy reads the policy file. It returns nil when there is none: an
 // absent policy is no policy. Anything else that stops charter from reading
 // it is an error, because an ignored policy is a hole.
@@ -80,6 +94,7 @@ func LoadPolicy(sys *core.System) (*Policy, error) {
 type Policy struct {
 	Path  string
 	rules map[string]*rule
+	data  []byte // the file's bytes, for the settings ETag
 }
 
 type rule struct {
@@ -312,6 +327,7 @@ func ParsePolicy(path string, data []byte) (*Policy, error) {
 		sort.SliceStable(pp.problems, func(i, j int) bool { return pp.problems[i].Line < pp.problems[j].Line })
 		return nil, &MalformedPolicyError{Path: path, Problems: pp.problems}
 	}
+	pp.pol.data = bytes.Clone(data)
 	return pp.pol, nil
 }
 

@@ -30,30 +30,144 @@ const OriginDefault = "default"
 // 450 MB of allocations (BenchmarkWriteLargeFile), and 4 MiB four times that.
 const MaxFileSize = 1 << 20
 
-// Store reads and writes the settings of one scope.
-type Store struct {
-	sys   *core.System
-	scope core.Scope
+// Layer names, lowest first, as the HTTP API spells them (SPEC §9).
+const (
+	LayerDefault      = "default"
+	LayerGlobal       = "global"
+	LayerScope        = "scope"
+	LayerProject      = "project"
+	LayerProjectLocal = "projectLocal"
+	LayerPolicy       = "policy"
+)
+
+// LayerNames lists every layer, lowest first.
+func LayerNames() []string {
+	return []string{LayerDefault, LayerGlobal, LayerScope, LayerProject, LayerProjectLocal, LayerPolicy}
 }
 
-// New returns the store of scope sc.
-func New(sys *core.System, sc core.Scope) *Store { return &Store{sys: sys, scope: sc} }
+// WritableLayers are the layers a write may target; scope is the default.
+func WritableLayers() []string { return []string{LayerScope, LayerProject, LayerProjectLocal} }
 
-// Path is the scope's settings file, the only file writes go to.
-func (st *Store) Path() string { return st.sys.Paths.Join(st.scope.Path, FileName) }
+// Store reads and writes the settings of one scope, with the project and
+// policy layers when it was opened with them.
+type Store struct {
+	sys     *core.System
+	scope   core.Scope
+	project *core.Project // nil: no project layers
+	policy  *Policy       // nil: no policy
+	target  string        // the layer writes go to
+}
 
-// layers lists the files read, lowest first: the root's file sits under a
-// profile's own only when the profile lives under the default root.
-func (st *Store) layers() []string {
-	if st.scope.Kind == core.ScopeProfile {
-		return []string{st.sys.Paths.Join(st.scope.Root.Path, FileName), st.Path()}
+// New returns the store of scope sc alone: no project, no policy.
+func New(sys *core.System, sc core.Scope) *Store {
+	return &Store{sys: sys, scope: sc, target: LayerScope}
+}
+
+// Open returns the layered store: scope sc, the project (nil for none) and
+// the policy (nil for none). Writes go to the scope file until Target
+// chooses another layer.
+func Open(sys *core.System, sc core.Scope, project *core.Project, policy *Policy) *Store {
+	return &Store{sys: sys, scope: sc, project: project, policy: policy, target: LayerScope}
+}
+
+// Project is the project the store reads, nil when none.
+func (st *Store) Project() *core.Project { return st.project }
+
+// Policy is the policy the store applies, nil when none.
+func (st *Store) Policy() *Policy { return st.policy }
+
+// Target returns a store that writes to layer (scope, project or
+// projectLocal). The project layers need a project.
+func (st *Store) Target(layer string) (*Store, error) {
+	switch layer {
+	case "", LayerScope:
+		layer = LayerScope
+	case LayerProject, LayerProjectLocal:
+		if st.project == nil {
+			return nil, core.Errorf(core.CodeUsage, "there is no project to write to: create one with `charter settings set KEY VALUE --project` inside a git repository, or give --project-dir DIR")
+		}
+	default:
+		return nil, core.Errorf(core.CodeInvalidRequest, "unknown layer %q: use one of %s", layer, strings.Join(WritableLayers(), ", "))
 	}
-	return []string{st.Path()}
+	c := *st
+	c.target = layer
+	return &c, nil
+}
+
+// TargetLayer names the layer writes go to.
+func (st *Store) TargetLayer() string { return st.target }
+
+// Path is the file writes go to: the scope file unless Target chose a
+// project layer.
+func (st *Store) Path() string {
+	switch st.target {
+	case LayerProject:
+		return st.project.SettingsPath()
+	case LayerProjectLocal:
+		return st.project.LocalPath()
+	}
+	return st.ScopePath()
+}
+
+// ScopePath is the scope's settings file.
+func (st *Store) ScopePath() string { return st.sys.Paths.Join(st.scope.Path, FileName) }
+
+// globalPath is the root's file, read under a profile's own only when the
+// profile lives under the default root; "" otherwise.
+func (st *Store) globalPath() string {
+	if st.scope.Kind == core.ScopeProfile {
+		return st.sys.Paths.Join(st.scope.Root.Path, FileName)
+	}
+	return ""
+}
+
+// fileLayer is one layer that has a file in this store.
+type fileLayer struct{ name, path string }
+
+// fileLayers lists the layer files read, lowest first.
+func (st *Store) fileLayers() []fileLayer {
+	ls := make([]fileLayer, 0, 4)
+	if g := st.globalPath(); g != "" {
+		ls = append(ls, fileLayer{LayerGlobal, g})
+	}
+	ls = append(ls, fileLayer{LayerScope, st.ScopePath()})
+	if st.project != nil {
+		ls = append(ls, fileLayer{LayerProject, st.project.SettingsPath()}, fileLayer{LayerProjectLocal, st.project.LocalPath()})
+	}
+	return ls
+}
+
+// layers lists the files read, lowest first.
+func (st *Store) layers() []string {
+	fl := st.fileLayers()
+	out := make([]string, len(fl))
+	for i, l := range fl {
+		out[i] = l.path
+	}
+	return out
+}
+
+// LayerOf names the layer an origin belongs to: default, policy or the
+// layer whose file it is ("" for none of them).
+func (st *Store) LayerOf(origin string) string {
+	if origin == OriginDefault {
+		return LayerDefault
+	}
+	if st.policy != nil && origin == st.policy.Path {
+		return LayerPolicy
+	}
+	for _, l := range st.fileLayers() {
+		if l.path == origin {
+			return l.name
+		}
+	}
+	return ""
 }
 
 // layer is one settings file, read and checked.
 type layer struct {
 	path     string
+	exists   bool
 	data     []byte
 	file     *yamlFile // nil when the file cannot be parsed
 	leaves   []leaf
@@ -126,7 +240,7 @@ func isSection(name string) bool {
 }
 
 // readLayer reads one file, refusing one above MaxFileSize before reading it.
-// A file below the scope's own cannot be repaired by this store's writes.
+// Only the file writes go to can be repaired by this store's writes.
 func (st *Store) readLayer(path string) (*layer, error) {
 	l, err := st.readFile(path)
 	if err != nil || path == st.Path() {
@@ -148,19 +262,22 @@ func (st *Store) readFile(path string) (*layer, error) {
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && fi.Size() > MaxFileSize {
-		return &layer{path: path, problems: []FileProblem{tooLarge(path, fi.Size())}}, nil
+		return &layer{path: path, exists: true, problems: []FileProblem{tooLarge(path, fi.Size())}}, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	return loadLayer(path, data), nil
+	l := loadLayer(path, data)
+	l.exists = true
+	return l, nil
 }
 
 // Read returns the effective settings.
 func (st *Store) Read() (*Snapshot, error) {
-	ls := make([]*layer, 0, 2)
-	for _, p := range st.layers() {
+	ps := st.layers()
+	ls := make([]*layer, 0, len(ps))
+	for _, p := range ps {
 		l, err := st.readLayer(p)
 		if err != nil {
 			return nil, err
@@ -170,8 +287,9 @@ func (st *Store) Read() (*Snapshot, error) {
 	return st.snapshot(ls)
 }
 
-// snapshot layers the files over the defaults; any problem in any file is
-// an error that lists them all.
+// snapshot layers the files (one per st.layers(), in that order) over the
+// defaults and puts the policy on top; any problem in any file is an error
+// that lists them all.
 func (st *Store) snapshot(ls []*layer) (*Snapshot, error) {
 	var problems []FileProblem
 	for _, l := range ls {
@@ -184,7 +302,9 @@ func (st *Store) snapshot(ls []*layer) (*Snapshot, error) {
 		Scope:   st.scope,
 		Values:  make(map[string]any, len(schema)),
 		Origins: make(map[string]string, len(schema)),
-		ETag:    etag(ls),
+		ETag:    st.etag(ls),
+		Layers:  st.layerInfo(ls),
+		Locks:   st.locks(),
 	}
 	for _, k := range schema {
 		def, err := objcopy.Copy(k.Default, true, objcopy.DefaultMaxLevel)
@@ -204,11 +324,64 @@ func (st *Store) snapshot(ls []*layer) (*Snapshot, error) {
 			unknown[k] = true
 		}
 	}
+	for _, key := range st.policy.Keys() {
+		if v, by := st.policy.Apply(key, snap.Values[key]); by {
+			snap.Values[key], snap.Origins[key] = v, st.policy.Path
+		}
+	}
 	for k := range unknown {
 		snap.Unknown = append(snap.Unknown, k)
 	}
 	sort.Strings(snap.Unknown)
 	return snap, nil
+}
+
+// layerInfo describes all six layers, in order; ls holds the files read.
+func (st *Store) layerInfo(ls []*layer) []LayerInfo {
+	byName := map[string]*layer{}
+	for i, fl := range st.fileLayers() {
+		byName[fl.name] = ls[i]
+	}
+	out := make([]LayerInfo, 0, 6)
+	for _, name := range LayerNames() {
+		info := LayerInfo{Name: name}
+		switch name {
+		case LayerDefault:
+			info.Exists = true
+		case LayerPolicy:
+			if st.policy != nil {
+				info.Path, info.Exists = &st.policy.Path, true
+			} else if p, err := PolicyPath(st.sys); err == nil {
+				info.Path = &p
+			}
+		default:
+			if l := byName[name]; l != nil {
+				path := l.path
+				info.Path, info.Exists = &path, l.exists
+				info.ETag = etag([]*layer{l})
+			} else if name == LayerProject || name == LayerProjectLocal {
+				info.Path = nil // no project in this run
+			}
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// locks lists what the policy does to each key it names.
+func (st *Store) locks() map[string]Lock {
+	keys := st.policy.Keys()
+	if len(keys) == 0 {
+		return map[string]Lock{}
+	}
+	out := make(map[string]Lock, len(keys))
+	for _, key := range keys {
+		lk := Lock{Reason: st.policy.Reason(key), Policy: st.policy.Path}
+		lk.Value, lk.Locked = st.policy.Locked(key)
+		lk.Minimum, lk.Maximum = st.policy.Bounds(key)
+		out[key] = lk
+	}
+	return out
 }
 
 // Nested returns the values as nested maps, ready for JSON.
@@ -249,19 +422,34 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 		return nil, &ValidationError{Problems: problems}
 	}
 
+	// The policy wins at every layer: refuse before anything is touched.
+	if err := st.policy.CheckSet(u.Set); err != nil {
+		return nil, err
+	}
+
 	path := st.Path()
-	var snap *Snapshot
-	err := st.sys.UpdateFileOpts(path, core.WriteOptions{ConfirmShared: u.ConfirmShared, Owned: true}, func(old []byte) ([]byte, error) {
-		lower, err := st.lowerLayers()
+	opts := core.WriteOptions{ConfirmShared: u.ConfirmShared, Owned: true}
+	if st.target != LayerScope {
+		opts = core.WriteOptions{ConfirmShared: u.ConfirmShared, NewMode: ProjectFileMode} // a team file
+	}
+	var (
+		snap    *Snapshot
+		created bool
+	)
+	err := st.sys.UpdateFileOpts(path, opts, func(old []byte) ([]byte, error) {
+		ls, at, err := st.otherLayers()
 		if err != nil {
 			return nil, err
 		}
 		cur := loadLayer(path, old)
+		cur.exists = old != nil
+		ls[at] = cur
 		if u.IfMatch != "" {
-			if tag := etag(append(lower, cur)); tag != u.IfMatch {
+			if tag, whole := etag([]*layer{cur}), st.etag(ls); u.IfMatch != tag && u.IfMatch != whole {
 				return nil, &StaleError{Current: tag}
 			}
 		}
+		lower := slices.Delete(slices.Clone(ls), at, at+1)
 		// charter never rewrites a file it cannot read, nor one that would
 		// keep a problem after this write. The refusal lists every problem,
 		// so that none of them looks fixable on its own when it is not.
@@ -304,18 +492,53 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 		if lost := keep.lostIn(next.file, data); len(lost) > 0 {
 			return nil, lostComment(path, old, lost[0])
 		}
-		if snap, err = st.snapshot(append(lower, next)); err != nil {
+		next.exists = true
+		ls[at] = next
+		if snap, err = st.snapshot(ls); err != nil {
 			return nil, err
 		}
 		if bytes.Equal(data, old) {
 			return nil, nil // nothing changed (or still nothing): keep the disk as it is
 		}
+		created = old == nil
 		return data, nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	if created && st.target == LayerProjectLocal {
+		if err := st.ignoreLocal(u.ConfirmShared); err != nil {
+			return nil, fmt.Errorf("%s was written, but %w", path, err)
+		}
+	}
 	return snap, nil
+}
+
+// ProjectFileMode is the mode of a new file in a project (less the umask):
+// project files are the team's, read by everyone who checks it out.
+const ProjectFileMode = 0o644
+
+// ignoreLocal makes sure .charter/.gitignore lists the project-local file,
+// so that a personal override is never committed by accident.
+func (st *Store) ignoreLocal(confirm bool) error {
+	p := st.sys.Paths.Join(st.project.Dir, core.ProjectDirName, ".gitignore")
+	err := st.sys.UpdateFileOpts(p, core.WriteOptions{ConfirmShared: confirm, NewMode: ProjectFileMode}, func(old []byte) ([]byte, error) {
+		for _, line := range strings.Split(string(old), "\n") {
+			switch strings.TrimSpace(line) {
+			case core.ProjectLocalFile, "/" + core.ProjectLocalFile:
+				return nil, nil // already ignored
+			}
+		}
+		out := slices.Clone(old)
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		return append(out, core.ProjectLocalFile+"\n"...), nil
+	})
+	if err != nil {
+		return fmt.Errorf("listing it in %s failed: %w (add the line %s there yourself)", p, err, core.ProjectLocalFile)
+	}
+	return nil
 }
 
 // CodeScalarParent is a write refused because a value the user wrote sits
@@ -348,18 +571,34 @@ func (u Update) writes(key string) bool {
 	return set || slices.Contains(u.Unset, key)
 }
 
-// lowerLayers reads every layer below the scope file.
-func (st *Store) lowerLayers() ([]*layer, error) {
+// otherLayers reads every layer file but the target's, whose slot (at) it
+// leaves nil for the caller to fill.
+func (st *Store) otherLayers() (ls []*layer, at int, err error) {
 	ps := st.layers()
-	out := make([]*layer, 0, len(ps))
-	for _, p := range ps[:len(ps)-1] {
-		l, err := st.readLayer(p)
-		if err != nil {
-			return nil, err
+	ls, at = make([]*layer, len(ps)), -1
+	target := st.Path()
+	for i, p := range ps {
+		if p == target && at < 0 {
+			at = i
+			continue
 		}
-		out = append(out, l)
+		if ls[i], err = st.readLayer(p); err != nil {
+			return nil, 0, err
+		}
 	}
-	return out, nil
+	if at < 0 {
+		return nil, 0, fmt.Errorf("write %s: not a layer of this store", target)
+	}
+	return ls, at, nil
+}
+
+// etag covers every layer file and the policy: any change to what the
+// effective values are made of changes it.
+func (st *Store) etag(ls []*layer) string {
+	if st.policy == nil {
+		return etag(ls)
+	}
+	return etag(append(slices.Clip(ls), &layer{data: append([]byte(st.policy.Path+"\n"), st.policy.data...)}))
 }
 
 func etag(ls []*layer) string {

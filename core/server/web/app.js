@@ -39,6 +39,13 @@ function banner(ping) {
     title.replaceChildren('Global settings — no agent-switch profile is active');
   }
   $('scope-detail').replaceChildren('Settings folder ', pathCode(scope.path || ''), ...detail);
+  // The project's .charter/ files apply over the scope's, so say which one.
+  const proj = $('scope-project');
+  proj.hidden = !ping.project;
+  if (ping.project) {
+    proj.replaceChildren('Project ', pathCode(ping.project.path, { id: 'project-path' }),
+      ' — its .charter settings apply over these in this project');
+  }
   $('scope-banner').dataset.kind = kind;
   $('scope-banner').hidden = false;
   $('version').textContent = ping.version ? `v${ping.version.replace(/^v/, '')}` : '';

@@ -83,6 +83,11 @@ let seq = 0;
 
 const basename = (path) => path.split(/[\\/]/).pop();
 
+// LAYER_WORDS names a layer where a value is inherited from.
+const LAYER_WORDS = {
+  global: 'the global settings', scope: 'this scope', project: 'the project', projectLocal: 'your project-local file',
+};
+
 // Field is one setting's row: label, description, origin, control, error.
 export class Field {
   constructor(prop, label, onChange) {
@@ -102,6 +107,7 @@ export class Field {
     this.control = this.makeControl(describedBy);
     this.labelEl = el('label', { class: 'field-label', for: this.id, text: label });
     this.originEl = el('p', { class: 'field-origin', id: ids.origin });
+    this.lockEl = el('p', { class: 'field-lock', hidden: true });
     this.errorEl = el('p', { class: 'field-error', id: ids.err, hidden: true });
     this.resetBtn = el('button', { type: 'button', class: 'link-button field-reset', hidden: true, text: 'Reset to default' });
     this.resetBtn.setAttribute('aria-label', `Reset ${label} to default`);
@@ -113,7 +119,7 @@ export class Field {
       el('div', { class: 'field-text' },
         el('div', { class: 'field-head' }, this.labelEl, el('code', { class: 'field-key', text: this.key })),
         desc,
-        el('div', { class: 'field-meta' }, this.originEl, this.resetBtn)),
+        el('div', { class: 'field-meta' }, this.originEl, this.resetBtn), this.lockEl),
       el('div', { class: 'field-control' }, this.control),
       this.errorEl);
   }
@@ -239,24 +245,41 @@ export class Field {
 
   get defaultValue() { return toField(this.kind, this.prop.default); }
 
-  // show sets where the value comes from and whether it can be reset. A
-  // default value says nothing: most are, and a tag on each is noise. The
-  // full path of a file is one hover away.
-  show({ origin, scopeFile, pending }) {
+  // show sets where the value comes from, whether it can be reset and what
+  // the policy does to it. A default value says nothing: most are, and a
+  // tag on each is noise. The full path of a file is one hover away.
+  show({ origin, target, layer, lock, pending }) {
     const fromFile = origin && origin !== 'default';
     this.originEl.replaceChildren();
     this.originEl.removeAttribute('title');
     if (pending === 'reset') {
-      this.originEl.append('Resets to the default on save');
+      this.originEl.append('Resets on save (the value below this layer applies)');
     } else if (pending === 'edit') {
       this.originEl.append('Unsaved change');
+    } else if (layer === 'policy') {
+      this.originEl.append('Set by the policy ', el('code', { text: basename(origin) }));
+      this.originEl.title = origin;
     } else if (fromFile) {
-      this.originEl.append(origin === scopeFile ? 'Set in ' : 'Inherited from ', el('code', { text: basename(origin) }));
+      this.originEl.append(origin === target ? 'Set in ' : `Inherited from ${LAYER_WORDS[layer] || 'the file'} `, el('code', { text: basename(origin) }));
       this.originEl.title = origin;
     }
     this.originEl.hidden = !this.originEl.hasChildNodes();
     this.row.dataset.pending = pending || '';
-    this.resetBtn.hidden = pending === 'reset' || origin !== scopeFile;
+    this.resetBtn.hidden = pending === 'reset' || origin !== target;
+    // A locked key is read-only: no layer can change it. A bound only
+    // narrows what may be saved.
+    const locked = !!(lock && lock.locked);
+    this.row.classList.toggle('is-locked', locked);
+    this.lockEl.hidden = !lock;
+    this.lockEl.replaceChildren();
+    if (lock) {
+      // The reason names the policy file: "locked to full by /etc/…".
+      const reason = String(lock.reason || '');
+      this.lockEl.append(el('span', { class: 'lock-icon', 'aria-hidden': 'true', text: locked ? '🔒 ' : '⇅ ' }),
+        reason.charAt(0).toUpperCase() + reason.slice(1));
+    }
+    for (const c of this.row.querySelectorAll('input, select, button:not(.field-reset)')) c.disabled = locked;
+    if (locked) this.resetBtn.hidden = true;
   }
 
   setError(msg) {

@@ -2,7 +2,7 @@
 // saved with PATCH /settings sending only what changed.
 
 import { request, ApiError } from './api.js';
-import { $, el } from './dom.js';
+import { $, el, pathCode } from './dom.js';
 import { Field, layout, toField, sameValue, jsonText } from './fields.js';
 import { confirmSharedWrite } from './shared.js';
 
@@ -20,9 +20,11 @@ export class SettingsForm {
     this.resets = new Set(); // keys to unset on save
     this.origins = {};
     this.etag = '';
-    this.scopeFile = '';
-    this.busy = false;
+    this.layers = []; // [{name, path, exists, etag}] from GET /settings
+    this.locks = {}; // key → what the policy does to it
+    this.target = 'scope'; // the layer a save writes
     this.form = $('settings-form');
+    this.busy = false;
     this.form.addEventListener('submit', (e) => { e.preventDefault(); this.save(); });
     $('discard').addEventListener('click', () => this.discard());
     $('stale-reload').addEventListener('click', () => this.reload());
@@ -95,7 +97,10 @@ export class SettingsForm {
   apply(doc, etag) {
     this.etag = etag || '';
     this.origins = doc.origins || {};
-    this.scopeFile = doc.path || '';
+    this.layers = doc.layers || [];
+    this.locks = doc.locks || {};
+    if (!this.layer(this.target) || !this.layer(this.target).path) this.target = 'scope';
+    this.renderLayers();
     this.resets.clear();
     for (const [key, f] of this.fields) {
       const v = toField(f.kind, pick(doc.values, key));
@@ -110,6 +115,32 @@ export class SettingsForm {
       ? `The settings file also holds keys charter does not know (${unknown.join(', ')}). They are kept as they are.`
       : '';
     this.refresh();
+  }
+
+  layer(name) { return this.layers.find((l) => l.name === name); }
+
+  // targetFile is the file a save writes.
+  get targetFile() { const l = this.layer(this.target); return (l && l.path) || ''; }
+
+  // renderLayers offers the layers a save can write: the scope always, the
+  // project's two files when the server has a project.
+  renderLayers() {
+    const choices = [
+      ['scope', 'This scope', 'your settings for this scope'],
+      ['project', 'Project', 'shared with the team through git'],
+      ['projectLocal', 'Project, only me', 'this checkout only, never committed'],
+    ].filter(([name]) => { const l = this.layer(name); return l && l.path; });
+    const picker = $('layer-picker');
+    picker.hidden = choices.length < 2;
+    $('layer-options').replaceChildren(...choices.map(([name, label, hint]) => {
+      const input = el('input', { type: 'radio', name: 'layer', value: name, id: `layer-${name}` });
+      input.checked = name === this.target;
+      input.addEventListener('change', () => { this.target = name; this.renderLayers(); this.refresh(); });
+      return el('label', { class: 'layer-option', for: `layer-${name}` }, input,
+        el('span', { class: 'layer-name', text: label }), el('span', { class: 'layer-hint', text: ` — ${hint}` }));
+    }));
+    const l = this.layer(this.target);
+    $('layer-file').replaceChildren(l && l.exists ? 'Writes ' : 'Creates ', pathCode(this.targetFile, { id: 'layer-path' }));
   }
 
   changed(field, what) {
@@ -136,12 +167,18 @@ export class SettingsForm {
     const { set, count } = this.changes();
     for (const [key, f] of this.fields) {
       const pending = this.resets.has(key) ? 'reset' : set.has(key) ? 'edit' : '';
-      f.show({ origin: this.origins[key], scopeFile: this.scopeFile, pending });
+      f.show({ origin: this.origins[key], target: this.targetFile, layer: this.layerOf(this.origins[key]), lock: this.locks[key], pending });
     }
     this.buttons(count);
     if (!this.busy) {
       this.status(count === 0 ? 'No unsaved changes' : `${count} unsaved ${count === 1 ? 'change' : 'changes'}`);
     }
+  }
+
+  // layerOf names the layer a file belongs to.
+  layerOf(origin) {
+    const l = this.layers.find((x) => x.path && x.path === origin);
+    return l ? l.name : '';
   }
 
   buttons(count = this.changes().count) {
@@ -174,7 +211,7 @@ export class SettingsForm {
   // body builds the PATCH body by hand: numbers keep the text typed.
   body(set, unset, confirm) {
     const pairs = [...set].map(([key, f]) => `${JSON.stringify(key)}:${jsonText(f.kind, f.value)}`);
-    return `{"set":{${pairs.join(',')}},"unset":${JSON.stringify(unset)},"confirmSharedWrite":${confirm}}`;
+    return `{"set":{${pairs.join(',')}},"unset":${JSON.stringify(unset)},"layer":${JSON.stringify(this.target)},"confirmSharedWrite":${confirm}}`;
   }
 
   async save() {
@@ -210,7 +247,8 @@ export class SettingsForm {
     const n = set.size + unset.length;
     try {
       const { data, etag } = await request('PATCH', 'settings', {
-        body: this.body(set, unset, confirm), headers: { 'If-Match': this.etag }, exact: true,
+        // The target layer's own ETag: a change to another layer is no conflict.
+        body: this.body(set, unset, confirm), headers: { 'If-Match': (this.layer(this.target) || {}).etag || this.etag }, exact: true,
       });
       this.apply(data, etag);
       return { ok: true, message: `Saved ${n} ${n === 1 ? 'change' : 'changes'}` };
@@ -240,6 +278,11 @@ export class SettingsForm {
       }
       const n = err.error.problems.length;
       return { message: `Not saved: ${n} ${n === 1 ? 'setting needs' : 'settings need'} attention`, focus: first && first.input };
+    }
+    if (err.status === 422 && err.code === 'locked_by_policy') {
+      const f = this.fields.get(err.error.key);
+      if (f) f.setError(err.message);
+      return { message: 'Not saved: the policy does not allow this value', focus: f && f.input };
     }
     if (err.status === 412) {
       $('stale').hidden = false;

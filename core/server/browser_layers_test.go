@@ -1,0 +1,94 @@
+package server
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+)
+
+// The hub with a project and a policy: the banner names the project, the
+// layer switch sends a save to the project's file, a locked field is
+// read-only with the policy's reason, and an inherited value says from
+// which layer it comes.
+func TestBrowserLayers(t *testing.T) {
+	p := newPage(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	policy := filepath.Join(dir, "policy.yaml")
+	proj := filepath.Join(dir, "shop")
+	writeFile(t, filepath.Join(home, ".keep"), "")
+	writeFile(t, policy, "lock:\n  rules.tier: full\n")
+	writeFile(t, filepath.Join(proj, ".charter", "settings.yaml"), "# the team's\nworktrees.mode: off\n")
+	sys := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home, "PATH=", "AGENTKIT_POLICY_FILE=" + policy}, time.Now, os.Getwd)
+	root := filepath.Join(home, "root")
+	sc, err := sys.ResolveScope(&root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, err := sys.FindProject(&proj, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Config{Sys: sys, Scope: sc, Project: project, Version: "1.2.3-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &hubServer{Server: s, done: make(chan error, 1), cancel: cancel}
+	go func() { h.done <- s.Serve(ctx) }()
+	t.Cleanup(func() { h.stop(t) })
+	p.open(h.HubURL())
+
+	// The banner names the project.
+	if got := p.text("#scope-project"); !strings.Contains(got, proj) || !strings.HasPrefix(got, "Project ") {
+		t.Errorf("project banner %q", got)
+	}
+	// The locked field is read-only and says why.
+	if !js[bool](p, `document.querySelector('.field[data-key="rules.tier"] select').disabled`) {
+		t.Error("the locked rules.tier can be changed")
+	}
+	if got := p.text(`.field[data-key="rules.tier"] .field-lock`); !strings.HasSuffix(got, "Locked to full by "+policy) {
+		t.Errorf("lock text %q", got)
+	}
+	// The project's value is inherited, and says from where.
+	if got := p.text(`.field[data-key="worktrees.mode"] .field-origin`); got != "Inherited from the project settings.yaml" {
+		t.Errorf("worktrees.mode origin %q", got)
+	}
+
+	// The layer switch: scope by default, then the project's file.
+	if !js[bool](p, `document.querySelector('#layer-scope').checked`) {
+		t.Error("the scope is not the default target")
+	}
+	if got := p.text("#layer-file"); !strings.HasPrefix(got, "Creates ") || !strings.HasSuffix(got, filepath.Join(root, "settings.yaml")) {
+		t.Errorf("target file %q", got)
+	}
+	p.do(chromedp.Click(chromedp.ID("layer-project")))
+	if got := p.text("#layer-file"); got != "Writes "+project.SettingsPath() {
+		t.Errorf("target file after the switch %q", got)
+	}
+	if got := p.text(`.field[data-key="worktrees.mode"] .field-origin`); got != "Set in settings.yaml" {
+		t.Errorf("worktrees.mode origin with the project as target %q", got)
+	}
+	p.selectOption("agent.autonomy", "on")
+	p.do(chromedp.Click(chromedp.ID("save")))
+	p.wait("the save", `document.querySelector('#save-status').textContent === 'Saved 1 change'`)
+	data, err := os.ReadFile(project.SettingsPath())
+	if err != nil || !strings.Contains(string(data), "autonomy: on") || !strings.Contains(string(data), "# the team's") {
+		t.Errorf("project file %q %v", data, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "settings.yaml")); !os.IsNotExist(err) {
+		t.Errorf("the scope file was written: %v", err)
+	}
+	if !js[bool](p, `document.querySelector('#layer-project').checked`) {
+		t.Error("the target went back after the save")
+	}
+	p.shot("layers", fullPage)
+}

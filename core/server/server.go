@@ -78,6 +78,10 @@ type Server struct {
 	routes   map[string][]endpoint
 	pingDoc  []byte
 
+	// Caches of GET answers, checked against their files on every request.
+	settingsCache filesCache[encoded]
+	detectCache   filesCache[[]byte]
+
 	beaconMu sync.Mutex
 	beacon   *time.Timer // a beacon's pending stop; any other request cancels it
 }

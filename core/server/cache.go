@@ -113,4 +113,3 @@ func (c *filesCache[T]) stat(fsys afero.Fs, paths []string) ([]fileID, bool) {
 	}
 	return ids, settled
 }
-

@@ -26,6 +26,9 @@ type fileID struct {
 }
 
 func statID(fsys afero.Fs, path string) fileID {
+	if id, ok := fastStat(fsys, path); ok {
+		return id
+	}
 	fi, err := fsys.Stat(path)
 	if err != nil {
 		return fileID{} // gone or unreadable: both differ from a file seen

@@ -313,3 +313,54 @@ func valueFor(k settings.Key, round int) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
 }
+
+// BenchmarkGetSettings serves the settings document from the read cache;
+// compare with BenchmarkBarePing (a bare handler) for the ratio.
+func BenchmarkGetSettings(b *testing.B) {
+	r := newEnv(b).start(b, 0)
+	settle(r)
+	benchGet(b, r.URL()+"api/v1/settings", r.Token())
+}
+
+// BenchmarkDetect answers detect-agent-switch from its cache, with a PATH
+// of several directories.
+func BenchmarkDetect(b *testing.B) {
+	var dirs []string
+	for range 12 {
+		dirs = append(dirs, b.TempDir())
+	}
+	r := newEnv(b, "PATH="+strings.Join(dirs, string(os.PathListSeparator))).start(b, 0)
+	settle(r)
+	benchGet(b, r.URL()+"api/v1/wizard/detect-agent-switch", r.Token())
+}
+
+// BenchmarkSettingsCacheHit is one cache lookup that finds the files
+// unchanged: the per-request work of GET /api/v1/settings besides HTTP.
+func BenchmarkSettingsCacheHit(b *testing.B) {
+	e := newEnv(b)
+	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Version: "test"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.removeFiles()
+	s.settingsCache.now = func() time.Time { return time.Now().Add(time.Hour) }
+	st := settings.New(e.sys, e.scope)
+	build := func() (encoded, []string, error) {
+		files := st.Files()
+		snap, err := st.Read()
+		if err != nil {
+			return encoded{}, nil, err
+		}
+		doc, err := encodeJSON(st.Doc(snap))
+		return encoded{snap.ETag, doc}, files, err
+	}
+	for range 2 {
+		s.settingsCache.get(e.sys.Fs, "", build)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.settingsCache.get(e.sys.Fs, "", build); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package settings
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+)
+
+// unknownKeysFile is a settings file with n keys the schema does not know,
+// some nested, some commented, beside one known key.
+var flat = 0
+
+func unknownKeysFile(n int) []byte {
+	var sb strings.Builder
+	sb.WriteString("# big file\nrules:\n  tier: minimal\n")
+	for i := range n {
+		switch i % 3 * flat {
+		case 0:
+			fmt.Fprintf(&sb, "key%d: value %d\n", i, i)
+		case 1:
+			fmt.Fprintf(&sb, "# note %d\nsec%d:\n  name: v%d # inline\n", i, i, i)
+		default:
+			fmt.Fprintf(&sb, "list%d: [a, b]\n", i)
+		}
+	}
+	return []byte(sb.String())
+}
+
+// BenchmarkParseUnknownKeys is one YAML parse of the file: the unit
+// BenchmarkSetUnknownKeys is measured in.
+func BenchmarkParseUnknownKeys(b *testing.B) {
+	body := unknownKeysFile(10000)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, p := decodeFile(body); p != nil {
+			b.Fatal(p)
+		}
+	}
+}
+
+// BenchmarkSetUnknownKeys is `settings set` on a file with 10,000 unknown
+// keys: read, check, edit, encode and verify, without the disk.
+func BenchmarkSetUnknownKeys(b *testing.B) {
+	body := unknownKeysFile(10000)
+	fs := afero.NewMemMapFs()
+	sys := core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil)
+	st := New(sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		afero.WriteFile(fs, st.Path(), body, 0o600)
+		if _, err := st.Write(Update{Set: map[string]any{"rules.tier": []string{"full", "balanced"}[i%2]}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

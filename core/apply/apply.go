@@ -126,19 +126,24 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 	for _, t := range targets {
 		r := Result{Agent: t.Agent, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
 		// A file already current is left alone: no lock, and no block for a
-		// shared file that would not change.
+		// shared file that would not change. The file may have changed since
+		// Plan: when it still holds what Plan read, Plan's result stands and
+		// nothing is spliced or copied again.
 		old, err := read(sys, t.Path)
 		if err != nil {
 			return nil, err
 		}
-		if data, err := splice(t.Path, old, t.block); err != nil {
+		if current, err := t.currentFor(old); err != nil {
 			return nil, err
-		} else if old != nil && bytes.Equal(data, old) {
+		} else if current {
 			out = append(out, r)
 			continue
 		}
+		old = nil // the lock's read replaces it; a large file is held once
+		// Under the lock the file is read once more; when it is still what
+		// Plan read, Plan's result is written as it is, with no new copy.
 		err = sys.UpdateFileOpts(t.Path, core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}, func(old []byte) ([]byte, error) {
-			data, err := splice(t.Path, old, t.block)
+			data, err := t.spliceInto(old)
 			if err != nil || (old != nil && bytes.Equal(data, old)) {
 				return nil, err
 			}
@@ -159,6 +164,35 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		return out, &BlockedError{Results: out, errs: blocked}
 	}
 	return out, nil
+}
+
+// samePlan reports whether old is the file as Plan read it.
+func (t Target) samePlan(old []byte) bool {
+	return (old == nil) == (t.Old == nil) && bytes.Equal(old, t.Old)
+}
+
+// spliceInto is the file old with the block: Plan's New when old is what
+// Plan read, so the common case makes no copy.
+func (t Target) spliceInto(old []byte) ([]byte, error) {
+	if t.samePlan(old) {
+		return t.New, nil
+	}
+	return splice(t.Path, old, t.block)
+}
+
+// currentFor reports whether the file old already holds the block.
+func (t Target) currentFor(old []byte) (bool, error) {
+	if old == nil {
+		return false, nil
+	}
+	if t.samePlan(old) {
+		return t.Current(), nil
+	}
+	blk, found, err := findBlock(t.Path, old)
+	if err != nil || !found {
+		return false, err
+	}
+	return bytes.Equal(old[blk.start:blk.end], t.block), nil // splice would change nothing
 }
 
 // BlockedError is a Run that left targets unwritten because they lie behind

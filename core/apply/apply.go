@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 
@@ -129,17 +130,14 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		// shared file that would not change. The file may have changed since
 		// Plan: when it still holds what Plan read, Plan's result stands and
 		// nothing is spliced or copied again.
-		old, err := read(sys, t.Path)
+		current, err := t.stillCurrent(sys)
 		if err != nil {
 			return nil, err
 		}
-		if current, err := t.currentFor(old); err != nil {
-			return nil, err
-		} else if current {
+		if current {
 			out = append(out, r)
 			continue
 		}
-		old = nil // the lock's read replaces it; a large file is held once
 		// Under the lock the file is read once more; when it is still what
 		// Plan read, Plan's result is written as it is, with no new copy.
 		err = sys.UpdateFileOpts(t.Path, core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}, func(old []byte) ([]byte, error) {
@@ -178,6 +176,50 @@ func (t Target) spliceInto(old []byte) ([]byte, error) {
 		return t.New, nil
 	}
 	return splice(t.Path, old, t.block)
+}
+
+// stillCurrent reports whether the file now holds the block. While it is
+// what Plan read, which it compares in small pieces, Plan's verdict stands
+// and the file is not held in memory a second time.
+func (t Target) stillCurrent(sys *core.System) (bool, error) {
+	if t.Old != nil {
+		same, err := sameContent(sys, t.Path, t.Old)
+		if err != nil || same {
+			return t.Current(), err
+		}
+	}
+	old, err := read(sys, t.Path)
+	if err != nil {
+		return false, err
+	}
+	return t.currentFor(old)
+}
+
+// sameContent reports whether the file at path holds exactly want, reading
+// it a piece at a time. A missing file is not the same.
+func sameContent(sys *core.System, path string, want []byte) (bool, error) {
+	f, err := sys.Fs.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := io.ReadFull(f, buf)
+		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
+			return false, nil
+		}
+		want = want[n:]
+		switch {
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+			return len(want) == 0, nil
+		case err != nil:
+			return false, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
 }
 
 // currentFor reports whether the file old already holds the block.

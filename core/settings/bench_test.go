@@ -11,21 +11,20 @@ import (
 	"github.com/agentkit/charter/core"
 )
 
-// unknownKeysFile is a settings file with n keys the schema does not know,
-// some nested, some commented, beside one known key.
-var flat = 0
-
+// unknownKeysFile is a settings file with n keys the schema does not know
+// at the top level (a few with comments, lists or a section), beside one
+// known key.
 func unknownKeysFile(n int) []byte {
 	var sb strings.Builder
 	sb.WriteString("# big file\nrules:\n  tier: minimal\n")
 	for i := range n {
-		switch i % 3 * flat {
-		case 0:
-			fmt.Fprintf(&sb, "key%d: value %d\n", i, i)
-		case 1:
+		switch {
+		case i%50 == 1:
 			fmt.Fprintf(&sb, "# note %d\nsec%d:\n  name: v%d # inline\n", i, i, i)
-		default:
+		case i%10 == 2:
 			fmt.Fprintf(&sb, "list%d: [a, b]\n", i)
+		default:
+			fmt.Fprintf(&sb, "key%d: value %d\n", i, i)
 		}
 	}
 	return []byte(sb.String())

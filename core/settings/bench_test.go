@@ -59,3 +59,20 @@ func BenchmarkSetUnknownKeys(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkWriteBase is one PATCH merge under the lock: re-read, the
+// per-key base check, edit, encode and verify, without the disk.
+func BenchmarkWriteBase(b *testing.B) {
+	fs := afero.NewMemMapFs()
+	sys := core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil)
+	st := New(sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
+	afero.WriteFile(fs, st.Path(), []byte("# mine\nrules:\n  tier: full # why\ngates:\n  on_failure: ask\n"), 0o600)
+	tiers := []string{"minimal", "balanced", "full"}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		u := Update{Set: map[string]any{"rules.tier": tiers[i%3]}, Base: map[string]any{"rules.tier": tiers[(i+2)%3]}}
+		if _, err := st.Write(u); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -114,6 +114,7 @@ var samples = map[string]error{
 	module + "/core.SharedWriteError":              &core.SharedWriteError{Target: "/t", SharedPath: "/l"},
 	module + "/core/settings.ValidationError":      &settings.ValidationError{Problems: []settings.Problem{{Code: settings.CodeInvalidValue}}},
 	module + "/core/settings.StaleError":           &settings.StaleError{Current: `"e"`},
+	module + "/core/settings.ConflictError":        &settings.ConflictError{Keys: []string{"rules.tier"}, Current: `"e"`},
 	module + "/core/settings.FileError":            &settings.FileError{Path: "/s", Problems: []settings.FileProblem{{File: "/s", Line: 1, Message: "x"}}},
 	module + "/core/apply.MarkerError":             &apply.MarkerError{Path: "/c", Msg: "x"},
 	module + "/core/apply.BlockedError":            &apply.BlockedError{},

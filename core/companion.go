@@ -38,12 +38,25 @@ type Detection struct {
 // DetectCompanion looks for the companion without ever running it: its
 // --version is not free of side effects.
 func (s *System) DetectCompanion() (Detection, error) {
+	d, _, err := s.DetectCompanionInputs()
+	return d, err
+}
+
+// DetectCompanionInputs is DetectCompanion that also lists every path the
+// answer was read from: the PATH directories searched, the candidate files
+// found in them, the package.json files tried, the companion home and the
+// dismissals file. While none of them changes identity (a directory's
+// mtime changes when an entry is added, removed or renamed), the answer
+// stays the same: the server caches it on that rule.
+func (s *System) DetectCompanionInputs() (Detection, []string, error) {
+	var in []string
 	d := Detection{Repo: CompanionRepo}
-	bin := s.findBinary()
+	bin := s.findBinary(&in)
 	if bin != "" {
 		d.Installed = true
-		d.Version = s.companionVersion(bin)
+		d.Version = s.companionVersion(bin, &in)
 	} else if home, err := s.CompanionHome(); err == nil {
+		in = append(in, home)
 		if fi, err := s.Fs.Stat(home); err == nil && fi.IsDir() {
 			d.Installed = true
 		}
@@ -52,16 +65,20 @@ func (s *System) DetectCompanion() (Detection, error) {
 		cmd := CompanionInstallCommand
 		d.InstallCommand = &cmd
 	}
+	if p, err := s.DismissalsPath(); err == nil {
+		in = append(in, p)
+	}
 	dismissed, err := s.Dismissed(CompanionRecommendationID)
 	if err != nil {
-		return d, err
+		return d, in, err
 	}
 	d.Dismissed = dismissed
-	return d, nil
+	return d, in, nil
 }
 
-// findBinary returns the first executable companion binary on PATH.
-func (s *System) findBinary() string {
+// findBinary returns the first executable companion binary on PATH; in
+// gets the directories searched and the candidates present in them.
+func (s *System) findBinary(in *[]string) string {
 	names := []string{CompanionBinary}
 	if s.Paths.Windows {
 		names = names[:0]
@@ -75,9 +92,14 @@ func (s *System) findBinary() string {
 		if dir == "" {
 			continue // an empty entry means ".", which charter does not search
 		}
+		*in = append(*in, dir)
 		for _, n := range names {
 			p := s.Paths.Join(dir, n)
-			if fi, err := s.Fs.Stat(p); err == nil && s.executable(fi) {
+			fi, err := s.Fs.Stat(p)
+			if err == nil {
+				*in = append(*in, p) // its mode or target may change in place
+			}
+			if err == nil && s.executable(fi) {
 				return p
 			}
 		}
@@ -94,9 +116,10 @@ func (s *System) executable(fi fs.FileInfo) bool {
 
 // companionVersion reads the version from the npm package that ships the
 // binary: start beside the binary's real path and climb at most 4 parents.
-func (s *System) companionVersion(bin string) *string {
+func (s *System) companionVersion(bin string, in *[]string) *string {
 	dir := s.Paths.Dir(s.realPath(bin))
 	for i := 0; i <= 4; i++ {
+		*in = append(*in, s.Paths.Join(dir, "package.json"))
 		if v, ok := s.packageVersion(s.Paths.Join(dir, "package.json")); ok {
 			return &v
 		}

@@ -41,7 +41,7 @@ func (s *System) ProfileVars() []ProfileVar {
 			case !inside:
 			case len(segs) < 2:
 				pv.Ignored = "it names a provider but no profile"
-			case !profileName.MatchString(segs[0]) || !profileName.MatchString(segs[1]):
+			case !validProfileName(segs[0]) || !validProfileName(segs[1]):
 				pv.Ignored = "a provider or profile name holds characters other than letters, digits, _ and -"
 			case chosen:
 				pv.Ignored = "an earlier variable already chose the profile"

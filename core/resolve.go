@@ -2,7 +2,6 @@ package core
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -189,7 +188,7 @@ func (s *System) homeProfile() (homeProfileDir, bool) {
 		}
 	}
 	segs, ok := s.Paths.Within(companion, home)
-	if !ok || len(segs) != 3 || segs[0] != CompanionHomeProvider || segs[2] != CompanionProfileConfig || !profileName.MatchString(segs[1]) {
+	if !ok || len(segs) != 3 || segs[0] != CompanionHomeProvider || segs[2] != CompanionProfileConfig || !validProfileName(segs[1]) {
 		return homeProfileDir{}, false
 	}
 	hp := homeProfileDir{name: segs[1], home: home}
@@ -216,7 +215,16 @@ func lastName(ps PathStyle, p string) string {
 	return strings.TrimLeft(p[len(d):], `/\`)
 }
 
-var profileName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+// validProfileName: letters, digits, _ and -, at least one. A loop, not a
+// package-level regexp, which every command would compile at start-up.
+func validProfileName(s string) bool {
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // profileVars lists the variables that may point into the companion tree,
 // in the order they are consulted: each agent's own, then every other
@@ -274,7 +282,7 @@ func (s *System) findProfile() (Profile, string) {
 			continue
 		}
 		segs, ok := s.Paths.Within(home, p)
-		if !ok || len(segs) < 2 || !profileName.MatchString(segs[0]) || !profileName.MatchString(segs[1]) {
+		if !ok || len(segs) < 2 || !validProfileName(segs[0]) || !validProfileName(segs[1]) {
 			continue
 		}
 		provider, profile := segs[0], segs[1]

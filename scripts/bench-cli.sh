@@ -11,12 +11,12 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/hello" "$tmp/home"
 printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' >"$tmp/hello/main.go"
 printf 'module hello\n\ngo 1.26\n' >"$tmp/hello/go.mod"
-(cd "$tmp/hello" && go build -trimpath -ldflags '-s -w' -o "$tmp/hello-bin" .)
-go build -trimpath -ldflags '-s -w' -o "$tmp/charter" ./cmd/charter
+(cd "$tmp/hello" && CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$tmp/hello-bin" .)
+CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$tmp/charter" ./cmd/charter
 export HOME="$tmp/home"
 
 hyperfine -N --warmup 20 --runs "$runs" --export-json "$tmp/read.json" \
-  "$tmp/hello-bin" "$tmp/charter detect --json" "$tmp/charter ping --json" "$tmp/charter settings list --json" >/dev/null
+  "$tmp/hello-bin" "$tmp/charter detect --json" "$tmp/charter ping --json" "$tmp/charter settings list --json" "$tmp/charter settings get rules.tier" >/dev/null
 # Each set changes the value, so every run really writes and fsyncs.
 hyperfine -N --warmup 5 --runs "$runs" --export-json "$tmp/write.json" \
   --prepare "$tmp/charter settings set gates.coverage.min 1" "$tmp/charter settings set gates.coverage.min 42.5" >/dev/null

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"strings"
 
@@ -208,19 +209,21 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 	for _, t := range targets {
 		r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
 		// A file already current is left alone: no lock, and no block for a
-		// shared file that would not change.
-		old, err := read(sys, t.Path)
+		// shared file that would not change. The file may have changed since
+		// Plan: when it still holds what Plan read, Plan's result stands and
+		// nothing is spliced or copied again.
+		current, err := t.stillCurrent(sys)
 		if err != nil {
 			return nil, err
 		}
-		if data, err := t.edit(old); err != nil {
-			return nil, err
-		} else if unchanged(old, data) {
+		if current {
 			out = append(out, r)
 			continue
 		}
+		// Under the lock the file is read once more; when it is still what
+		// Plan read, Plan's result is written as it is, with no new copy.
 		err = sys.UpdateFileOpts(t.Path, core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}, func(old []byte) ([]byte, error) {
-			data, err := t.edit(old)
+			data, err := t.newFor(old)
 			if err != nil || unchanged(old, data) {
 				return nil, err
 			}
@@ -241,6 +244,76 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		return out, &BlockedError{Results: out, errs: blocked}
 	}
 	return out, nil
+}
+
+// samePlan reports whether old is the file as Plan read it.
+func (t Target) samePlan(old []byte) bool {
+	return (old == nil) == (t.Old == nil) && bytes.Equal(old, t.Old)
+}
+
+// newFor is the file old as Run writes it: Plan's New when old is what
+// Plan read, so the common case makes no copy.
+func (t Target) newFor(old []byte) ([]byte, error) {
+	if t.samePlan(old) {
+		return t.New, nil
+	}
+	return t.edit(old)
+}
+
+// stillCurrent reports whether the file now holds the block. While it is
+// what Plan read, which it compares in small pieces, Plan's verdict stands
+// and the file is not held in memory a second time.
+func (t Target) stillCurrent(sys *core.System) (bool, error) {
+	if t.Old != nil {
+		same, err := sameContent(sys, t.Path, t.Old)
+		if err != nil || same {
+			return t.Current(), err
+		}
+	}
+	old, err := read(sys, t.Path)
+	if err != nil {
+		return false, err
+	}
+	return t.currentFor(old)
+}
+
+// sameContent reports whether the file at path holds exactly want, reading
+// it a piece at a time. A missing file is not the same.
+func sameContent(sys *core.System, path string, want []byte) (bool, error) {
+	f, err := sys.Fs.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := io.ReadFull(f, buf)
+		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
+			return false, nil
+		}
+		want = want[n:]
+		switch {
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+			return len(want) == 0, nil
+		case err != nil:
+			return false, fmt.Errorf("read %s: %w", path, err)
+		}
+	}
+}
+
+// currentFor reports whether Run would leave the file old as it is.
+func (t Target) currentFor(old []byte) (bool, error) {
+	if t.samePlan(old) {
+		return t.Current(), nil
+	}
+	data, err := t.edit(old)
+	if err != nil {
+		return false, err
+	}
+	return unchanged(old, data), nil
 }
 
 // BlockedError is a Run that left targets unwritten because they lie behind

@@ -70,7 +70,8 @@ func splice(path string, data, block []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []byte
+	// One allocation of the final size: the file may be large.
+	out := make([]byte, 0, len(data)+len(block)+2)
 	switch {
 	case found:
 		out = append(out, data[:blk.start]...)

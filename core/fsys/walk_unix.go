@@ -3,9 +3,9 @@
 package fsys
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -345,10 +345,12 @@ func (t *Target) Read() ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, &NotRegularError{Path: t.Path}
 	}
-	data, err := io.ReadAll(f)
-	if err != nil {
+	// Sized from the stat, so a large file is read into one buffer.
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(f); err != nil {
 		return nil, fmt.Errorf("read %s: %w", t.Path, err)
 	}
+	data := buf.Bytes()
 	if data == nil {
 		data = []byte{}
 	}

@@ -41,12 +41,28 @@ func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// detect answers from a cache keyed by PATH and PATHEXT and checked, on
+// every request, against the identity of every path the detection read:
+// the PATH directories (adding, removing or renaming a binary changes the
+// directory's mtime), the candidates found in them (a chmod changes their
+// mode), the package.json files tried, the companion home and the
+// dismissals file. So a binary dropped into a PATH directory is seen by the
+// very next request.
 func (s *Server) detect(w http.ResponseWriter, r *http.Request) error {
-	d, err := s.cfg.Sys.DetectCompanion()
+	sys := s.cfg.Sys
+	key := sys.Getenv("PATH") + "\x00" + sys.Getenv("PATHEXT")
+	doc, err := s.detectCache.get(sys.Fs, key, func() ([]byte, []string, error) {
+		d, in, err := sys.DetectCompanionInputs()
+		if err != nil {
+			return nil, nil, err
+		}
+		doc, err := encodeJSON(d)
+		return doc, in, err
+	})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, d)
+	writeRaw(w, http.StatusOK, doc)
 	return nil
 }
 
@@ -93,39 +109,63 @@ func (s *Server) store() (*settings.Store, error) {
 	return settings.Open(s.cfg.Sys, s.cfg.Scope, project, policy), nil
 }
 
+// encoded is a settings document encoded once per version of its files.
+type encoded struct {
+	etag string
+	doc  []byte
+}
+
+// getSettings serves the document cached for the current identity of every
+// layer file and the policy file (see filesCache): no copy, no encoding per
+// request, and a write by any process is seen by the next request.
 func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.store()
+	e, err := s.settingsCache.get(s.cfg.Sys.Fs, "", func() (encoded, []string, error) {
+		st, err := s.store()
+		if err != nil {
+			return encoded{}, nil, err
+		}
+		files := st.Files()
+		if p, err := settings.PolicyPath(s.cfg.Sys); err == nil {
+			files = append(files, p)
+		}
+		snap, err := st.Read()
+		if err != nil {
+			return encoded{}, nil, err
+		}
+		doc, err := encodeJSON(st.Doc(snap))
+		return encoded{snap.ETag, doc}, files, err
+	})
 	if err != nil {
 		return err
 	}
-	snap, err := st.Read()
-	if err != nil {
-		return err
-	}
-	writeSettings(w, st, snap)
+	w.Header().Set("ETag", e.etag)
+	writeRaw(w, http.StatusOK, e.doc)
 	return nil
 }
 
-// patchSettings applies {"set":{key:value},"unset":[key],"layer",
-// "confirmSharedWrite"} to the layer's file (scope by default) if the
-// If-Match ETag still holds: the layer's own (layers[].etag) or the whole
-// document's. Every bad key is reported at once.
+// patchSettings applies {"set":{key:value},"unset":[key],"base":{key:value},
+// "layer","confirmSharedWrite"} to the layer's file (scope by default) under
+// one of two preconditions: If-Match, the layer's own ETag (layers[].etag)
+// or the whole document's, or base, the value read of every key set or
+// unset (SPEC §8), checked under the file's lock so that writers of
+// different keys never conflict. Every bad key is reported at once.
 func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 	ifMatch := strings.TrimSpace(r.Header.Get("If-Match"))
-	if ifMatch == "" {
-		return core.Errorf(core.CodePreconditionRequired, "If-Match is required: send the ETag of GET /api/v1/settings")
-	}
-	if ifMatch == "*" {
-		ifMatch = "" // any current version will do
-	}
 	var req struct {
 		Set                map[string]json.RawMessage `json:"set"`
 		Unset              []string                   `json:"unset"`
 		Layer              string                     `json:"layer"`
+		Base               map[string]json.RawMessage `json:"base"`
 		ConfirmSharedWrite bool                       `json:"confirmSharedWrite"`
 	}
 	if err := decode(r, &req); err != nil {
 		return err
+	}
+	if ifMatch == "" && req.Base == nil {
+		return core.Errorf(core.CodePreconditionRequired, `a precondition is required: send "base" with the value read of every key you change, or If-Match with the ETag of GET /api/v1/settings`)
+	}
+	if ifMatch == "*" {
+		ifMatch = "" // any current version will do
 	}
 	st, err := s.store()
 	if err != nil {
@@ -137,6 +177,13 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 	u, err := settings.Patch(req.Set, req.Unset, settings.ParseJSON)
 	if err != nil {
 		return err
+	}
+	if req.Base != nil {
+		b, err := settings.Patch(req.Base, nil, settings.ParseJSON)
+		if err != nil {
+			return err
+		}
+		u.Base = b.Set
 	}
 	u.ConfirmShared, u.IfMatch = req.ConfirmSharedWrite, ifMatch
 	snap, err := st.Write(u)

@@ -491,9 +491,10 @@ func TestBrowserHub(t *testing.T) {
 	p.do(chromedp.Click(chromedp.ID("discard")))
 	p.wait("the discard", `document.querySelector('#save-status').textContent === 'No unsaved changes'`)
 
-	// Someone else writes meanwhile: the save is refused (412) and the page
-	// offers to reload, which shows their value.
-	if _, err := settings.New(e.sys, e.scope).Write(settings.Update{Set: map[string]any{"worktrees.mode": "on"}}); err != nil {
+	// Someone else changes the same key meanwhile: the save is refused
+	// (412, per-key base) and the page offers to reload, which shows their
+	// value. A change to another key would not have blocked it.
+	if _, err := settings.New(e.sys, e.scope).Write(settings.Update{Set: map[string]any{"memory.cadence": "auto"}}); err != nil {
 		t.Fatal(err)
 	}
 	p.selectOption("memory.cadence", "never")
@@ -501,10 +502,10 @@ func TestBrowserHub(t *testing.T) {
 	p.wait("the offer to reload", `document.querySelector('#stale').checkVisibility()`)
 	p.do(chromedp.Click(chromedp.ID("stale-reload")))
 	p.wait("the reload", `!document.querySelector('#stale').checkVisibility()`)
-	if got := js[string](p, `document.querySelector('.field[data-key="worktrees.mode"] select').value`); got != "on" {
-		t.Errorf("after reload worktrees.mode shows %q, want the other writer's on", got)
+	if got := js[string](p, `document.querySelector('.field[data-key="memory.cadence"] select').value`); got != "auto" {
+		t.Errorf("after reload memory.cadence shows %q, want the other writer's auto", got)
 	}
-	if snap := e.read(t); snap.Values["memory.cadence"] != "always" {
+	if snap := e.read(t); snap.Values["memory.cadence"] != "auto" {
 		t.Errorf("a stale save was written: memory.cadence = %v", snap.Values["memory.cadence"])
 	}
 

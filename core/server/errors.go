@@ -91,6 +91,17 @@ func writeError(w http.ResponseWriter, err error) {
 	writeJSON(w, status, map[string]any{"error": body})
 }
 
+// encodeJSON encodes v as writeJSON does.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode the response: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
 // writeJSON writes one document. HTML escaping is off, as in the CLI: paths
 // and commands should read as they are.
 func writeJSON(w http.ResponseWriter, status int, v any) {

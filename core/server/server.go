@@ -85,6 +85,9 @@ type Server struct {
 	pingDoc  []byte
 
 	gateBusy atomic.Bool // a POST /api/v1/gates/run is under way (gaterun.go)
+	// Caches of GET answers, checked against their files on every request.
+	settingsCache filesCache[encoded]
+	detectCache   filesCache[[]byte]
 
 	beaconMu sync.Mutex
 	beacon   *time.Timer // a beacon's pending stop; any other request cancels it

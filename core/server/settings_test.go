@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/agentkit/charter/core/settings"
@@ -238,9 +239,111 @@ func TestSchema(t *testing.T) {
 func TestConcurrentPatches(t *testing.T) {
 	e := newEnv(t)
 	r := e.start(t, 0)
-	res := r.patchRounds(t, 3)
+	res := r.patchRounds(t, 3, false)
 	if res.errors > 0 {
 		t.Fatalf("%d errors", res.errors)
 	}
 	r.checkFinal(t, e, 3)
+}
+
+// One writer per schema key with the per-key base (SPEC §8), several
+// rounds, while readers poll: writers of different keys never conflict, so
+// there is no 412 at all, and no write is lost.
+func TestConcurrentPatchesBase(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	stop := make(chan struct{})
+	var readers sync.WaitGroup
+	for range 4 {
+		readers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if rp, err := r.send("GET", "api/v1/settings", ""); err != nil || rp.status != 200 {
+					t.Errorf("GET during writes: %v %d", err, rp.status)
+					return
+				}
+			}
+		})
+	}
+	res := r.patchRounds(t, 4, true)
+	close(stop)
+	readers.Wait()
+	if res.errors > 0 || res.retries > 0 {
+		t.Fatalf("%d errors, %d 412s: writers of distinct keys must not conflict", res.errors, res.retries)
+	}
+	r.checkFinal(t, e, 4)
+	// The very next GET shows every last write.
+	get := r.do("GET", "api/v1/settings", "")
+	for _, k := range settings.Keys() {
+		if got, want := valueAt(get.body, k.Name), valueFor(k, 4); string(got) != string(want) {
+			t.Errorf("GET %s = %s, want %s", k.Name, got, want)
+		}
+	}
+}
+
+func TestPatchSettingsBase(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+
+	// Neither base nor If-Match.
+	rp := r.do("PATCH", "api/v1/settings", `{"set":{"rules.tier":"full"}}`)
+	if rp.status != 428 || rp.errCode(t) != "precondition_required" {
+		t.Fatalf("no precondition: %d %s", rp.status, rp.body)
+	}
+	// base must cover every key written.
+	rp = r.do("PATCH", "api/v1/settings", `{"set":{"rules.tier":"full"},"unset":["skills.autoload"],"base":{"rules.tier":"balanced"}}`)
+	if rp.status != 428 || !strings.Contains(string(rp.body), "skills.autoload") {
+		t.Fatalf("partial base: %d %s", rp.status, rp.body)
+	}
+	rp = r.do("PATCH", "api/v1/settings", `{"set":{"rules.tier":"full"},"base":{"rules.tier":"balanced"}}`)
+	if rp.status != 200 {
+		t.Fatalf("base: %d %s", rp.status, rp.body)
+	}
+	// Another writer changes a different key: no conflict, the file is
+	// merged under the lock and keeps both.
+	rp = r.do("PATCH", "api/v1/settings", `{"set":{"gates.coverage.min":12.50},"base":{"gates.coverage.min":`+string(valueAt(r.do("GET", "api/v1/settings", "").body, "gates.coverage.min"))+`}}`)
+	if rp.status != 200 {
+		t.Fatalf("other key: %d %s", rp.status, rp.body)
+	}
+	// A writer that read rules.tier before the first write conflicts.
+	rp = r.do("PATCH", "api/v1/settings", `{"set":{"rules.tier":"minimal"},"base":{"rules.tier":"balanced"}}`)
+	if rp.status != 412 || rp.errCode(t) != "stale_etag" {
+		t.Fatalf("same key: %d %s", rp.status, rp.body)
+	}
+	var doc struct {
+		Error struct {
+			Conflicts   []string
+			CurrentEtag string
+			Current     struct{ Values map[string]json.RawMessage }
+		}
+	}
+	if err := json.Unmarshal(rp.body, &doc); err != nil {
+		t.Fatal(err)
+	}
+	cur, _ := json.Marshal(doc.Error.Current)
+	if strings.Join(doc.Error.Conflicts, ",") != "rules.tier" || doc.Error.CurrentEtag == "" || rp.header.Get("ETag") != doc.Error.CurrentEtag ||
+		string(valueAt(cur, "rules.tier")) != `"full"` {
+		t.Errorf("412 must name the key and carry the current document: %s", rp.body)
+	}
+	// A decimal base matches by value, whatever its text.
+	rp = r.do("PATCH", "api/v1/settings", `{"unset":["gates.coverage.min"],"base":{"gates.coverage.min":12.500}}`)
+	if rp.status != 200 {
+		t.Fatalf("decimal base: %d %s", rp.status, rp.body)
+	}
+	snap, err := settings.New(e.sys, e.scope).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Values["rules.tier"] != "full" || snap.Origins["gates.coverage.min"] != settings.OriginDefault {
+		t.Errorf("stored %v %v", snap.Values["rules.tier"], snap.Origins["gates.coverage.min"])
+	}
+	// A base value of the wrong type is a bad request, not a conflict.
+	rp = r.do("PATCH", "api/v1/settings", `{"set":{"rules.tier":"full"},"base":{"rules.tier":7}}`)
+	if rp.status != 422 {
+		t.Errorf("bad base value: %d %s", rp.status, rp.body)
+	}
 }

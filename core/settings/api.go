@@ -78,6 +78,11 @@ type Update struct {
 	Unset         []string
 	ConfirmShared bool   // write through a link the companion shares
 	IfMatch       string // when not empty, the write happens only if the ETag still matches
+	// Base, when not nil, is the per-key precondition (SPEC §8): the
+	// value each key had when the client read it. The write happens only
+	// if every such key still has that effective value, so writers of
+	// different keys never conflict. Values as ParseJSON/ParseText return.
+	Base map[string]any
 }
 
 // Problem is what is wrong with one key of an update.
@@ -159,6 +164,30 @@ func (e *ValidationError) Error() string {
 		msgs[i] = p.Message
 	}
 	return strings.Join(msgs, "; ")
+}
+
+// ConflictError is a write whose per-key base no longer holds: another
+// write changed those keys since the client read them. Nothing was written.
+type ConflictError struct {
+	Keys    []string // sorted
+	Current string   // the current ETag
+	Doc     *Doc     // the current document; nil when the files cannot be read
+}
+
+func (e *ConflictError) Code() string { return core.CodeStaleETag }
+
+// Extras carries the conflicting keys and the current state, so a client
+// can show what changed and retry.
+func (e *ConflictError) Extras() map[string]any {
+	x := map[string]any{"currentEtag": e.Current, "conflicts": e.Keys}
+	if e.Doc != nil {
+		x["current"] = e.Doc
+	}
+	return x
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("%s changed since the settings were read: read them again and retry", strings.Join(e.Keys, ", "))
 }
 
 // StaleError is a write whose If-Match no longer matches; nothing was written.

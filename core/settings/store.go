@@ -164,6 +164,10 @@ func (st *Store) LayerOf(origin string) string {
 	return ""
 }
 
+// Files lists every file Read reads, lowest layer first: a cache of the
+// snapshot stays valid while none of them changes.
+func (st *Store) Files() []string { return st.layers() }
+
 // layer is one settings file, read and checked.
 type layer struct {
 	path     string
@@ -417,9 +421,25 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 			problems = append(problems, err.(*ValidationError).Problems...)
 		}
 	}
+	for key := range u.Base {
+		if _, ok := Lookup(key); !ok {
+			problems = append(problems, unknownKey(key))
+		}
+	}
 	if len(problems) > 0 {
 		sort.Slice(problems, func(i, j int) bool { return problems[i].Key < problems[j].Key })
 		return nil, &ValidationError{Problems: problems}
+	}
+	if u.Base != nil {
+		var missing []string
+		for _, key := range append(sortedKeys(u.Set), u.Unset...) {
+			if _, ok := u.Base[key]; !ok {
+				missing = append(missing, key)
+			}
+		}
+		if len(missing) > 0 {
+			return nil, core.Errorf(core.CodePreconditionRequired, "base has no value for %s: send in base the value read for every key set or unset", strings.Join(missing, ", "))
+		}
 	}
 
 	// The policy wins at every layer: refuse before anything is touched.
@@ -450,6 +470,11 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 			}
 		}
 		lower := slices.Delete(slices.Clone(ls), at, at+1)
+		if u.Base != nil {
+			if err := st.checkBase(u.Base, ls); err != nil {
+				return nil, err
+			}
+		}
 		// charter never rewrites a file it cannot read, nor one that would
 		// keep a problem after this write. The refusal lists every problem,
 		// so that none of them looks fixable on its own when it is not.
@@ -563,6 +588,42 @@ func lostComment(path string, data []byte, comment string) error {
 	}
 	return &FileError{Path: path, Problems: []FileProblem{{File: path, Line: line, Message: fmt.Sprintf(
 		"charter cannot rewrite this file without losing the comment %q here: move it next to a key, on the line above it or at the end of its line", comment)}}}
+}
+
+// checkBase is the per-key precondition: each key of base must still have
+// that effective value over ls (a key whose value in a file is bad counts
+// as not having it, so the write goes on to be refused or repair it).
+func (st *Store) checkBase(base map[string]any, ls []*layer) error {
+	var conflicts []string
+	for key, want := range base {
+		if !sameValue(effective(key, ls), want) {
+			conflicts = append(conflicts, key)
+		}
+	}
+	if len(conflicts) == 0 {
+		return nil
+	}
+	sort.Strings(conflicts)
+	e := &ConflictError{Keys: conflicts, Current: etag(ls)}
+	if snap, err := st.snapshot(ls); err == nil {
+		doc := st.Doc(snap)
+		e.Doc = &doc
+	}
+	return e
+}
+
+// effective is key's value over ls: the highest layer that sets it, else
+// the default.
+func effective(key string, ls []*layer) any {
+	for i := len(ls) - 1; i >= 0; i-- {
+		for j := len(ls[i].values) - 1; j >= 0; j-- {
+			if v := ls[i].values[j]; v.key == key {
+				return v.v
+			}
+		}
+	}
+	k, _ := Lookup(key)
+	return k.Default
 }
 
 // writes reports whether the update sets or unsets key.

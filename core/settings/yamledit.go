@@ -113,13 +113,15 @@ func (f *yamlFile) encode() ([]byte, error) {
 		}
 		buf.WriteString(comments + "\n")
 	} else {
-		enc := yaml.NewEncoder(&buf)
-		enc.SetIndent(2)
-		if err := enc.Encode(doc); err != nil {
-			return nil, err
-		}
-		if err := enc.Close(); err != nil {
-			return nil, err
+		for _, d := range chunks(doc, chunkPairs) {
+			enc := yaml.NewEncoder(&buf)
+			enc.SetIndent(2)
+			if err := enc.Encode(d); err != nil {
+				return nil, err
+			}
+			if err := enc.Close(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	out := buf.Bytes()
@@ -127,6 +129,55 @@ func (f *yamlFile) encode() ([]byte, error) {
 		out = bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n"))
 	}
 	return out, nil
+}
+
+// chunkPairs is how many top-level keys one encoder call writes at least.
+// The YAML writer keeps every event of a document until it ends, so one
+// large document costs far more than its parts (10,000 keys: 10 parses);
+// a top-level key at column 0 that no comment touches is written the same
+// alone as among its neighbours, so long files are written in parts.
+const chunkPairs = 256
+
+// chunks splits a document with a block mapping at the top into documents
+// of at least n keys, cut only before a key with no comment above it that
+// follows a value with no foot comment: where the parts' text joins up to
+// the whole document's. A small or unusual document stays whole.
+func chunks(doc *yaml.Node, n int) []*yaml.Node {
+	m := doc.Content[0]
+	if len(m.Content) < 4*n || m.Style != 0 || m.Anchor != "" || m.Tag != "!!map" || doc.LineComment != "" {
+		return []*yaml.Node{doc}
+	}
+	var out []*yaml.Node
+	start := 0
+	for j := 2 * n; j < len(m.Content); j += 2 {
+		if j-start < 2*n || m.Content[j].HeadComment != "" || hasFoot(m.Content[j-2]) || hasFoot(m.Content[j-1]) {
+			continue
+		}
+		out = append(out, part(m, start, j))
+		start = j
+	}
+	out = append(out, part(m, start, len(m.Content)))
+	if len(out) == 1 {
+		return []*yaml.Node{doc}
+	}
+	first, last := out[0], out[len(out)-1]
+	first.HeadComment = doc.HeadComment
+	first.Content[0].HeadComment, first.Content[0].LineComment = m.HeadComment, m.LineComment
+	last.FootComment = doc.FootComment
+	last.Content[0].FootComment = m.FootComment
+	return out
+}
+
+func part(m *yaml.Node, from, to int) *yaml.Node {
+	return &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: m.Tag, Content: m.Content[from:to]}}}
+}
+
+// hasFoot: a foot comment anywhere under n.
+func hasFoot(n *yaml.Node) bool {
+	if n.FootComment != "" {
+		return true
+	}
+	return slices.ContainsFunc(n.Content, hasFoot)
 }
 
 // leaf is one dotted key of a file and where it is written.

@@ -198,3 +198,44 @@ func TestFromNode(t *testing.T) {
 		t.Fatalf("through the anchor: %v %v", v, err)
 	}
 }
+
+// encodeWhole is the document written by one encoder call.
+func encodeWhole(t testing.TB, doc *yaml.Node) string {
+	var buf strings.Builder
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	enc.Close()
+	return buf.String()
+}
+
+// A document written in parts reads exactly as written whole: the parts
+// are cut only where no comment joins two keys.
+func FuzzChunks(f *testing.F) {
+	for _, s := range []string{
+		"a: 1\nb: 2\nc: 3\n",
+		"# head\n\na: 1 # one\n# about b\nb: 2\nc:\n  d: [x, y] # list\n  # foot of c\ne: 5\n# foot\n",
+		"a: &x {b: 1}\nc: *x\nd: |\n  text\n  # not a comment\ne: 'q'\n",
+		"a:\n  - 1\n  - b: 2\n    # inner foot\nc: 3\n\n\nd: 4\n",
+		"a: 1\n\n# lone\n\nb: 2\nc: 3\n",
+		"x: 1 # a\ny: 2 # b\nz: 3 # c\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, p := decodeFile(data)
+		if p != nil || len(file.doc.Content) == 0 {
+			return
+		}
+		whole := encodeWhole(t, file.doc)
+		var parts strings.Builder
+		for _, d := range chunks(file.doc, 1) {
+			parts.WriteString(encodeWhole(t, d))
+		}
+		if parts.String() != whole {
+			t.Fatalf("in parts:\n%s\nwhole:\n%s", parts.String(), whole)
+		}
+	})
+}

@@ -208,10 +208,14 @@ export class SettingsForm {
     st.classList.toggle('is-ok', ok);
   }
 
-  // body builds the PATCH body by hand: numbers keep the text typed.
+  // body builds the PATCH body by hand: numbers keep the text typed. base
+  // holds the value read of every key changed, so that a save conflicts
+  // only with a change to those same keys (SPEC §8).
   body(set, unset, confirm) {
     const pairs = [...set].map(([key, f]) => `${JSON.stringify(key)}:${jsonText(f.kind, f.value)}`);
-    return `{"set":{${pairs.join(',')}},"unset":${JSON.stringify(unset)},"layer":${JSON.stringify(this.target)},"confirmSharedWrite":${confirm}}`;
+    const base = [...set.keys(), ...unset].map((key) =>
+      `${JSON.stringify(key)}:${jsonText(this.fields.get(key).kind, this.saved.get(key))}`);
+    return `{"set":{${pairs.join(',')}},"unset":${JSON.stringify(unset)},"base":{${base.join(',')}},"layer":${JSON.stringify(this.target)},"confirmSharedWrite":${confirm}}`;
   }
 
   async save() {
@@ -247,8 +251,7 @@ export class SettingsForm {
     const n = set.size + unset.length;
     try {
       const { data, etag } = await request('PATCH', 'settings', {
-        // The target layer's own ETag: a change to another layer is no conflict.
-        body: this.body(set, unset, confirm), headers: { 'If-Match': (this.layer(this.target) || {}).etag || this.etag }, exact: true,
+        body: this.body(set, unset, confirm), exact: true,
       });
       this.apply(data, etag);
       return { ok: true, message: `Saved ${n} ${n === 1 ? 'change' : 'changes'}` };

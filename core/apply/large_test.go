@@ -1,0 +1,128 @@
+package apply
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// bigFile is about size bytes of prose with an old charter block in the
+// middle, so that text lies on both sides of it.
+func bigFile(size int) []byte {
+	var b bytes.Buffer
+	line := "Some instruction the user wrote by hand, kept byte for byte.\n"
+	for b.Len() < size/2 {
+		b.WriteString(line)
+	}
+	b.WriteString(BeginMarker + "\nold block\n" + EndMarker + "\n")
+	for b.Len() < size {
+		b.WriteString("\tanother line\r\n")
+	}
+	return b.Bytes()
+}
+
+// apply on a 20 MB file replaces the block and keeps every byte around it.
+func TestApplyLargeFileKeepsText(t *testing.T) {
+	m := newMachine(t)
+	data := bigFile(20 << 20)
+	m.write(t, ".claude/CLAUDE.md", string(data))
+	ts, err := Plan(m.sys, m.snap, []string{"claude"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(m.sys, ts, false); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(m.path(".claude/CLAUDE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(data, []byte(BeginMarker))
+	j := bytes.Index(data, []byte(EndMarker)) + len(EndMarker) + 1
+	block := Render(m.snap)
+	if !bytes.HasPrefix(got, data[:i]) || !bytes.HasSuffix(got, data[j:]) ||
+		!bytes.Equal(got[i:len(got)-(len(data)-j)], block) {
+		t.Fatalf("the text around the block changed (len %d, was %d)", len(got), len(data))
+	}
+	// A second apply finds it current and writes nothing.
+	ts, err = Plan(m.sys, m.snap, []string{"claude"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs, err := Run(m.sys, ts, false); err != nil || rs[0].State != StateCurrent {
+		t.Fatalf("second run: %+v %v", rs, err)
+	}
+}
+
+// BenchmarkApplyLarge is Plan and Run on a 20 MB CLAUDE.md whose block
+// changes every time. alloc-x/op is what one apply allocates and peak-x the
+// largest heap seen while it runs, both in sizes of the file.
+func BenchmarkApplyLarge(b *testing.B) {
+	home := filepath.Join(b.TempDir(), "home")
+	sys := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home}, time.Now, os.Getwd)
+	sc, err := sys.ResolveScope(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap, err := settings.New(sys, sc).Read()
+	if err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(home, ".claude", "CLAUDE.md")
+	data := bigFile(20 << 20)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // samples the live heap
+		defer close(done)
+		var ms runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > peak.Load() {
+				peak.Store(ms.HeapAlloc)
+			}
+		}
+	}()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		snap.Values["commands.suggestions.max_options"] = int64(i % 21) // a new block every run
+		ts, err := Plan(sys, snap, []string{"claude"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Run(sys, ts, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&after)
+	close(stop)
+	<-done
+	size := float64(len(data))
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/size, "alloc-x/op")
+	b.ReportMetric(float64(peak.Load()-min(peak.Load(), before.HeapAlloc))/size, "peak-x")
+}

@@ -1,0 +1,152 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentkit/charter/core/settings"
+)
+
+// settle makes every file count as settled, so that the caches trust
+// identity at once, as they do for files written more than settleTime ago.
+func settle(r *running) {
+	future := func() time.Time { return time.Now().Add(time.Hour) }
+	r.settingsCache.now, r.detectCache.now = future, future
+}
+
+func getValue(t *testing.T, r *running, key string) string {
+	t.Helper()
+	rp := r.do("GET", "api/v1/settings", "")
+	if rp.status != 200 {
+		t.Fatalf("GET: %d %s", rp.status, rp.body)
+	}
+	return string(valueAt(rp.body, key))
+}
+
+// A write by another process is visible to the very next GET: a plain
+// file write in place (same inode), a second charter writing through the
+// store, and a file removed.
+func TestSettingsCacheFresh(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	settle(r)
+	path := settings.New(e.sys, e.scope).Path()
+	if got := getValue(t, r, "rules.tier"); got != `"balanced"` {
+		t.Fatalf("default: %s", got)
+	}
+	if err := os.WriteFile(path, []byte("rules:\n  tier: full\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := getValue(t, r, "rules.tier"); got != `"full"` {
+		t.Errorf("after a plain write: %s", got)
+	}
+	getValue(t, r, "rules.tier") // now served from the cache
+	// Same size, same inode: only the mtime tells.
+	if err := os.WriteFile(path, []byte("rules:\n  tier: full\ngates:\n  on_failure: stop\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	getValue(t, r, "gates.on_failure")
+	if err := os.WriteFile(path, []byte("rules:\n  tier: full\ngates:\n  on_failure: warn\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := getValue(t, r, "gates.on_failure"); got != `"warn"` {
+		t.Errorf("after a same-size write in place: %s", got)
+	}
+	other := settings.New(e.sys, e.scope)
+	u, err := settings.Patch(map[string]string{"rules.tier": "minimal"}, nil, settings.ParseText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Write(u); err != nil {
+		t.Fatal(err)
+	}
+	if got := getValue(t, r, "rules.tier"); got != `"minimal"` {
+		t.Errorf("after a second charter's write: %s", got)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := getValue(t, r, "rules.tier"); got != `"balanced"` {
+		t.Errorf("after removal: %s", got)
+	}
+}
+
+// Concurrent readers and writers: after each successful PATCH, the very
+// next GET by the same client shows its value; never a stale one.
+func TestSettingsCacheNeverStaleAfterPatch(t *testing.T) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	settle(r)
+	var wg sync.WaitGroup
+	for _, k := range settings.Keys()[:6] {
+		wg.Go(func() {
+			last := valueAt(r.do("GET", "api/v1/settings", "").body, k.Name)
+			for round := 1; round <= 5; round++ {
+				v := valueFor(k, round)
+				rp, err := r.send("PATCH", "api/v1/settings", `{"set":{"`+k.Name+`":`+string(v)+`},"base":{"`+k.Name+`":`+string(last)+`}}`)
+				if err != nil || rp.status != 200 {
+					t.Errorf("PATCH %s: %v %d %s", k.Name, err, rp.status, rp.body)
+					return
+				}
+				last = v
+				get, err := r.send("GET", "api/v1/settings", "")
+				if err != nil || string(valueAt(get.body, k.Name)) != string(v) {
+					t.Errorf("GET after PATCH %s: %s, want %s", k.Name, valueAt(get.body, k.Name), v)
+					return
+				}
+			}
+		})
+	}
+	for range 4 {
+		wg.Go(func() {
+			for range 50 {
+				if rp, err := r.send("GET", "api/v1/settings", ""); err != nil || rp.status != 200 {
+					t.Errorf("GET: %v %d", err, rp.status)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// A companion binary dropped into a PATH directory is seen by the next
+// request; removing it too.
+func TestDetectCacheFresh(t *testing.T) {
+	dir := t.TempDir()
+	e := newEnv(t, "PATH="+dir)
+	r := e.start(t, 0)
+	settle(r)
+	installed := func() bool {
+		rp := r.do("GET", "api/v1/wizard/detect-agent-switch", "")
+		if rp.status != 200 {
+			t.Fatalf("%d %s", rp.status, rp.body)
+		}
+		return rp.json(t)["installed"].(bool)
+	}
+	if installed() || installed() {
+		t.Fatal("installed before the binary exists")
+	}
+	bin := filepath.Join(dir, "agent-switch")
+	if err := os.WriteFile(bin, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if installed() {
+		t.Error("a file that is not executable counts as installed")
+	}
+	if err := os.Chmod(bin, 0o755); err != nil { // the directory does not change
+		t.Fatal(err)
+	}
+	if !installed() {
+		t.Error("chmod +x not seen by the next request")
+	}
+	if err := os.Remove(bin); err != nil {
+		t.Fatal(err)
+	}
+	if installed() {
+		t.Error("removal not seen by the next request")
+	}
+}

@@ -293,8 +293,8 @@ func sampleValue(k Key, n int) any {
 		return k.Choices[n%len(k.Choices)]
 	case String:
 		return fmt.Sprintf("cmd %d", n)
-	case Duration:
-		return fmt.Sprintf("%ds", n+1)
+	case Duration: // canonical, as ParseText stores it
+		return (time.Duration(n+1) * time.Second).String()
 	}
 	return []string{"x", string(rune('a' + n%26))}
 }

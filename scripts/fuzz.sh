@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of the module for a short time each (CI calls it;
+# FUZZTIME=1m scripts/fuzz.sh for a longer local run). New crashers land in
+# the package's testdata/fuzz and fail the run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fuzztime=${FUZZTIME:-4s}
+grep -rl --include='*_test.go' '^func Fuzz' . | sort | while read -r file; do
+  pkg=./$(dirname "${file#./}")
+  for name in $(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$file"); do
+    echo "fuzz $pkg $name ($fuzztime)"
+    if ! out=$(go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" 2>&1); then
+      echo "$out" >&2
+      exit 1
+    fi
+  done
+done

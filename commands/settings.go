@@ -174,7 +174,7 @@ func keysUnder(prefix string) ([]string, error) {
 		return out, nil
 	}
 	msg := fmt.Sprintf("no setting is named %q or lies under it", prefix)
-	if near := nearest(prefix, keyPrefixes()); near != "" {
+	if near := core.Nearest(prefix, keyPrefixes()); near != "" {
 		msg += fmt.Sprintf(": did you mean %q?", near)
 	} else {
 		msg += ": run `charter settings list` to see every key"

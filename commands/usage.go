@@ -113,7 +113,7 @@ func unknownFlag(flag string, node *kong.Node, cmd string, args []string) string
 	msg := "unknown flag " + flag
 	if strings.HasPrefix(flag, "--") {
 		name, _, _ := strings.Cut(flag, "=")
-		if near := nearest(name, flagNames(node)); near != "" {
+		if near := core.Nearest(name, flagNames(node)); near != "" {
 			return msg + fmt.Sprintf(": did you mean %s?", near)
 		}
 	}
@@ -138,7 +138,7 @@ func unexpected(word string, node *kong.Node, cmd string) string {
 		if node.Parent == nil {
 			msg = fmt.Sprintf("unknown command %q", word)
 		}
-		if near := nearest(word, subs); near != "" {
+		if near := core.Nearest(word, subs); near != "" {
 			return msg + fmt.Sprintf(": did you mean %q?", near)
 		}
 		return msg + ": choose " + orList(subs)

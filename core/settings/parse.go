@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/helpers/decmath"
 )
 
@@ -299,45 +299,14 @@ func parseList(s string) ([]string, error) {
 	return parts, nil
 }
 
-// suggest returns the schema key closest to key, if any is close enough.
+// suggest returns the schema key closest to key, if any is close enough:
+// a key named by its last segments, else the nearest by edit distance.
 func suggest(key string) string {
-	type cand struct {
-		name string
-		dist int
-	}
-	var cs []cand
-	for _, n := range Names() {
+	names := Names()
+	for _, n := range names {
 		if strings.HasSuffix(n, "."+key) {
 			return n
 		}
-		d := levenshtein(key, n)
-		if d <= max(2, len(n)/4) {
-			cs = append(cs, cand{n, d})
-		}
 	}
-	if len(cs) == 0 {
-		return ""
-	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].dist < cs[j].dist })
-	return cs[0].name
-}
-
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return core.Nearest(key, names)
 }

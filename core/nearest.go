@@ -1,8 +1,10 @@
-package commands
+package core
 
-// nearest returns the candidate closest to s by edit distance, if one is
-// close enough to be a likely typo, else "".
-func nearest(s string, candidates []string) string {
+// Nearest returns the candidate closest to s by edit distance when one is
+// close enough to be a likely typo (at most a quarter of s, and at least
+// 2, edits away), else "". Ties go to the earlier candidate. Every "did
+// you mean" of charter's, for keys, flags and commands, asks it.
+func Nearest(s string, candidates []string) string {
 	best, bestDist := "", max(2, len(s)/4)+1
 	for _, c := range candidates {
 		if d := levenshtein(s, c); d < bestDist {

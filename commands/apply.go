@@ -8,6 +8,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/mcpserver"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // ApplyCmd renders this scope's settings into each agent's instruction file.
@@ -34,7 +35,20 @@ func (c *ApplyCmd) Run(a *App) error {
 		}
 		req.Project, req.MCPJSON = proj, registerMCP
 	}
-	_, snap, err := a.readSettings()
+	st, err := a.settingsStore()
+	if err != nil {
+		return err
+	}
+	if !c.Project {
+		// The user-level files serve every project: no project's values
+		// may leak into them, whichever directory apply runs in.
+		sc, err := a.Scope()
+		if err != nil {
+			return err
+		}
+		st = settings.Open(a.Sys, sc, nil, st.Policy())
+	}
+	snap, err := st.Read()
 	if err != nil {
 		return err
 	}

@@ -8,13 +8,17 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/server"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // DoctorCmd checks everything a user can get wrong and says how to fix it.
 type DoctorCmd struct{}
 
 func (c *DoctorCmd) Run(a *App) error {
-	rep := doctor.Run(doctor.Env{Sys: a.Sys, RootFlag: a.rootFlag, Version: a.Build.Version, Server: server.Probe})
+	// The same layers as every other command: the project (--project-dir,
+	// CHARTER_PROJECT_DIR, --no-project) and the policy.
+	rep := doctor.Run(doctor.Env{Sys: a.Sys, RootFlag: a.rootFlag, Version: a.Build.Version, Server: server.Probe,
+		Project: a.Project, LoadPolicy: settings.LoadPolicy})
 	colour := useColour(isTerminal(a.Stdout), a.Sys.Getenv)
 	if err := a.emit(rep, func(w io.Writer) { printDoctor(w, rep, colour) }); err != nil {
 		return err

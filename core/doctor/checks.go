@@ -166,6 +166,63 @@ func exists(sys *core.System, p string) bool {
 	return err == nil
 }
 
+var projectSources = map[string]string{
+	core.SourceFlag:       "from --project-dir",
+	core.SourceEnv:        "from " + core.ProjectDirVar,
+	core.SourceDiscovered: "found from the working directory",
+}
+
+// projectDir: which project's files the settings read, if any.
+func projectDir(r *run) []Check {
+	const name, label = "project", "Project"
+	p := r.project
+	switch {
+	case r.projectErr != nil:
+		return []Check{fail(name, label, r.projectErr.Error(),
+			"give --project-dir the project's root directory, correct or unset "+core.ProjectDirVar+", or give --no-project")}
+	case p == nil:
+		return []Check{ok(name, label, "no project: only your own settings apply (a project holds .charter/settings.yaml or .charter/settings.local.yaml)")}
+	}
+	msg := p.Dir
+	if src := projectSources[p.Source]; src != "" {
+		msg += " (" + src + ")"
+	}
+	if len(p.Files) == 0 {
+		return []Check{ok(name, label, msg+"; it has no settings file yet")}
+	}
+	rel := make([]string, len(p.Files))
+	for i, f := range p.Files {
+		rel[i] = f
+		if within, ok := r.Sys.Paths.Within(p.Dir, f); ok {
+			rel[i] = r.Sys.Paths.Join(within...)
+		}
+	}
+	return []Check{ok(name, label, msg+": "+strings.Join(rel, ", "))}
+}
+
+// policyFile: the administrator's policy, when there is one, can be read
+// and holds only valid rules. A policy charter cannot read makes every
+// command that reads settings fail.
+func policyFile(r *run) []Check {
+	const name, label = "policy", "Policy"
+	switch {
+	case r.policyErr != nil:
+		return []Check{fail(name, label, r.policyErr.Error(),
+			"fix the policy file by hand, or ask whoever manages it (charter reads it but never writes it; "+settings.PolicyVar+" points charter at another file)")}
+	case r.policy != nil:
+		return []Check{ok(name, label, fmt.Sprintf("%s is valid; it rules %s", r.policy.Path, plural(len(r.policy.Keys()), "key")))}
+	}
+	path, _ := settings.PolicyPath(r.Sys) // an error would have come from the load
+	return []Check{ok(name, label, "no policy ("+path+" does not exist)")}
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // settingsFiles: every settings file this scope reads parses, and every
 // value in it is valid; each problem is listed with its line.
 func settingsFiles(r *run) []Check {
@@ -178,6 +235,17 @@ func settingsFiles(r *run) []Check {
 		global := r.Sys.Paths.Join(r.scope.Root.Path, settings.FileName)
 		files = append([]file{{"global-settings", "Global settings", global,
 			"fix it with `charter settings edit` run with no agent-switch profile active"}}, files...)
+	}
+	if p := r.project; p != nil {
+		// Only the files there: a project needs one of them, not both.
+		for _, f := range p.Files {
+			switch f {
+			case p.SettingsPath():
+				files = append(files, file{"project-settings", "Project settings", f, "fix it with `charter settings edit --project`"})
+			case p.LocalPath():
+				files = append(files, file{"project-local-settings", "Project local settings", f, "fix it with `charter settings edit --local`"})
+			}
+		}
 	}
 	var out []Check
 	for _, f := range files {
@@ -292,6 +360,8 @@ func agentFiles(r *run) []Check {
 	}
 	targets, err := r.plan()
 	switch {
+	case r.unreadable && r.policyErr != nil:
+		return []Check{warn(name, label, "not checked: the policy cannot be read (see above)", "fix the policy file first")}
 	case r.unreadable:
 		return []Check{warn(name, label, "not checked: the settings cannot be read (see above)", "fix the settings file first")}
 	case core.ErrorCode(err) == core.CodeNoAgent:
@@ -325,7 +395,13 @@ func (r *run) plan() ([]apply.Target, error) {
 		r.planErr = r.scopeErr
 		return nil, r.planErr
 	}
-	snap, err := r.store.Read()
+	if r.policyErr != nil {
+		r.unreadable, r.planErr = true, r.policyErr
+		return nil, r.planErr
+	}
+	// The user-level files, as `charter apply` renders them: without the
+	// project's layers.
+	snap, err := settings.Open(r.Sys, r.scope, nil, r.policy).Read()
 	if err != nil {
 		r.unreadable, r.planErr = true, err
 		return nil, r.planErr

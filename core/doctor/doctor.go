@@ -57,6 +57,13 @@ type Env struct {
 	// Server probes the server of a scope (core/server.Probe). It is passed
 	// in so that the server can serve this report without an import cycle.
 	Server func(*core.System, core.Scope) ServerState
+	// Project finds the project whose files the settings read, as the
+	// command line does (--project-dir, CHARTER_PROJECT_DIR, discovery,
+	// --no-project); nil: no project.
+	Project func() (*core.Project, error)
+	// LoadPolicy reads the policy file (settings.LoadPolicy, which it is
+	// when nil): nil and no error when there is none.
+	LoadPolicy func(*core.System) (*settings.Policy, error)
 }
 
 // ServerState is what a probe found out about a scope's server.
@@ -76,12 +83,19 @@ type run struct {
 	Env
 	scope    core.Scope
 	scopeErr error // the scope could not be resolved: checks that need it say so
-	store    *settings.Store
+	// store reads every layer, as `charter settings` does: scope, project
+	// and policy (a policy that cannot be read is left out, and has its
+	// own line).
+	store      *settings.Store
+	project    *core.Project
+	projectErr error
+	policy     *settings.Policy
+	policyErr  error
 
 	planned    bool // plan ran; targets and planErr hold its result
 	targets    []apply.Target
 	planErr    error
-	unreadable bool // the plan failed because the settings cannot be read
+	unreadable bool // the plan failed because the settings or the policy cannot be read
 }
 
 // check is one entry of the list: it returns the lines it has to add.
@@ -93,7 +107,9 @@ var checks = []check{
 	profile,
 	configRoot,
 	scopeDir,
+	projectDir,
 	settingsFiles,
+	policyFile,
 	unknownKeys,
 	sharedLinks,
 	server,
@@ -104,8 +120,16 @@ var checks = []check{
 func Run(env Env) Report {
 	r := &run{Env: env}
 	r.scope, r.scopeErr = env.Sys.ResolveScope(env.RootFlag)
+	if env.Project != nil {
+		r.project, r.projectErr = env.Project()
+	}
+	load := env.LoadPolicy
+	if load == nil {
+		load = settings.LoadPolicy
+	}
+	r.policy, r.policyErr = load(env.Sys)
 	if r.scopeErr == nil {
-		r.store = settings.New(env.Sys, r.scope)
+		r.store = settings.Open(env.Sys, r.scope, r.project, r.policy)
 	}
 	rep := Report{Checks: []Check{}}
 	for _, c := range checks {

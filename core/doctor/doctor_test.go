@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
 )
 
 func newSys(t *testing.T, environ ...string) (*core.System, string) {
@@ -21,7 +22,8 @@ func newSys(t *testing.T, environ ...string) (*core.System, string) {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	environ = append([]string{"HOME=" + home, "PATH="}, environ...)
+	// The policy path is pinned, so that the machine's own is never read.
+	environ = append([]string{"HOME=" + home, "PATH=", "AGENTKIT_POLICY_FILE=" + filepath.Join(home, "policy.yaml")}, environ...)
 	return core.NewSystem(afero.NewOsFs(), environ, time.Now, func() (string, error) { return home, nil }), home
 }
 
@@ -71,7 +73,7 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 			t.Errorf("%s: status %s with fix %q: a fix belongs to every line that is not ok, and only to those", c.Name, c.Status, c.Fix)
 		}
 	}
-	want := []string{"companion", "profile", "config-root", "scope", "settings", "shared-links", "server", "agent-file:claude", "agent-file:claude"}
+	want := []string{"companion", "profile", "config-root", "scope", "project", "settings", "policy", "shared-links", "server", "agent-file:claude", "agent-file:claude"}
 	if !slices.Equal(names, want) {
 		t.Errorf("checks %v, want %v", names, want)
 	}
@@ -142,5 +144,74 @@ func TestRootIsAFile(t *testing.T) {
 		if c := byName(rep)[n]; c.Status == Fail {
 			t.Errorf("%s fails too: %+v", n, c)
 		}
+	}
+}
+
+// The project and the policy have lines of their own, and their files are
+// checked as the scope's is; a malformed one fails, naming file and line.
+func TestProjectAndPolicy(t *testing.T) {
+	sys, home := newSys(t)
+	repo := filepath.Join(home, "..", "repo")
+	write := func(p, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	repo = filepath.Clean(repo)
+	shared := filepath.Join(repo, ".charter", "settings.yaml")
+	local := filepath.Join(repo, ".charter", "settings.local.yaml")
+	write(shared, "rules:\n  tier: full\n")
+	write(local, "# mine\nrules:\n  tier: extreme\n")
+	policy := filepath.Join(home, "policy.yaml")
+	find := func() (*core.Project, error) { return sys.FindProject(&repo, false) }
+
+	rep := byName(Run(Env{Sys: sys, Project: find}))
+	if c := rep["project"]; c.Status != OK || c.Message != repo+" (from --project-dir): "+filepath.Join(".charter", "settings.yaml")+", "+filepath.Join(".charter", "settings.local.yaml") {
+		t.Errorf("project: %+v", c)
+	}
+	if c := rep["project-settings"]; c.Status != OK || c.Message != shared+" is valid" {
+		t.Errorf("project settings: %+v", c)
+	}
+	if c := rep["project-local-settings"]; c.Status != Fail || !strings.Contains(c.Message, local+":3: rules.tier") || !strings.Contains(c.Fix, "--local") {
+		t.Errorf("project local settings: %+v", c)
+	}
+	if c := rep["policy"]; c.Status != OK || c.Message != "no policy ("+policy+" does not exist)" {
+		t.Errorf("no policy: %+v", c)
+	}
+
+	write(policy, "lock:\n  rules.tier: full\nminimun:\n  gates.coverage.min: 80\n")
+	full := Run(Env{Sys: sys})
+	rep = byName(full)
+	if c := rep["policy"]; c.Status != Fail || !strings.Contains(c.Message, policy+":3: ") || c.Fix == "" {
+		t.Errorf("malformed policy: %+v", c)
+	}
+	if c := rep["agent-files"]; c.Status != Warn || !strings.Contains(c.Message, "policy cannot be read") {
+		t.Errorf("agent files under a malformed policy: %+v", c)
+	}
+	if c := rep["project"]; c.Status != OK || c.Message != "no project: only your own settings apply (a project holds .charter/settings.yaml or .charter/settings.local.yaml)" {
+		t.Errorf("no project: %+v", c)
+	}
+	if full.OK {
+		t.Error("a malformed policy passed")
+	}
+
+	write(policy, "lock:\n  rules.tier: full\nminimum:\n  gates.coverage.min: 80\n")
+	if c := byName(Run(Env{Sys: sys}))["policy"]; c.Status != OK || c.Message != policy+" is valid; it rules 2 keys" {
+		t.Errorf("valid policy: %+v", c)
+	}
+	loaded := false
+	Run(Env{Sys: sys, LoadPolicy: func(*core.System) (*settings.Policy, error) { loaded = true; return nil, nil }})
+	if !loaded {
+		t.Error("the policy loader given was not used")
+	}
+
+	missing := filepath.Join(home, "nowhere")
+	rep = byName(Run(Env{Sys: sys, Project: func() (*core.Project, error) { return sys.FindProject(&missing, false) }}))
+	if c := rep["project"]; c.Status != Fail || !strings.Contains(c.Message, missing) {
+		t.Errorf("missing project dir: %+v", c)
 	}
 }

@@ -233,7 +233,7 @@ func (l *Local) Schema(ctx context.Context) ([]byte, error) {
 }
 
 func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
-	st, snap, err := l.read(dir)
+	st, _, err := l.read(dir) // every layer must read, as for the other tools
 	if err != nil {
 		return StatusDoc{}, err
 	}
@@ -252,7 +252,13 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 	if p := st.Policy(); p != nil {
 		doc.Policy = &PolicyDoc{Path: p.Path}
 	}
-	targets, err := apply.Plan(l.Sys, snap, nil)
+	// The user-level files hold what `charter apply` writes there: the
+	// settings without the project's layers.
+	user, err := settings.Open(l.Sys, l.Scope, nil, st.Policy()).Read()
+	if err != nil {
+		return StatusDoc{}, err
+	}
+	targets, err := apply.Plan(l.Sys, user, nil)
 	var (
 		ue *core.UsageError
 		me *apply.MarkerError

@@ -8,11 +8,12 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/mcpserver"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // planApply reads this scope's settings and plans the agents' files: the
-// user-level ones, or with project the served project's (and its
-// .mcp.json).
+// user-level ones from the settings without the project layers, or with
+// project the served project's (and its .mcp.json) from all of them.
 func (s *Server) planApply(agents []string, project bool) ([]apply.Target, error) {
 	req := apply.Request{Agents: agents}
 	if project {
@@ -25,6 +26,11 @@ func (s *Server) planApply(agents []string, project bool) ([]apply.Target, error
 	st, err := s.store()
 	if err != nil {
 		return nil, err
+	}
+	if !project {
+		// The user-level files serve every project: the served project's
+		// values stay out of them.
+		st = settings.Open(s.cfg.Sys, s.cfg.Scope, nil, st.Policy())
 	}
 	snap, err := st.Read()
 	if err != nil {

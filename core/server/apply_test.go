@@ -252,3 +252,46 @@ func TestApplyHookTarget(t *testing.T) {
 		t.Errorf("after the gates were turned off:\n%s", data)
 	}
 }
+
+// The user-level files serve every project: a POST without project renders
+// the settings without the served project's layers, one with project
+// renders them with.
+func TestApplyUserLevelLeavesProjectOut(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(filepath.Join(e.home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(e.dir, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, ".charter"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".charter", "settings.yaml"), []byte("rules:\n  tier: full\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	proj, err := e.sys.FindProject(&repo, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: proj, Version: "1.2.3-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := serve(t, s)
+	for _, tc := range []struct {
+		body, file, tier string
+	}{
+		{`{"agents":["claude"]}`, filepath.Join(e.home, ".claude", "CLAUDE.md"), "balanced"},
+		{`{"agents":["claude"],"project":true}`, filepath.Join(repo, "CLAUDE.md"), "full"},
+	} {
+		if rp := r.do("POST", "api/v1/apply", tc.body); rp.status != 200 {
+			t.Fatalf("POST %s: %d %s", tc.body, rp.status, rp.body)
+		}
+		data, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "Rule tier: **" + tc.tier + "**"; !strings.Contains(string(data), want) {
+			t.Errorf("POST %s: %s lacks %q:\n%s", tc.body, tc.file, want, data)
+		}
+	}
+}

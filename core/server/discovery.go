@@ -238,7 +238,8 @@ func (c *Client) Stop(ctx context.Context) error {
 		return fmt.Errorf("server at %s refused to stop: %s: %s", c.Discovery.BaseURL(), resp.Status, errorMessage(body))
 	}
 	// The server answers first, lets requests in flight finish, then
-	// removes its files: wait for that, so a new serve can start at once.
+	// removes its files, the discovery file last: wait for that, so a new
+	// serve can start at once and none of the old files is left.
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
 	for {

@@ -343,30 +343,33 @@ func (s *Server) keepAlive() {
 	s.beacon = nil
 }
 
-// removeFiles deletes the discovery and token files if they are still ours:
-// a server that replaced a stale file of ours keeps its own.
+// removeFiles deletes the open page, the token and the discovery file if
+// they are still ours: a server that replaced a stale file of ours keeps
+// its own. The discovery file goes last: its removal is the signal that the
+// server is gone (Client.Stop waits for it), so nothing of ours may be left
+// once it is. A client that finds the discovery file without the token
+// meanwhile counts the server as gone, which by then it is.
 func (s *Server) removeFiles() {
 	sys := s.cfg.Sys
-	// The discovery file goes first: whoever finds it expects the token.
+	// The open page is ours while it holds our token, whoever wrote it.
+	open := OpenFilePath(sys, s.cfg.Scope)
+	if cur, err := afero.ReadFile(sys.Fs, open); err == nil && strings.Contains(string(cur), "#token="+s.token) {
+		if err := sys.Fs.Remove(open); err != nil {
+			s.logf("remove %s: %v", open, err)
+		}
+	}
 	files := []struct {
 		path string
 		mine []byte
 	}{
-		{DiscoveryPath(sys, s.cfg.Scope), s.disc},
 		{TokenPath(sys, s.cfg.Scope), []byte(s.token + "\n")},
+		{DiscoveryPath(sys, s.cfg.Scope), s.disc},
 	}
 	for _, f := range files {
 		if cur, err := afero.ReadFile(sys.Fs, f.path); err == nil && string(cur) == string(f.mine) {
 			if err := sys.Fs.Remove(f.path); err != nil {
 				s.logf("remove %s: %v", f.path, err)
 			}
-		}
-	}
-	// The open page is ours while it holds our token, whoever wrote it.
-	open := OpenFilePath(sys, s.cfg.Scope)
-	if cur, err := afero.ReadFile(sys.Fs, open); err == nil && strings.Contains(string(cur), "#token="+s.token) {
-		if err := sys.Fs.Remove(open); err != nil {
-			s.logf("remove %s: %v", open, err)
 		}
 	}
 }

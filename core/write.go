@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -106,6 +107,20 @@ func (s *System) UpdateFile(target string, confirmShared bool, update func(old [
 // then no missing directory is created either. Never nest it inside
 // WithLock.
 func (s *System) UpdateFileOpts(target string, o WriteOptions, update func(old []byte) ([]byte, error)) error {
+	return s.UpdateFileParts(target, o, func(old []byte) ([][]byte, error) {
+		data, err := update(old)
+		if err != nil || data == nil {
+			return nil, err
+		}
+		return [][]byte{data}, nil
+	})
+}
+
+// UpdateFileParts is UpdateFileOpts for an update that returns the new file
+// as parts written one after the other (nil: write nothing). A large file
+// edited in the middle is then written from slices of old, with no second
+// copy in memory.
+func (s *System) UpdateFileParts(target string, o WriteOptions, update func(old []byte) ([][]byte, error)) error {
 	if !s.onOS() {
 		return s.memUpdate(target, o, update)
 	}
@@ -123,8 +138,8 @@ func (s *System) UpdateFileOpts(target string, o WriteOptions, update func(old [
 	if err != nil {
 		return err
 	}
-	data, err := update(old)
-	if err != nil || data == nil {
+	parts, err := update(old)
+	if err != nil || parts == nil {
 		return err
 	}
 	w := t
@@ -141,7 +156,7 @@ func (s *System) UpdateFileOpts(target string, o WriteOptions, update func(old [
 		}
 	}
 	w.BeforeRename = s.beforeRename
-	return w.Write(data, o.perm())
+	return w.WriteParts(parts, o.perm())
 }
 
 // lockTarget walks to path and takes its lock. When the walk stopped at a
@@ -248,7 +263,7 @@ func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error
 }
 
 // memUpdate is UpdateFileOpts on a file system without links or flock.
-func (s *System) memUpdate(target string, o WriteOptions, update func(old []byte) ([]byte, error)) error {
+func (s *System) memUpdate(target string, o WriteOptions, update func(old []byte) ([][]byte, error)) error {
 	mu := s.locks.get(target)
 	mu.Lock()
 	defer mu.Unlock()
@@ -261,11 +276,11 @@ func (s *System) memUpdate(target string, o WriteOptions, update func(old []byte
 	case old == nil:
 		old = []byte{}
 	}
-	data, err := update(old)
-	if err != nil || data == nil {
+	parts, err := update(old)
+	if err != nil || parts == nil {
 		return err
 	}
-	return s.memWrite(target, o, data)
+	return s.memWrite(target, o, bytes.Join(parts, nil))
 }
 
 // memWrite keeps the rules of fsys.Target.Write (modes, read-only refusal,

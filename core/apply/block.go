@@ -30,35 +30,48 @@ func (e *MarkerError) Error() string {
 // span is the byte range of the managed block, marker lines included.
 type span struct{ start, end int }
 
+// markerStem begins both markers: only a line holding it can be one, so
+// the scan jumps from one to the next instead of walking every line.
+const markerStem = "<!-- charter:"
+
 // findBlock locates the managed block. A marker counts only on a line of
 // its own (surrounding blanks allowed), so prose that quotes it is text.
 func findBlock(path string, data []byte) (span, bool, error) {
 	var (
-		blk                 span
-		found               bool
-		beginLine, openLine int // openLine > 0 while a begin waits for its end
+		blk   span
+		found bool
+		open  bool // a begin waits for its end at blk.start
 	)
-	for off, line := 0, 1; off < len(data); line++ {
-		next := len(data)
-		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
-			next = off + i + 1
+	lineAt := func(off int) int { return bytes.Count(data[:off], []byte("\n")) + 1 }
+	for off := 0; off < len(data); {
+		i := bytes.Index(data[off:], []byte(markerStem))
+		if i < 0 {
+			break
 		}
-		switch string(bytes.TrimSpace(data[off:next])) {
+		at := off + i
+		// off is always a line's start, so the line holding at starts here.
+		start := off + bytes.LastIndexByte(data[off:at], '\n') + 1
+		next := len(data)
+		if j := bytes.IndexByte(data[at:], '\n'); j >= 0 {
+			next = at + j + 1
+		}
+		switch string(bytes.TrimSpace(data[start:next])) {
 		case BeginMarker:
-			if openLine > 0 || found {
-				return span{}, false, &MarkerError{Path: path, Msg: fmt.Sprintf("duplicate charter markers: a second begin at line %d (the first is at line %d)", line, beginLine)}
+			if open || found {
+				first := blk.start
+				return span{}, false, &MarkerError{Path: path, Msg: fmt.Sprintf("duplicate charter markers: a second begin at line %d (the first is at line %d)", lineAt(start), lineAt(first))}
 			}
-			openLine, beginLine, blk.start = line, line, off
+			open, blk.start = true, start
 		case EndMarker:
-			if openLine == 0 {
-				return span{}, false, &MarkerError{Path: path, Msg: fmt.Sprintf("unbalanced charter markers: end at line %d has no begin", line)}
+			if !open {
+				return span{}, false, &MarkerError{Path: path, Msg: fmt.Sprintf("unbalanced charter markers: end at line %d has no begin", lineAt(start))}
 			}
-			openLine, found, blk.end = 0, true, next
+			open, found, blk.end = false, true, next
 		}
 		off = next
 	}
-	if openLine > 0 {
-		return span{}, false, &MarkerError{Path: path, Msg: fmt.Sprintf("unbalanced charter markers: begin at line %d has no end", openLine)}
+	if open {
+		return span{}, false, &MarkerError{Path: path, Msg: fmt.Sprintf("unbalanced charter markers: begin at line %d has no end", lineAt(blk.start))}
 	}
 	return blk, found, nil
 }
@@ -66,28 +79,29 @@ func findBlock(path string, data []byte) (span, bool, error) {
 // splice puts block into data: in place of the old block, or appended after
 // a blank line. data is nil for a file that does not exist yet.
 func splice(path string, data, block []byte) ([]byte, error) {
+	parts, err := spliceParts(path, data, block)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Join(parts, nil), nil
+}
+
+// spliceParts is splice as parts of the new file, slices of data around
+// block: the file may be large, and is never copied to be edited.
+func spliceParts(path string, data, block []byte) ([][]byte, error) {
 	blk, found, err := findBlock(path, data)
 	if err != nil {
 		return nil, err
 	}
-	// One allocation of the final size: the file may be large.
-	out := make([]byte, 0, len(data)+len(block)+2)
 	switch {
 	case found:
-		out = append(out, data[:blk.start]...)
-		out = append(out, block...)
-		out = append(out, data[blk.end:]...)
+		return [][]byte{data[:blk.start], block, data[blk.end:]}, nil
 	case len(data) == 0:
-		out = append(out, block...)
-	default:
-		out = append(out, data...)
-		if !bytes.HasSuffix(out, []byte("\n")) {
-			out = append(out, '\n')
-		}
-		if !bytes.HasSuffix(out, []byte("\n\n")) {
-			out = append(out, '\n')
-		}
-		out = append(out, block...)
+		return [][]byte{block}, nil
+	case bytes.HasSuffix(data, []byte("\n\n")):
+		return [][]byte{data, block}, nil
+	case bytes.HasSuffix(data, []byte("\n")):
+		return [][]byte{data, []byte("\n"), block}, nil
 	}
-	return out, nil
+	return [][]byte{data, []byte("\n\n"), block}, nil
 }

@@ -110,7 +110,7 @@ func BenchmarkApplyLarge(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		snap.Values["commands.suggestions.max_options"] = int64(i % 21) // a new block every run
-		ts, err := Plan(sys, snap, []string{"claude"})
+		ts, err := PlanRequest(sys, snap, Request{Agents: []string{"claude"}, RunOnly: true})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -194,6 +194,12 @@ func (t *portableTarget) recheck() error {
 }
 
 func (t *portableTarget) Write(data []byte, p Perm) error {
+	return t.WriteParts([][]byte{data}, p)
+}
+
+// WriteParts is Write of the parts one after the other: a large file
+// edited in the middle is written from its pieces, never joined in memory.
+func (t *portableTarget) WriteParts(parts [][]byte, p Perm) error {
 	if t.IsDir {
 		return &IsDirError{Path: t.Path}
 	}
@@ -238,8 +244,10 @@ func (t *portableTarget) Write(data []byte, p Perm) error {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", t.Path, err)
 	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
+	for _, data := range parts {
+		if _, err := f.Write(data); err != nil {
+			return fail(err)
+		}
 	}
 	if err := f.Sync(); err != nil {
 		return fail(err)

@@ -362,6 +362,12 @@ func (t *Target) Read() ([]byte, error) {
 // rename within the handle, fsync of the directory. Any failure removes the
 // temporary file. A read-only file (no owner write bit) is refused.
 func (t *Target) Write(data []byte, p Perm) error {
+	return t.WriteParts([][]byte{data}, p)
+}
+
+// WriteParts is Write of the parts one after the other: a large file
+// edited in the middle is written from its pieces, never joined in memory.
+func (t *Target) WriteParts(parts [][]byte, p Perm) error {
 	if t.IsDir {
 		return &IsDirError{Path: t.Path}
 	}
@@ -407,8 +413,10 @@ func (t *Target) Write(data []byte, p Perm) error {
 		unix.Unlinkat(t.fd, tmp, 0)
 		return fmt.Errorf("write %s: %w", t.Path, err)
 	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
+	for _, data := range parts {
+		if _, err := f.Write(data); err != nil {
+			return fail(err)
+		}
 	}
 	if exact { // the umask narrowed the create mode; an exact mode is exact
 		if err := f.Chmod(mode); err != nil {

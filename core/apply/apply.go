@@ -46,6 +46,9 @@ type Target struct {
 	// edit is the new file for old as parts written one after the other
 	// (nil: no file), slices of old where it is kept.
 	edit func(old []byte) ([][]byte, error)
+	// holds, when set, reports from a stream whether the file already is
+	// what edit makes of it, so a run-only plan never holds a large file.
+	holds func(r io.Reader) (bool, error)
 }
 
 // unchanged reports whether parts leave the file old as it is (a file that
@@ -172,6 +175,9 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 		}
 		path := t.Path
 		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
+		if a.Format == core.FormatBlock {
+			t.holds = func(r io.Reader) (bool, error) { return holdsBlock(path, r, block) }
+		}
 		out = append(out, t)
 		if a.Name == "claude" {
 			dir := sys.Paths.Dir(t.Path)
@@ -207,6 +213,14 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 // plan reads the target and finds what Run would make of it. With runOnly
 // the file's bytes are dropped once the verdict is known.
 func (t *Target) plan(sys *core.System, runOnly bool) error {
+	var err error
+	if runOnly && t.holds != nil {
+		if t.missing, t.current, err = t.stream(sys); err != nil {
+			return err
+		}
+		t.SharedPath, err = sys.SharedLink(t.Path)
+		return err
+	}
 	old, err := read(sys, t.Path)
 	if err != nil {
 		return err
@@ -315,6 +329,10 @@ func (t Target) stillCurrent(sys *core.System) (bool, error) {
 			return t.current, err
 		}
 	}
+	if t.Old == nil && t.holds != nil {
+		_, current, err := t.stream(sys)
+		return current, err
+	}
 	old, err := read(sys, t.Path)
 	if err != nil {
 		return false, err
@@ -324,6 +342,22 @@ func (t Target) stillCurrent(sys *core.System) (bool, error) {
 		return false, err
 	}
 	return unchanged(old, parts), nil
+}
+
+// stream reads the file a piece at a time and reports whether it is
+// missing and whether it already is what Run would make of it.
+func (t Target) stream(sys *core.System) (missing, current bool, err error) {
+	f, err := sys.Fs.Open(t.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		parts, err := t.edit(nil)
+		return true, unchanged(nil, parts), err
+	}
+	if err != nil {
+		return false, false, fmt.Errorf("read %s: %w", t.Path, err)
+	}
+	defer f.Close()
+	current, err = t.holds(f)
+	return false, current, err
 }
 
 // sameContent reports whether the file at path holds exactly want, reading

@@ -1,8 +1,10 @@
 package apply
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 
 	"github.com/agentkit/charter/core"
 )
@@ -59,21 +61,96 @@ func findBlock(path string, data []byte) (span, bool, error) {
 		case BeginMarker:
 			if open || found {
 				first := blk.start
-				return span{}, false, &MarkerError{Path: path, Msg: fmt.Sprintf("duplicate charter markers: a second begin at line %d (the first is at line %d)", lineAt(start), lineAt(first))}
+				return span{}, false, duplicateBegin(path, lineAt(start), lineAt(first))
 			}
 			open, blk.start = true, start
 		case EndMarker:
 			if !open {
-				return span{}, false, &MarkerError{Path: path, Msg: fmt.Sprintf("unbalanced charter markers: end at line %d has no begin", lineAt(start))}
+				return span{}, false, lonelyEnd(path, lineAt(start))
 			}
 			open, found, blk.end = false, true, next
 		}
 		off = next
 	}
 	if open {
-		return span{}, false, &MarkerError{Path: path, Msg: fmt.Sprintf("unbalanced charter markers: begin at line %d has no end", lineAt(blk.start))}
+		return span{}, false, lonelyBegin(path, lineAt(blk.start))
 	}
 	return blk, found, nil
+}
+
+func duplicateBegin(path string, line, first int) error {
+	return &MarkerError{Path: path, Msg: fmt.Sprintf("duplicate charter markers: a second begin at line %d (the first is at line %d)", line, first)}
+}
+
+func lonelyEnd(path string, line int) error {
+	return &MarkerError{Path: path, Msg: fmt.Sprintf("unbalanced charter markers: end at line %d has no begin", line)}
+}
+
+func lonelyBegin(path string, line int) error {
+	return &MarkerError{Path: path, Msg: fmt.Sprintf("unbalanced charter markers: begin at line %d has no end", line)}
+}
+
+// holdsBlock is findBlock over a stream, for a plan that keeps no copy of
+// the file: it reports whether the file's managed block is exactly block,
+// holding no more than one line and block's length of it. Broken markers
+// fail as findBlock fails them.
+func holdsBlock(path string, r io.Reader, block []byte) (bool, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var (
+		found, open bool
+		same        bool // the block read so far is block[:m]
+		m           int
+		long        []byte // a line longer than the reader's buffer
+		n, begin    int    // line numbers
+	)
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], line...)
+			for err == bufio.ErrBufferFull {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		if err != nil && err != io.EOF {
+			return false, fmt.Errorf("read %s: %w", path, err)
+		}
+		if len(line) == 0 {
+			break
+		}
+		n++
+		marker := ""
+		if bytes.Contains(line, []byte(markerStem)) {
+			marker = string(bytes.TrimSpace(line))
+		}
+		switch marker {
+		case BeginMarker:
+			if open || found {
+				return false, duplicateBegin(path, n, begin)
+			}
+			open, begin, same, m = true, n, true, 0
+		case EndMarker:
+			if !open {
+				return false, lonelyEnd(path, n)
+			}
+		}
+		if open && same {
+			if same = m+len(line) <= len(block) && bytes.Equal(line, block[m:m+len(line)]); same {
+				m += len(line)
+			}
+		}
+		if marker == EndMarker {
+			open, found = false, true
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if open {
+		return false, lonelyBegin(path, begin)
+	}
+	return found && same && m == len(block), nil
 }
 
 // splice puts block into data: in place of the old block, or appended after

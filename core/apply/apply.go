@@ -46,9 +46,9 @@ type Target struct {
 	// edit is the new file for old as parts written one after the other
 	// (nil: no file), slices of old where it is kept.
 	edit func(old []byte) ([][]byte, error)
-	// holds, when set, reports from a stream whether the file already is
-	// what edit makes of it, so a run-only plan never holds a large file.
-	holds func(r io.Reader) (bool, error)
+	// block, for an instruction file, is the block edit splices in: such a
+	// file is streamed, by a run-only plan and by Run, never held whole.
+	block []byte
 }
 
 // unchanged reports whether parts leave the file old as it is (a file that
@@ -176,7 +176,7 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 		path := t.Path
 		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
 		if a.Format == core.FormatBlock {
-			t.holds = func(r io.Reader) (bool, error) { return holdsBlock(path, r, block) }
+			t.block = block
 		}
 		out = append(out, t)
 		if a.Name == "claude" {
@@ -214,7 +214,7 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 // the file's bytes are dropped once the verdict is known.
 func (t *Target) plan(sys *core.System, runOnly bool) error {
 	var err error
-	if runOnly && t.holds != nil {
+	if runOnly && t.block != nil {
 		if t.missing, t.current, err = t.stream(sys); err != nil {
 			return err
 		}
@@ -290,19 +290,34 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 				continue
 			}
 		}
-		// Under the lock the file is read once more and edited in place: the
-		// new file is written from slices of what was read, no second copy.
-		err := sys.UpdateFileParts(t.Path, core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}, func(old []byte) ([][]byte, error) {
-			parts, err := t.edit(old)
-			if err != nil || unchanged(old, parts) {
-				return nil, err
-			}
-			if parts == nil { // the file is to be absent, and is not
-				return nil, nil
-			}
-			r.State = StateWritten
-			return parts, nil
-		})
+		// Under the lock the file is read once more and edited: an
+		// instruction file as a stream, the text around the block copied
+		// from the old file to the new; any other whole, as small as it is.
+		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}
+		var err error
+		if t.block != nil {
+			err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {
+				if old == nil {
+					r.State = StateWritten
+					return func(w io.Writer) error { _, err := w.Write(t.block); return err }, nil
+				}
+				sc, err := scanBlock(t.Path, old, t.block)
+				if err != nil || sc.current(len(t.block)) {
+					return nil, err
+				}
+				r.State = StateWritten
+				return func(w io.Writer) error { return spliceTo(w, old, sc, t.block) }, nil
+			})
+		} else {
+			err = sys.UpdateFileParts(t.Path, opts, func(old []byte) ([][]byte, error) {
+				parts, err := t.edit(old)
+				if err != nil || unchanged(old, parts) || parts == nil {
+					return nil, err // parts nil: to be absent, as it is (or empty)
+				}
+				r.State = StateWritten
+				return parts, nil
+			})
+		}
 		var se *core.SharedWriteError
 		switch {
 		case errors.As(err, &se):
@@ -329,7 +344,7 @@ func (t Target) stillCurrent(sys *core.System) (bool, error) {
 			return t.current, err
 		}
 	}
-	if t.Old == nil && t.holds != nil {
+	if t.Old == nil && t.block != nil {
 		_, current, err := t.stream(sys)
 		return current, err
 	}
@@ -356,7 +371,7 @@ func (t Target) stream(sys *core.System) (missing, current bool, err error) {
 		return false, false, fmt.Errorf("read %s: %w", t.Path, err)
 	}
 	defer f.Close()
-	current, err = t.holds(f)
+	current, err = holdsBlock(t.Path, f, t.block)
 	return false, current, err
 }
 

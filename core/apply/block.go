@@ -3,8 +3,10 @@ package apply
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/agentkit/charter/core"
 )
@@ -90,18 +92,35 @@ func lonelyBegin(path string, line int) error {
 	return &MarkerError{Path: path, Msg: fmt.Sprintf("unbalanced charter markers: begin at line %d has no end", line)}
 }
 
-// holdsBlock is findBlock over a stream, for a plan that keeps no copy of
-// the file: it reports whether the file's managed block is exactly block,
-// holding no more than one line and block's length of it. Broken markers
-// fail as findBlock fails them.
+// holdsBlock reports whether the file r streams has exactly block as its
+// managed block. Broken markers fail as findBlock fails them.
 func holdsBlock(path string, r io.Reader, block []byte) (bool, error) {
+	sc, err := scanBlock(path, r, block)
+	return err == nil && sc.current(len(block)), err
+}
+
+// blockScan is what scanBlock found in a file.
+type blockScan struct {
+	blk         span
+	found, same bool // same: the block read so far is block[:m]
+	m           int
+	size        int
+	tail        []byte // the file's last two bytes, or fewer
+}
+
+func (sc blockScan) current(n int) bool { return sc.found && sc.same && sc.m == n }
+
+// scanBlock is findBlock over a stream, for files never held in memory: it
+// holds no more than one line at a time (and a line longer than its buffer
+// whole), and compares the block it finds with block as it goes.
+func scanBlock(path string, r io.Reader, block []byte) (blockScan, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var (
-		found, open bool
-		same        bool // the block read so far is block[:m]
-		m           int
-		long        []byte // a line longer than the reader's buffer
-		n, begin    int    // line numbers
+		sc       blockScan
+		open     bool
+		long     []byte // a line longer than the reader's buffer
+		n, begin int    // line numbers
+		last     [2]byte
 	)
 	for {
 		line, err := br.ReadSlice('\n')
@@ -114,10 +133,17 @@ func holdsBlock(path string, r io.Reader, block []byte) (bool, error) {
 			line = long
 		}
 		if err != nil && err != io.EOF {
-			return false, fmt.Errorf("read %s: %w", path, err)
+			return sc, fmt.Errorf("read %s: %w", path, err)
 		}
 		if len(line) == 0 {
 			break
+		}
+		start := sc.size
+		sc.size += len(line)
+		if len(line) >= 2 {
+			last = [2]byte{line[len(line)-2], line[len(line)-1]}
+		} else {
+			last = [2]byte{last[1], line[0]}
 		}
 		n++
 		marker := ""
@@ -126,31 +152,69 @@ func holdsBlock(path string, r io.Reader, block []byte) (bool, error) {
 		}
 		switch marker {
 		case BeginMarker:
-			if open || found {
-				return false, duplicateBegin(path, n, begin)
+			if open || sc.found {
+				return sc, duplicateBegin(path, n, begin)
 			}
-			open, begin, same, m = true, n, true, 0
+			open, begin, sc.same, sc.m, sc.blk.start = true, n, true, 0, start
 		case EndMarker:
 			if !open {
-				return false, lonelyEnd(path, n)
+				return sc, lonelyEnd(path, n)
 			}
 		}
-		if open && same {
-			if same = m+len(line) <= len(block) && bytes.Equal(line, block[m:m+len(line)]); same {
-				m += len(line)
+		if open && sc.same {
+			if sc.same = sc.m+len(line) <= len(block) && bytes.Equal(line, block[sc.m:sc.m+len(line)]); sc.same {
+				sc.m += len(line)
 			}
 		}
 		if marker == EndMarker {
-			open, found = false, true
+			open, sc.found, sc.blk.end = false, true, sc.size
 		}
 		if err == io.EOF {
 			break
 		}
 	}
 	if open {
-		return false, lonelyBegin(path, begin)
+		return sc, lonelyBegin(path, begin)
 	}
-	return found && same && m == len(block), nil
+	sc.tail = last[2-min(sc.size, 2):]
+	return sc, nil
+}
+
+// spliceTo writes into w the file old (as sc scanned it) with block
+// spliced in as spliceParts does, copying the text around the block from
+// old without holding it.
+func spliceTo(w io.Writer, old io.ReadSeeker, sc blockScan, block []byte) error {
+	copyRange := func(from, to int) error {
+		if _, err := old.Seek(int64(from), io.SeekStart); err != nil {
+			return err
+		}
+		n, err := io.Copy(w, io.LimitReader(old, int64(to-from)))
+		if err == nil && n != int64(to-from) {
+			err = errors.New("the file got shorter while charter was writing it; run the command again")
+		}
+		return err
+	}
+	var sep string
+	if !sc.found {
+		switch tail := string(sc.tail); {
+		case sc.size == 0, tail == "\n\n":
+		case strings.HasSuffix(tail, "\n"):
+			sep = "\n"
+		default:
+			sep = "\n\n"
+		}
+		sc.blk = span{sc.size, sc.size}
+	}
+	if err := copyRange(0, sc.blk.start); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, sep); err != nil {
+		return err
+	}
+	if _, err := w.Write(block); err != nil {
+		return err
+	}
+	return copyRange(sc.blk.end, sc.size)
 }
 
 // splice puts block into data: in place of the old block, or appended after

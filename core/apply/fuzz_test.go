@@ -44,14 +44,15 @@ func FuzzSplice(f *testing.F) {
 }
 
 // holdsBlock, reading a stream, agrees with splice on every file: the same
-// marker errors, and "current" exactly when splice would change nothing.
+// marker errors, and "current" exactly when splice would change nothing;
+// spliceTo writes what splice makes.
 func FuzzHoldsBlock(f *testing.F) {
 	long := strings.Repeat("x", 70<<10)
 	for _, s := range []string{
 		"", "# Mine\n", "a\n" + testBlock + "b", testBlock, testBlock[:len(testBlock)-1],
 		BeginMarker, EndMarker + "\n" + BeginMarker, " " + BeginMarker + "\r\n" + EndMarker + "\t",
 		BeginMarker + "\n" + BeginMarker + "\n" + EndMarker, long + "\n" + testBlock + long,
-		long + BeginMarker + "\n" + testBlock, testBlock + testBlock,
+		long + BeginMarker + "\n" + testBlock, testBlock + testBlock, "x", "x\n", "x\n\n", "\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -64,6 +65,14 @@ func FuzzHoldsBlock(f *testing.F) {
 			}
 			if want := err == nil && bytes.Equal(out, data); got != want {
 				t.Fatalf("holdsBlock says %v, splice changes the file: %v\n%q", got, !want, data)
+			}
+			if err != nil {
+				continue
+			}
+			sc, _ := scanBlock("F", bytes.NewReader(data), block)
+			var w bytes.Buffer
+			if err := spliceTo(&w, bytes.NewReader(data), sc, block); err != nil || !bytes.Equal(w.Bytes(), out) {
+				t.Fatalf("spliceTo (%v) wrote\n%q\nsplice\n%q", err, w.Bytes(), out)
 			}
 		}
 	})

@@ -1,7 +1,6 @@
 package apply
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -111,67 +110,93 @@ type blockScan struct {
 func (sc blockScan) current(n int) bool { return sc.found && sc.same && sc.m == n }
 
 // scanBlock is findBlock over a stream, for files never held in memory: it
-// holds no more than one line at a time (and a line longer than its buffer
-// whole), and compares the block it finds with block as it goes.
+// holds no more than a chunk at a time (and a line longer than a chunk
+// whole), jumps from marker to marker as findBlock does, and compares the
+// block it finds with block as it goes.
 func scanBlock(path string, r io.Reader, block []byte) (blockScan, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	return scanBlockChunks(path, r, block, 256<<10)
+}
+
+func scanBlockChunks(path string, r io.Reader, block []byte, chunk int) (blockScan, error) {
 	var (
-		sc       blockScan
-		open     bool
-		long     []byte // a line longer than the reader's buffer
-		n, begin int    // line numbers
-		last     [2]byte
+		sc      blockScan
+		open    bool
+		begin   int // the begin marker's line
+		lines   int // lines before the data in buf
+		last    [2]byte
+		buf     = make([]byte, 0, chunk)
+		eof     bool
+		compare = func(seg []byte) {
+			if sc.same {
+				if sc.same = sc.m+len(seg) <= len(block) && bytes.Equal(seg, block[sc.m:sc.m+len(seg)]); sc.same {
+					sc.m += len(seg)
+				}
+			}
+		}
 	)
-	for {
-		line, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long[:0], line...)
-			for err == bufio.ErrBufferFull {
-				line, err = br.ReadSlice('\n')
-				long = append(long, line...)
-			}
-			line = long
+	for !eof {
+		if len(buf) == cap(buf) { // a line longer than a chunk
+			buf = append(buf, make([]byte, cap(buf))...)[:len(buf)]
 		}
-		if err != nil && err != io.EOF {
+		read := len(buf) // buf[:read] holds no newline: the rest of a line
+		n, err := r.Read(buf[read:cap(buf)])
+		buf = buf[:read+n]
+		switch {
+		case err == io.EOF:
+			eof = true
+		case err != nil:
 			return sc, fmt.Errorf("read %s: %w", path, err)
+		case n == 0:
+			continue
 		}
-		if len(line) == 0 {
-			break
-		}
-		start := sc.size
-		sc.size += len(line)
-		if len(line) >= 2 {
-			last = [2]byte{line[len(line)-2], line[len(line)-1]}
-		} else {
-			last = [2]byte{last[1], line[0]}
-		}
-		n++
-		marker := ""
-		if bytes.Contains(line, []byte(markerStem)) {
-			marker = string(bytes.TrimSpace(line))
-		}
-		switch marker {
-		case BeginMarker:
-			if open || sc.found {
-				return sc, duplicateBegin(path, n, begin)
+		end := len(buf) // the complete lines in buf
+		if !eof {
+			i := bytes.LastIndexByte(buf[read:], '\n')
+			if i < 0 {
+				continue
 			}
-			open, begin, sc.same, sc.m, sc.blk.start = true, n, true, 0, start
-		case EndMarker:
-			if !open {
-				return sc, lonelyEnd(path, n)
+			end = read + i + 1
+		}
+		seg, from := buf[:end], 0 // seg[from:] is not compared with block yet
+		lineAt := func(off int) int { return lines + bytes.Count(seg[:off], []byte("\n")) + 1 }
+		for pos := 0; pos < len(seg); {
+			i := bytes.Index(seg[pos:], []byte(markerStem))
+			if i < 0 {
+				break
 			}
-		}
-		if open && sc.same {
-			if sc.same = sc.m+len(line) <= len(block) && bytes.Equal(line, block[sc.m:sc.m+len(line)]); sc.same {
-				sc.m += len(line)
+			at := pos + i
+			ls := pos + bytes.LastIndexByte(seg[pos:at], '\n') + 1
+			le := len(seg)
+			if j := bytes.IndexByte(seg[at:], '\n'); j >= 0 {
+				le = at + j + 1
 			}
+			switch string(bytes.TrimSpace(seg[ls:le])) {
+			case BeginMarker:
+				if open || sc.found {
+					return sc, duplicateBegin(path, lineAt(ls), begin)
+				}
+				open, begin, sc.same, sc.m, sc.blk.start, from = true, lineAt(ls), true, 0, sc.size+ls, ls
+			case EndMarker:
+				if !open {
+					return sc, lonelyEnd(path, lineAt(ls))
+				}
+				compare(seg[from:le])
+				open, sc.found, sc.blk.end = false, true, sc.size+le
+			}
+			pos = le
 		}
-		if marker == EndMarker {
-			open, sc.found, sc.blk.end = false, true, sc.size
+		if open {
+			compare(seg[from:])
 		}
-		if err == io.EOF {
-			break
+		switch {
+		case len(seg) >= 2:
+			last = [2]byte{seg[len(seg)-2], seg[len(seg)-1]}
+		case len(seg) == 1:
+			last = [2]byte{last[1], seg[0]}
 		}
+		lines += bytes.Count(seg, []byte("\n"))
+		sc.size += len(seg)
+		buf = buf[:copy(buf, buf[end:])]
 	}
 	if open {
 		return sc, lonelyBegin(path, begin)

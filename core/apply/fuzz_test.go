@@ -3,8 +3,10 @@ package apply
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // Whatever the file holds, splice either refuses it with a MarkerError or
@@ -70,6 +72,12 @@ func FuzzHoldsBlock(f *testing.F) {
 				continue
 			}
 			sc, _ := scanBlock("F", bytes.NewReader(data), block)
+			for _, chunk := range []int{1, 7, 64} { // lines across chunks
+				small, err := scanBlockChunks("F", iotest.OneByteReader(bytes.NewReader(data)), block, chunk)
+				if err != nil || !reflect.DeepEqual(small, sc) {
+					t.Fatalf("chunks of %d: %+v %v, whole: %+v", chunk, small, err, sc)
+				}
+			}
 			var w bytes.Buffer
 			if err := spliceTo(&w, bytes.NewReader(data), sc, block); err != nil || !bytes.Equal(w.Bytes(), out) {
 				t.Fatalf("spliceTo (%v) wrote\n%q\nsplice\n%q", err, w.Bytes(), out)

@@ -52,6 +52,7 @@ func (c *ApplyCmd) Run(a *App) error {
 	if err != nil {
 		return err
 	}
+	req.RunOnly = !c.DryRun && !c.Check // only a status shows a diff
 	targets, err := apply.PlanRequest(a.Sys, snap, req)
 	if err != nil {
 		return err

@@ -1,8 +1,10 @@
 package core
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"sync"
@@ -106,6 +108,48 @@ func (s *System) UpdateFile(target string, confirmShared bool, update func(old [
 // then no missing directory is created either. Never nest it inside
 // WithLock.
 func (s *System) UpdateFileOpts(target string, o WriteOptions, update func(old []byte) ([]byte, error)) error {
+	return s.UpdateFileParts(target, o, func(old []byte) ([][]byte, error) {
+		data, err := update(old)
+		if err != nil || data == nil {
+			return nil, err
+		}
+		return [][]byte{data}, nil
+	})
+}
+
+// UpdateFileParts is UpdateFileOpts for an update that returns the new file
+// as parts written one after the other (nil: write nothing). A large file
+// edited in the middle is then written from slices of old, with no second
+// copy in memory.
+func (s *System) UpdateFileParts(target string, o WriteOptions, update func(old []byte) ([][]byte, error)) error {
+	return s.UpdateFileStream(target, o, func(f afero.File) (func(w io.Writer) error, error) {
+		var old []byte
+		if f != nil {
+			var err error
+			if old, err = readAll(f, target); err != nil {
+				return nil, err
+			}
+		}
+		parts, err := update(old)
+		if err != nil || parts == nil {
+			return nil, err
+		}
+		return func(w io.Writer) error {
+			for _, p := range parts {
+				if _, err := w.Write(p); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, nil
+	})
+}
+
+// UpdateFileStream is UpdateFileOpts for an update that reads the file as a
+// stream (nil: it does not exist) and returns what writes the new one (nil:
+// write nothing). A large file is then never held in memory: the update can
+// copy from old to the new file, which the kernel does without a copy here.
+func (s *System) UpdateFileStream(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
 	if !s.onOS() {
 		return s.memUpdate(target, o, update)
 	}
@@ -119,12 +163,17 @@ func (s *System) UpdateFileOpts(target string, o WriteOptions, update func(old [
 		t.Close()
 	}()
 	t.RemoveStale() // best effort: a leftover costs disk space, not data
-	old, err := t.Read()
+	f, err := t.Open()
 	if err != nil {
 		return err
 	}
-	data, err := update(old)
-	if err != nil || data == nil {
+	var old afero.File
+	if f != nil {
+		defer f.Close()
+		old = f
+	}
+	fill, err := update(old)
+	if err != nil || fill == nil {
 		return err
 	}
 	w := t
@@ -141,7 +190,24 @@ func (s *System) UpdateFileOpts(target string, o WriteOptions, update func(old [
 		}
 	}
 	w.BeforeRename = s.beforeRename
-	return w.Write(data, o.perm())
+	return w.WriteFunc(fill, o.perm())
+}
+
+// readAll reads an open file into one buffer sized from its stat (an empty
+// file is a non-nil empty slice).
+func readAll(f afero.File, path string) ([]byte, error) {
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if buf.Len() == 0 {
+		return []byte{}, nil
+	}
+	return buf.Bytes(), nil
 }
 
 // lockTarget walks to path and takes its lock. When the walk stopped at a
@@ -248,24 +314,28 @@ func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error
 }
 
 // memUpdate is UpdateFileOpts on a file system without links or flock.
-func (s *System) memUpdate(target string, o WriteOptions, update func(old []byte) ([]byte, error)) error {
+func (s *System) memUpdate(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
 	mu := s.locks.get(target)
 	mu.Lock()
 	defer mu.Unlock()
-	old, err := afero.ReadFile(s.Fs, target)
-	switch {
+	var old afero.File
+	switch f, err := s.Fs.Open(target); {
 	case errors.Is(err, fs.ErrNotExist):
-		old = nil
 	case err != nil:
 		return fmt.Errorf("read %s: %w", target, err)
-	case old == nil:
-		old = []byte{}
+	default:
+		defer f.Close()
+		old = f
 	}
-	data, err := update(old)
-	if err != nil || data == nil {
+	fill, err := update(old)
+	if err != nil || fill == nil {
 		return err
 	}
-	return s.memWrite(target, o, data)
+	var buf bytes.Buffer
+	if err := fill(&buf); err != nil {
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	return s.memWrite(target, o, buf.Bytes())
 }
 
 // memWrite keeps the rules of fsys.Target.Write (modes, read-only refusal,

@@ -37,15 +37,53 @@ type Target struct {
 	Level      string // LevelUser or LevelProject
 	Path       string
 	SharedPath string // the link the companion shares that Path lies behind, if any
-	Old        []byte // the file as read; nil when it does not exist
-	New        []byte // the file as Run would write it
-	edit       func(old []byte) ([]byte, error)
+	// Old is the file as read, nil when it does not exist, and New the file
+	// as Run would write it. Both are nil in a plan made with
+	// Request.RunOnly, which holds no copy of a file.
+	Old, New []byte
+	missing  bool // the file did not exist when Plan read it
+	current  bool // Plan found the file as Run would leave it
+	// edit is the new file for old as parts written one after the other
+	// (nil: no file), slices of old where it is kept.
+	edit func(old []byte) ([][]byte, error)
+	// block, for an instruction file, is the block edit splices in: such a
+	// file is streamed, by a run-only plan and by Run, never held whole.
+	block []byte
 }
 
-// unchanged reports whether data leaves the file as it is (a file that
-// does not exist stays so when data is nil).
-func unchanged(old, data []byte) bool {
-	return (old != nil || data == nil) && bytes.Equal(old, data)
+// unchanged reports whether parts leave the file old as it is (a file that
+// does not exist stays so when parts is nil). It compares in place: the
+// parts are never joined.
+func unchanged(old []byte, parts [][]byte) bool {
+	switch {
+	case parts == nil: // no file: an empty one is as good as none
+		return len(old) == 0
+	case old == nil:
+		return false
+	}
+	for _, p := range parts {
+		if len(p) > len(old) || !bytes.Equal(p, old[:len(p)]) {
+			return false
+		}
+		old = old[len(p):]
+	}
+	return len(old) == 0
+}
+
+// whole is one part, or none for no file.
+func whole(data []byte) [][]byte {
+	if data == nil {
+		return nil
+	}
+	return [][]byte{data}
+}
+
+// join is parts as one file, nil for none.
+func join(parts [][]byte) []byte {
+	if parts == nil {
+		return nil
+	}
+	return bytes.Join(parts, []byte{})
 }
 
 // MCPTarget names the project's .mcp.json in a report: apply --project
@@ -56,7 +94,10 @@ const MCPTarget = "mcp"
 const MCPFile = ".mcp.json"
 
 // Current reports whether the file already is what Run would write.
-func (t Target) Current() bool { return unchanged(t.Old, t.New) }
+func (t Target) Current() bool { return t.current }
+
+// Missing reports whether the file did not exist when Plan read it.
+func (t Target) Missing() bool { return t.missing }
 
 // Report is what apply tells: `charter apply --json` prints it and the
 // HTTP API answers with it. Agents names every agent charter knows, so that
@@ -92,6 +133,10 @@ type Request struct {
 	// .mcp.json: it edits the file as it is (nil when absent). The caller
 	// supplies it because the MCP package builds on this one.
 	MCPJSON func(old []byte) ([]byte, error)
+	// RunOnly plans for Run alone: the targets keep no copy of their files
+	// (Old and New stay nil, so Status has no diff to show), and a large
+	// file is held in memory once, by Run under its lock.
+	RunOnly bool
 }
 
 // Plan renders snap for the chosen agents' user-level files (nil: the
@@ -129,7 +174,10 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 			return nil, fmt.Errorf("agent %s: no renderer for format %q", a.Name, a.Format)
 		}
 		path := t.Path
-		t.edit = func(old []byte) ([]byte, error) { return r(path, old, block) }
+		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
+		if a.Format == core.FormatBlock {
+			t.block = block
+		}
 		out = append(out, t)
 		if a.Name == "claude" {
 			dir := sys.Paths.Dir(t.Path)
@@ -146,27 +194,47 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 	}
 	if level == LevelProject && req.MCPJSON != nil {
 		path := sys.Paths.Join(req.Project.Dir, MCPFile)
-		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, edit: func(old []byte) ([]byte, error) {
+		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, edit: func(old []byte) ([][]byte, error) {
 			data, err := req.MCPJSON(old)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
-			return data, nil
+			return whole(data), nil
 		}})
 	}
 	for i := range out {
-		t := &out[i]
-		if t.Old, err = read(sys, t.Path); err != nil {
-			return nil, err
-		}
-		if t.New, err = t.edit(t.Old); err != nil {
-			return nil, err
-		}
-		if t.SharedPath, err = sys.SharedLink(t.Path); err != nil {
+		if err := out[i].plan(sys, req.RunOnly); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// plan reads the target and finds what Run would make of it. With runOnly
+// the file's bytes are dropped once the verdict is known.
+func (t *Target) plan(sys *core.System, runOnly bool) error {
+	var err error
+	if runOnly && t.block != nil {
+		if t.missing, t.current, err = t.stream(sys); err != nil {
+			return err
+		}
+		t.SharedPath, err = sys.SharedLink(t.Path)
+		return err
+	}
+	old, err := read(sys, t.Path)
+	if err != nil {
+		return err
+	}
+	parts, err := t.edit(old)
+	if err != nil {
+		return err
+	}
+	t.missing, t.current = old == nil, unchanged(old, parts)
+	if !runOnly {
+		t.Old, t.New = old, join(parts)
+	}
+	t.SharedPath, err = sys.SharedLink(t.Path)
+	return err
 }
 
 // Status reports each target as current or outdated, with a unified diff of
@@ -178,7 +246,7 @@ func Status(targets []Target) []Result {
 		if !t.Current() {
 			out[i].State = StateOutdated
 			out[i].Diff = Diff(t.Path, t.Old, t.New)
-			out[i].Missing = t.Old == nil
+			out[i].Missing = t.missing
 		}
 	}
 	return out
@@ -210,26 +278,46 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
 		// A file already current is left alone: no lock, and no block for a
 		// shared file that would not change. The file may have changed since
-		// Plan: when it still holds what Plan read, Plan's result stands and
-		// nothing is spliced or copied again.
-		current, err := t.stillCurrent(sys)
-		if err != nil {
-			return nil, err
-		}
-		if current {
-			out = append(out, r)
-			continue
-		}
-		// Under the lock the file is read once more; when it is still what
-		// Plan read, Plan's result is written as it is, with no new copy.
-		err = sys.UpdateFileOpts(t.Path, core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}, func(old []byte) ([]byte, error) {
-			data, err := t.newFor(old)
-			if err != nil || unchanged(old, data) {
+		// Plan, so this looks again. A file Plan found outdated and that no
+		// shared link guards goes straight to the lock, which reads it anyway.
+		if t.current || (t.SharedPath != "" && !confirmShared) {
+			current, err := t.stillCurrent(sys)
+			if err != nil {
 				return nil, err
 			}
-			r.State = StateWritten
-			return data, nil
-		})
+			if current {
+				out = append(out, r)
+				continue
+			}
+		}
+		// Under the lock the file is read once more and edited: an
+		// instruction file as a stream, the text around the block copied
+		// from the old file to the new; any other whole, as small as it is.
+		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}
+		var err error
+		if t.block != nil {
+			err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {
+				if old == nil {
+					r.State = StateWritten
+					return func(w io.Writer) error { _, err := w.Write(t.block); return err }, nil
+				}
+				sc, err := scanBlock(t.Path, old, t.block)
+				if err != nil || sc.current(len(t.block)) {
+					return nil, err
+				}
+				r.State = StateWritten
+				return func(w io.Writer) error { return spliceTo(w, old, sc, t.block) }, nil
+			})
+		} else {
+			err = sys.UpdateFileParts(t.Path, opts, func(old []byte) ([][]byte, error) {
+				parts, err := t.edit(old)
+				if err != nil || unchanged(old, parts) || parts == nil {
+					return nil, err // parts nil: to be absent, as it is (or empty)
+				}
+				r.State = StateWritten
+				return parts, nil
+			})
+		}
 		var se *core.SharedWriteError
 		switch {
 		case errors.As(err, &se):
@@ -246,20 +334,6 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 	return out, nil
 }
 
-// samePlan reports whether old is the file as Plan read it.
-func (t Target) samePlan(old []byte) bool {
-	return (old == nil) == (t.Old == nil) && bytes.Equal(old, t.Old)
-}
-
-// newFor is the file old as Run writes it: Plan's New when old is what
-// Plan read, so the common case makes no copy.
-func (t Target) newFor(old []byte) ([]byte, error) {
-	if t.samePlan(old) {
-		return t.New, nil
-	}
-	return t.edit(old)
-}
-
 // stillCurrent reports whether the file now holds the block. While it is
 // what Plan read, which it compares in small pieces, Plan's verdict stands
 // and the file is not held in memory a second time.
@@ -267,14 +341,38 @@ func (t Target) stillCurrent(sys *core.System) (bool, error) {
 	if t.Old != nil {
 		same, err := sameContent(sys, t.Path, t.Old)
 		if err != nil || same {
-			return t.Current(), err
+			return t.current, err
 		}
+	}
+	if t.Old == nil && t.block != nil {
+		_, current, err := t.stream(sys)
+		return current, err
 	}
 	old, err := read(sys, t.Path)
 	if err != nil {
 		return false, err
 	}
-	return t.currentFor(old)
+	parts, err := t.edit(old)
+	if err != nil {
+		return false, err
+	}
+	return unchanged(old, parts), nil
+}
+
+// stream reads the file a piece at a time and reports whether it is
+// missing and whether it already is what Run would make of it.
+func (t Target) stream(sys *core.System) (missing, current bool, err error) {
+	f, err := sys.Fs.Open(t.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		parts, err := t.edit(nil)
+		return true, unchanged(nil, parts), err
+	}
+	if err != nil {
+		return false, false, fmt.Errorf("read %s: %w", t.Path, err)
+	}
+	defer f.Close()
+	current, err = holdsBlock(t.Path, f, t.block)
+	return false, current, err
 }
 
 // sameContent reports whether the file at path holds exactly want, reading
@@ -302,18 +400,6 @@ func sameContent(sys *core.System, path string, want []byte) (bool, error) {
 			return false, fmt.Errorf("read %s: %w", path, err)
 		}
 	}
-}
-
-// currentFor reports whether Run would leave the file old as it is.
-func (t Target) currentFor(old []byte) (bool, error) {
-	if t.samePlan(old) {
-		return t.Current(), nil
-	}
-	data, err := t.edit(old)
-	if err != nil {
-		return false, err
-	}
-	return unchanged(old, data), nil
 }
 
 // BlockedError is a Run that left targets unwritten because they lie behind

@@ -10,9 +10,9 @@ import (
 // renderers make a target's new bytes from its old ones (nil: absent) and
 // the rendered block, one per file format of the agent table. A new format
 // is one entry here.
-var renderers = map[core.Format]func(path string, old, block []byte) ([]byte, error){
-	core.FormatBlock: splice,
-	core.FormatRules: func(_ string, _, block []byte) ([]byte, error) { return rulesFile(block), nil },
+var renderers = map[core.Format]func(path string, old, block []byte) ([][]byte, error){
+	core.FormatBlock: spliceParts,
+	core.FormatRules: func(_ string, _, block []byte) ([][]byte, error) { return [][]byte{rulesFile(block)}, nil },
 }
 
 // rulesFront is the frontmatter of a rules file charter owns whole: Cursor

@@ -3,7 +3,10 @@ package apply
 import (
 	"bytes"
 	"errors"
+	"reflect"
+	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // Whatever the file holds, splice either refuses it with a MarkerError or
@@ -40,4 +43,104 @@ func FuzzSplice(f *testing.F) {
 			t.Fatalf("not idempotent: %v", err)
 		}
 	})
+}
+
+// holdsBlock, reading a stream, agrees with splice on every file: the same
+// marker errors, and "current" exactly when splice would change nothing;
+// spliceTo writes what splice makes.
+func FuzzHoldsBlock(f *testing.F) {
+	long := strings.Repeat("x", 70<<10)
+	for _, s := range []string{
+		"", "# Mine\n", "a\n" + testBlock + "b", testBlock, testBlock[:len(testBlock)-1],
+		BeginMarker, EndMarker + "\n" + BeginMarker, " " + BeginMarker + "\r\n" + EndMarker + "\t",
+		BeginMarker + "\n" + BeginMarker + "\n" + EndMarker, long + "\n" + testBlock + long,
+		long + BeginMarker + "\n" + testBlock, testBlock + testBlock, "x", "x\n", "x\n\n", "\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, block := range [][]byte{[]byte(testBlock), blockOf(data)} {
+			out, err := splice("F", data, block)
+			got, gerr := holdsBlock("F", bytes.NewReader(data), block)
+			if (err == nil) != (gerr == nil) || (err != nil && err.Error() != gerr.Error()) {
+				t.Fatalf("errors differ: splice %v, holdsBlock %v", err, gerr)
+			}
+			if want := err == nil && bytes.Equal(out, data); got != want {
+				t.Fatalf("holdsBlock says %v, splice changes the file: %v\n%q", got, !want, data)
+			}
+			if err != nil {
+				continue
+			}
+			sc, _ := scanBlock("F", bytes.NewReader(data), block)
+			for _, chunk := range []int{1, 7, 64} { // lines across chunks
+				small, err := scanBlockChunks("F", iotest.OneByteReader(bytes.NewReader(data)), block, chunk)
+				if err != nil || !reflect.DeepEqual(small, sc) {
+					t.Fatalf("chunks of %d: %+v %v, whole: %+v", chunk, small, err, sc)
+				}
+			}
+			var w bytes.Buffer
+			if err := spliceTo(&w, bytes.NewReader(data), sc, block); err != nil || !bytes.Equal(w.Bytes(), out) {
+				t.Fatalf("spliceTo (%v) wrote\n%q\nsplice\n%q", err, w.Bytes(), out)
+			}
+		}
+	})
+}
+
+// blockOf is the managed block data holds, if any.
+func blockOf(data []byte) []byte {
+	blk, found, err := findBlock("F", data)
+	if err != nil || !found {
+		return []byte(testBlock)
+	}
+	return data[blk.start:blk.end]
+}
+
+// findBlock's jump from marker to marker finds what a walk over every line
+// finds.
+func FuzzFindBlockLines(f *testing.F) {
+	for _, s := range []string{
+		"", "a\n" + testBlock + "b", " x " + BeginMarker + "\n" + BeginMarker + "\n" + EndMarker,
+		BeginMarker + " " + BeginMarker + "\n" + EndMarker, "\u00a0" + BeginMarker + "\n" + EndMarker + "\u0085",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		blk, found, err := findBlock("F", data)
+		wblk, wfound, werr := findBlockLines(data)
+		if (err == nil) != (werr == nil) || (err != nil && err.Error() != werr.Error()) || blk != wblk || found != wfound {
+			t.Fatalf("findBlock %v %v %v, line walk %v %v %v\n%q", blk, found, err, wblk, wfound, werr, data)
+		}
+	})
+}
+
+// findBlockLines is findBlock as it was first written: every line checked.
+func findBlockLines(data []byte) (span, bool, error) {
+	var (
+		blk                 span
+		found               bool
+		beginLine, openLine int
+	)
+	for off, line := 0, 1; off < len(data); line++ {
+		next := len(data)
+		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+			next = off + i + 1
+		}
+		switch string(bytes.TrimSpace(data[off:next])) {
+		case BeginMarker:
+			if openLine > 0 || found {
+				return span{}, false, duplicateBegin("F", line, beginLine)
+			}
+			openLine, beginLine, blk.start = line, line, off
+		case EndMarker:
+			if openLine == 0 {
+				return span{}, false, lonelyEnd("F", line)
+			}
+			openLine, found, blk.end = 0, true, next
+		}
+		off = next
+	}
+	if openLine > 0 {
+		return span{}, false, lonelyBegin("F", openLine)
+	}
+	return blk, found, nil
 }

@@ -50,22 +50,12 @@ func hookTarget(sys *core.System, claudeDir string, snap *settings.Snapshot) (Ta
 		command = gates.HookCommand(exe, root)
 	}
 	t := Target{Agent: "claude", Path: sys.Paths.Join(claudeDir, HookFile)}
-	t.edit = func(old []byte) ([]byte, error) {
+	t.edit = func(old []byte) ([][]byte, error) {
 		data, err := gates.EnsureStopHook(old, command, present)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w; fix the file or remove it, then run `charter apply` again", t.Path, err)
 		}
-		return data, nil
+		return whole(data), nil
 	}
-	var err error
-	if t.Old, err = read(sys, t.Path); err != nil {
-		return Target{}, err
-	}
-	if t.New, err = t.edit(t.Old); err != nil {
-		return Target{}, err
-	}
-	if t.SharedPath, err = sys.SharedLink(t.Path); err != nil {
-		return Target{}, err
-	}
-	return t, nil
+	return t, nil // PlanRequest reads it with the other targets
 }

@@ -30,36 +30,76 @@ func bigFile(size int) []byte {
 	return b.Bytes()
 }
 
-// apply on a 20 MB file replaces the block and keeps every byte around it.
+// apply on a 20 MB file replaces the block and keeps every byte around it,
+// whether the plan keeps the file (for a diff) or not (RunOnly).
 func TestApplyLargeFileKeepsText(t *testing.T) {
+	for _, runOnly := range []bool{false, true} {
+		m := newMachine(t)
+		data := bigFile(20 << 20)
+		m.write(t, ".claude/CLAUDE.md", string(data))
+		req := Request{Agents: []string{"claude"}, RunOnly: runOnly}
+		ts, err := PlanRequest(m.sys, m.snap, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ts[0].Current() || ts[0].Missing() || (ts[0].Old == nil) != runOnly {
+			t.Fatalf("runOnly %v: plan current %v, missing %v, kept old %v", runOnly, ts[0].Current(), ts[0].Missing(), ts[0].Old != nil)
+		}
+		if rs, err := Run(m.sys, ts, false); err != nil || rs[0].State != StateWritten {
+			t.Fatalf("runOnly %v: %+v %v", runOnly, rs, err)
+		}
+		got, err := os.ReadFile(m.path(".claude/CLAUDE.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := bytes.Index(data, []byte(BeginMarker))
+		j := bytes.Index(data, []byte(EndMarker)) + len(EndMarker) + 1
+		block := Render(m.snap)
+		if !bytes.HasPrefix(got, data[:i]) || !bytes.HasSuffix(got, data[j:]) ||
+			!bytes.Equal(got[i:len(got)-(len(data)-j)], block) {
+			t.Fatalf("runOnly %v: the text around the block changed (len %d, was %d)", runOnly, len(got), len(data))
+		}
+		// A second apply finds it current and writes nothing.
+		ts, err = PlanRequest(m.sys, m.snap, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ts[0].Current() {
+			t.Fatalf("runOnly %v: the second plan finds the file outdated", runOnly)
+		}
+		if rs, err := Run(m.sys, ts, false); err != nil || rs[0].State != StateCurrent {
+			t.Fatalf("runOnly %v: second run: %+v %v", runOnly, rs, err)
+		}
+	}
+}
+
+// A run-only plan that found the file outdated still sees, under the lock,
+// a file someone brought up to date since, and one someone changed again.
+func TestRunOnlyRereadsUnderLock(t *testing.T) {
 	m := newMachine(t)
-	data := bigFile(20 << 20)
-	m.write(t, ".claude/CLAUDE.md", string(data))
-	ts, err := Plan(m.sys, m.snap, []string{"claude"})
+	m.write(t, ".claude/CLAUDE.md", "mine\n")
+	req := Request{Agents: []string{"claude"}, RunOnly: true}
+	ts, err := PlanRequest(m.sys, m.snap, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(m.sys, ts, false); err != nil {
-		t.Fatal(err)
+	current := "mine, edited\n\n" + string(Render(m.snap))
+	m.write(t, ".claude/CLAUDE.md", current)
+	rs, err := Run(m.sys, ts[:1], false)
+	if err != nil || rs[0].State != StateCurrent {
+		t.Fatalf("%+v %v", rs, err)
 	}
-	got, err := os.ReadFile(m.path(".claude/CLAUDE.md"))
+	ts, err = PlanRequest(m.sys, m.snap, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := bytes.Index(data, []byte(BeginMarker))
-	j := bytes.Index(data, []byte(EndMarker)) + len(EndMarker) + 1
-	block := Render(m.snap)
-	if !bytes.HasPrefix(got, data[:i]) || !bytes.HasSuffix(got, data[j:]) ||
-		!bytes.Equal(got[i:len(got)-(len(data)-j)], block) {
-		t.Fatalf("the text around the block changed (len %d, was %d)", len(got), len(data))
+	m.write(t, ".claude/CLAUDE.md", "mine, again\n"+BeginMarker+"\nstale\n"+EndMarker+"\ntail\n")
+	if rs, err := Run(m.sys, ts[:1], false); err != nil || rs[0].State != StateWritten {
+		t.Fatalf("%+v %v", rs, err)
 	}
-	// A second apply finds it current and writes nothing.
-	ts, err = Plan(m.sys, m.snap, []string{"claude"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rs, err := Run(m.sys, ts, false); err != nil || rs[0].State != StateCurrent {
-		t.Fatalf("second run: %+v %v", rs, err)
+	got, _ := os.ReadFile(m.path(".claude/CLAUDE.md"))
+	if want := "mine, again\n" + string(Render(m.snap)) + "tail\n"; string(got) != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -110,7 +150,7 @@ func BenchmarkApplyLarge(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		snap.Values["commands.suggestions.max_options"] = int64(i % 21) // a new block every run
-		ts, err := Plan(sys, snap, []string{"claude"})
+		ts, err := PlanRequest(sys, snap, Request{Agents: []string{"claude"}, RunOnly: true})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -43,10 +43,11 @@ func TestProjectGolden(t *testing.T) {
 	if _, found, err := findBlock("project", block); err != nil || !found {
 		t.Errorf("the project block does not parse as one block: %v", err)
 	}
-	mdc, err := renderers[core.FormatRules]("charter.mdc", []byte("user text charter replaces\n"), block)
+	parts, err := renderers[core.FormatRules]("charter.mdc", []byte("user text charter replaces\n"), block)
 	if err != nil {
 		t.Fatal(err)
 	}
+	mdc := join(parts)
 	golden(t, "cursor.mdc.golden", mdc)
 	if !bytes.HasPrefix(mdc, []byte("---\ndescription: ")) || !bytes.Contains(mdc, []byte("\nalwaysApply: true\n---\n"+BeginMarker+"\n")) {
 		t.Errorf("rules file frontmatter:\n%s", mdc)

@@ -23,8 +23,11 @@
 package fsys
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -206,4 +209,32 @@ func textKey(dir, name string) string {
 		k = strings.ToLower(k)
 	}
 	return k
+}
+
+// readAll reads an open file into one buffer sized from its stat (an empty
+// file is a non-nil empty slice).
+func readAll(f *os.File, path string) ([]byte, error) {
+	var size int64
+	if fi, err := f.Stat(); err == nil {
+		size = fi.Size()
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	data := buf.Bytes()
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
+}
+
+// writeParts writes parts one after the other.
+func writeParts(w io.Writer, parts [][]byte) error {
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }

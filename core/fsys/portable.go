@@ -3,6 +3,7 @@ package fsys
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -149,6 +150,16 @@ func (t *portableTarget) Close() error { return nil }
 func (t *portableTarget) full() string { return filepath.Join(t.Dir, t.Name) }
 
 func (t *portableTarget) Read() ([]byte, error) {
+	f, err := t.Open()
+	if f == nil || err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, t.Path)
+}
+
+// Open opens the file for reading; nil when it does not exist.
+func (t *portableTarget) Open() (*os.File, error) {
 	if t.IsDir {
 		return nil, &IsDirError{Path: t.Path}
 	}
@@ -166,14 +177,14 @@ func (t *portableTarget) Read() ([]byte, error) {
 	case !fi.Mode().IsRegular():
 		return nil, &NotRegularError{Path: t.Path}
 	}
-	data, err := os.ReadFile(t.full())
+	f, err := os.Open(t.full())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", t.Path, err)
 	}
-	if data == nil {
-		data = []byte{}
-	}
-	return data, nil
+	return f, nil
 }
 
 // recheck walks the path again, as late as possible, and makes sure it
@@ -194,6 +205,17 @@ func (t *portableTarget) recheck() error {
 }
 
 func (t *portableTarget) Write(data []byte, p Perm) error {
+	return t.WriteParts([][]byte{data}, p)
+}
+
+// WriteParts is Write of the parts one after the other: a large file
+// edited in the middle is written from its pieces, never joined in memory.
+func (t *portableTarget) WriteParts(parts [][]byte, p Perm) error {
+	return t.WriteFunc(func(w io.Writer) error { return writeParts(w, parts) }, p)
+}
+
+// WriteFunc is Write of whatever fill writes to the temporary file.
+func (t *portableTarget) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 	if t.IsDir {
 		return &IsDirError{Path: t.Path}
 	}
@@ -238,7 +260,7 @@ func (t *portableTarget) Write(data []byte, p Perm) error {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", t.Path, err)
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := fill(f); err != nil {
 		return fail(err)
 	}
 	if err := f.Sync(); err != nil {

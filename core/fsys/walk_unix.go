@@ -3,9 +3,9 @@
 package fsys
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -320,6 +320,17 @@ func (t *Target) full() string { return join(t.Dir, t.Name) }
 // Read returns the file's bytes, nil when it does not exist (an empty file
 // is a non-nil empty slice).
 func (t *Target) Read() ([]byte, error) {
+	f, err := t.Open()
+	if f == nil || err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, t.Path)
+}
+
+// Open opens the file for reading, without following a link; nil when it
+// does not exist. A caller that streams it never holds it in memory.
+func (t *Target) Open() (*os.File, error) {
 	if t.IsDir {
 		return nil, &IsDirError{Path: t.Path}
 	}
@@ -337,24 +348,16 @@ func (t *Target) Read() ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: t.Path, Err: err}
 	}
 	f := os.NewFile(uintptr(fd), t.full())
-	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
+		f.Close()
 		return nil, fmt.Errorf("read %s: %w", t.Path, err)
 	}
 	if !fi.Mode().IsRegular() {
+		f.Close()
 		return nil, &NotRegularError{Path: t.Path}
 	}
-	// Sized from the stat, so a large file is read into one buffer.
-	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+bytes.MinRead))
-	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, fmt.Errorf("read %s: %w", t.Path, err)
-	}
-	data := buf.Bytes()
-	if data == nil {
-		data = []byte{}
-	}
-	return data, nil
+	return f, nil
 }
 
 // Write replaces the file with data atomically in Dir's handle: a
@@ -362,6 +365,18 @@ func (t *Target) Read() ([]byte, error) {
 // rename within the handle, fsync of the directory. Any failure removes the
 // temporary file. A read-only file (no owner write bit) is refused.
 func (t *Target) Write(data []byte, p Perm) error {
+	return t.WriteParts([][]byte{data}, p)
+}
+
+// WriteParts is Write of the parts one after the other: a large file
+// edited in the middle is written from its pieces, never joined in memory.
+func (t *Target) WriteParts(parts [][]byte, p Perm) error {
+	return t.WriteFunc(func(w io.Writer) error { return writeParts(w, parts) }, p)
+}
+
+// WriteFunc is Write of whatever fill writes to the temporary file: a
+// large file can be copied into it from another file by the kernel.
+func (t *Target) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 	if t.IsDir {
 		return &IsDirError{Path: t.Path}
 	}
@@ -407,7 +422,7 @@ func (t *Target) Write(data []byte, p Perm) error {
 		unix.Unlinkat(t.fd, tmp, 0)
 		return fmt.Errorf("write %s: %w", t.Path, err)
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := fill(f); err != nil {
 		return fail(err)
 	}
 	if exact { // the umask narrowed the create mode; an exact mode is exact

@@ -50,7 +50,10 @@ func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
 // very next request.
 func (s *Server) detect(w http.ResponseWriter, r *http.Request) error {
 	sys := s.cfg.Sys
-	key := sys.Getenv("PATH") + "\x00" + sys.Getenv("PATHEXT")
+	key := sys.Getenv("PATH") // no copy per request where there is no PATHEXT
+	if ext := sys.Getenv("PATHEXT"); ext != "" {
+		key += "\x00" + ext
+	}
 	doc, err := s.detectCache.get(sys.Fs, key, func() ([]byte, []string, error) {
 		d, in, err := sys.DetectCompanionInputs()
 		if err != nil {

@@ -14,8 +14,9 @@ import (
 // planApply reads this scope's settings and plans the agents' files: the
 // user-level ones from the settings without the project layers, or with
 // project the served project's (and its .mcp.json) from all of them.
-func (s *Server) planApply(agents []string, project bool) ([]apply.Target, error) {
-	req := apply.Request{Agents: agents}
+// runOnly plans for a write, with no diff to show.
+func (s *Server) planApply(agents []string, project, runOnly bool) ([]apply.Target, error) {
+	req := apply.Request{Agents: agents, RunOnly: runOnly}
 	if project {
 		if s.cfg.Project == nil {
 			return nil, &core.UsageError{Msg: "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR"}
@@ -54,7 +55,7 @@ func (s *Server) getApply(w http.ResponseWriter, r *http.Request) error {
 			return &core.UsageError{Kind: core.CodeInvalidRequest, Msg: "project must be true or false"}
 		}
 	}
-	targets, err := s.planApply(agents, project)
+	targets, err := s.planApply(agents, project, false)
 	if err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func (s *Server) postApply(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	targets, err := s.planApply(req.Agents, req.Project)
+	targets, err := s.planApply(req.Agents, req.Project, true)
 	if err != nil {
 		return err
 	}

@@ -130,6 +130,8 @@ func scanBlockChunks(path string, r io.Reader, block []byte, chunk int) (blockSc
 			if sc.same {
 				if sc.same = sc.m+len(seg) <= len(block) && bytes.Equal(seg, block[sc.m:sc.m+len(seg)]); sc.same {
 					sc.m += len(seg)
+				} else {
+					sc.m = 0 // one state for "differs", however the file was cut into chunks
 				}
 			}
 		}

@@ -47,16 +47,9 @@ func findBlock(path string, data []byte) (span, bool, error) {
 	)
 	lineAt := func(off int) int { return bytes.Count(data[:off], []byte("\n")) + 1 }
 	for off := 0; off < len(data); {
-		i := bytes.Index(data[off:], []byte(markerStem))
-		if i < 0 {
+		start, next, ok := nextMarkerLine(data, off)
+		if !ok {
 			break
-		}
-		at := off + i
-		// off is always a line's start, so the line holding at starts here.
-		start := off + bytes.LastIndexByte(data[off:at], '\n') + 1
-		next := len(data)
-		if j := bytes.IndexByte(data[at:], '\n'); j >= 0 {
-			next = at + j + 1
 		}
 		switch string(bytes.TrimSpace(data[start:next])) {
 		case BeginMarker:
@@ -77,6 +70,23 @@ func findBlock(path string, data []byte) (span, bool, error) {
 		return span{}, false, lonelyBegin(path, lineAt(blk.start))
 	}
 	return blk, found, nil
+}
+
+// nextMarkerLine finds, from off (a line's start), the next line holding
+// the marker stem: its start and the start of the line after it. findBlock
+// and scanBlock both walk a file with it, marker to marker.
+func nextMarkerLine(data []byte, off int) (start, next int, ok bool) {
+	i := bytes.Index(data[off:], []byte(markerStem))
+	if i < 0 {
+		return 0, 0, false
+	}
+	at := off + i
+	start = off + bytes.LastIndexByte(data[off:at], '\n') + 1
+	next = len(data)
+	if j := bytes.IndexByte(data[at:], '\n'); j >= 0 {
+		next = at + j + 1
+	}
+	return start, next, true
 }
 
 func duplicateBegin(path string, line, first int) error {
@@ -162,15 +172,9 @@ func scanBlockChunks(path string, r io.Reader, block []byte, chunk int) (blockSc
 		seg, from := buf[:end], 0 // seg[from:] is not compared with block yet
 		lineAt := func(off int) int { return lines + bytes.Count(seg[:off], []byte("\n")) + 1 }
 		for pos := 0; pos < len(seg); {
-			i := bytes.Index(seg[pos:], []byte(markerStem))
-			if i < 0 {
+			ls, le, ok := nextMarkerLine(seg, pos)
+			if !ok {
 				break
-			}
-			at := pos + i
-			ls := pos + bytes.LastIndexByte(seg[pos:at], '\n') + 1
-			le := len(seg)
-			if j := bytes.IndexByte(seg[at:], '\n'); j >= 0 {
-				le = at + j + 1
 			}
 			switch string(bytes.TrimSpace(seg[ls:le])) {
 			case BeginMarker:

@@ -710,16 +710,5 @@ func BenchmarkWriteLargeFile(b *testing.B) {
 	for i := 0; sb.Len() < MaxFileSize-200; i++ {
 		fmt.Fprintf(&sb, "# note %d\nkey%d:\n  name: value %d # inline\n  list: [a, b, c]\n", i, i, i)
 	}
-	body := []byte(sb.String())
-	fs := afero.NewMemMapFs()
-	sys := core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil)
-	st := New(sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		afero.WriteFile(fs, st.Path(), body, 0o600)
-		if _, err := st.Write(Update{Set: map[string]any{"rules.tier": []string{"full", "balanced"}[i%2]}}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchWrite(b, []byte(sb.String()))
 }

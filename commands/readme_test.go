@@ -43,3 +43,23 @@ func TestReadmeMatchesTheBinary(t *testing.T) {
 		t.Errorf("README does not say `Go %s or later`, the version go.mod asks for", goVersion[1])
 	}
 }
+
+// Release archives carry the MIT licence, and the release runs no hook that
+// could change the tree (issue 16 item 11).
+func TestReleaseShipsLicence(t *testing.T) {
+	licence, err := os.ReadFile(filepath.Join("..", "LICENSE"))
+	if err != nil || !strings.HasPrefix(string(licence), "MIT License") {
+		t.Fatalf("LICENSE is not the MIT licence: %v", err)
+	}
+	cfg, err := os.ReadFile(filepath.Join("..", ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := regexp.MustCompile(`(?m)^    files:\n((?:      - .*\n)+)`).FindSubmatch(cfg)
+	if files == nil || !strings.Contains(string(files[1]), "- LICENSE\n") {
+		t.Errorf(".goreleaser.yaml's archives do not list LICENSE")
+	}
+	if strings.Contains(string(cfg), "go mod tidy") {
+		t.Errorf(".goreleaser.yaml runs go mod tidy at release")
+	}
+}

@@ -22,7 +22,9 @@
 // a value is copied when its shallowest path lies within the limit. Slices
 // are matched by their first element, so s and s[:n] stay one array in the
 // copy; pointers into the middle of another value and sub-slices that start
-// later get copies of their own. Map keys are kept as they are, since
+// later get copies of their own. A slice is copied to its full capacity, and
+// the elements between its length and capacity count as reachable at the
+// slice's level, since reslicing reaches them. Map keys are kept as they are, since
 // copying a pointer key would change which entry it finds.
 //
 // Functions, channels and unsafe pointers are shared. time.Time is copied as

@@ -140,6 +140,8 @@ func (k *checker) walk(o, c reflect.Value, depth int) {
 		if o.Cap() > 0 && op == cp {
 			k.t.Fatal("slice array shared within the limit")
 		}
+		// Elements past len are reachable by reslicing, so they count.
+		o, c = o.Slice3(0, o.Cap(), o.Cap()), c.Slice3(0, c.Cap(), c.Cap())
 		for i := range o.Len() {
 			k.walk(o.Index(i), c.Index(i), depth)
 		}

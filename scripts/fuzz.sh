@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every fuzz target of the module for a short time each (CI calls it;
-# FUZZTIME=1m scripts/fuzz.sh for a longer local run). New crashers land in
+# Runs every fuzz target of the module for a while each (FUZZTIME, 4s by
+# default; CI replays the corpora through go test instead of fuzzing). New crashers land in
 # the package's testdata/fuzz and fail the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

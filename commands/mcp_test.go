@@ -13,8 +13,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core/mcpserver"
@@ -41,15 +43,87 @@ type mcpProcess struct {
 	cmd    *exec.Cmd
 	cs     *mcp.ClientSession
 	stderr *bytes.Buffer
+	conn   *tapConn // the client's side of the stdio connection
+	// progress receives the progress notifications the server sends (the
+	// ones that find it full are dropped).
+	progress chan *mcp.ProgressNotificationParams
+}
+
+// tapTransport hands the client a tapConn over the transport's connection.
+type tapTransport struct {
+	mcp.Transport
+	conn *tapConn
+}
+
+func (t *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t.conn = &tapConn{Connection: c}
+	return t.conn, nil
+}
+
+// tapConn passes every message through and remembers the id of each call
+// the client writes, so that a test can send raw notifications about a
+// call (notifications/cancelled) that the SDK's client would only send
+// itself when the caller's context ends.
+type tapConn struct {
+	mcp.Connection
+	mu    sync.Mutex
+	calls map[string][]jsonrpc.ID // method → ids, in the order written
+}
+
+func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if r, ok := msg.(*jsonrpc.Request); ok && r.IsCall() {
+		c.mu.Lock()
+		if c.calls == nil {
+			c.calls = map[string][]jsonrpc.ID{}
+		}
+		c.calls[r.Method] = append(c.calls[r.Method], r.ID)
+		c.mu.Unlock()
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// lastCall is the id of the latest call of method written.
+func (c *tapConn) lastCall(t testing.TB, method string) jsonrpc.ID {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ids := c.calls[method]
+	if len(ids) == 0 {
+		t.Fatalf("no %s call was written", method)
+	}
+	return ids[len(ids)-1]
+}
+
+// notify writes a notification to the server as it is given, on the
+// session's own connection.
+func (p *mcpProcess) notify(t testing.TB, method string, params any) {
+	t.Helper()
+	raw, err := json.Marshal(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.conn.Write(context.Background(), &jsonrpc.Request{Method: method, Params: raw}); err != nil {
+		t.Fatalf("notify %s: %v", method, err)
+	}
 }
 
 // startMCP starts `bin args...` in dir with only the variables in environ,
 // and connects a client announcing roots (none: no roots capability).
 func startMCP(t testing.TB, bin, dir string, environ []string, roots []string, args ...string) *mcpProcess {
 	t.Helper()
-	p := &mcpProcess{cmd: exec.Command(bin, args...), stderr: &bytes.Buffer{}}
+	p := &mcpProcess{cmd: exec.Command(bin, args...), stderr: &bytes.Buffer{},
+		progress: make(chan *mcp.ProgressNotificationParams, 64)}
 	p.cmd.Dir, p.cmd.Env, p.cmd.Stderr = dir, environ, p.stderr
-	opts := &mcp.ClientOptions{}
+	opts := &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+		select {
+		case p.progress <- req.Params:
+		default:
+		}
+	}}
 	if roots == nil {
 		opts.Capabilities = &mcp.ClientCapabilities{}
 	}
@@ -57,11 +131,12 @@ func startMCP(t testing.TB, bin, dir string, environ []string, roots []string, a
 	for _, r := range roots {
 		c.AddRoots(&mcp.Root{URI: (&url.URL{Scheme: "file", Path: r}).String()})
 	}
-	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: p.cmd}, nil)
+	tr := &tapTransport{Transport: &mcp.CommandTransport{Command: p.cmd}}
+	cs, err := c.Connect(context.Background(), tr, nil)
 	if err != nil {
 		t.Fatalf("connect to charter mcp: %v\nstderr: %s", err, p.stderr)
 	}
-	p.cs = cs
+	p.cs, p.conn = cs, tr.conn
 	t.Cleanup(func() { cs.Close() })
 	return p
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -55,7 +56,18 @@ func profile(r *run) []Check {
 		if err != nil {
 			home = "the agent-switch home"
 		}
-		out = append(out, ok(name, label, fmt.Sprintf("none active (no CLAUDE_CONFIG_DIR, CODEX_HOME or other *_CONFIG_DIR points into %s)", home)))
+		// The variables named are the agent table's, in its order.
+		var named []string
+		for _, a := range r.Sys.Agents() {
+			if a.DirVar != "" && !slices.Contains(named, a.DirVar) {
+				named = append(named, a.DirVar)
+			}
+		}
+		which := "*_CONFIG_DIR"
+		if len(named) > 0 {
+			which = strings.Join(named, ", ") + " or other " + which
+		}
+		out = append(out, ok(name, label, fmt.Sprintf("none active (no %s points into %s)", which, home)))
 	}
 	for _, v := range vars {
 		if v.Ignored == "" || v.Selected || strings.Contains(v.Ignored, "already chose") {

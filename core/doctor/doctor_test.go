@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -22,9 +23,14 @@ func newSys(t *testing.T, environ ...string) (*core.System, string) {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return sysIn(home, environ...), home
+}
+
+// sysIn is a System whose home is home, with environ beside HOME.
+func sysIn(home string, environ ...string) *core.System {
 	// The policy path is pinned, so that the machine's own is never read.
 	environ = append([]string{"HOME=" + home, "PATH=", "AGENTKIT_POLICY_FILE=" + filepath.Join(home, "policy.yaml")}, environ...)
-	return core.NewSystem(afero.NewOsFs(), environ, time.Now, func() (string, error) { return home, nil }), home
+	return core.NewSystem(afero.NewOsFs(), environ, time.Now, func() (string, error) { return home, nil })
 }
 
 func byName(rep Report) map[string]Check {
@@ -213,5 +219,91 @@ func TestProjectAndPolicy(t *testing.T) {
 	rep = byName(Run(Env{Sys: sys, Project: func() (*core.Project, error) { return sys.FindProject(&missing, false) }}))
 	if c := rep["project"]; c.Status != Fail || !strings.Contains(c.Message, missing) {
 		t.Errorf("missing project dir: %+v", c)
+	}
+}
+
+// zed is an agent only this test knows: doctor must learn of it from the
+// System's agent table alone.
+var zed = core.Agent{Name: "zed", Provider: "zed", DirVar: "ZED_HOME", DefaultDir: ".zed",
+	UserFile: "ZED.md", ProjectFile: "ZED.md", Format: core.FormatBlock}
+
+func withZed(sys *core.System) *core.System {
+	sys.AgentTable = append(core.DefaultAgents(), zed)
+	return sys
+}
+
+// An entry added to the agent table is all doctor needs: the profile line
+// names its variable, a profile chosen by that variable is found, its
+// user-level file (where its variable points) is checked, missing or
+// written, and a shared link on the way to it is reported.
+func TestAgentTableEntry(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "zed-home")
+	file := filepath.Join(dir, "ZED.md")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+
+	// The default table knows nothing of it.
+	sys, home := newSys(t, "ZED_HOME="+dir)
+	rep := byName(Run(Env{Sys: sys}))
+	if _, ok := rep["agent-file:zed"]; ok || strings.Contains(rep["profile"].Message, "ZED_HOME") {
+		t.Fatalf("zed is known without its table entry: %+v", rep)
+	}
+
+	// Missing: its directory is there (so apply would pick it), its file not.
+	withZed(sys)
+	rep = byName(Run(Env{Sys: sys}))
+	if c := rep["profile"]; c.Message != "none active (no CLAUDE_CONFIG_DIR, CODEX_HOME, ZED_HOME or other *_CONFIG_DIR points into "+filepath.Join(home, ".agent-switch")+")" {
+		t.Errorf("profile: %+v", c)
+	}
+	if c := rep["agent-file:zed"]; c.Status != Warn || c.Message != file+" is not written yet: the agent does not know these settings" {
+		t.Errorf("zed's missing file: %+v", c)
+	}
+
+	// Found: written as `charter apply --agent zed` writes it.
+	scope, err := sys.ResolveScope(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := settings.Open(sys, scope, nil, nil).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets, err := apply.Plan(sys, snap, []string{"zed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := apply.Run(sys, targets, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("apply did not write zed's file: %v", err)
+	}
+	if c := byName(Run(Env{Sys: sys}))["agent-file:zed"]; c.Status != OK || c.Message != file+" is up to date" {
+		t.Errorf("zed's written file: %+v", c)
+	}
+
+	// A profile chosen by ZED_HOME: named, with the variable, and its file
+	// is the profile's; a link there that agent-switch shares is reported.
+	config := filepath.Join(home, ".agent-switch", "zed", "work", "config")
+	shared := filepath.Join(home, ".agent-switch", "shared", "ZED.md")
+	for _, d := range []string{config, filepath.Dir(shared)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sys = withZed(sysIn(home, "ZED_HOME="+config))
+	rep = byName(Run(Env{Sys: sys}))
+	if c := rep["profile"]; c.Message != "zed/work, chosen by ZED_HOME="+config {
+		t.Errorf("profile: %+v", c)
+	}
+	if c := rep["agent-file:zed"]; c.Status != Warn || c.Message != filepath.Join(config, "ZED.md")+" is not written yet: the agent does not know these settings" {
+		t.Errorf("zed's file in its profile: %+v", c)
+	}
+	if err := os.Symlink(shared, filepath.Join(config, "ZED.md")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if c := byName(Run(Env{Sys: sys}))["shared-links:agent-file-zed"]; c.Status != Warn || !strings.HasPrefix(c.Message, filepath.Join(config, "ZED.md")+" (agent file zed) is a link agent-switch shares") {
+		t.Errorf("shared link to zed's file: %+v", c)
 	}
 }

@@ -1,0 +1,160 @@
+//go:build unix
+
+package commands
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// patience bounds every wait below: long enough for a loaded machine,
+// and only ever reached when something is broken.
+const patience = 2 * time.Minute
+
+// waitUntil polls cond until it holds, or fails the test after patience.
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("still waiting, after %s, for %s", patience, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// readPID reads a pid the gate wrote, 0 while the file is not there.
+func readPID(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || pid <= 0 {
+		t.Fatalf("%s holds %q, not a pid", path, data)
+	}
+	return pid
+}
+
+// gone reports whether pid has ended: no such process, or a zombie that
+// nothing has reaped yet (an orphan whose init does not reap still has
+// its entry, though the process itself is dead).
+func gone(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	if errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		return false // no procfs: only ESRCH tells
+	}
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return errors.Is(err, os.ErrNotExist) // reaped since kill(2) found it
+	}
+	// pid (comm) state …: comm may hold spaces and parentheses, the state
+	// follows the last ")".
+	i := bytes.LastIndexByte(stat, ')')
+	return i >= 0 && i+2 < len(stat) && stat[i+2] == 'Z'
+}
+
+// A gates_run that the client cancels with notifications/cancelled, sent
+// on the wire for that call's id, kills the gate's processes (the shell
+// and the child it started), and the server goes on answering.
+func TestMCPCancelKillsGate(t *testing.T) {
+	bin := buildCharter(t)
+	w := newWorld(t)
+	// The gate's shell starts a child, records both pids (each file
+	// renamed into place, so a pid is never read half written), and waits.
+	// Both are in the process group the runner kills.
+	const gate = `sleep 300 & echo $! > child.tmp && mv child.tmp child.pid; echo $$ > shell.tmp && mv shell.tmp shell.pid; wait`
+	if err := os.MkdirAll(filepath.Join(w.project, ".charter"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "gates:\n  tests:\n    command: '"+gate+"'\n")
+	p := startMCP(t, bin, w.home, w.env(), []string{w.project}, "--config-root", w.root, "mcp")
+
+	params := &mcp.CallToolParams{Name: "gates_run", Arguments: map[string]any{"gates": []string{"tests"}}}
+	params.SetProgressToken("gates-1")
+	// The call's own context is never cancelled: the only cancellation the
+	// server sees is the raw notification below.
+	type answer struct {
+		res *mcp.CallToolResult
+		err error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		res, err := p.cs.CallTool(context.Background(), params)
+		answered <- answer{res, err}
+	}()
+
+	var shell, child int
+	waitUntil(t, "the gate to record its pids", func() bool {
+		shell, child = readPID(t, filepath.Join(w.project, "shell.pid")), readPID(t, filepath.Join(w.project, "child.pid"))
+		return shell != 0 && child != 0
+	})
+	// If the test fails before the cancellation works, the group must not
+	// outlive it (the shell leads the group: its pid is the group's id).
+	t.Cleanup(func() {
+		if t.Failed() {
+			syscall.Kill(-shell, syscall.SIGKILL)
+		}
+	})
+	for _, pid := range []int{shell, child} {
+		if gone(pid) {
+			t.Fatalf("gate process %d is not running before the cancellation", pid)
+		}
+	}
+	if pgid, err := syscall.Getpgid(child); err != nil || pgid != shell {
+		t.Fatalf("the child's process group is %d (%v), want the shell's %d", pgid, err, shell)
+	}
+
+	// The run reported its start with the token given.
+	select {
+	case n := <-p.progress:
+		if n.ProgressToken != "gates-1" || !strings.HasPrefix(n.Message, "tests: running") {
+			t.Errorf("progress: %+v", n)
+		}
+	case <-time.After(patience):
+		t.Fatal("no progress notification while the gate runs")
+	}
+
+	id := p.conn.lastCall(t, "tools/call")
+	p.notify(t, "notifications/cancelled", map[string]any{"requestId": id.Raw(), "reason": "the user stopped it"})
+
+	waitUntil(t, "the cancelled gate's processes to end", func() bool { return gone(shell) && gone(child) })
+
+	// The server is alive and answers the next request on the same session.
+	st := fields(t, p.call(t, "status", nil))
+	if st["workDir"] != w.project {
+		t.Errorf("status after the cancellation: %v", st)
+	}
+	if got := fields(t, p.call(t, "settings_get", map[string]any{"key": "rules.tier"})); got["value"] != "full" {
+		t.Errorf("settings_get after the cancellation: %v", got)
+	}
+	// A server may answer a cancelled call or not (MCP says it should not);
+	// if it did, the answer is no passed gate.
+	select {
+	case a := <-answered:
+		if a.err == nil && !a.res.IsError && strings.Contains(resultText(a.res), `"passed"`) {
+			t.Errorf("the cancelled run reports a pass: %s", resultText(a.res))
+		}
+	default:
+	}
+	if code := p.close(t); code != 0 {
+		t.Errorf("exit code %d; stderr: %s", code, p.stderr)
+	}
+}

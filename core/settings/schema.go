@@ -6,6 +6,7 @@ package settings
 import (
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/shopspring/decimal"
 
@@ -212,12 +213,29 @@ func Keys() []Key { return slices.Clone(schema) }
 
 // Lookup finds a key by its dotted name.
 func Lookup(name string) (Key, bool) {
-	i := slices.IndexFunc(schema, func(k Key) bool { return k.Name == name })
-	if i < 0 {
+	i, ok := index().keys[name]
+	if !ok {
 		return Key{}, false
 	}
 	return schema[i], true
 }
+
+// index is built on first use, not at start-up: a large file looks up
+// every key it holds, while most commands look up none.
+var index = sync.OnceValue(func() (ix struct {
+	keys     map[string]int  // name → position in schema
+	sections map[string]bool // every proper prefix of a name
+}) {
+	ix.keys = make(map[string]int, len(schema))
+	ix.sections = map[string]bool{}
+	for i, k := range schema {
+		ix.keys[k.Name] = i
+		for p := parentKey(k.Name); p != ""; p = parentKey(p) {
+			ix.sections[p] = true
+		}
+	}
+	return ix
+})
 
 // Names lists every key name, sorted.
 func Names() []string {

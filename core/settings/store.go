@@ -240,7 +240,7 @@ func mib(n int64) string { return fmt.Sprintf("%.1f MiB", math.Ceil(float64(n)*1
 // isSection: name is a section of the schema, such as rules or
 // commands.suggestions.
 func isSection(name string) bool {
-	return slices.ContainsFunc(schema, func(k Key) bool { return strings.HasPrefix(k.Name, name+".") })
+	return index().sections[name]
 }
 
 // readLayer reads one file, refusing one above MaxFileSize before reading it.

@@ -47,16 +47,25 @@ func statID(fsys afero.Fs, path string) fileID {
 //
 // The list of files comes with the value, so the cache composes with any
 // set of layer files: the builder says what it read.
+//
+// Where inotify is available the files are not statted: the cache watches
+// the directories their lookup visits (see dirWatch), and a value stays
+// good while no event came in since its build began.
 type filesCache[T any] struct {
-	cur atomic.Pointer[filesEntry[T]]
-	now func() time.Time
+	cur   atomic.Pointer[filesEntry[T]]
+	now   func() time.Time
+	watch *dirWatch // nil: stat the files
+
+	unwatchable atomic.Bool // a directory could not be watched: stat instead
 }
 
 type filesEntry[T any] struct {
-	key   string // what besides the files the value depends on
-	paths []string
-	ids   []fileID // nil: the paths are known, the value is not trusted
-	val   T
+	key     string // what besides the files the value depends on
+	paths   []string
+	ids     []fileID // nil: the paths are known, the value is not trusted
+	watched bool     // trusted while the watch's generation is gen
+	gen     uint64
+	val     T
 }
 
 // get returns the cached value for key if none of its files changed, else
@@ -65,7 +74,31 @@ type filesEntry[T any] struct {
 // (the last to finish is kept; the next lookup checks it like any other).
 func (c *filesCache[T]) get(fsys afero.Fs, key string, build func() (T, []string, error)) (T, error) {
 	e := c.cur.Load()
-	if e != nil && e.key == key && e.ids != nil && c.unchanged(fsys, e) {
+	if e != nil && e.key != key {
+		e = nil // built for another PATH: nothing of it applies
+	}
+	w := c.watch
+	if e != nil && e.watched && e.gen == w.generation() {
+		return e.val, nil
+	}
+	if e != nil && w != nil && !c.unwatchable.Load() {
+		if w.add(e.paths) {
+			// The watches are in place before the generation is taken and
+			// the build reads: any later change is an event that retires
+			// the value.
+			gen := w.generation()
+			v, paths, err := build()
+			if err != nil {
+				var zero T
+				return zero, err
+			}
+			c.cur.Store(&filesEntry[T]{key: key, paths: paths, val: v,
+				watched: slices.Equal(paths, e.paths), gen: gen})
+			return v, nil
+		}
+		c.unwatchable.Store(true) // out of watches, say: stat from now on
+	}
+	if e != nil && e.ids != nil && c.unchanged(fsys, e) {
 		return e.val, nil
 	}
 	// Identities are taken before the build reads anything: a write in
@@ -73,7 +106,7 @@ func (c *filesCache[T]) get(fsys afero.Fs, key string, build func() (T, []string
 	// The files are those of the last build; when the build reads others,
 	// its value is served once and only the list is kept.
 	var pre []string
-	if e != nil && e.key == key {
+	if e != nil {
 		pre = e.paths
 	}
 	ids, settled := c.stat(fsys, pre)
@@ -83,7 +116,7 @@ func (c *filesCache[T]) get(fsys afero.Fs, key string, build func() (T, []string
 		return zero, err
 	}
 	next := &filesEntry[T]{key: key, paths: paths, val: v}
-	if settled && e != nil && e.key == key && slices.Equal(paths, pre) {
+	if settled && e != nil && slices.Equal(paths, pre) {
 		next.ids = ids
 	}
 	c.cur.Store(next)

@@ -3,6 +3,7 @@ package server
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +18,26 @@ func settle(r *running) {
 	r.settingsCache.now, r.detectCache.now = future, future
 }
 
+// bothModes runs a freshness test with the caches as the server sets them
+// up (an inotify watch on Linux) and with the stat of every file that is
+// the fallback everywhere.
+func bothModes(t *testing.T, test func(*testing.T, func(*running))) {
+	t.Run("as served", func(t *testing.T) {
+		test(t, func(r *running) {
+			if runtime.GOOS == "linux" && (r.settingsCache.watch == nil || r.detectCache.watch == nil) {
+				t.Fatal("no inotify watch on linux")
+			}
+			settle(r)
+		})
+	})
+	t.Run("stat", func(t *testing.T) {
+		test(t, func(r *running) {
+			r.settingsCache.watch, r.detectCache.watch = nil, nil
+			settle(r)
+		})
+	})
+}
+
 func getValue(t *testing.T, r *running, key string) string {
 	t.Helper()
 	rp := r.do("GET", "api/v1/settings", "")
@@ -29,10 +50,12 @@ func getValue(t *testing.T, r *running, key string) string {
 // A write by another process is visible to the very next GET: a plain
 // file write in place (same inode), a second charter writing through the
 // store, and a file removed.
-func TestSettingsCacheFresh(t *testing.T) {
+func TestSettingsCacheFresh(t *testing.T) { bothModes(t, settingsCacheFresh) }
+
+func settingsCacheFresh(t *testing.T, mode func(*running)) {
 	e := newEnv(t)
 	r := e.start(t, 0)
-	settle(r)
+	mode(r)
 	path := settings.New(e.sys, e.scope).Path()
 	if got := getValue(t, r, "rules.tier"); got != `"balanced"` {
 		t.Fatalf("default: %s", got)
@@ -115,11 +138,13 @@ func TestSettingsCacheNeverStaleAfterPatch(t *testing.T) {
 
 // A companion binary dropped into a PATH directory is seen by the next
 // request; removing it too.
-func TestDetectCacheFresh(t *testing.T) {
+func TestDetectCacheFresh(t *testing.T) { bothModes(t, detectCacheFresh) }
+
+func detectCacheFresh(t *testing.T, mode func(*running)) {
 	dir := t.TempDir()
 	e := newEnv(t, "PATH="+dir)
 	r := e.start(t, 0)
-	settle(r)
+	mode(r)
 	installed := func() bool {
 		rp := r.do("GET", "api/v1/wizard/detect-agent-switch", "")
 		if rp.status != 200 {

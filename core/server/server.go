@@ -85,7 +85,8 @@ type Server struct {
 	pingDoc  []byte
 
 	gateBusy atomic.Bool // a POST /api/v1/gates/run is under way (gaterun.go)
-	// Caches of GET answers, checked against their files on every request.
+	// Caches of GET answers, checked on every request against an inotify
+	// watch of their files' directories, or against the files' identity.
 	settingsCache filesCache[encoded]
 	detectCache   filesCache[[]byte]
 
@@ -152,6 +153,8 @@ func Open(cfg Config) (*Server, error) {
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          log.New(cfg.Log, "charter: http: ", 0),
 	}
+	w := newDirWatch(cfg.Sys.Fs) // one descriptor serves both caches
+	s.settingsCache.watch, s.detectCache.watch = w, w
 	return s, nil
 }
 
@@ -297,6 +300,7 @@ func fileURL(sys *core.System, path string) string {
 // drainTimeout to finish; then the token and discovery files are removed.
 func (s *Server) Serve(ctx context.Context) error {
 	defer s.removeFiles()
+	defer s.settingsCache.watch.close()
 	errc := make(chan error, 1)
 	go func() { errc <- s.http.Serve(s.ln) }()
 	var reason string // why, unless a signal asked: the user knows then

@@ -1,0 +1,153 @@
+package server
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/spf13/afero"
+	"golang.org/x/sys/unix"
+)
+
+// dirWatch tells, with one read of an inotify descriptor, whether anything
+// changed in the directories that resolving a set of paths goes through.
+// The kernel queues an event before the system call that caused it
+// returns, so a change made before a request started is always seen by
+// that request: reads stay fresh without a stat per file.
+type dirWatch struct {
+	mu  sync.Mutex
+	fd  int
+	gen uint64 // bumped whenever events were pending
+	buf []byte
+}
+
+// What changes a directory's entries or an entry's content, mode or target.
+const watchMask = unix.IN_ATTRIB | unix.IN_MODIFY | unix.IN_CLOSE_WRITE | unix.IN_CREATE |
+	unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF
+
+// newDirWatch returns nil where inotify is not available or fsys is not
+// the real file system; the caches then stat their files instead.
+func newDirWatch(fsys afero.Fs) *dirWatch {
+	if _, ok := fsys.(*afero.OsFs); !ok {
+		return nil
+	}
+	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	if err != nil {
+		return nil
+	}
+	return &dirWatch{fd: fd, buf: make([]byte, 4096)}
+}
+
+// generation drains the pending events and returns the generation: equal
+// generations mean nothing watched changed in between.
+func (w *dirWatch) generation() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for {
+		n, err := unix.Read(w.fd, w.buf)
+		if n > 0 {
+			w.gen++
+			continue
+		}
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil && !errors.Is(err, unix.EAGAIN) {
+			w.gen++ // a descriptor that fails vouches for nothing
+		}
+		return w.gen
+	}
+}
+
+// add watches every directory that resolving each path visits, links
+// followed, down to the path itself when it is a directory. Watches are
+// kept for the life of the server. Every call adds them all again: the
+// kernel keeps one watch per directory, and a directory replaced since the
+// last call is a new one to watch. It reports false when some directory
+// could not be watched.
+func (w *dirWatch) add(paths []string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, p := range paths {
+		dirs, ok := visited(p)
+		if !ok {
+			return false
+		}
+		for _, d := range dirs {
+			// Watching through a link would watch its target under the
+			// link's name; both ends are visited separately instead.
+			if _, err := unix.InotifyAddWatch(w.fd, d, watchMask|unix.IN_DONT_FOLLOW|unix.IN_ONLYDIR); err != nil {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// visited lists the directories that looking up p reads: each directory
+// whose entry the lookup uses, through every link on the way, and p itself
+// when it is a directory. A change to any entry used, or to the content of
+// the entry found, is an event in one of them. The walk stops at the first
+// missing entry, whose creation is an event in its parent.
+func visited(p string) ([]string, bool) {
+	if !filepath.IsAbs(p) {
+		return nil, false
+	}
+	var dirs []string
+	seen := map[string]bool{}
+	visit := func(d string) {
+		if !seen[d] {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	todo := strings.Split(strings.TrimPrefix(filepath.Clean(p), "/"), "/")
+	cur := "/"
+	for hops := 0; len(todo) > 0; {
+		name := todo[0]
+		todo = todo[1:]
+		if name == "" || name == "." {
+			continue
+		}
+		if name == ".." {
+			cur = filepath.Dir(cur)
+			continue
+		}
+		visit(cur)
+		next := filepath.Join(cur, name)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) || errors.Is(err, unix.ENOTDIR) {
+				return dirs, true
+			}
+			return nil, false
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			if hops++; hops > 40 {
+				return nil, false // a loop: let stats decide
+			}
+			target, err := os.Readlink(next)
+			if err != nil {
+				return nil, false
+			}
+			if filepath.IsAbs(target) {
+				cur = "/"
+			}
+			todo = append(strings.Split(target, "/"), todo...)
+			continue
+		}
+		cur = next
+		if len(todo) == 0 && fi.IsDir() {
+			visit(cur)
+		}
+	}
+	return dirs, true
+}
+
+func (w *dirWatch) close() {
+	if w != nil {
+		unix.Close(w.fd)
+	}
+}

@@ -1,0 +1,201 @@
+package server
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/spf13/afero"
+)
+
+func TestVisited(t *testing.T) {
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk := func(p string) {
+		if err := os.MkdirAll(filepath.Join(d, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ln := func(target, p string) {
+		if err := os.Symlink(target, filepath.Join(d, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("a/b")
+	mk("x/y")
+	ln("a/b", "rel")                 // relative
+	ln(filepath.Join(d, "x"), "abs") // absolute
+	ln("rel", "chain")               // a link to a link
+	ln("../x/y", "a/up")             // up and over
+	ln("loop2", "loop1")
+	ln("loop1", "loop2")
+	ancestors := func(p string) []string {
+		var out []string
+		for q := filepath.Dir(p); ; q = filepath.Dir(q) {
+			out = append([]string{q}, out...)
+			if q == "/" {
+				return out
+			}
+		}
+	}
+	base := ancestors(filepath.Join(d, "z"))
+	with := func(extra ...string) []string {
+		var out []string
+		for _, e := range extra {
+			out = append(out, filepath.Join(d, e))
+		}
+		return append(slices.Clone(base), out...)
+	}
+	tests := []struct {
+		path string
+		want []string
+	}{
+		{"a/b/file", with("a", "a/b")},
+		{"a/b", with("a", "a/b")},
+		{"missing/deeper/file", with()},
+		{"rel/file", with("a", "a/b")},
+		{"abs/y", with("x", "x/y")},
+		{"chain/f", with("a", "a/b")},
+		{"a/up/f", with("a", "x", "x/y")},
+	}
+	for _, tc := range tests {
+		got, ok := visited(filepath.Join(d, tc.path))
+		if !ok || !slices.Equal(got, tc.want) {
+			t.Errorf("visited(%s) = %v %v\nwant %v", tc.path, got, ok, tc.want)
+		}
+	}
+	if _, ok := visited(filepath.Join(d, "loop1/f")); ok {
+		t.Error("a link loop is watchable")
+	}
+	if _, ok := visited("relative/path"); ok {
+		t.Error("a relative path is watchable")
+	}
+}
+
+// A value built while a file changes is never trusted, and a value built
+// with the watches in place is served without rebuilding until something
+// changes.
+func TestWatchedCache(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, []byte("1"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fsys := afero.NewOsFs()
+	c := &filesCache[string]{watch: newDirWatch(fsys)}
+	if c.watch == nil {
+		t.Fatal("no inotify on linux")
+	}
+	defer c.watch.close()
+	builds := 0
+	build := func() (string, []string, error) {
+		builds++
+		b, _ := os.ReadFile(file) // gone reads as empty
+		return string(b), []string{file}, nil
+	}
+	get := func() string {
+		v, err := c.get(fsys, "", build)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	get()
+	get() // the second build is the first under watch
+	n := builds
+	for range 100 {
+		if get() != "1" {
+			t.Fatal("wrong value")
+		}
+	}
+	if builds != n {
+		t.Fatalf("%d rebuilds with nothing changed", builds-n)
+	}
+	for i, change := range []func() error{
+		func() error { return os.WriteFile(file, []byte("2"), 0o644) },        // in place
+		func() error { return os.Chmod(file, 0o600) },                         // mode only
+		func() error { return os.WriteFile(file+".new", []byte("3"), 0o644) }, // a sibling
+		func() error { return os.Rename(file+".new", file) },                  // replaced
+		func() error { return os.Remove(file) },                               // gone
+		func() error { return os.WriteFile(file, []byte("4"), 0o644) },        // back
+	} {
+		n := builds
+		if err := change(); err != nil {
+			t.Fatal(err)
+		}
+		get()
+		if builds == n {
+			t.Fatalf("change %d not seen", i)
+		}
+	}
+	// A write during the build: the value read may be the old one, so it
+	// must not outlive the next request.
+	write := true
+	inner := build
+	build = func() (string, []string, error) {
+		v, p, err := inner()
+		if write {
+			write = false
+			os.WriteFile(file, []byte("5"), 0o644)
+		}
+		return v, p, err
+	}
+	os.WriteFile(file, []byte("4b"), 0o644) // so that the next get builds
+	if got := get(); got != "4b" {
+		t.Fatalf("got %q, want the value read during the build", got)
+	}
+	if got := get(); got != "5" {
+		t.Fatalf("stale after a write during the build: %q", got)
+	}
+}
+
+// A PATH entry that is a link: a binary in its target is seen, and so is
+// the link moved to another directory.
+func TestDetectThroughLinks(t *testing.T) {
+	d := t.TempDir()
+	for _, p := range []string{"a", "b"} {
+		if err := os.Mkdir(filepath.Join(d, p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := filepath.Join(d, "bin")
+	if err := os.Symlink("a", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(d, "b", "agent-switch"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, "PATH="+link)
+	r := e.start(t, 0)
+	installed := func() bool {
+		rp := r.do("GET", "api/v1/wizard/detect-agent-switch", "")
+		if rp.status != 200 {
+			t.Fatalf("%d %s", rp.status, rp.body)
+		}
+		return rp.json(t)["installed"].(bool)
+	}
+	for range 3 {
+		if installed() {
+			t.Fatal("installed before the binary is on PATH")
+		}
+	}
+	tmp := filepath.Join(d, "bin.new")
+	if err := os.Symlink("b", tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		t.Fatal(err)
+	}
+	if !installed() {
+		t.Error("a link moved to a directory with the binary is not seen")
+	}
+	if err := os.Chmod(filepath.Join(d, "b", "agent-switch"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if installed() {
+		t.Error("chmod -x in the link's target is not seen")
+	}
+}

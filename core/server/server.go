@@ -89,6 +89,7 @@ type Server struct {
 	// watch of their files' directories, or against the files' identity.
 	settingsCache filesCache[encoded]
 	detectCache   filesCache[[]byte]
+	watch         *dirWatch
 
 	beaconMu sync.Mutex
 	beacon   *time.Timer // a beacon's pending stop; any other request cancels it
@@ -153,8 +154,8 @@ func Open(cfg Config) (*Server, error) {
 		MaxHeaderBytes:    16 << 10,
 		ErrorLog:          log.New(cfg.Log, "charter: http: ", 0),
 	}
-	w := newDirWatch(cfg.Sys.Fs) // one descriptor serves both caches
-	s.settingsCache.watch, s.detectCache.watch = w, w
+	s.watch = newDirWatch(cfg.Sys.Fs) // one descriptor serves both caches
+	s.settingsCache.watch, s.detectCache.watch = s.watch, s.watch
 	return s, nil
 }
 
@@ -300,7 +301,7 @@ func fileURL(sys *core.System, path string) string {
 // drainTimeout to finish; then the token and discovery files are removed.
 func (s *Server) Serve(ctx context.Context) error {
 	defer s.removeFiles()
-	defer s.settingsCache.watch.close()
+	defer s.watch.close()
 	errc := make(chan error, 1)
 	go func() { errc <- s.http.Serve(s.ln) }()
 	var reason string // why, unless a signal asked: the user knows then

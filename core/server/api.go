@@ -189,11 +189,11 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 		u.Base = b.Set
 	}
 	u.ConfirmShared, u.IfMatch = req.ConfirmSharedWrite, ifMatch
-	snap, err := st.Write(u)
-	if err != nil {
-		return err
+	res := s.writes.write(st.Path(), u, st.WriteAll)
+	if res.Err != nil {
+		return res.Err
 	}
-	writeSettings(w, st, snap)
+	writeSettings(w, st, res.Snapshot)
 	return nil
 }
 

@@ -90,6 +90,7 @@ type Server struct {
 	settingsCache filesCache[encoded]
 	detectCache   filesCache[[]byte]
 	watch         *dirWatch
+	writes        writeBatcher // PATCHes of one file share its writes
 
 	beaconMu sync.Mutex
 	beacon   *time.Timer // a beacon's pending stop; any other request cancels it

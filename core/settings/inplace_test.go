@@ -153,3 +153,40 @@ func TestSameTree(t *testing.T) {
 		}
 	}
 }
+
+// WriteAll is the updates written one after the other: each is checked
+// against the file as the ones before it left it, a failure leaves the
+// file as it was for the next, and each result is the state after it.
+func TestWriteAllInOrder(t *testing.T) {
+	fs := afero.NewMemMapFs()
+	sys := core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil)
+	st := New(sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
+	if err := afero.WriteFile(fs, st.Path(), []byte("rules:\n  tier: minimal\n\ngates: 5 # mine\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	us := []Update{
+		{Set: map[string]any{"rules.tier": "full"}, Base: map[string]any{"rules.tier": "minimal"}},
+		{Set: map[string]any{"rules.tier": "balanced"}, Base: map[string]any{"rules.tier": "minimal"}}, // stale now
+		{Set: map[string]any{"gates.on_failure": "warn"}},                                              // gates holds a value
+		{Set: map[string]any{"worktrees.mode": "on"}, Base: map[string]any{"worktrees.mode": "ask"}},
+		{Set: map[string]any{"rules.tier": "bogus"}},
+		{Set: map[string]any{"rules.tier": "balanced"}, Base: map[string]any{"rules.tier": "full"}},
+	}
+	res := st.WriteAll(us)
+	wantErr := []string{"", core.CodeStaleETag, core.CodeScalarParent, "", core.CodeInvalidValue, ""}
+	for i, r := range res {
+		if got := core.ErrorCode(r.Err); r.Err != nil && got != wantErr[i] || r.Err == nil && wantErr[i] != "" {
+			t.Errorf("update %d: %v (%s), want %s", i, r.Err, got, wantErr[i])
+		}
+	}
+	if v := res[0].Snapshot.Values["rules.tier"]; v != "full" {
+		t.Errorf("after the first: %v", v)
+	}
+	if v := res[3].Snapshot.Values; v["rules.tier"] != "full" || v["worktrees.mode"] != "on" {
+		t.Errorf("after the fourth: %v %v", v["rules.tier"], v["worktrees.mode"])
+	}
+	got, _ := afero.ReadFile(fs, st.Path())
+	if want := "rules:\n  tier: balanced\ngates: 5 # mine\nworktrees:\n  mode: on\n"; string(got) != want {
+		t.Errorf("file:\n%q\nwant\n%q", got, want)
+	}
+}

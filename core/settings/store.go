@@ -407,6 +407,46 @@ func (s *Snapshot) Nested() map[string]any {
 // problems is not rewritten, except when the write removes every one of
 // them: setting or unsetting a key whose value is bad repairs it.
 func (st *Store) Write(u Update) (*Snapshot, error) {
+	r := st.WriteAll([]Update{u})[0]
+	return r.Snapshot, r.Err
+}
+
+// Result is one update's outcome in WriteAll.
+type Result struct {
+	Snapshot *Snapshot // the settings right after this update
+	Err      error
+}
+
+// WriteAll applies updates as Write applies each, in order, each checked
+// against the file as the ones before it left it, and writes the file once
+// for all of them (once per ConfirmShared value): the outcome is that of
+// the updates written one after the other, at the cost of one write. An
+// update that fails leaves the file as it was for the next one; when the
+// write itself fails, every update that was in it fails with it.
+func (st *Store) WriteAll(us []Update) []Result {
+	res := make([]Result, len(us))
+	var groups [2][]int // by ConfirmShared: the two take different checks
+	for i, u := range us {
+		if err := st.precheck(u); err != nil {
+			res[i].Err = err
+			continue
+		}
+		c := 0
+		if u.ConfirmShared {
+			c = 1
+		}
+		groups[c] = append(groups[c], i)
+	}
+	for c, idx := range groups {
+		if len(idx) > 0 {
+			st.writeGroup(us, idx, c == 1, res)
+		}
+	}
+	return res
+}
+
+// precheck is what an update is refused for before any file is read.
+func (st *Store) precheck(u Update) error {
 	var problems []Problem
 	for _, key := range u.Unset {
 		if _, ok := Lookup(key); !ok {
@@ -430,7 +470,7 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 	}
 	if len(problems) > 0 {
 		sort.Slice(problems, func(i, j int) bool { return problems[i].Key < problems[j].Key })
-		return nil, &ValidationError{Problems: problems}
+		return &ValidationError{Problems: problems}
 	}
 	if u.Base != nil {
 		var missing []string
@@ -440,24 +480,24 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 			}
 		}
 		if len(missing) > 0 {
-			return nil, core.Errorf(core.CodePreconditionRequired, "base has no value for %s: send in base the value read for every key set or unset", strings.Join(missing, ", "))
+			return core.Errorf(core.CodePreconditionRequired, "base has no value for %s: send in base the value read for every key set or unset", strings.Join(missing, ", "))
 		}
 	}
 
 	// The policy wins at every layer: refuse before anything is touched.
-	if err := st.policy.CheckSet(u.Set); err != nil {
-		return nil, err
-	}
+	return st.policy.CheckSet(u.Set)
 
+}
+
+// writeGroup runs the updates us[idx] under one lock and one write.
+func (st *Store) writeGroup(us []Update, idx []int, confirm bool, res []Result) {
 	path := st.Path()
-	opts := core.WriteOptions{ConfirmShared: u.ConfirmShared, Owned: true}
+	opts := core.WriteOptions{ConfirmShared: confirm, Owned: true}
 	if st.target != LayerScope {
-		opts = core.WriteOptions{ConfirmShared: u.ConfirmShared, NewMode: ProjectFileMode} // a team file
+		opts = core.WriteOptions{ConfirmShared: confirm, NewMode: ProjectFileMode} // a team file
 	}
-	var (
-		snap    *Snapshot
-		created bool
-	)
+	var created bool
+	var applied []int // updates whose outcome depends on the write
 	err := st.sys.UpdateFileOpts(path, opts, func(old []byte) ([]byte, error) {
 		ls, at, err := st.otherLayers()
 		if err != nil {
@@ -465,36 +505,19 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 		}
 		cur := loadLayer(path, old)
 		cur.exists = old != nil
-		ls[at] = cur
-		if u.IfMatch != "" {
-			if tag, whole := etag([]*layer{cur}), st.etag(ls); u.IfMatch != tag && u.IfMatch != whole {
-				return nil, &StaleError{Current: tag}
+		data := old
+		for _, i := range idx {
+			next, snap, err := st.apply(path, ls, at, cur, data, us[i])
+			if err != nil {
+				res[i].Err = err
+				// A failed edit may have left the tree half changed.
+				cur = loadLayer(path, data)
+				cur.exists = data != nil
+				continue
 			}
-		}
-		lower := slices.Delete(slices.Clone(ls), at, at+1)
-		if u.Base != nil {
-			if err := st.checkBase(u.Base, ls); err != nil {
-				return nil, err
-			}
-		}
-		// charter never rewrites a file it cannot read, nor one that would
-		// keep a problem after this write. The refusal lists every problem,
-		// so that none of them looks fixable on its own when it is not.
-		all := slices.Clone(cur.problems)
-		for _, l := range lower {
-			all = append(all, l.problems...)
-		}
-		if slices.ContainsFunc(all, func(p FileProblem) bool { return !p.repairable || !u.writes(p.Key) }) {
-			return nil, fileError(all, st.layers())
-		}
-
-		data, next, err := edit(path, cur, old, u)
-		if err != nil {
-			return nil, err
-		}
-		ls[at] = next
-		if snap, err = st.snapshot(ls); err != nil {
-			return nil, err
+			res[i].Snapshot = snap
+			applied = append(applied, i)
+			cur, data = next, next.data
 		}
 		if bytes.Equal(data, old) {
 			return nil, nil // nothing changed (or still nothing): keep the disk as it is
@@ -503,14 +526,67 @@ func (st *Store) Write(u Update) (*Snapshot, error) {
 		return data, nil
 	})
 	if err != nil {
-		return nil, err
+		for _, i := range applied {
+			res[i] = Result{Err: err}
+		}
+		if len(applied) == 0 {
+			for _, i := range idx {
+				if res[i].Err == nil {
+					res[i].Err = err
+				}
+			}
+		}
+		return
 	}
 	if created && st.target == LayerProjectLocal {
-		if err := st.ignoreLocal(u.ConfirmShared); err != nil {
-			return nil, fmt.Errorf("%s was written, but %w", path, err)
+		if err := st.ignoreLocal(confirm); err != nil {
+			for _, i := range applied {
+				res[i] = Result{Err: fmt.Errorf("%s was written, but %w", path, err)}
+			}
 		}
 	}
-	return snap, nil
+}
+
+// apply checks u against cur, the file as it stands (its text is data),
+// and edits it. ls are the layers, cur's place at. next is the edited
+// layer (its text may be data itself); snap the settings after u.
+func (st *Store) apply(path string, ls []*layer, at int, cur *layer, data []byte, u Update) (next *layer, snap *Snapshot, err error) {
+	ls = slices.Clone(ls)
+	ls[at] = cur
+	if u.IfMatch != "" {
+		if tag, whole := etag([]*layer{cur}), st.etag(ls); u.IfMatch != tag && u.IfMatch != whole {
+			return nil, nil, &StaleError{Current: tag}
+		}
+	}
+	if u.Base != nil {
+		if err := st.checkBase(u.Base, ls); err != nil {
+			return nil, nil, err
+		}
+	}
+	// charter never rewrites a file it cannot read, nor one that would
+	// keep a problem after this write. The refusal lists every problem,
+	// so that none of them looks fixable on its own when it is not.
+	all := slices.Clone(cur.problems)
+	for i, l := range ls {
+		if i != at {
+			all = append(all, l.problems...)
+		}
+	}
+	if slices.ContainsFunc(all, func(p FileProblem) bool { return !p.repairable || !u.writes(p.Key) }) {
+		return nil, nil, fileError(all, st.layers())
+	}
+	out, next, err := edit(path, cur, data, u)
+	if err != nil {
+		return nil, nil, err
+	}
+	ls[at] = next
+	if snap, err = st.snapshot(ls); err != nil {
+		return nil, nil, err
+	}
+	if bytes.Equal(out, data) {
+		next.data, next.exists = data, cur.exists // unchanged: a missing file stays missing
+	}
+	return next, snap, nil
 }
 
 // edit applies u to cur, the layer read from old, and returns the new text

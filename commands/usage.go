@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/kong"
 
@@ -62,44 +63,50 @@ func reached(ctx *kong.Context, app *kong.Application) *kong.Node {
 	return node
 }
 
+// The patterns compile on first use: only a command line with a mistake
+// needs them, and start-up is paid by every command.
 var (
-	reDidYouMean  = regexp.MustCompile(`, did you mean (one of )?.*\?$`)
-	reUnknownFlag = regexp.MustCompile(`^unknown flag (\S+)$`)
-	reUnexpected  = regexp.MustCompile(`^unexpected argument (.*)$`)
-	reFlagProblem = regexp.MustCompile(`^(--[\w-]+|-\w): (.*)$`)
-	reNegative    = regexp.MustCompile(`^-(\d|\.\d)`)
-	reGotFlag     = regexp.MustCompile(`but got "([^"]*)" \((long flag|short flag)[^)]*\)`)
-	reBadInt      = regexp.MustCompile(`expected a valid \d+ bit u?int but got "([^"]*)"`)
-	reBadDuration = regexp.MustCompile(`expected duration but got "([^"]*)"`)
-	reBadBool     = regexp.MustCompile(`bool value must be .* but got "([^"]*)"`)
-	reBadEnum     = regexp.MustCompile(`must be one of (.*) but got "([^"]*)"`)
-	reTogether    = regexp.MustCompile(`^(--[\w-]+) and (--[\w-]+) can't be used together$`)
+	reDidYouMean  = lazyRegexp(`, did you mean (one of )?.*\?$`)
+	reUnknownFlag = lazyRegexp(`^unknown flag (\S+)$`)
+	reUnexpected  = lazyRegexp(`^unexpected argument (.*)$`)
+	reFlagProblem = lazyRegexp(`^(--[\w-]+|-\w): (.*)$`)
+	reNegative    = lazyRegexp(`^-(\d|\.\d)`)
+	reGotFlag     = lazyRegexp(`but got "([^"]*)" \((long flag|short flag)[^)]*\)`)
+	reBadInt      = lazyRegexp(`expected a valid \d+ bit u?int but got "([^"]*)"`)
+	reBadDuration = lazyRegexp(`expected duration but got "([^"]*)"`)
+	reBadBool     = lazyRegexp(`bool value must be .* but got "([^"]*)"`)
+	reBadEnum     = lazyRegexp(`must be one of (.*) but got "([^"]*)"`)
+	reTogether    = lazyRegexp(`^(--[\w-]+) and (--[\w-]+) can't be used together$`)
 )
+
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // parseMessage says what is wrong with args, for the command node.
 func parseMessage(err error, ctx *kong.Context, node *kong.Node, args []string) string {
 	// Kong's guesses are dropped: charter makes its own, from its words.
-	msg := reDidYouMean.ReplaceAllString(err.Error(), "")
+	msg := reDidYouMean().ReplaceAllString(err.Error(), "")
 	cmd := commandText(node)
 	switch {
-	case reUnknownFlag.MatchString(msg):
-		return unknownFlag(reUnknownFlag.FindStringSubmatch(msg)[1], node, cmd, args)
-	case reUnexpected.MatchString(msg):
-		return unexpected(reUnexpected.FindStringSubmatch(msg)[1], node, cmd)
+	case reUnknownFlag().MatchString(msg):
+		return unknownFlag(reUnknownFlag().FindStringSubmatch(msg)[1], node, cmd, args)
+	case reUnexpected().MatchString(msg):
+		return unexpected(reUnexpected().FindStringSubmatch(msg)[1], node, cmd)
 	case strings.HasPrefix(msg, "expected ") || strings.HasPrefix(msg, "missing positional arguments"):
 		return missing(ctx, node, cmd)
-	case reTogether.MatchString(msg):
-		m := reTogether.FindStringSubmatch(msg)
+	case reTogether().MatchString(msg):
+		m := reTogether().FindStringSubmatch(msg)
 		return fmt.Sprintf("%s and %s cannot be used together: give one of them", m[1], m[2])
-	case reFlagProblem.MatchString(msg):
-		m := reFlagProblem.FindStringSubmatch(msg)
+	case reFlagProblem().MatchString(msg):
+		m := reFlagProblem().FindStringSubmatch(msg)
 		return flagProblem(m[1], m[2], node)
 	}
 	return msg
 }
 
 func unknownFlag(flag string, node *kong.Node, cmd string, args []string) string {
-	if reNegative.MatchString(flag) {
+	if reNegative().MatchString(flag) {
 		// Kong names the short flag (-1 of -1.5); the user typed the word.
 		word := flag
 		for _, a := range args {
@@ -195,17 +202,17 @@ func flagProblem(flag, problem string, node *kong.Node) string {
 	switch {
 	case strings.Contains(problem, `but got "EOL"`) || strings.HasPrefix(problem, "missing value"):
 		return fmt.Sprintf("%s needs a value: %s %s", flag, flag, placeholder)
-	case reGotFlag.MatchString(problem):
-		next := reGotFlag.FindStringSubmatch(problem)[1]
+	case reGotFlag().MatchString(problem):
+		next := reGotFlag().FindStringSubmatch(problem)[1]
 		return fmt.Sprintf("%s needs a value, but the next word is the flag %s: give the value right after it (%s %s), or write %s=%s if the value itself starts with -", flag, next, flag, placeholder, flag, next)
-	case reBadInt.MatchString(problem):
-		return fmt.Sprintf("%s: %q is not a whole number", flag, reBadInt.FindStringSubmatch(problem)[1])
-	case reBadDuration.MatchString(problem):
-		return fmt.Sprintf("%s: %q is not a duration: use a number and a unit, e.g. 90s, 30m or 1h", flag, reBadDuration.FindStringSubmatch(problem)[1])
-	case reBadBool.MatchString(problem):
-		return fmt.Sprintf("%s is a switch: give it alone to turn it on (%s=false turns it off), not %q", flag, flag, reBadBool.FindStringSubmatch(problem)[1])
-	case reBadEnum.MatchString(problem):
-		m := reBadEnum.FindStringSubmatch(problem)
+	case reBadInt().MatchString(problem):
+		return fmt.Sprintf("%s: %q is not a whole number", flag, reBadInt().FindStringSubmatch(problem)[1])
+	case reBadDuration().MatchString(problem):
+		return fmt.Sprintf("%s: %q is not a duration: use a number and a unit, e.g. 90s, 30m or 1h", flag, reBadDuration().FindStringSubmatch(problem)[1])
+	case reBadBool().MatchString(problem):
+		return fmt.Sprintf("%s is a switch: give it alone to turn it on (%s=false turns it off), not %q", flag, flag, reBadBool().FindStringSubmatch(problem)[1])
+	case reBadEnum().MatchString(problem):
+		m := reBadEnum().FindStringSubmatch(problem)
 		return fmt.Sprintf("%s: %q is not allowed: use one of %s", flag, m[2], strings.ReplaceAll(m[1], ",", ", "))
 	}
 	return flag + ": " + problem

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Median wall time of charter commands next to a hello-world Go binary built
 # the same way, measured in one run with hyperfine (apt-get install hyperfine).
+# A second baseline, "deps floor", is the same hello world linking every
+# third-party and network package charter links (blank imports, so their
+# package initialisation runs): what start-up costs before charter's code.
 # Usage: scripts/bench-cli.sh [runs]
 set -euo pipefail
 runs=${1:-300}
@@ -13,10 +16,17 @@ printf 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("hello") }\n' 
 printf 'module hello\n\ngo 1.26\n' >"$tmp/hello/go.mod"
 (cd "$tmp/hello" && CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$tmp/hello-bin" .)
 CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$tmp/charter" ./cmd/charter
+mkdir -p "$tmp/floor"
+{
+  printf 'package main\n\nimport (\n\t"fmt"\n'
+  go list -deps ./cmd/charter | grep -v '^github.com/agentkit/charter' | grep -v 'internal\|^vendor/' | grep '\.' | sed 's/.*/\t_ "&"/'
+  printf ')\n\nfunc main() { fmt.Println("hello") }\n'
+} >"$tmp/floor/main.go"
+CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$tmp/deps-floor" "$tmp/floor/main.go"
 export HOME="$tmp/home"
 
 hyperfine -N --warmup 20 --runs "$runs" --export-json "$tmp/read.json" \
-  "$tmp/hello-bin" "$tmp/charter detect --json" "$tmp/charter ping --json" "$tmp/charter settings list --json" "$tmp/charter settings get rules.tier" >/dev/null
+  "$tmp/hello-bin" "$tmp/deps-floor" "$tmp/charter detect --json" "$tmp/charter ping --json" "$tmp/charter settings list --json" "$tmp/charter settings get rules.tier" >/dev/null
 # Each set changes the value, so every run really writes and fsyncs.
 hyperfine -N --warmup 5 --runs "$runs" --export-json "$tmp/write.json" \
   --prepare "$tmp/charter settings set gates.coverage.min 1" "$tmp/charter settings set gates.coverage.min 42.5" >/dev/null
@@ -24,8 +34,8 @@ hyperfine -N --warmup 5 --runs "$runs" --export-json "$tmp/write.json" \
 python3 - "$tmp/read.json" "$tmp/write.json" <<'PY'
 import json, sys
 rows = [r for f in sys.argv[1:] for r in json.load(open(f))["results"]]
-hello = rows[0]["median"]
+hello, floor = rows[0]["median"], rows[1]["median"]
 for r in rows:
     name = r["command"].split("/")[-1].replace("hello-bin", "hello world")
-    print(f"{name:45} median {r['median']*1000:6.2f} ms  {r['median']/hello:4.2f}x hello")
+    print(f"{name:45} median {r['median']*1000:6.2f} ms  {r['median']/hello:4.2f}x hello  {r['median']/floor:4.2f}x deps floor")
 PY

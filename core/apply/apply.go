@@ -134,8 +134,9 @@ type Request struct {
 	// supplies it because the MCP package builds on this one.
 	MCPJSON func(old []byte) ([]byte, error)
 	// RunOnly plans for Run alone: the targets keep no copy of their files
-	// (Old and New stay nil, so Status has no diff to show), and a large
-	// file is held in memory once, by Run under its lock.
+	// (Old and New stay nil, so Status has no diff to show), and an
+	// instruction file is not read by Plan at all: Run reads it once, a
+	// piece at a time, under its lock (Current is then false until Run).
 	RunOnly bool
 }
 
@@ -215,9 +216,8 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 func (t *Target) plan(sys *core.System, runOnly bool) error {
 	var err error
 	if runOnly && t.block != nil {
-		if t.missing, t.current, err = t.stream(sys); err != nil {
-			return err
-		}
+		// Run reads the file under its lock and leaves a current one
+		// alone, so reading it here first would only read it twice.
 		t.SharedPath, err = sys.SharedLink(t.Path)
 		return err
 	}

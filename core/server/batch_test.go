@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -49,14 +50,7 @@ func TestWriteBatcherGroups(t *testing.T) {
 	for i := range 10 {
 		wg.Go(func() { check(fmt.Sprint(i)) })
 	}
-	for { // wait until all ten are queued behind the first write
-		b.mu.Lock()
-		n := len(b.queues["f"].waiting)
-		b.mu.Unlock()
-		if n == 10 {
-			break
-		}
-	}
+	waitQueued(&b, "f", 10) // all ten behind the first write
 	close(release)
 	wg.Wait()
 	if len(calls) != 2 || len(calls[0]) != 1 || len(calls[1]) != 10 {
@@ -103,14 +97,7 @@ func TestWriteBatcherPanic(t *testing.T) {
 			results <- b.write("f", settings.Update{}, run).Err
 		})
 	}
-	for {
-		b.mu.Lock()
-		n := len(b.queues["f"].waiting)
-		b.mu.Unlock()
-		if n == 2 {
-			break
-		}
-	}
+	waitQueued(&b, "f", 2)
 	close(release)
 	wg.Wait()
 	if len(panics) != 1 || len(results) != 1 {
@@ -121,5 +108,18 @@ func TestWriteBatcherPanic(t *testing.T) {
 	}
 	if r := b.write("f", settings.Update{}, run); r.Err != nil {
 		t.Fatalf("after the panic: %v", r.Err)
+	}
+}
+
+// waitQueued returns once n writes of key wait behind the one under way.
+func waitQueued(b *writeBatcher, key string, n int) {
+	for {
+		b.mu.Lock()
+		q := len(b.queues[key].waiting)
+		b.mu.Unlock()
+		if q == n {
+			return
+		}
+		runtime.Gosched()
 	}
 }

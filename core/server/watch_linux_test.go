@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/spf13/afero"
 )
@@ -197,5 +198,33 @@ func TestDetectThroughLinks(t *testing.T) {
 	}
 	if installed() {
 		t.Error("chmod -x in the link's target is not seen")
+	}
+}
+
+// A watch that cannot add its directories (out of inotify watches, say)
+// leaves the cache to stat its files, and reads stay fresh.
+func TestUnwatchableFallsBackToStat(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	fsys := afero.NewOsFs()
+	w := newDirWatch(fsys)
+	w.close() // every add now fails
+	c := &filesCache[string]{watch: w, now: func() time.Time { return time.Now().Add(time.Hour) }}
+	build := func() (string, []string, error) {
+		b, _ := os.ReadFile(file)
+		return string(b), []string{file}, nil
+	}
+	for i, want := range []string{"1", "2", "3"} {
+		if err := os.WriteFile(file, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if got, err := c.get(fsys, "", build); err != nil || got != want {
+				t.Fatalf("step %d: %q %v, want %q", i, got, err, want)
+			}
+		}
+	}
+	if !c.unwatchable.Load() {
+		t.Fatal("the cache still tries to watch")
 	}
 }

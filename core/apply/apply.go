@@ -39,7 +39,8 @@ type Target struct {
 	SharedPath string // the link the companion shares that Path lies behind, if any
 	// Old is the file as read, nil when it does not exist, and New the file
 	// as Run would write it. Both are nil in a plan made with
-	// Request.RunOnly, which holds no copy of a file.
+	// Request.RunOnly, which holds no copy of a file, and for an
+	// instruction file, which Plan streams.
 	Old, New []byte
 	missing  bool // the file did not exist when Plan read it
 	current  bool // Plan found the file as Run would leave it
@@ -47,8 +48,9 @@ type Target struct {
 	// (nil: no file), slices of old where it is kept.
 	edit func(old []byte) ([][]byte, error)
 	// block, for an instruction file, is the block edit splices in: such a
-	// file is streamed, by a run-only plan and by Run, never held whole.
+	// file is streamed, by Plan and by Run, never held whole.
 	block []byte
+	diff  string // Plan's diff of an instruction file, read from a window
 }
 
 // unchanged reports whether parts leave the file old as it is (a file that
@@ -221,6 +223,15 @@ func (t *Target) plan(sys *core.System, runOnly bool) error {
 		t.SharedPath, err = sys.SharedLink(t.Path)
 		return err
 	}
+	if t.block != nil {
+		if ok, err := t.planWindow(sys); err != nil || ok {
+			if err == nil {
+				t.SharedPath, err = sys.SharedLink(t.Path)
+			}
+			return err
+		}
+		t.diff = "" // lines too long for a window: read it whole
+	}
 	old, err := read(sys, t.Path)
 	if err != nil {
 		return err
@@ -245,7 +256,10 @@ func Status(targets []Target) []Result {
 		out[i] = Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
 		if !t.Current() {
 			out[i].State = StateOutdated
-			out[i].Diff = Diff(t.Path, t.Old, t.New)
+			out[i].Diff = t.diff
+			if t.Old != nil || t.New != nil {
+				out[i].Diff = Diff(t.Path, t.Old, t.New)
+			}
 			out[i].Missing = t.missing
 		}
 	}

@@ -115,6 +115,7 @@ type blockScan struct {
 	m           int
 	size        int
 	tail        []byte // the file's last two bytes, or fewer
+	line        int    // the lines before the block, or in the whole file when there is none
 }
 
 func (sc blockScan) current(n int) bool { return sc.found && sc.same && sc.m == n }
@@ -182,6 +183,7 @@ func scanBlockChunks(path string, r io.Reader, block []byte, chunk int) (blockSc
 					return sc, duplicateBegin(path, lineAt(ls), begin)
 				}
 				open, begin, sc.same, sc.m, sc.blk.start, from = true, lineAt(ls), true, 0, sc.size+ls, ls
+				sc.line = begin - 1
 			case EndMarker:
 				if !open {
 					return sc, lonelyEnd(path, lineAt(ls))
@@ -208,6 +210,9 @@ func scanBlockChunks(path string, r io.Reader, block []byte, chunk int) (blockSc
 		return sc, lonelyBegin(path, begin)
 	}
 	sc.tail = last[2-min(sc.size, 2):]
+	if !sc.found {
+		sc.line = lines
+	}
 	return sc, nil
 }
 

@@ -33,6 +33,12 @@ func Diff(name string, a, b []byte) string {
 
 // diff is Diff with the edit limit as a parameter, for tests.
 func diff(name string, a, b []byte, limit func(n int) int) string {
+	return diffAt(name, a, b, 0, limit)
+}
+
+// diffAt is diff for a and b that start after line lines of their file:
+// the hunks are numbered as in the whole file.
+func diffAt(name string, a, b []byte, line int, limit func(n int) int) string {
 	if bytes.Equal(a, b) && (a == nil) == (b == nil) {
 		return ""
 	}
@@ -46,6 +52,10 @@ func diff(name string, a, b []byte, limit func(n int) int) string {
 		note = ReplacedNote // a whole replacement is one run of changes: one hunk
 	}
 	hs := hunks(ops)
+	for i := range hs {
+		hs[i].aStart += line
+		hs[i].bStart += line
+	}
 	size := len(from) + len(name) + 10
 	for _, h := range hs {
 		size += h.size(ops, note)

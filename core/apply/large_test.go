@@ -42,8 +42,17 @@ func TestApplyLargeFileKeepsText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ts[0].Current() || ts[0].Missing() || (ts[0].Old == nil) != runOnly {
-			t.Fatalf("runOnly %v: plan current %v, missing %v, kept old %v", runOnly, ts[0].Current(), ts[0].Missing(), ts[0].Old != nil)
+		if ts[0].Current() || ts[0].Missing() || ts[0].Old != nil || ts[0].New != nil {
+			t.Fatalf("runOnly %v: plan current %v, missing %v, kept the file %v", runOnly, ts[0].Current(), ts[0].Missing(), ts[0].Old != nil)
+		}
+		if !runOnly { // the window's diff is the whole file's
+			next, err := splice(m.path(".claude/CLAUDE.md"), data, Render(m.snap))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := Status(ts)[0].Diff, Diff(m.path(".claude/CLAUDE.md"), data, next); got != want || got == "" {
+				t.Fatalf("diff from the window:\n%s\nwant\n%s", got, want)
+			}
 		}
 		if rs, err := Run(m.sys, ts, false); err != nil || rs[0].State != StateWritten {
 			t.Fatalf("runOnly %v: %+v %v", runOnly, rs, err)

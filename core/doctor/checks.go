@@ -385,7 +385,7 @@ func agentFiles(r *run) []Check {
 	for _, t := range targets {
 		n, l := "agent-file:"+t.Agent, "Agent file ("+t.Agent+")"
 		switch {
-		case t.Old == nil:
+		case t.Missing():
 			out = append(out, warn(n, l, t.Path+" is not written yet: the agent does not know these settings", "run `charter apply`"))
 		case t.Current():
 			out = append(out, ok(n, l, t.Path+" is up to date"))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every fuzz target of the module for a while each (FUZZTIME, 4s by
-# default; CI replays the corpora through go test instead of fuzzing). New crashers land in
+# default; CI runs it with 3s; run it longer before a change lands). New crashers land in
 # the package's testdata/fuzz and fail the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -39,3 +39,23 @@ for r in rows:
     name = r["command"].split("/")[-1].replace("hello-bin", "hello world")
     print(f"{name:45} median {r['median']*1000:6.2f} ms  {r['median']/hello:4.2f}x hello  {r['median']/floor:4.2f}x deps floor")
 PY
+
+# Two figures with baselines of their own, from one more run: settings get
+# 20 directories below a project next to the same with --no-project
+# (project discovery), and gate run of a gate whose command is `true` next
+# to `sh -c true` (what charter adds around a gate).
+proj="$tmp/proj"
+deep="$proj$(printf '/d%d' $(seq 20))"
+mkdir -p "$deep" "$proj/.charter"
+printf 'rules:\n  tier: full\ngates:\n  tests:\n    required: true\n    command: "true"\n  lint:\n    required: false\n  coverage:\n    min: 0\n' >"$proj/.charter/settings.yaml"
+cd "$deep"
+hyperfine -N --warmup 20 --runs "$runs" --export-json "$tmp/more.json" \
+  "$tmp/charter settings get rules.tier --no-project" "$tmp/charter settings get rules.tier" \
+  "sh -c true" "$tmp/charter gate run --gate tests" >/dev/null
+cd - >/dev/null
+python3 - "$tmp/more.json" <<'PY'
+import json, sys
+r = [x["median"] for x in json.load(open(sys.argv[1]))["results"]]
+print(f"settings get 20 levels below a project      {r[1]*1000:6.2f} ms  {r[1]/r[0]:4.2f}x --no-project ({r[0]*1000:.2f} ms)")
+print(f"gate run, command true                      {r[3]*1000:6.2f} ms  +{(r[3]-r[2])*1000:.2f} ms over sh -c true ({r[2]*1000:.2f} ms)")
+PY

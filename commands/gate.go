@@ -21,6 +21,7 @@ type GateCmd struct {
 // GateHookCmd groups the agents' hooks.
 type GateHookCmd struct {
 	ClaudeStop GateClaudeStopCmd `cmd:"" name:"claude-stop" help:"Claude Code's Stop hook: reads the event on stdin and blocks the stop (exit 2) while a required gate fails."`
+	CodexStop  GateCodexStopCmd  `cmd:"" name:"codex-stop" help:"Codex's Stop hook: reads the event on stdin and blocks the stop (a JSON decision on stdout) while a required gate fails."`
 }
 
 // GateRunCmd runs the gates.
@@ -178,6 +179,11 @@ func printGate(w io.Writer, g gates.Result) {
 type GateClaudeStopCmd struct{}
 
 func (c *GateClaudeStopCmd) Run(ctx context.Context, a *App) error {
+	return runStopHook(ctx, a, gates.ClaudeStop)
+}
+
+// runStopHook answers one Stop event of kind's agent.
+func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
 	sc, err := a.Scope()
 	if err != nil {
 		return err // exit 1: never blocks the agent
@@ -187,7 +193,7 @@ func (c *GateClaudeStopCmd) Run(ctx context.Context, a *App) error {
 	if sc.Kind == core.ScopeHost {
 		runAll = "charter --config-root " + sc.Root.Path + " gate run"
 	}
-	res := gates.HookMain(ctx, a.Stdin, state, func(in gates.StopInput) (gates.HookOptions, error) {
+	res := gates.RunHook(ctx, kind, a.Stdin, state, func(in gates.StopInput) (gates.HookOptions, error) {
 		// The session's cwd is this run's working directory: its project
 		// and settings are the ones that count.
 		cwd := in.Cwd

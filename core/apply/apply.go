@@ -182,12 +182,12 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 			t.block = block
 		}
 		out = append(out, t)
-		if a.Name == "claude" {
+		if h, ok := stopHookOf(a.Name); ok {
 			dir := sys.Paths.Dir(t.Path)
 			if level == LevelProject {
-				dir = sys.Paths.Join(req.Project.Dir, ".claude")
+				dir = sys.Paths.Join(req.Project.Dir, h.projectDir)
 			}
-			ht, err := hookTarget(sys, dir, snap)
+			ht, err := hookTarget(sys, h.kind, sys.Paths.Join(dir, h.file), snap)
 			if err != nil {
 				return nil, err
 			}

@@ -32,10 +32,11 @@ var Executable = func() (string, error) {
 	return exe, nil
 }
 
-// hookTarget is the Claude settings.json in claudeDir with charter's Stop
-// hook entry present while a gate is required, absent when none is. Every
-// Claude target gets one, wherever its directory is.
-func hookTarget(sys *core.System, claudeDir string, snap *settings.Snapshot) (Target, error) {
+// hookTarget is the agent's hook file at path (Claude's settings.json,
+// Codex's hooks.json) with kind's Stop hook entry present while a gate is
+// required, absent when none is. Every target of such an agent gets one,
+// wherever its directory is.
+func hookTarget(sys *core.System, kind gates.HookKind, path string, snap *settings.Snapshot) (Target, error) {
 	present := len(gates.FromSettings(snap.Values, "").Required()) > 0
 	var command string
 	if present {
@@ -47,11 +48,11 @@ func hookTarget(sys *core.System, claudeDir string, snap *settings.Snapshot) (Ta
 		if snap.Scope.Kind == core.ScopeHost {
 			root = snap.Scope.Root.Path
 		}
-		command = gates.HookCommand(exe, root)
+		command = kind.Command(exe, root)
 	}
-	t := Target{Agent: "claude", Path: sys.Paths.Join(claudeDir, HookFile)}
+	t := Target{Agent: kind.Agent(), Path: path}
 	t.edit = func(old []byte) ([][]byte, error) {
-		data, err := gates.EnsureStopHook(old, command, present)
+		data, err := kind.EnsureStopHook(old, command, present)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w; fix the file or remove it, then run `charter apply` again", t.Path, err)
 		}

@@ -93,7 +93,7 @@ func TestPlanProject(t *testing.T) {
 		rel, _ := filepath.Rel(m.path("repo"), tg.Path)
 		got = append(got, tg.Agent+"="+filepath.ToSlash(rel)+"@"+tg.Level)
 	}
-	want := []string{"claude=CLAUDE.md@project", "claude=.claude/settings.json@project", "codex=AGENTS.md@project", "cursor=.cursor/rules/charter.mdc@project",
+	want := []string{"claude=CLAUDE.md@project", "claude=.claude/settings.json@project", "codex=AGENTS.md@project", "codex=.codex/hooks.json@project", "cursor=.cursor/rules/charter.mdc@project",
 		"copilot=.github/copilot-instructions.md@project", "mcp=.mcp.json@project"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("targets %v, want %v", got, want)
@@ -121,7 +121,8 @@ func TestPlanProject(t *testing.T) {
 	// Without the Cursor directory or Copilot's file, only the two.
 	m2 := newMachine(t)
 	ts, err = PlanRequest(m2.sys, m2.snap, Request{Project: newProject(t, m2, "r")})
-	if err != nil || len(ts) != 3 || ts[0].Agent != "claude" || ts[1].Path != filepath.Join(m2.home, "r", ".claude", HookFile) || ts[2].Agent != "codex" {
+	if err != nil || len(ts) != 4 || ts[0].Agent != "claude" || ts[1].Path != filepath.Join(m2.home, "r", ".claude", HookFile) || ts[2].Agent != "codex" ||
+		ts[3].Path != filepath.Join(m2.home, "r", ".codex", CodexHookFile) {
 		t.Fatalf("bare project: %+v %v", ts, err)
 	}
 	// An agent with no project file cannot be asked for there.

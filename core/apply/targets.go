@@ -23,8 +23,8 @@ func Files(sys *core.System, agents []string) ([]File, error) {
 			return nil, err
 		}
 		out = append(out, File{Agent: a.Name, Path: p})
-		if a.Name == "claude" { // Plan's hook target, beside CLAUDE.md
-			out = append(out, File{Agent: a.Name, Path: sys.Paths.Join(sys.Paths.Dir(p), HookFile)})
+		if h, ok := stopHookOf(a.Name); ok { // Plan's hook target, beside CLAUDE.md or AGENTS.md
+			out = append(out, File{Agent: a.Name, Path: sys.Paths.Join(sys.Paths.Dir(p), h.file)})
 		}
 	}
 	return out, nil

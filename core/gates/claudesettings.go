@@ -65,8 +65,14 @@ func (e *SettingsError) Error() string {
 // object or "Stop" that is not a list is a *SettingsError, and nothing is
 // changed. Of duplicate keys the last counts, as in Claude Code.
 func EnsureStopHook(data []byte, command string, present bool) ([]byte, error) {
-	if present && !IsCharterHook(command) {
-		return nil, fmt.Errorf("hook command %q does not end with %q", command, HookCommandSuffix)
+	return ensureStopHook(data, command, HookCommandSuffix, present)
+}
+
+// ensureStopHook is EnsureStopHook for the entry whose command ends with
+// suffix: Codex's hooks.json has the same shape (see HookKind).
+func ensureStopHook(data []byte, command, suffix string, present bool) ([]byte, error) {
+	if present && !strings.HasSuffix(strings.TrimSpace(command), suffix) {
+		return nil, fmt.Errorf("hook command %q does not end with %q", command, suffix)
 	}
 	bomLen := 0
 	if bytes.HasPrefix(data, []byte(bom)) {
@@ -87,9 +93,9 @@ func EnsureStopHook(data []byte, command string, present bool) ([]byte, error) {
 	// edit then works on offsets that are certainly current.
 	for round := 0; ; round++ {
 		if round > 1000 {
-			return nil, errors.New("settings.json: too many charter hook entries to edit")
+			return nil, errors.New("too many charter hook entries to edit")
 		}
-		next, err := editOnce(body, command, present)
+		next, err := editOnce(body, command, suffix, present)
 		if err != nil {
 			return nil, err
 		}
@@ -173,7 +179,7 @@ type charterEntry struct {
 
 // editOnce makes the first edit needed and returns the new bytes, or nil
 // when the file already is as wanted.
-func editOnce(data []byte, command string, present bool) ([]byte, error) {
+func editOnce(data []byte, command, suffix string, present bool) ([]byte, error) {
 	root, err := parseJSON(data)
 	if err != nil {
 		return nil, err
@@ -205,7 +211,7 @@ func editOnce(data []byte, command string, present bool) ([]byte, error) {
 					continue
 				}
 				var s string
-				if json.Unmarshal(data[c.val.start:c.val.end], &s) == nil && IsCharterHook(s) {
+				if json.Unmarshal(data[c.val.start:c.val.end], &s) == nil && strings.HasSuffix(strings.TrimSpace(s), suffix) {
 					found = append(found, charterEntry{group: g, entry: e, groupHooks: gh.val, command: c.val})
 				}
 			}
@@ -468,11 +474,15 @@ func index(list []*jnode, n *jnode) int {
 // (C:/Users/…): a path without spaces then needs no quotes in any of
 // those shells.
 func HookCommand(binary, root string) string {
+	return hookCommand(binary, root, HookCommandSuffix)
+}
+
+func hookCommand(binary, root, suffix string) string {
 	words := []string{shellQuote(binary)}
 	if root != "" {
 		words = append(words, "--config-root", shellQuote(root))
 	}
-	return strings.Join(append(words, HookCommandSuffix), " ")
+	return strings.Join(append(words, suffix), " ")
 }
 
 func shellQuote(s string) string {

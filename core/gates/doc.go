@@ -41,6 +41,11 @@
 // not add "charter: " lines of its own around exit 2, since Claude Code
 // hands that stderr to the agent.
 //
+// `charter gate hook codex-stop` is the same call as
+// gates.RunHook(ctx, gates.CodexStop, stdin, state, load): the same
+// decisions and session state, answered in Codex's protocol (a block is
+// exit 0 with {"decision":"block","reason":…} on stdout).
+//
 // # Installing the hook (`charter apply`)
 //
 //	cmd := gates.HookCommand(charterExe, hostRoot) // hostRoot "" unless the scope is a host root
@@ -50,4 +55,7 @@
 // every other byte unchanged; old is returned as is when nothing changes,
 // so bytes.Equal(out, old) means "current". Write out through core's
 // guarded write (UpdateFile), like CLAUDE.md.
+//
+// For Codex's hooks.json, which holds the same "hooks" object, use
+// gates.CodexStop.Command and gates.CodexStop.EnsureStopHook.
 package gates

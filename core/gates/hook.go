@@ -69,10 +69,10 @@ type StopInput struct {
 	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
-// ReadStopInput decodes the hook's stdin. It must be one JSON object with a
-// session_id and a cwd; a hook_event_name, when given, must be Stop or
-// SubagentStop.
-func ReadStopInput(r io.Reader) (StopInput, error) {
+// ReadStopInput decodes the hook's stdin, as kind's agent sends it. It must
+// be one JSON object with a session_id and a cwd; a hook_event_name, when
+// given, must be Stop or SubagentStop.
+func ReadStopInput(r io.Reader, kind HookKind) (StopInput, error) {
 	var in StopInput
 	b, err := io.ReadAll(io.LimitReader(r, maxInput+1))
 	if err != nil {
@@ -82,11 +82,11 @@ func ReadStopInput(r io.Reader) (StopInput, error) {
 		return in, fmt.Errorf("the Stop hook input is larger than %d bytes", maxInput)
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
-		return in, errors.New("no Stop hook input on stdin: this command is run by Claude Code as a Stop hook, which passes the event as JSON")
+		return in, fmt.Errorf("no Stop hook input on stdin: this command is run by %s as a Stop hook, which passes the event as JSON", kind.product())
 	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	if err := d.Decode(&in); err != nil {
-		return in, fmt.Errorf("the Stop hook input is not the JSON object Claude Code sends: %v", err)
+		return in, fmt.Errorf("the Stop hook input is not the JSON object %s sends: %v", kind.product(), err)
 	}
 	if d.More() {
 		return in, errors.New("the Stop hook input holds more than one JSON value")
@@ -112,6 +112,8 @@ type HookOptions struct {
 	RunAll string
 	Now    func() time.Time                     // nil = time.Now
 	Run    func(context.Context, Config) Report // nil = Run with every gate
+	// Kind is whose hook this is: its messages and output protocol.
+	Kind HookKind
 }
 
 // HookResult is what the hook command prints and how it exits.
@@ -128,17 +130,25 @@ type HookResult struct {
 // the reason on stderr: a non-blocking error in Claude Code. Every decision
 // is appended to state's log.
 func HookMain(ctx context.Context, stdin io.Reader, state StateStore, load func(StopInput) (HookOptions, error)) HookResult {
+	return RunHook(ctx, ClaudeStop, stdin, state, load)
+}
+
+// RunHook is HookMain for kind's agent (`charter gate hook <kind>`): the
+// same decisions, answered in that agent's protocol. Exit 1 blocks neither
+// agent.
+func RunHook(ctx context.Context, kind HookKind, stdin io.Reader, state StateStore, load func(StopInput) (HookOptions, error)) HookResult {
 	if state == nil {
 		state = noState{}
 	}
-	in, err := ReadStopInput(stdin)
+	in, err := ReadStopInput(stdin, kind)
 	if err == nil {
 		var opt HookOptions
 		if opt, err = load(in); err == nil {
+			opt.Kind = kind
 			return Hook(ctx, in, state, opt)
 		}
 	}
-	res := HookResult{ExitCode: 1, Stderr: "charter: gate hook claude-stop: " + err.Error() + "\n", Decision: DecisionError}
+	res := HookResult{ExitCode: 1, Stderr: "charter: gate hook " + kind.String() + ": " + err.Error() + "\n", Decision: DecisionError}
 	state.Append(LogEntry{Time: time.Now().UTC(), Session: in.SessionID, Cwd: in.Cwd, StopHookActive: in.StopHookActive,
 		Decision: DecisionError, Exit: 1, Error: err.Error()})
 	return res
@@ -161,7 +171,8 @@ func HookMain(ctx context.Context, stdin io.Reader, state StateStore, load func(
 // stop_hook_active is false (the agent stopped on its own, not as the
 // continuation of a block) and in a new session. If the state cannot be
 // read or saved, the hook falls back to stop_hook_active alone: it never
-// blocks a continuation it cannot count.
+// blocks a continuation it cannot count. These exits are Claude Code's
+// protocol; opt.Kind turns them into its agent's (see HookKind).
 func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) HookResult {
 	if state == nil {
 		state = noState{}
@@ -173,6 +184,7 @@ func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) 
 	entry := LogEntry{Time: now().UTC(), Session: in.SessionID, Cwd: in.Cwd, StopHookActive: in.StopHookActive, OnFailure: opt.OnFailure}
 	var problems []string
 	finish := func(res HookResult) HookResult {
+		res = opt.Kind.answer(res)
 		entry.Decision, entry.Exit = res.Decision, res.ExitCode
 		entry.Error = strings.Join(problems, "; ")
 		if err := state.Append(entry); err != nil && res.ExitCode != 2 {
@@ -189,7 +201,7 @@ func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) 
 	if policy != OnFailureStop && policy != OnFailureWarn && policy != OnFailureAsk {
 		msg := fmt.Sprintf("gates.on_failure is %q: choose stop, warn or ask", opt.OnFailure)
 		problems = append(problems, msg)
-		return finish(HookResult{ExitCode: 1, Stderr: "charter: gate hook claude-stop: " + msg + "\n", Decision: DecisionError})
+		return finish(HookResult{ExitCode: 1, Stderr: "charter: gate hook " + opt.Kind.String() + ": " + msg + "\n", Decision: DecisionError})
 	}
 	maxBlocks := opt.MaxBlocks
 	if maxBlocks <= 0 {

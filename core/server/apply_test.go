@@ -13,12 +13,13 @@ import (
 )
 
 // applyTargets are the instruction files of a report; Claude's
-// settings.json (charter's Stop hook) has tests of its own.
+// settings.json and Codex's hooks.json (charter's Stop hook) have tests of
+// their own.
 func applyTargets(t *testing.T, rp reply) []apply.Result {
 	t.Helper()
 	var out []apply.Result
 	for _, r := range allTargets(t, rp) {
-		if filepath.Base(r.Path) != apply.HookFile {
+		if b := filepath.Base(r.Path); b != apply.HookFile && b != apply.CodexHookFile {
 			out = append(out, r)
 		}
 	}
@@ -137,8 +138,9 @@ func TestApplySharedLink(t *testing.T) {
 		Error struct{ Targets []apply.Result }
 	}
 	json.Unmarshal(rp.body, &doc)
-	if ts := doc.Error.Targets; len(ts) != 3 || ts[0].State != apply.StateBlocked || ts[0].SharedPath != link || ts[1].State != apply.StateWritten ||
-		ts[1].Path != filepath.Join(dir, apply.HookFile) || ts[2].State != apply.StateWritten {
+	if ts := doc.Error.Targets; len(ts) != 4 || ts[0].State != apply.StateBlocked || ts[0].SharedPath != link || ts[1].State != apply.StateWritten ||
+		ts[1].Path != filepath.Join(dir, apply.HookFile) || ts[2].State != apply.StateWritten ||
+		ts[3].Path != filepath.Join(dir, apply.CodexHookFile) || ts[3].State != apply.StateWritten {
 		t.Errorf("targets in the 409: %s", rp.body)
 	}
 	if data, _ := os.ReadFile(shared); string(data) != "# shared\n" {

@@ -161,8 +161,10 @@ var schema = []Key{
 		Tell:        Tell{Line: "The coverage gate reads its figure from `%s`."}},
 	{Name: "gates.timeout", Kind: Duration, Default: "10m",
 		Description: "How long one gate may run before it is stopped, e.g. 90s or 10m.",
-		// Codex has no Stop hook: the block itself must send the agent to the gates.
-		Tell: Tell{Line: "Before you declare work done, run `charter gate run` and fix what it reports until it exits 0 (each gate may run for %s). In Claude Code, charter's Stop hook runs it for you when you stop."}},
+		// Claude Code and Codex get charter's Stop hook (apply installs it), but
+		// the block itself sends every agent to the gates: other agents have no
+		// such hook, and Codex runs one only once the user has trusted it.
+		Tell: Tell{Line: "Before you declare work done, run `charter gate run` and fix what it reports until it exits 0 (each gate may run for %s). In Claude Code and Codex, charter's Stop hook runs it for you when you stop."}},
 	{Name: "gates.max_blocks", Kind: Int, Default: int64(3), Min: dec("1"),
 		Description: "How many times in a row charter's Stop hook keeps an agent working while a gate fails, before it lets it stop.",
 		Tell:        Tell{Line: "When charter's Stop hook keeps you working because a gate fails, fix the failure; after %s such blocks in a row it lets you stop, and you must then say plainly that gates still fail."}},

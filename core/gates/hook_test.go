@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -263,6 +265,46 @@ func TestFileStateLogRotates(t *testing.T) {
 	}
 	if fi, _ := os.Stat(log); fi.Mode().Perm() != core.FileMode {
 		t.Fatalf("log mode %v", fi.Mode())
+	}
+}
+
+// The log is charter's own: an older log with a wider mode is 0600 after
+// the next append, and so is the one a rotation keeps.
+func TestFileStateLogMode(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix modes on Windows")
+	}
+	fs, dir := newState(t)
+	log := filepath.Join(dir, "gates.log")
+	if err := fs.Append(LogEntry{Decision: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(log, 0o644)
+	if err := fs.Append(LogEntry{Decision: "second"}); err != nil {
+		t.Fatal(err)
+	}
+	mode := func(p string) iofs.FileMode {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+	if m := mode(log); m != core.FileMode {
+		t.Fatalf("log mode %v after an append", m)
+	}
+	os.Truncate(log, MaxLogBytes)
+	os.Chmod(log, 0o644)
+	if err := fs.Append(LogEntry{Decision: "rotated"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{log, log + ".1"} {
+		if m := mode(p); m != core.FileMode {
+			t.Fatalf("%s mode %v after a rotation", p, m)
+		}
+	}
+	if e := readLog(t, log); len(e) != 1 || e[0].Decision != "rotated" {
+		t.Fatalf("new log %+v", e)
 	}
 }
 

@@ -82,7 +82,9 @@ type Server struct {
 	stop     chan struct{} // closed by POST /api/v1/shutdown
 	stopOnce sync.Once
 	routes   map[string][]endpoint
-	pingDoc  []byte
+
+	pingDocs   [2][]byte // ping without and with the policy file
+	policyPath string    // "" when the policy's path cannot be told
 
 	gateBusy atomic.Bool // a POST /api/v1/gates/run is under way (gaterun.go)
 	// Caches of GET answers, checked on every request against an inotify
@@ -119,14 +121,22 @@ func Open(cfg Config) (*Server, error) {
 		stop:  make(chan struct{}),
 	}
 	s.routes = s.api()
-	doc, err := json.Marshal(core.Ping(cfg.Scope, cfg.Version).WithLayers(cfg.Project, settings.ExistingPolicy(cfg.Sys)))
-	if err != nil {
-		return nil, fmt.Errorf("encode ping: %w", err)
+	// Ping is encoded once per state of the policy file (absent, present);
+	// each request picks one with a stat (see ping). The path depends on the
+	// environment alone, which is fixed for the process.
+	if p, err := settings.PolicyPath(cfg.Sys); err == nil {
+		s.policyPath = p
 	}
-	s.pingDoc = append(doc, '\n')
+	for i, policy := range []string{"", s.policyPath} {
+		doc, err := json.Marshal(core.Ping(cfg.Scope, cfg.Version).WithLayers(cfg.Project, policy))
+		if err != nil {
+			return nil, fmt.Errorf("encode ping: %w", err)
+		}
+		s.pingDocs[i] = append(doc, '\n')
+	}
 	// The lock makes check, bind and write one step, so two servers started
 	// together cannot both believe they are the only one.
-	err = cfg.Sys.WithLock(DiscoveryPath(cfg.Sys, cfg.Scope), func() error {
+	err := cfg.Sys.WithLock(DiscoveryPath(cfg.Sys, cfg.Scope), func() error {
 		if err := s.checkRunning(); err != nil {
 			return err
 		}

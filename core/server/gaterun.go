@@ -59,7 +59,7 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	if limit <= 0 {
 		limit = gates.DefaultTimeout
 	}
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(len(gates.Names))*(limit+time.Minute) + time.Minute))
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(len(gates.Names()))*(limit+time.Minute) + time.Minute))
 	rep := gates.Run(r.Context(), cfg, names, nil)
 	writeRaw(w, http.StatusOK, append(rep.JSON(), '\n'))
 	return nil

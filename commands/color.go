@@ -17,13 +17,18 @@ const (
 	ansiError = "\x1b[1;31m"
 )
 
+// terminal reports whether stream is a terminal, through a.Terminal (which
+// a test replaces with a fake terminal).
+func (a *App) terminal(stream any) bool {
+	if a.Terminal == nil { // an App built by hand
+		return isTerminal(stream)
+	}
+	return a.Terminal(stream)
+}
+
 // colorFor reports whether text written to stream may carry colour.
 func (a *App) colorFor(stream any) bool {
-	terminal := a.Terminal
-	if terminal == nil { // an App built by hand
-		terminal = isTerminal
-	}
-	return terminal(stream) && a.Sys.Getenv("NO_COLOR") == "" && a.Sys.Getenv("TERM") != "dumb"
+	return a.terminal(stream) && a.Sys.Getenv("NO_COLOR") == "" && a.Sys.Getenv("TERM") != "dumb"
 }
 
 // paint wraps s in an ANSI colour when on is set.

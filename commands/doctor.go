@@ -19,7 +19,7 @@ func (c *DoctorCmd) Run(a *App) error {
 	// CHARTER_PROJECT_DIR, --no-project) and the policy.
 	rep := doctor.Run(doctor.Env{Sys: a.Sys, RootFlag: a.rootFlag, Version: a.Build.Version, Server: server.Probe,
 		Project: a.Project, LoadPolicy: settings.LoadPolicy})
-	colour := useColour(isTerminal(a.Stdout), a.Sys.Getenv)
+	colour := a.colorFor(a.Stdout)
 	if err := a.emit(rep, func(w io.Writer) { printDoctor(w, rep, colour) }); err != nil {
 		return err
 	}
@@ -28,12 +28,6 @@ func (c *DoctorCmd) Run(a *App) error {
 		return &reportedError{core.Errorf(core.CodeCheckFailed, "%d of %d checks failed: each says how to fix it", n, len(rep.Checks))}
 	}
 	return nil
-}
-
-// useColour: on a terminal only, and never with NO_COLOR set or a dumb
-// terminal (https://no-color.org).
-func useColour(tty bool, getenv func(string) string) bool {
-	return tty && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 }
 
 var statusColours = map[string]string{doctor.OK: "\x1b[32m", doctor.Warn: "\x1b[33m", doctor.Fail: "\x1b[1;31m"}

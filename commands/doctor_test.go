@@ -8,34 +8,6 @@ import (
 	"github.com/agentkit/charter/core/doctor"
 )
 
-func TestUseColour(t *testing.T) {
-	env := func(vars ...string) func(string) string {
-		return func(k string) string {
-			for i := 0; i+1 < len(vars); i += 2 {
-				if vars[i] == k {
-					return vars[i+1]
-				}
-			}
-			return ""
-		}
-	}
-	for _, tc := range []struct {
-		tty  bool
-		env  func(string) string
-		want bool
-	}{
-		{true, env(), true},
-		{false, env(), false},
-		{true, env("NO_COLOR", "1"), false},
-		{true, env("TERM", "dumb"), false},
-		{true, env("TERM", "xterm-256color"), true},
-	} {
-		if got := useColour(tc.tty, tc.env); got != tc.want {
-			t.Errorf("useColour(%v, NO_COLOR=%q TERM=%q) = %v", tc.tty, tc.env("NO_COLOR"), tc.env("TERM"), got)
-		}
-	}
-}
-
 func TestPrintDoctor(t *testing.T) {
 	rep := doctor.Report{Checks: []doctor.Check{
 		{Label: "Profile", Status: doctor.OK, Message: "none active"},

@@ -82,11 +82,7 @@ func (c *SettingsEditCmd) Run(a *App) error {
 			fmt.Fprintln(w, "edit cancelled, nothing written")
 		})
 	}
-	opts := core.WriteOptions{ConfirmShared: confirmed}
-	if st.TargetLayer() != settings.LayerScope {
-		opts.NewMode = settings.ProjectFileMode // a team file
-	}
-	err = a.Sys.UpdateFileOpts(path, opts, func(cur []byte) ([]byte, error) {
+	err = a.Sys.UpdateFileOpts(path, st.WriteOptions(confirmed), func(cur []byte) ([]byte, error) {
 		if !bytes.Equal(cur, orig) {
 			return nil, core.Errorf(core.CodeStaleETag, "%s changed on disk while you edited it, so nothing was written: run `charter settings edit` again and carry your changes over", path)
 		}

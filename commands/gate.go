@@ -50,7 +50,9 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 	if !a.JSON {
 		out = a.Stdout
 	}
-	p := newGateProgress(out, a.Stderr, isTerminal(a.Stderr))
+	// A status line redrawn in place needs a terminal that understands
+	// the escape that clears a line: a dumb one gets the plain lines.
+	p := newGateProgress(out, a.Stderr, a.terminal(a.Stderr) && a.Sys.Getenv("TERM") != "dumb")
 	rep := gates.Run(ctx, cfg, names, p.event)
 	p.close()
 	if a.JSON {
@@ -120,11 +122,16 @@ func (p *gateProgress) redraw() {
 			return
 		case <-t.C:
 			p.mu.Lock()
-			if p.running != "" {
-				fmt.Fprintf(p.status, "\r\x1b[K%s running… %s", p.running, time.Since(p.started).Truncate(100*time.Millisecond))
-			}
+			p.draw()
 			p.mu.Unlock()
 		}
+	}
+}
+
+// draw writes the status line over the previous one; p.mu is held.
+func (p *gateProgress) draw() {
+	if p.running != "" {
+		fmt.Fprintf(p.status, "\r\x1b[K%s running… %s", p.running, time.Since(p.started).Truncate(100*time.Millisecond))
 	}
 }
 
@@ -134,7 +141,9 @@ func (p *gateProgress) event(e gates.Event) {
 	switch e.Kind {
 	case gates.EventStart:
 		p.running, p.started = e.Gate, time.Now()
-		if !p.live && p.out != io.Discard {
+		if p.live {
+			p.draw() // at once: a gate may be done before the first tick
+		} else if p.out != io.Discard {
 			fmt.Fprintf(p.out, "%-8s  running   %s\n", e.Gate, e.Command)
 		}
 	case gates.EventDone:

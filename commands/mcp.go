@@ -35,7 +35,7 @@ func (c *McpCmd) Run(ctx context.Context, a *App) error {
 		return a.emit(sn, func(w io.Writer) { fmt.Fprint(w, sn.Text) })
 	}
 	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version, Gates: a.gateRunner(), ProjectDir: a.projectFlag, NoProject: a.noProject},
-		mcpserver.Options{Version: a.Build.Version, Getwd: a.Sys.Getwd, Paths: a.Sys.Paths})
+		mcpserver.Options{Version: a.Build.Version, Getwd: a.Sys.Getwd, Paths: a.Sys.Paths, Message: a.Sys.ErrorMessage})
 	// stdout is the protocol's: nothing else may be printed there.
 	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.Stdin), Writer: nopWriteCloser{a.Stdout}})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {

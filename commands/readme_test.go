@@ -1,11 +1,16 @@
 package commands
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/spf13/afero"
 )
 
 // The README shows `--version --json` exactly as a release build prints it,
@@ -61,5 +66,55 @@ func TestReleaseShipsLicence(t *testing.T) {
 	}
 	if strings.Contains(string(cfg), "go mod tidy") {
 		t.Errorf(".goreleaser.yaml runs go mod tidy at release")
+	}
+}
+
+// The README's `settings get --show-origin` lines show what the binary
+// prints: its settings block is run in order in a fresh home (/home/me in
+// the README), and those commands' output compared.
+func TestReadmeShowOrigin(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the README shows Unix paths")
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?s)```console\n(\\$ charter settings set rules\\.tier full\n.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README shows no settings block starting with `$ charter settings set rules.tier full`")
+	}
+	home := t.TempDir()
+	env := []string{"HOME=" + home, "AGENTKIT_POLICY_FILE=" + filepath.Join(home, "policy.yaml")}
+	checked := 0
+	lines := strings.Split(strings.TrimSuffix(string(m[1]), "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		cmd, ok := strings.CutPrefix(lines[i], "$ charter ")
+		if !ok {
+			continue
+		}
+		var want []string
+		for i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "$ ") {
+			i++
+			want = append(want, strings.ReplaceAll(lines[i], "/home/me", home))
+		}
+		words, err := shellWords(regexp.MustCompile(`\s+#.*$`).ReplaceAllString(cmd, ""))
+		if err != nil {
+			t.Fatalf("README command %q: %v", cmd, err)
+		}
+		args := append([]string{"--no-project"}, words...)
+		var out bytes.Buffer
+		a := newApp(Build{Version: "t"}, strings.NewReader(""), &out, &out, env, afero.NewOsFs(), args)
+		a.run(context.Background(), args)
+		if !strings.Contains(cmd, "--show-origin") || !strings.HasPrefix(cmd, "settings get ") {
+			continue // the other commands only set up the state
+		}
+		checked++
+		if got := strings.TrimSuffix(out.String(), "\n"); got != strings.Join(want, "\n") {
+			t.Errorf("README shows\n$ charter %s\n%s\nthe binary prints\n%s", cmd, strings.Join(want, "\n"), got)
+		}
+	}
+	if checked == 0 {
+		t.Error("the settings block has no `settings get … --show-origin` line")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spf13/afero"
 
@@ -260,6 +261,42 @@ func TestReadOnlyAndStaleTemps(t *testing.T) {
 	}
 	if strings.Contains(strings.Join(names, " "), ".settings.yaml.tmp-") || !strings.Contains(strings.Join(names, " "), ".dismissals.json.tmp-1") {
 		t.Fatalf("after the write: %v", names)
+	}
+}
+
+// WriteAtomic holds no lock, so it removes only temporary files old enough
+// to be a killed writer's (StaleTempAge); a fresh one may be a live
+// writer's and stays.
+func TestWriteAtomicRemovesOldTemps(t *testing.T) {
+	s, home := tempHome(t)
+	dir := filepath.Join(home, ".agentkit/charter")
+	os.MkdirAll(dir, 0o700)
+	path := filepath.Join(dir, "local-server.token")
+	old := time.Now().Add(-2 * StaleTempAge)
+	for _, n := range []string{".local-server.token.tmp-123", ".local-server.token.tmp-0badc0de", ".local-server.json.tmp-123", ".local-server.token.tmp-live"} {
+		p := filepath.Join(dir, n)
+		os.WriteFile(p, []byte("half"), 0o600)
+		if n != ".local-server.token.tmp-live" {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := s.WriteAtomic(path, []byte("token\n")); err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[string]bool{
+		".local-server.token.tmp-123": false, ".local-server.token.tmp-0badc0de": false,
+		".local-server.token.tmp-live": true, // in flight, for all this write knows
+		".local-server.json.tmp-123":   true, // another file's: its own write removes it
+		"local-server.token":           true,
+	} {
+		if _, err := os.Lstat(filepath.Join(dir, n)); (err == nil) != want {
+			t.Errorf("%s exists=%v, want %v", n, err == nil, want)
+		}
+	}
+	if got := readFile(t, path); got != "token\n" {
+		t.Fatalf("token %q", got)
 	}
 }
 

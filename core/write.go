@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/spf13/afero"
 
@@ -295,9 +296,16 @@ func (s *System) WriteAtomic(path string, data []byte) error {
 	return s.WriteAtomicOpts(path, WriteOptions{ConfirmShared: true, Owned: true}, data)
 }
 
+// StaleTempAge is how long a temporary file of charter's pattern must have
+// been left untouched before a write that holds no lock (WriteAtomicOpts)
+// takes it for a killed writer's and removes it.
+const StaleTempAge = time.Hour
+
 // WriteAtomicOpts replaces path with data as UpdateFileOpts would, without
 // reading it first and without a lock: the walk, the mode rules and the
-// atomic replacement in the checked directory are the same.
+// atomic replacement in the checked directory are the same. Never write one
+// file both here and with UpdateFile*: that cleanup, under the lock, takes
+// every temporary file of the name for stale.
 func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error {
 	if !s.onOS() {
 		return s.memWrite(path, o, data)
@@ -309,6 +317,13 @@ func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error
 		return walkError(path, err)
 	}
 	defer t.Close()
+	// No lock of path is held here (a caller may hold WithLock of this file
+	// or another, so none can be taken), so a fresh temporary file of the
+	// name may be a live writer's: only one untouched for StaleTempAge is
+	// removed. A write takes milliseconds; the hour leaves room for a slow
+	// disk and a network file system's clock. A writer stuck even longer
+	// only sees its rename fail: the file is never half written.
+	t.RemoveStaleBefore(s.Now().Add(-StaleTempAge)) // best effort: a leftover costs disk space, not data
 	t.BeforeRename = s.beforeRename
 	return t.Write(data, o.perm())
 }

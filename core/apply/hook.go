@@ -15,10 +15,9 @@ import (
 // keeps charter's Stop hook entry there (SPEC §10).
 const HookFile = "settings.json"
 
-// Executable is the charter binary the hook entry runs: this process's
+// executable is the charter binary the hook entry runs: this process's
 // own, resolved through links, so the entry survives a PATH change.
-// Tests replace it.
-var Executable = func() (string, error) {
+func executable() (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("find charter's own path for the Claude Code hook: %w", err)
@@ -35,12 +34,14 @@ var Executable = func() (string, error) {
 // hookTarget is the agent's hook file at path (Claude's settings.json,
 // Codex's hooks.json) with kind's Stop hook entry present while a gate is
 // required, absent when none is. Every target of such an agent gets one,
-// wherever its directory is.
+// wherever its directory is. The entry's timeout follows gates.timeout, so
+// a changed gates.timeout makes it outdated.
 func hookTarget(sys *core.System, kind gates.HookKind, path string, snap *settings.Snapshot) (Target, error) {
-	present := len(gates.FromSettings(snap.Values, "").Required()) > 0
-	var command string
+	cfg := gates.FromSettings(snap.Values, "")
+	present := len(cfg.Required()) > 0
+	var hook gates.StopHook
 	if present {
-		exe, err := Executable()
+		exe, err := executable()
 		if err != nil {
 			return Target{}, err
 		}
@@ -48,11 +49,11 @@ func hookTarget(sys *core.System, kind gates.HookKind, path string, snap *settin
 		if snap.Scope.Kind == core.ScopeHost {
 			root = snap.Scope.Root.Path
 		}
-		command = kind.Command(exe, root)
+		hook = gates.StopHook{Command: kind.Command(exe, root), Timeout: gates.HookTimeout(cfg.Timeout)}
 	}
 	t := Target{Agent: kind.Agent(), Path: path}
 	t.edit = func(old []byte) ([][]byte, error) {
-		data, err := kind.EnsureStopHook(old, command, present)
+		data, err := kind.EnsureStopHook(old, hook, present)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w; fix the file or remove it, then run `charter apply` again", t.Path, err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -420,4 +421,58 @@ func (r *run) plan() ([]apply.Target, error) {
 	}
 	r.targets, r.planErr = apply.Plan(r.Sys, snap, nil)
 	return r.targets, r.planErr
+}
+
+// projectFiles: inside a project, whether each of its files that `charter
+// apply --project` writes holds the project's current settings, as
+// `charter apply --project --check` sees them. Only the files there count:
+// most projects keep some agents' files and not others, and one that does
+// not exist is nothing to fix. A file apply --project cannot edit is a
+// warning, not a failure: charter itself works without the project's files.
+func projectFiles(r *run) []Check {
+	const name, label = "project-files", "Project files"
+	if r.project == nil || r.scopeErr != nil {
+		return nil
+	}
+	if r.plan(); r.unreadable {
+		return nil // the agent files' line already says why nothing was checked
+	}
+	snap, err := r.store.Read()
+	if err != nil {
+		return []Check{warn(name, label, "not checked: the project's settings cannot be read (see above)", "fix the project's settings file first")}
+	}
+	targets, err := apply.PlanRequest(r.Sys, snap, apply.Request{Project: r.project, MCPJSON: registerMCP})
+	if err != nil {
+		return []Check{warn(name, label, err.Error(), "fix the file by hand, then run `charter apply --project`")}
+	}
+	hook := r.Sys.Paths.Join(r.project.Dir, ".claude", apply.HookFile)
+	var out []Check
+	for _, t := range targets {
+		if t.Missing() {
+			continue
+		}
+		n, l := "agent-file:"+t.Agent+":project", "Project file ("+t.Agent+")"
+		if t.Current() {
+			out = append(out, ok(n, l, t.Path+" is up to date"))
+			continue
+		}
+		msg := t.Path + " is out of date: agents here do not follow the project's current settings"
+		switch {
+		case t.Agent == apply.MCPTarget:
+			msg = t.Path + " is out of date: it lacks charter's current MCP server entry"
+		case t.Path == hook:
+			msg = t.Path + " is out of date: its charter Stop hook entry does not match the required gates"
+		}
+		out = append(out, warn(n, l, msg, "run `charter apply --project` (`charter apply --project --dry-run` shows the changes)"))
+	}
+	if len(out) == 0 {
+		out = append(out, ok(name, label, "no agent file in the project yet (`charter apply --project` writes them with the project's settings)"))
+	}
+	return out
+}
+
+// registerMCP is charter's entry in a project's .mcp.json, as `charter
+// apply --project` keeps it.
+func registerMCP(old []byte) ([]byte, error) {
+	return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry())
 }

@@ -114,6 +114,7 @@ var checks = []check{
 	sharedLinks,
 	server,
 	agentFiles,
+	projectFiles,
 }
 
 // Run runs every check.

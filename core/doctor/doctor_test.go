@@ -307,3 +307,77 @@ func TestAgentTableEntry(t *testing.T) {
 		t.Errorf("shared link to zed's file: %+v", c)
 	}
 }
+
+// A project's files are checked when they exist, and only then; one that
+// apply --project cannot edit is a warning, since charter works without it.
+func TestProjectFiles(t *testing.T) {
+	sys, home := newSys(t)
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(filepath.Dir(home), "repo")
+	write := func(rel, text string) {
+		t.Helper()
+		p := filepath.Join(repo, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(".charter", "settings.yaml"), "rules:\n  tier: full\n")
+	find := func() (*core.Project, error) { return sys.FindProject(&repo, false) }
+	run := func() (Report, map[string]Check) {
+		rep := Run(Env{Sys: sys, Project: find})
+		return rep, byName(rep)
+	}
+
+	rep, checks := run()
+	if c := checks["project-files"]; c.Status != OK || !strings.HasPrefix(c.Message, "no agent file in the project yet") {
+		t.Errorf("a project without agent files: %+v", c)
+	}
+	for _, c := range rep.Checks {
+		if strings.HasSuffix(c.Name, ":project") {
+			t.Errorf("a line for a file the project does not have: %+v", c)
+		}
+	}
+
+	// Another server's .mcp.json: charter's entry is missing.
+	write(".mcp.json", `{"mcpServers":{"other":{"command":"other"}}}`+"\n")
+	_, checks = run()
+	if c := checks["agent-file:mcp:project"]; c.Status != Warn || c.Message != filepath.Join(repo, ".mcp.json")+" is out of date: it lacks charter's current MCP server entry" || !strings.Contains(c.Fix, "charter apply --project") {
+		t.Errorf(".mcp.json without charter's entry: %+v", c)
+	}
+	if _, ok := checks["project-files"]; ok {
+		t.Error("the no-file line beside a file's line")
+	}
+
+	// Broken markers: apply --project would refuse; a warning, no failure.
+	write("CLAUDE.md", "# notes\n<!-- charter:begin -->\nno end\n")
+	rep, checks = run()
+	if c := checks["project-files"]; c.Status != Warn || !strings.Contains(c.Message, filepath.Join(repo, "CLAUDE.md")) || !strings.Contains(c.Fix, "charter apply --project") || !rep.OK {
+		t.Errorf("broken markers: %+v (report ok %v)", c, rep.OK)
+	}
+	if err := os.Remove(filepath.Join(repo, "CLAUDE.md")); err != nil {
+		t.Fatal(err)
+	}
+
+	// The project's settings cannot be read: its files are not checked,
+	// and the settings' own line says why.
+	write(filepath.Join(".charter", "settings.local.yaml"), "rules:\n  tier: extreme\n")
+	_, checks = run()
+	if c := checks["project-files"]; c.Status != Warn || !strings.HasPrefix(c.Message, "not checked: the project's settings") {
+		t.Errorf("unreadable project settings: %+v", c)
+	}
+	if c := checks["agent-file:claude"]; c.Status == Fail || strings.HasPrefix(c.Message, "not checked") {
+		t.Errorf("the user-level file is not checked for the project's sake: %+v", c)
+	}
+
+	// Without the project (--no-project), none of its files has a line.
+	for _, c := range Run(Env{Sys: sys}).Checks {
+		if c.Name == "project-files" || strings.HasSuffix(c.Name, ":project") {
+			t.Errorf("a project line without a project: %+v", c)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // portableTarget is the walk for systems without openat and O_NOFOLLOW on
@@ -294,7 +295,16 @@ func (t *portableTarget) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 	return nil
 }
 
-func (t *portableTarget) RemoveStale() (int, error) {
+func (t *portableTarget) RemoveStale() (int, error) { return t.removeTemps(time.Time{}) }
+
+func (t *portableTarget) RemoveStaleBefore(cutoff time.Time) (int, error) {
+	if cutoff.IsZero() {
+		return 0, nil
+	}
+	return t.removeTemps(cutoff)
+}
+
+func (t *portableTarget) removeTemps(cutoff time.Time) (int, error) {
 	if t.Missing || t.IsDir {
 		return 0, nil
 	}
@@ -304,10 +314,17 @@ func (t *portableTarget) RemoveStale() (int, error) {
 	}
 	n := 0
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), tempPrefix(t.Name)) && e.Type().IsRegular() {
-			if os.Remove(filepath.Join(t.Dir, e.Name())) == nil {
-				n++
+		if !strings.HasPrefix(e.Name(), tempPrefix(t.Name)) || !e.Type().IsRegular() {
+			continue
+		}
+		if !cutoff.IsZero() {
+			fi, err := e.Info()
+			if err != nil || !fi.ModTime().Before(cutoff) {
+				continue
 			}
+		}
+		if os.Remove(filepath.Join(t.Dir, e.Name())) == nil {
+			n++
 		}
 	}
 	return n, nil

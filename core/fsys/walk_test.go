@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // tree is a real directory tree under t.TempDir(): links, modes and renames
@@ -421,6 +422,51 @@ func TestRemoveStale(t *testing.T) {
 	} {
 		if _, err := os.Lstat(tr.p(rel)); (err == nil) != want {
 			t.Errorf("%s exists=%v, want %v", rel, err == nil, want)
+		}
+	}
+}
+
+// Without the lock only an old temporary file is provably stale: a fresh
+// one may be a live writer's. Both walks keep the rule.
+func TestRemoveStaleBefore(t *testing.T) {
+	tr, _ := companion(t)
+	tr.file("d/local-server.token", "old\n", 0o600)
+	type remover interface {
+		RemoveStaleBefore(time.Time) (int, error)
+		Close() error
+	}
+	walks := map[string]func(string) (remover, error){
+		"unix":     func(p string) (remover, error) { return Walk(p, Options{}) },
+		"portable": func(p string) (remover, error) { return portableWalk(p, Options{}) },
+	}
+	now := time.Now()
+	for name, walk := range walks {
+		old := now.Add(-2 * time.Hour)
+		tr.file("d/.local-server.token.tmp-123", "killed", 0o600)
+		tr.file("d/.local-server.token.tmp-fresh", "in flight", 0o600)
+		tr.file("d/.other.tmp-123", "not this name", 0o600)
+		for _, rel := range []string{"d/.local-server.token.tmp-123", "d/.other.tmp-123"} {
+			if err := os.Chtimes(tr.p(rel), old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tg, err := walk(tr.p("d/local-server.token"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tg.Close()
+		if n, err := tg.RemoveStaleBefore(time.Time{}); n != 0 || err != nil {
+			t.Fatalf("%s: no cutoff removed %d, %v", name, n, err)
+		}
+		if n, err := tg.RemoveStaleBefore(now.Add(-time.Hour)); n != 1 || err != nil {
+			t.Fatalf("%s: removed %d, %v", name, n, err)
+		}
+		for rel, want := range map[string]bool{
+			"d/.local-server.token.tmp-123": false, "d/.local-server.token.tmp-fresh": true, "d/.other.tmp-123": true,
+		} {
+			if _, err := os.Lstat(tr.p(rel)); (err == nil) != want {
+				t.Errorf("%s: %s exists=%v, want %v", name, rel, err == nil, want)
+			}
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -483,7 +484,21 @@ func (t *Target) createTemp(mode fs.FileMode) (string, int, error) {
 // killed writer left behind. Call it only holding the file's lock: every
 // live writer of this name holds that lock too, so any temporary file of
 // the name is stale.
-func (t *Target) RemoveStale() (int, error) {
+func (t *Target) RemoveStale() (int, error) { return t.removeTemps(time.Time{}) }
+
+// RemoveStaleBefore removes only those temporary files of this name last
+// written before cutoff: for a writer that holds no lock, to which a fresh
+// one may belong to a live writer (see core's WriteAtomicOpts).
+func (t *Target) RemoveStaleBefore(cutoff time.Time) (int, error) {
+	if cutoff.IsZero() {
+		return 0, nil // no cutoff is no proof of age
+	}
+	return t.removeTemps(cutoff)
+}
+
+// removeTemps removes the temporary files of this name, with a cutoff
+// only those last written before it.
+func (t *Target) removeTemps(cutoff time.Time) (int, error) {
 	if t.Missing || t.IsDir {
 		return 0, nil
 	}
@@ -508,6 +523,9 @@ func (t *Target) RemoveStale() (int, error) {
 		}
 		var st unix.Stat_t
 		if unix.Fstatat(t.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+			continue
+		}
+		if !cutoff.IsZero() && !time.Unix(st.Mtim.Unix()).Before(cutoff) {
 			continue
 		}
 		if err := unix.Unlinkat(t.fd, name, 0); err == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -37,11 +38,18 @@ func (e *SettingsError) Error() string {
 	return e.Msg
 }
 
+// StopHook is charter's Stop hook entry: the command Claude Code runs and
+// its "timeout" in seconds (HookCommand and HookTimeout make them).
+type StopHook struct {
+	Command string
+	Timeout int
+}
+
 // EnsureStopHook returns Claude Code settings.json data with charter's
-// Stop hook entry present (with exactly this command) or absent. Claude
-// Code's hooks reference gives the shape:
+// Stop hook entry present (with exactly hook's command and timeout) or
+// absent. Claude Code's hooks reference gives the shape:
 //
-//	{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "…"}]}]}}
+//	{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "…", "timeout": 1920}]}]}}
 //
 // Charter's entry is the hook whose command ends with HookCommandSuffix.
 // The edit splices bytes: every other byte of the file stays as it was, so
@@ -51,10 +59,12 @@ func (e *SettingsError) Error() string {
 // change, data is returned as is.
 //
 //   - present: an entry with another command (an older binary path) gets
-//     the new command and keeps its place and other fields (a timeout the
-//     user set stays); extra charter entries are removed; with none, a new
-//     group {"hooks": [entry]} is appended to hooks.Stop, creating Stop and
-//     hooks when missing. An empty file becomes a minimal document.
+//     the new command, and one with another timeout (gates.timeout
+//     changed) or none gets hook's, each in place; the entry keeps its
+//     place and other fields. Extra charter entries are removed; with
+//     none, a new group {"hooks": [entry]} is appended to hooks.Stop,
+//     creating Stop and hooks when missing. An empty file becomes a
+//     minimal document.
 //   - absent: each charter entry is removed. A group it leaves with no
 //     hooks is removed, then a Stop list left empty, then a hooks object
 //     left empty: an empty one means nothing to Claude Code, and it can
@@ -64,15 +74,18 @@ func (e *SettingsError) Error() string {
 // Invalid JSON, a top level that is not an object, "hooks" that is not an
 // object or "Stop" that is not a list is a *SettingsError, and nothing is
 // changed. Of duplicate keys the last counts, as in Claude Code.
-func EnsureStopHook(data []byte, command string, present bool) ([]byte, error) {
-	return ensureStopHook(data, command, HookCommandSuffix, present)
+func EnsureStopHook(data []byte, hook StopHook, present bool) ([]byte, error) {
+	return ensureStopHook(data, hook, HookCommandSuffix, present)
 }
 
 // ensureStopHook is EnsureStopHook for the entry whose command ends with
 // suffix: Codex's hooks.json has the same shape (see HookKind).
-func ensureStopHook(data []byte, command, suffix string, present bool) ([]byte, error) {
-	if present && !strings.HasSuffix(strings.TrimSpace(command), suffix) {
-		return nil, fmt.Errorf("hook command %q does not end with %q", command, suffix)
+func ensureStopHook(data []byte, hook StopHook, suffix string, present bool) ([]byte, error) {
+	if present && !strings.HasSuffix(strings.TrimSpace(hook.Command), suffix) {
+		return nil, fmt.Errorf("hook command %q does not end with %q", hook.Command, suffix)
+	}
+	if present && hook.Timeout <= 0 {
+		return nil, fmt.Errorf("hook timeout %d is not a positive number of seconds", hook.Timeout)
 	}
 	bomLen := 0
 	if bytes.HasPrefix(data, []byte(bom)) {
@@ -83,7 +96,7 @@ func ensureStopHook(data []byte, command, suffix string, present bool) ([]byte, 
 		if !present {
 			return data, nil
 		}
-		return minimalSettings(command), nil
+		return minimalSettings(hook), nil
 	}
 	if err := validJSON(body); err != nil {
 		return nil, err
@@ -95,7 +108,7 @@ func ensureStopHook(data []byte, command, suffix string, present bool) ([]byte, 
 		if round > 1000 {
 			return nil, errors.New("too many charter hook entries to edit")
 		}
-		next, err := editOnce(body, command, suffix, present)
+		next, err := editOnce(body, hook, suffix, present)
 		if err != nil {
 			return nil, err
 		}
@@ -114,23 +127,24 @@ func ensureStopHook(data []byte, command, suffix string, present bool) ([]byte, 
 type hookEntry struct {
 	Type    string `json:"type"`
 	Command string `json:"command"`
+	Timeout int    `json:"timeout"`
 }
 
 type hookGroup struct {
 	Hooks []hookEntry `json:"hooks"`
 }
 
-func charterGroup(command string) hookGroup {
-	return hookGroup{Hooks: []hookEntry{{Type: "command", Command: command}}}
+func charterGroup(hook StopHook) hookGroup {
+	return hookGroup{Hooks: []hookEntry{{Type: "command", Command: hook.Command, Timeout: hook.Timeout}}}
 }
 
-func minimalSettings(command string) []byte {
+func minimalSettings(hook StopHook) []byte {
 	v := struct {
 		Hooks struct {
 			Stop []hookGroup `json:"Stop"`
 		} `json:"hooks"`
 	}{}
-	v.Hooks.Stop = []hookGroup{charterGroup(command)}
+	v.Hooks.Stop = []hookGroup{charterGroup(hook)}
 	return []byte(render(v, "", "  ", true, "\n") + "\n")
 }
 
@@ -179,7 +193,7 @@ type charterEntry struct {
 
 // editOnce makes the first edit needed and returns the new bytes, or nil
 // when the file already is as wanted.
-func editOnce(data []byte, command, suffix string, present bool) ([]byte, error) {
+func editOnce(data []byte, hook StopHook, suffix string, present bool) ([]byte, error) {
 	root, err := parseJSON(data)
 	if err != nil {
 		return nil, err
@@ -229,25 +243,35 @@ func editOnce(data []byte, command, suffix string, present bool) ([]byte, error)
 	case len(found) > 1:
 		return st.removeEntry(root, hooksM, stopM, found[len(found)-1]), nil
 	case len(found) == 1:
+		f := found[0]
 		var cur string
-		json.Unmarshal(data[found[0].command.start:found[0].command.end], &cur)
-		if cur == command {
-			return nil, nil
+		json.Unmarshal(data[f.command.start:f.command.end], &cur)
+		if cur != hook.Command {
+			return st.replace(f.command.start, f.command.end, jsonString(hook.Command)), nil
 		}
-		return st.replace(found[0].command.start, found[0].command.end, jsonString(command)), nil
+		timeout := strconv.Itoa(hook.Timeout)
+		tm := f.entry.member("timeout")
+		if tm == nil {
+			return st.appendMember(f.entry, "timeout", func(string, bool) string { return timeout }), nil
+		}
+		var n float64
+		if json.Unmarshal(data[tm.val.start:tm.val.end], &n) != nil || n != float64(hook.Timeout) {
+			return st.replace(tm.val.start, tm.val.end, timeout), nil
+		}
+		return nil, nil // 1920.0 is 1920: the user's spelling stays
 	case stop != nil:
 		return st.appendElem(stop, func(prefix string, multi bool) string {
-			return st.render(charterGroup(command), prefix, multi)
+			return st.render(charterGroup(hook), prefix, multi)
 		}), nil
 	case hooksM != nil:
 		return st.appendMember(hooksM.val, "Stop", func(prefix string, multi bool) string {
-			return st.render([]hookGroup{charterGroup(command)}, prefix, multi)
+			return st.render([]hookGroup{charterGroup(hook)}, prefix, multi)
 		}), nil
 	default:
 		return st.appendMember(root, "hooks", func(prefix string, multi bool) string {
 			v := struct {
 				Stop []hookGroup `json:"Stop"`
-			}{[]hookGroup{charterGroup(command)}}
+			}{[]hookGroup{charterGroup(hook)}}
 			return st.render(v, prefix, multi)
 		}), nil
 	}

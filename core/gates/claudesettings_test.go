@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/claude")
@@ -17,6 +18,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 const (
 	hookCmd  = "/usr/local/bin/charter gate hook claude-stop"
 	hookCmd2 = "/opt/charter/bin/charter --config-root /srv/agents gate hook claude-stop"
+	hookSecs = 1920 // HookTimeout(DefaultTimeout)
 )
 
 func golden(t *testing.T, name string, got []byte) {
@@ -36,9 +38,15 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
+// ensure is EnsureStopHook with cmd and the default timeout.
 func ensure(t *testing.T, data []byte, cmd string, present bool) []byte {
 	t.Helper()
-	out, err := EnsureStopHook(data, cmd, present)
+	return ensureHook(t, data, StopHook{Command: cmd, Timeout: hookSecs}, present)
+}
+
+func ensureHook(t *testing.T, data []byte, hook StopHook, present bool) []byte {
+	t.Helper()
+	out, err := EnsureStopHook(data, hook, present)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +138,8 @@ func TestEnsureStopHookGolden(t *testing.T) {
 
 func TestEnsureStopHookEmpty(t *testing.T) {
 	want := "{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n" +
-		"            \"type\": \"command\",\n            \"command\": \"" + hookCmd + "\"\n" +
+		"            \"type\": \"command\",\n            \"command\": \"" + hookCmd + "\",\n" +
+		"            \"timeout\": 1920\n" +
 		"          }\n        ]\n      }\n    ]\n  }\n}\n"
 	for _, in := range []string{"", " \n"} {
 		if got := ensure(t, []byte(in), hookCmd, true); string(got) != want {
@@ -191,12 +200,13 @@ func TestEnsureStopHookRemovesOnlyCharter(t *testing.T) {
 	if string(removed) != want {
 		t.Fatalf("got\n%s", removed)
 	}
-	// Present: the first entry is kept in place (with its timeout), the duplicate goes.
+	// Present: the first entry is kept in place, with charter's timeout;
+	// the duplicate goes.
 	kept := ensure(t, []byte(in), hookCmd, true)
 	if got := charterEntries(t, kept); !reflect.DeepEqual(got, []string{hookCmd}) {
 		t.Fatalf("entries %q", got)
 	}
-	if !strings.Contains(string(kept), `{"type": "command", "command": "`+hookCmd+`", "timeout": 900},`) ||
+	if !strings.Contains(string(kept), `{"type": "command", "command": "`+hookCmd+`", "timeout": 1920},`) ||
 		strings.Contains(string(kept), "claude-stop \"") {
 		t.Fatalf("got\n%s", kept)
 	}
@@ -245,7 +255,7 @@ func TestEnsureStopHookErrors(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, present := range []bool{true, false} {
-				_, err := EnsureStopHook([]byte(tc.in), hookCmd, present)
+				_, err := EnsureStopHook([]byte(tc.in), StopHook{Command: hookCmd, Timeout: hookSecs}, present)
 				var se *SettingsError
 				if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) || se.Line != tc.line || se.Column != tc.col {
 					t.Fatalf("err %v, want %q at %d:%d", err, tc.want, tc.line, tc.col)
@@ -253,8 +263,11 @@ func TestEnsureStopHookErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := EnsureStopHook(nil, "/bin/true", true); err == nil {
+	if _, err := EnsureStopHook(nil, StopHook{Command: "/bin/true", Timeout: hookSecs}, true); err == nil {
 		t.Fatal("a command that is not charter's hook was accepted")
+	}
+	if _, err := EnsureStopHook(nil, StopHook{Command: hookCmd}, true); err == nil {
+		t.Fatal("an entry without a timeout was accepted")
 	}
 }
 
@@ -265,5 +278,55 @@ func TestEnsureStopHookIgnoresForeignShapes(t *testing.T) {
 	want := `{"hooks": {"Stop": [1, "x", {"hooks": {}}, {"hooks": [2, {"command": 3}]}]}}`
 	if string(out) != want {
 		t.Fatalf("got %s", out)
+	}
+}
+
+// The entry's timeout follows gates.timeout: a new value replaces the
+// number and nothing else; an entry without one (an older charter's) gets
+// one in its own style; a value that means the same stays as spelled.
+func TestEnsureStopHookTimeout(t *testing.T) {
+	added, err := os.ReadFile(filepath.Join("testdata", "claude", "settings.added.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	longer := StopHook{Command: hookCmd, Timeout: HookTimeout(20 * time.Minute)}
+	changed := ensureHook(t, added, longer, true)
+	if want := strings.Replace(string(added), `"timeout": 1920`, `"timeout": 3720`, 1); string(changed) != want {
+		t.Fatalf("got\n%s", changed)
+	}
+	if back := ensure(t, changed, hookCmd, true); !bytes.Equal(back, added) {
+		t.Fatalf("back to 10m:\n%s", back)
+	}
+	// Command and timeout both change: two edits in place.
+	both := ensureHook(t, added, StopHook{Command: hookCmd2, Timeout: 3720}, true)
+	if want := strings.Replace(strings.Replace(string(added), hookCmd, hookCmd2, 1), "1920", "3720", 1); string(both) != want {
+		t.Fatalf("got\n%s", both)
+	}
+
+	for name, tc := range map[string]struct{ in, want string }{
+		"one line, none": {
+			`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "` + hookCmd + `"}]}]}}`,
+			`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "` + hookCmd + `", "timeout": 1920}]}]}}`},
+		"lines, none": {
+			"{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"" + hookCmd + "\"\n          }\n        ]\n      }\n    ]\n  }\n}\n",
+			"{\n  \"hooks\": {\n    \"Stop\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"" + hookCmd + "\",\n            \"timeout\": 1920\n          }\n        ]\n      }\n    ]\n  }\n}\n"},
+		"the user's own, before the command": {
+			`{"hooks": {"Stop": [{"hooks": [{"timeout": 60, "type": "command", "command": "` + hookCmd + `", "statusMessage": "gates"}]}]}}`,
+			`{"hooks": {"Stop": [{"hooks": [{"timeout": 1920, "type": "command", "command": "` + hookCmd + `", "statusMessage": "gates"}]}]}}`},
+		"not a number": {
+			`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "` + hookCmd + `", "timeout": "1920"}]}]}}`,
+			`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "` + hookCmd + `", "timeout": 1920}]}]}}`},
+		"duplicate keys: the last counts": {
+			`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "` + hookCmd + `", "timeout": 1920, "timeout": 5}]}]}}`,
+			`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "` + hookCmd + `", "timeout": 1920, "timeout": 1920}]}]}}`},
+		"same value, other spelling": {
+			`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "` + hookCmd + `", "timeout": 1.92e3}]}]}}`,
+			`{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "` + hookCmd + `", "timeout": 1.92e3}]}]}}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if got := ensure(t, []byte(tc.in), hookCmd, true); string(got) != tc.want {
+				t.Fatalf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
 	}
 }

@@ -81,8 +81,8 @@ func (k HookKind) Command(binary, root string) string {
 // EnsureStopHook is the package's EnsureStopHook for this kind's file:
 // Claude's settings.json, or Codex's hooks.json, which has the same hooks
 // object.
-func (k HookKind) EnsureStopHook(data []byte, command string, present bool) ([]byte, error) {
-	return ensureStopHook(data, command, k.Suffix(), present)
+func (k HookKind) EnsureStopHook(data []byte, hook StopHook, present bool) ([]byte, error) {
+	return ensureStopHook(data, hook, k.Suffix(), present)
 }
 
 // answer turns a result in Claude Code's protocol into this kind's. For

@@ -181,6 +181,7 @@ func TestHookKinds(t *testing.T) {
 // entry, and stays.
 func TestCodexEnsureStopHook(t *testing.T) {
 	const codexCmd = "/usr/local/bin/charter gate hook codex-stop"
+	hook := StopHook{Command: codexCmd, Timeout: 900}
 	in := `{
   "hooks": {
     "Stop": [
@@ -190,14 +191,14 @@ func TestCodexEnsureStopHook(t *testing.T) {
   }
 }
 `
-	out, err := CodexStop.EnsureStopHook([]byte(in), codexCmd, true)
+	out, err := CodexStop.EnsureStopHook([]byte(in), hook, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := strings.Replace(in, "/old/charter gate hook codex-stop", codexCmd, 1); string(out) != want {
 		t.Fatalf("updated:\n%s\nwant\n%s", out, want)
 	}
-	out, err = CodexStop.EnsureStopHook(out, "", false)
+	out, err = CodexStop.EnsureStopHook(out, StopHook{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,15 +212,15 @@ func TestCodexEnsureStopHook(t *testing.T) {
 `; string(out) != want {
 		t.Fatalf("removed:\n%s\nwant\n%s", out, want)
 	}
-	if _, err := CodexStop.EnsureStopHook(nil, HookCommand("/b", ""), true); err == nil {
+	if _, err := CodexStop.EnsureStopHook(nil, StopHook{Command: HookCommand("/b", ""), Timeout: 900}, true); err == nil {
 		t.Error("a claude-stop command went into the Codex entry")
 	}
 	// A fresh file and back.
-	fresh, err := CodexStop.EnsureStopHook(nil, codexCmd, true)
+	fresh, err := CodexStop.EnsureStopHook(nil, hook, true)
 	if err != nil || !strings.Contains(string(fresh), `"command": "`+codexCmd+`"`) {
 		t.Fatalf("fresh %s %v", fresh, err)
 	}
-	if gone, err := CodexStop.EnsureStopHook(fresh, "", false); err != nil || strings.TrimSpace(string(gone)) != "{}" {
+	if gone, err := CodexStop.EnsureStopHook(fresh, StopHook{}, false); err != nil || strings.TrimSpace(string(gone)) != "{}" {
 		t.Fatalf("removed from a fresh file: %q %v", gone, err)
 	}
 }

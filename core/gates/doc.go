@@ -39,7 +39,9 @@
 //
 // The hook prints its own messages, stderr included: the command should
 // not add "charter: " lines of its own around exit 2, since Claude Code
-// hands that stderr to the agent.
+// hands that stderr to the agent. The hook ends its gates itself shortly
+// before the timeout apply writes on its entry (HookTimeout of the same
+// Config.Timeout), so it answers before Claude Code cancels it.
 //
 // `charter gate hook codex-stop` is the same call as
 // gates.RunHook(ctx, gates.CodexStop, stdin, state, load): the same
@@ -48,8 +50,11 @@
 //
 // # Installing the hook (`charter apply`)
 //
-//	cmd := gates.HookCommand(charterExe, hostRoot) // hostRoot "" unless the scope is a host root
-//	out, err := gates.EnsureStopHook(old, cmd, len(cfg.Required()) > 0)
+//	hook := gates.StopHook{
+//		Command: gates.HookCommand(charterExe, hostRoot), // hostRoot "" unless the scope is a host root
+//		Timeout: gates.HookTimeout(cfg.Timeout),          // seconds: every gate's time, and a margin
+//	}
+//	out, err := gates.EnsureStopHook(old, hook, len(cfg.Required()) > 0)
 //
 // returns the settings.json bytes with charter's entry present or absent,
 // every other byte unchanged; old is returned as is when nothing changes,

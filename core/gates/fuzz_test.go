@@ -84,14 +84,15 @@ func FuzzEnsureStopHook(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	const cmd = "/bin/charter gate hook claude-stop"
+	hook := StopHook{Command: cmd, Timeout: 1920}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		added, err := EnsureStopHook(data, cmd, true)
+		added, err := EnsureStopHook(data, hook, true)
 		if err != nil {
 			var se *SettingsError
 			if !errors.As(err, &se) {
 				t.Fatalf("error of the wrong type %T: %v", err, err)
 			}
-			if _, err2 := EnsureStopHook(data, cmd, false); err2 == nil {
+			if _, err2 := EnsureStopHook(data, hook, false); err2 == nil {
 				t.Fatalf("add refused (%v) but remove accepted", err)
 			}
 			return
@@ -101,22 +102,23 @@ func FuzzEnsureStopHook(f *testing.F) {
 			if err := json.Unmarshal(b, &doc); err != nil {
 				t.Fatalf("invalid JSON %v:\n%q", err, b)
 			}
-			return countCharter(doc, cmd), doc
+			return len(charterHooks(doc)), doc
 		}
-		if n, _ := entries(added); n != 1 {
-			t.Fatalf("%d charter entries after add:\n%s", n, added)
+		_, doc := entries(added)
+		if hs := charterHooks(doc); len(hs) != 1 || hs[0]["command"] != cmd || hs[0]["timeout"] != float64(hook.Timeout) {
+			t.Fatalf("charter entries after add %v:\n%s", hs, added)
 		}
-		if again, _ := EnsureStopHook(added, cmd, true); !bytes.Equal(again, added) {
+		if again, _ := EnsureStopHook(added, hook, true); !bytes.Equal(again, added) {
 			t.Fatalf("add is not idempotent:\n%s\n%s", added, again)
 		}
-		removed, err := EnsureStopHook(added, cmd, false)
+		removed, err := EnsureStopHook(added, hook, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte(bom)))) == 0 {
 			return
 		}
-		direct, err := EnsureStopHook(data, cmd, false)
+		direct, err := EnsureStopHook(data, hook, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,10 +130,9 @@ func FuzzEnsureStopHook(f *testing.F) {
 	})
 }
 
-// countCharter counts charter entries in hooks.Stop; -1 when the
-// structure makes no sense (it was refused then).
-func countCharter(doc any, _ string) int {
-	n := 0
+// charterHooks lists charter's entries in hooks.Stop.
+func charterHooks(doc any) []map[string]any {
+	var out []map[string]any
 	root, _ := doc.(map[string]any)
 	hooks, _ := root["hooks"].(map[string]any)
 	stop, _ := hooks["Stop"].([]any)
@@ -141,11 +142,11 @@ func countCharter(doc any, _ string) int {
 		for _, h := range hs {
 			hm, _ := h.(map[string]any)
 			if c, ok := hm["command"].(string); ok && IsCharterHook(c) {
-				n++
+				out = append(out, hm)
 			}
 		}
 	}
-	return n
+	return out
 }
 
 // normalize drops an empty Stop list and an empty hooks object, which mean

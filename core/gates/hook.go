@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 )
@@ -30,8 +31,11 @@ import (
 //   - The hook must bound its own blocking (stop_hook_active is there for
 //     that); recent Claude Code versions also cap consecutive Stop-hook
 //     blocks themselves, but charter does not rely on it.
-//   - A command hook's default time limit is 600 s (60 s in older
-//     versions); gates that need longer want a "timeout" on the entry.
+//   - A command hook's "timeout" is in seconds; without one it is 600 s
+//     (60 s in older versions). A hook that outlives it is cancelled, a
+//     non-blocking error: the agent stops with its gates unchecked. So
+//     charter's entry carries HookTimeout, and the hook ends its gates
+//     itself before that (see hookBudget).
 
 // On-failure policies (the gates.on_failure setting).
 const (
@@ -52,6 +56,64 @@ const (
 	DecisionAllow = "allow" // gates fail but the bound is reached (or ask was used): exit 0, the user is told
 	DecisionError = "error" // the hook itself failed: exit 1, never blocks
 )
+
+// The Stop hook's time. Up to len(Names()) gates run one after another,
+// each for at most gates.timeout plus stopTime, so charter's entry gives
+// the hook len(Names()) × gates.timeout + hookMargin, and the hook stops
+// its gates hookReserve before that limit, so that it still answers.
+const (
+	// stopTime bounds how long a gate goes on once its limit (or ctx) ends
+	// it, as runCommand does it: SIGKILL a grace after SIGTERM, one more
+	// grace for the rest of its group, reapWait, then the output drain
+	// (twice the grace). 23 s.
+	stopTime = 4*DefaultKillGrace + reapWait
+	// hookAnswer is the hook's own time outside the gates: reading the
+	// event and the settings before them, the state and the log after.
+	hookAnswer = 15 * time.Second
+	// hookReserve is what the hook keeps back from Claude Code's limit:
+	// stopping the gate its own deadline cuts, then answering.
+	hookReserve = stopTime + hookAnswer
+	// hookMargin covers stopTime for each gate, plus hookReserve (107 s),
+	// rounded up to whole minutes.
+	hookMargin = 2 * time.Minute
+	// maxHookLimit is the longest limit charter writes: Claude Code is a
+	// JavaScript program, and a JavaScript timer holds at most 2^31−1 ms
+	// (Node.js runs a longer one after 1 ms). About 24.8 days.
+	maxHookLimit = (math.MaxInt32 / 1000) * time.Second
+)
+
+// hookLimit is the time Claude Code gives charter's Stop hook when the
+// gates may each run for gateTimeout (0 = DefaultTimeout).
+func hookLimit(gateTimeout time.Duration) time.Duration {
+	if gateTimeout <= 0 {
+		gateTimeout = DefaultTimeout
+	}
+	n := time.Duration(len(Names()))
+	if gateTimeout > (maxHookLimit-hookMargin)/n {
+		return maxHookLimit
+	}
+	return n*gateTimeout + hookMargin
+}
+
+// HookTimeout is the "timeout" of charter's Stop hook entry, in whole
+// seconds: time for every gate to use all of gateTimeout (0 =
+// DefaultTimeout), be stopped, and for the hook to answer. With the
+// default 10m it is 1920 (32 minutes).
+func HookTimeout(gateTimeout time.Duration) int {
+	d := hookLimit(gateTimeout)
+	secs := d / time.Second
+	if d%time.Second != 0 {
+		secs++
+	}
+	return int(secs)
+}
+
+// hookBudget is how long the hook lets its gates run in all before it
+// ends them: hookReserve short of hookLimit, so that it answers before
+// Claude Code cancels it. Gates that stay within gateTimeout always fit.
+func hookBudget(gateTimeout time.Duration) time.Duration {
+	return hookLimit(gateTimeout) - hookReserve
+}
 
 // maxInput bounds what the hook reads from stdin; the Stop event is small,
 // last_assistant_message aside.
@@ -110,6 +172,11 @@ type HookOptions struct {
 	// RunAll is the command that runs every gate, for the summary;
 	// "" = "charter gate run".
 	RunAll string
+	// Budget bounds the gates' total time, so that the hook answers
+	// before Claude Code cancels it; 0 = what the entry's HookTimeout
+	// leaves for Config.Timeout. When it runs out, the running gate is
+	// ended as if timed out and the rest are not run.
+	Budget time.Duration
 	Now    func() time.Time                     // nil = time.Now
 	Run    func(context.Context, Config) Report // nil = Run with every gate
 	// Kind is whose hook this is: its messages and output protocol.
@@ -225,7 +292,14 @@ func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) 
 	if run == nil {
 		run = func(ctx context.Context, cfg Config) Report { return Run(ctx, cfg, nil, nil) }
 	}
-	rep := run(ctx, cfg)
+	budget := opt.Budget
+	if budget <= 0 {
+		budget = hookBudget(cfg.Timeout)
+	}
+	runCtx, cancel := context.WithTimeoutCause(ctx, budget,
+		fmt.Errorf("the Stop hook's time for all gates (%s) ran out", budget))
+	defer cancel()
+	rep := run(runCtx, cfg)
 	failing := rep.Failing()
 	for _, g := range failing {
 		entry.Failing = append(entry.Failing, g.Name)

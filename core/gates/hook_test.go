@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	iofs "io/fs"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -266,6 +269,46 @@ func TestFileStateLogRotates(t *testing.T) {
 	}
 }
 
+// The log is charter's own: an older log with a wider mode is 0600 after
+// the next append, and so is the one a rotation keeps.
+func TestFileStateLogMode(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix modes on Windows")
+	}
+	fs, dir := newState(t)
+	log := filepath.Join(dir, "gates.log")
+	if err := fs.Append(LogEntry{Decision: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(log, 0o644)
+	if err := fs.Append(LogEntry{Decision: "second"}); err != nil {
+		t.Fatal(err)
+	}
+	mode := func(p string) iofs.FileMode {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Mode().Perm()
+	}
+	if m := mode(log); m != core.FileMode {
+		t.Fatalf("log mode %v after an append", m)
+	}
+	os.Truncate(log, MaxLogBytes)
+	os.Chmod(log, 0o644)
+	if err := fs.Append(LogEntry{Decision: "rotated"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{log, log + ".1"} {
+		if m := mode(p); m != core.FileMode {
+			t.Fatalf("%s mode %v after a rotation", p, m)
+		}
+	}
+	if e := readLog(t, log); len(e) != 1 || e[0].Decision != "rotated" {
+		t.Fatalf("new log %+v", e)
+	}
+}
+
 func TestFileStateSessions(t *testing.T) {
 	fs, dir := newState(t)
 	if st, err := fs.Load("../../etc/passwd"); err != nil || st.Blocks != 0 {
@@ -295,5 +338,59 @@ func TestFileStateSessions(t *testing.T) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(dir, "gates-sessions", "*.json")); len(files) != 1 {
 		t.Fatalf("after pruning %q", files)
+	}
+}
+
+// The numbers agree: the entry's timeout gives every gate all of
+// gates.timeout and the time to stop it; the hook's own deadline comes
+// after that, and early enough to stop the gate it cuts and answer
+// before Claude Code cancels the hook.
+func TestHookTimeLimitsAgree(t *testing.T) {
+	if HookTimeout(0) != 1920 || HookTimeout(DefaultTimeout) != 1920 || HookTimeout(20*time.Minute) != 3720 {
+		t.Fatalf("HookTimeout: %d %d %d", HookTimeout(0), HookTimeout(DefaultTimeout), HookTimeout(20*time.Minute))
+	}
+	if need := time.Duration(len(Names()))*stopTime + hookReserve; hookMargin < need {
+		t.Fatalf("hookMargin %s is less than %s", hookMargin, need)
+	}
+	prev := 0
+	for _, gate := range []time.Duration{time.Millisecond, 1500 * time.Millisecond, 90 * time.Second, 10 * time.Minute,
+		time.Hour, 24 * time.Hour, 8 * 24 * time.Hour, 9 * 24 * time.Hour, 1000 * time.Hour, math.MaxInt64} {
+		secs := HookTimeout(gate)
+		claude := time.Duration(secs) * time.Second
+		budget := hookBudget(gate)
+		if budget+stopTime+hookAnswer > claude {
+			t.Errorf("gates.timeout %s: the hook's budget %s leaves no time to stop a gate and answer within %d s", gate, budget, secs)
+		}
+		if claude > maxHookLimit {
+			t.Errorf("gates.timeout %s: %d s is beyond what a JavaScript timer holds", gate, secs)
+		}
+		if claude < maxHookLimit {
+			if all := time.Duration(len(Names())) * (gate + stopTime); all > budget {
+				t.Errorf("gates.timeout %s: the hook's budget %s cuts gates that keep to their limit (%s)", gate, budget, all)
+			}
+		}
+		if secs < prev {
+			t.Errorf("gates.timeout %s: %d s, less than for a shorter gates.timeout (%d s)", gate, secs, prev)
+		}
+		prev = secs
+	}
+}
+
+// Without a Budget, the hook gives its gates hookBudget(Config.Timeout).
+func TestHookRunsItsGatesUnderItsBudget(t *testing.T) {
+	for _, gate := range []time.Duration{0, 90 * time.Second, time.Hour} {
+		var left time.Duration
+		opt := HookOptions{Config: Config{Timeout: gate}, Run: func(ctx context.Context, cfg Config) Report {
+			dl, ok := ctx.Deadline()
+			if !ok {
+				t.Fatal("the gates run without a deadline")
+			}
+			left = time.Until(dl)
+			return passingReport
+		}}
+		expect(t, Hook(context.Background(), StopInput{SessionID: "s", Cwd: t.TempDir()}, nil, opt), 0, DecisionPass)
+		if want := hookBudget(gate); left > want || left < want-time.Minute {
+			t.Errorf("gates.timeout %s: deadline in %s, want %s", gate, left, want)
+		}
 	}
 }

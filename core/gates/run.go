@@ -25,7 +25,7 @@ const (
 )
 
 // Names lists every gate in run order.
-var Names = []string{Tests, Lint, Coverage}
+func Names() []string { return []string{Tests, Lint, Coverage} }
 
 // Statuses of a gate in a report.
 const (
@@ -103,7 +103,7 @@ func (c Config) spec(name string) (command string, required bool) {
 // Required lists the required gates in run order.
 func (c Config) Required() []string {
 	var out []string
-	for _, n := range Names {
+	for _, n := range Names() {
 		if _, req := c.spec(n); req {
 			out = append(out, n)
 		}
@@ -117,17 +117,18 @@ func ParseNames(s string) ([]string, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
+	all := Names()
 	var out []string
 	for part := range strings.SplitSeq(s, ",") {
 		n := strings.TrimSpace(part)
-		if !slices.Contains(Names, n) {
-			return nil, fmt.Errorf("unknown gate %q: choose among %s", n, strings.Join(Names, ", "))
+		if !slices.Contains(all, n) {
+			return nil, fmt.Errorf("unknown gate %q: choose among %s", n, strings.Join(all, ", "))
 		}
 		if !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
-	slices.SortFunc(out, func(a, b string) int { return slices.Index(Names, a) - slices.Index(Names, b) })
+	slices.SortFunc(out, func(a, b string) int { return slices.Index(all, a) - slices.Index(all, b) })
 	return out, nil
 }
 
@@ -218,13 +219,15 @@ type Event struct {
 // empty. When it outlives cfg.Timeout, or ctx is cancelled, the whole
 // group gets SIGTERM, then SIGKILL after the grace period; processes a gate
 // leaves behind after it exits are ended the same way. When ctx is
-// cancelled, the gates not yet run are listed as skipped.
+// cancelled, the gates not yet run are listed as skipped. A ctx that ends
+// at its deadline (the Stop hook's budget) makes the running gate
+// timed_out, and ctx's cause says why in the messages.
 func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) Report {
 	if progress == nil {
 		progress = func(Event) {}
 	}
 	rep := Report{OK: true, Gates: []Result{}}
-	for _, name := range Names {
+	for _, name := range Names() {
 		command, required := cfg.spec(name)
 		if !required || (names != nil && !slices.Contains(names, name)) {
 			continue
@@ -233,7 +236,7 @@ func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) 
 		switch {
 		case ctx.Err() != nil:
 			res = Result{Name: name, Status: StatusSkipped, OutputTail: []string{}, Command: command,
-				Message: "not run: cancelled"}
+				Message: "not run: " + cancelReason(ctx)}
 		case strings.TrimSpace(command) == "":
 			res = skipped(name)
 		default:
@@ -397,7 +400,11 @@ func runCommand(ctx context.Context, cfg Config, name, command string, onLine fu
 	case "timeout":
 		return finish(StatusTimedOut, join(fmt.Sprintf("timed out after %s; its process group was killed", timeout), note))
 	case "cancelled":
-		return finish(StatusFailed, join("cancelled; its process group was killed", note))
+		status := StatusFailed
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			status = StatusTimedOut
+		}
+		return finish(status, join(cancelReason(ctx)+"; its process group was killed", note))
 	}
 	code, sig := exitStatus(cmd.ProcessState)
 	res.ExitCode = &code
@@ -410,6 +417,15 @@ func runCommand(ctx context.Context, cfg Config, name, command string, onLine fu
 		return finish(StatusFailed, join(waitErr.Error(), note))
 	}
 	return finish(StatusPassed, note)
+}
+
+// cancelReason says why ctx ended: at its deadline, its cause (the Stop
+// hook's budget says which); else "cancelled", whatever the cause (Ctrl-C).
+func cancelReason(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return context.Cause(ctx).Error()
+	}
+	return "cancelled"
 }
 
 func join(a, b string) string {

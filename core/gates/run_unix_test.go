@@ -149,3 +149,30 @@ func TestHookCommandQuoting(t *testing.T) {
 		t.Fatalf("plain paths are quoted: %s", got)
 	}
 }
+
+// When the hook's budget runs out, the running gate is ended as timed out
+// (so the stop is blocked, not let through unchecked) and the rest are not
+// run; the messages say why.
+func TestHookEndsItsGatesWhenItsBudgetRunsOut(t *testing.T) {
+	dir := t.TempDir()
+	opt := HookOptions{
+		Config: Config{Tests: required("echo $$ > pgid; sleep 1000"), Lint: required("true"),
+			Timeout: 20 * time.Second, KillGrace: 50 * time.Millisecond}, // the budget ends it first
+		Budget: 300 * time.Millisecond,
+	}
+	var rep Report
+	opt.Run = func(ctx context.Context, cfg Config) Report {
+		rep = Run(ctx, cfg, nil, nil)
+		return rep
+	}
+	res := Hook(context.Background(), StopInput{SessionID: "s", Cwd: dir}, nil, opt)
+	expect(t, res, 2, DecisionBlock)
+	const why = "the Stop hook's time for all gates (300ms) ran out"
+	if !strings.Contains(res.Stderr, "tests timed out: "+why+"; its process group was killed") {
+		t.Fatalf("stderr:\n%s", res.Stderr)
+	}
+	if len(rep.Gates) != 2 || rep.Gates[0].Status != StatusTimedOut || rep.Gates[1].Status != StatusSkipped || rep.Gates[1].Message != "not run: "+why {
+		t.Fatalf("report %+v", rep)
+	}
+	groupGone(t, readPid(t, filepath.Join(dir, "pgid")))
+}

@@ -144,9 +144,16 @@ func (s *FileState) Append(e LogEntry) error {
 		if err := s.sys.Fs.Rename(path, path+".1"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("rotate %s: %w", path, err)
 		}
+		s.sys.Fs.Chmod(path+".1", core.FileMode) // best effort: it is no longer written
 	}
 	f, err := s.sys.Fs.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, core.FileMode)
 	if err != nil {
+		return fmt.Errorf("append to %s: %w", path, err)
+	}
+	// The log is charter's own: 0600 after every write, also when an older
+	// log had a wider mode (O_CREATE's mode applies to a new file only).
+	if err := ownMode(s.sys.Fs, f, path); err != nil {
+		f.Close()
 		return fmt.Errorf("append to %s: %w", path, err)
 	}
 	// One write of one line: appends from concurrent hooks do not interleave.
@@ -155,4 +162,20 @@ func (s *FileState) Append(e LogEntry) error {
 		return fmt.Errorf("append to %s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// ownMode narrows an open file of charter's own to core.FileMode, by its
+// handle where the file system has one (the name may lead elsewhere by now).
+func ownMode(afs afero.Fs, f afero.File, path string) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Mode().Perm() == core.FileMode {
+		return nil
+	}
+	if c, ok := f.(interface{ Chmod(fs.FileMode) error }); ok {
+		return c.Chmod(core.FileMode)
+	}
+	return afs.Chmod(path, core.FileMode)
 }

@@ -3,17 +3,17 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 
 // Backend is what the MCP skin asks of charter. Every method only reads.
 // dir is the directory the client works in (its first root, else charter's
-// working directory); the project, once charter has one, is found from it.
+// working directory); the project is found from it unless one is named.
 type Backend interface {
 	Settings(ctx context.Context, dir string) (settings.Doc, error)
 	Get(ctx context.Context, dir, key string) (KeyDoc, error)
@@ -21,7 +21,7 @@ type Backend interface {
 	Governance(ctx context.Context, dir string) (string, error)
 	Schema(ctx context.Context) ([]byte, error)
 	Status(ctx context.Context, dir string) (StatusDoc, error)
-	RunGates(ctx context.Context, dir string, gates []string, progress Progress) (GateReport, error)
+	RunGates(ctx context.Context, dir string, names []string, progress Progress) (gates.Report, error)
 }
 
 // Progress reports a running job: done of total steps, and what happens now.
@@ -82,39 +82,20 @@ type ApplyStatus struct {
 	Error   *ErrorBody     `json:"error,omitempty"`
 }
 
-// GateReport is the document of `charter gate run --json`.
-type GateReport struct {
-	OK    bool         `json:"ok"`
-	Gates []GateResult `json:"gates"`
-}
-
-// GateResult is one gate in a GateReport.
-type GateResult struct {
-	Name       string    `json:"name"`
-	Status     string    `json:"status" jsonschema:"passed, failed, timed_out or skipped"`
-	ExitCode   *int      `json:"exitCode"`
-	ElapsedMs  int64     `json:"elapsedMs"`
-	OutputTail string    `json:"outputTail" jsonschema:"the last lines of stdout and stderr together"`
-	Coverage   *Coverage `json:"coverage"`
-	Message    string    `json:"message,omitempty"`
-}
-
-// Coverage is a coverage gate's measure against its minimum, in percent.
-type Coverage struct {
-	Percent settings.Dec `json:"percent"`
-	Min     settings.Dec `json:"min"`
-}
-
 // GateRequest is one run of the gates.
 type GateRequest struct {
 	Settings *settings.Snapshot // the effective settings, gate commands included
-	Dir      string             // the client's directory: gates run in its project root, else here
-	Gates    []string           // the gates to run; empty means every required gate
+	// Dir is where the gates run: the root of the project the settings
+	// came from (--project-dir, CHARTER_PROJECT_DIR or the one found from
+	// the client's directory), else the client's directory.
+	Dir   string
+	Gates []string // the gates to run; empty means every required gate
 }
 
-// GateRunner runs gates as `charter gate run` does. It must stop every
-// process it started when ctx is cancelled, and report progress as it goes.
-type GateRunner func(ctx context.Context, req GateRequest, progress Progress) (GateReport, error)
+// GateRunner runs gates as `charter gate run` does and returns its report,
+// the document of `charter gate run --json`. It must stop every process it
+// started when ctx is cancelled, and report progress as it goes.
+type GateRunner func(ctx context.Context, req GateRequest, progress Progress) (gates.Report, error)
 
 // Local is the Backend over this process's own files.
 type Local struct {
@@ -259,14 +240,10 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 		return StatusDoc{}, err
 	}
 	targets, err := apply.Plan(l.Sys, user, nil)
-	var (
-		ue *core.UsageError
-		me *apply.MarkerError
-	)
 	switch {
-	case errors.As(err, &ue) || errors.As(err, &me):
+	case applyUnknown(err):
 		// The status is still worth having; say why apply's part is missing.
-		body := errorBody(err)
+		body := errorBody(err, l.Sys.ErrorMessage)
 		doc.Apply.Error = &body
 	case err != nil:
 		return StatusDoc{}, err
@@ -279,16 +256,28 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 	return doc, nil
 }
 
+// applyUnknown reports whether err is a reason charter cannot tell the
+// state of the agent files, as opposed to a failure: it decides by code,
+// as the skins do, never by the error's type.
+func applyUnknown(err error) bool {
+	code := core.ErrorCode(err) // internal for nil
+	return code == core.CodeNoAgent || code == core.CodeMalformedMarkers
+}
+
 // errNoGates is a build without a gate runner.
 var errNoGates = core.Errorf(core.CodeNotSupported, "this charter cannot run gates: it has no `charter gate run`; update charter")
 
-func (l *Local) RunGates(ctx context.Context, dir string, gates []string, progress Progress) (GateReport, error) {
+func (l *Local) RunGates(ctx context.Context, dir string, names []string, progress Progress) (gates.Report, error) {
 	if l.Gates == nil {
-		return GateReport{}, errNoGates
+		return gates.Report{}, errNoGates
 	}
-	_, snap, err := l.read(dir)
+	st, snap, err := l.read(dir)
 	if err != nil {
-		return GateReport{}, err
+		return gates.Report{}, err
 	}
-	return l.Gates(ctx, GateRequest{Settings: snap, Dir: dir, Gates: gates}, progress)
+	// The project whose settings these are is where its gates run.
+	if p := st.Project(); p != nil {
+		dir = p.Dir
+	}
+	return l.Gates(ctx, GateRequest{Settings: snap, Dir: dir, Gates: names}, progress)
 }

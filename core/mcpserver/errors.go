@@ -23,6 +23,8 @@ func (b ErrorBody) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-func errorBody(err error) ErrorBody {
-	return ErrorBody{Code: core.ErrorCode(err), Message: err.Error(), Extras: core.ErrorExtras(err)}
+// errorBody is err as the CLI's --json prints it. message gives the text
+// for people (core.System.ErrorMessage): the CLI's words, not err's own.
+func errorBody(err error, message func(error) string) ErrorBody {
+	return ErrorBody{Code: core.ErrorCode(err), Message: message(err), Extras: core.ErrorExtras(err)}
 }

@@ -11,17 +11,19 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentkit/charter/core/gates"
 )
 
 // stepRunner is a fake gate runner: it reports each of its gates as done.
-func stepRunner(gates ...string) GateRunner {
-	return func(ctx context.Context, req GateRequest, progress Progress) (GateReport, error) {
-		rep := GateReport{OK: true}
-		for i, g := range gates {
-			progress(i, len(gates), g+": running") // same count as the last: not a step forward
+func stepRunner(names ...string) GateRunner {
+	return func(ctx context.Context, req GateRequest, progress Progress) (gates.Report, error) {
+		rep := gates.Report{OK: true}
+		for i, g := range names {
+			progress(i, len(names), g+": running") // same count as the last: not a step forward
 			code := 0
-			rep.Gates = append(rep.Gates, GateResult{Name: g, Status: "passed", ExitCode: &code})
-			progress(i+1, len(gates), g+": passed")
+			rep.Gates = append(rep.Gates, gates.Result{Name: g, Status: "passed", ExitCode: &code, OutputTail: []string{}})
+			progress(i+1, len(names), g+": passed")
 		}
 		return rep, nil
 	}
@@ -46,7 +48,7 @@ func TestGatesProgress(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var rep GateReport
+			var rep gates.Report
 			structured(t, res, &rep)
 			if !rep.OK || len(rep.Gates) != 3 || rep.Gates[2].Name != "coverage" {
 				t.Errorf("report %+v", rep)
@@ -81,11 +83,11 @@ type sleepRunner struct {
 	ended   chan error // ctx's error when the runner returned
 }
 
-func (r *sleepRunner) run(ctx context.Context, req GateRequest, progress Progress) (GateReport, error) {
+func (r *sleepRunner) run(ctx context.Context, req GateRequest, progress Progress) (gates.Report, error) {
 	cmd := exec.Command("sleep", "60")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		return GateReport{}, err
+		return gates.Report{}, err
 	}
 	progress(0, 1, "tests: running")
 	r.started <- cmd.Process.Pid
@@ -94,12 +96,12 @@ func (r *sleepRunner) run(ctx context.Context, req GateRequest, progress Progres
 	select {
 	case err := <-done:
 		r.ended <- ctx.Err()
-		return GateReport{}, err
+		return gates.Report{}, err
 	case <-ctx.Done():
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		<-done // reaped: nothing of the group is left
 		r.ended <- ctx.Err()
-		return GateReport{}, ctx.Err()
+		return gates.Report{}, ctx.Err()
 	}
 }
 

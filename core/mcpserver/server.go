@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -42,6 +43,9 @@ type Options struct {
 	Getwd func() (string, error)
 	// Paths turns a file:// root into a path of this system.
 	Paths core.PathStyle
+	// Message says an error in words for people, as the CLI does
+	// (core.System.ErrorMessage), so that both skins say the same. Required.
+	Message func(error) string
 }
 
 // Server is charter's MCP server.
@@ -56,6 +60,9 @@ type Server struct {
 
 // New builds the server over b.
 func New(b Backend, opts Options) *Server {
+	if opts.Message == nil {
+		panic("mcpserver.New: Options.Message is nil") // errors would be said in the OS's words
+	}
 	s := &Server{b: b, opts: opts, roots: map[*mcp.ServerSession]string{}}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: core.Name, Title: "charter", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:            Instructions,
@@ -110,19 +117,19 @@ func (s *Server) resource(r *mcp.Resource, read func(ctx context.Context, dir st
 		if read == nil {
 			data, err := s.b.Schema(ctx)
 			if err != nil {
-				return nil, rpcError(err)
+				return nil, s.rpcError(err)
 			}
 			text = string(data)
 		} else {
 			dir, ask, err := s.workDir(req.Session, req.ClientCapabilities(), req.Params.InputResponses)
 			if err != nil {
-				return nil, rpcError(err)
+				return nil, s.rpcError(err)
 			}
 			if ask != nil {
 				return &mcp.ReadResourceResult{InputRequests: ask}, nil
 			}
 			if text, err = read(ctx, dir); err != nil {
-				return nil, rpcError(err)
+				return nil, s.rpcError(err)
 			}
 		}
 		return &mcp.ReadResourceResult{
@@ -175,7 +182,7 @@ func (s *Server) addTools() {
 	}, s.gatesRun)
 }
 
-func (s *Server) gatesRun(ctx context.Context, req *mcp.CallToolRequest, dir string, in GatesInput) (GateReport, error) {
+func (s *Server) gatesRun(ctx context.Context, req *mcp.CallToolRequest, dir string, in GatesInput) (gates.Report, error) {
 	token := req.Params.GetProgressToken()
 	var (
 		mu   sync.Mutex
@@ -207,14 +214,14 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, re
 		var zero Out
 		dir, ask, err := s.workDir(req.Session, req.ClientCapabilities(), req.Params.InputResponses)
 		if err != nil {
-			return nil, zero, &toolError{errorBody(err)}
+			return nil, zero, &toolError{errorBody(err, s.opts.Message)}
 		}
 		if ask != nil {
 			return &mcp.CallToolResult{InputRequests: ask}, zero, nil
 		}
 		out, err := h(ctx, req, dir, in)
 		if err != nil {
-			return nil, zero, &toolError{errorBody(err)}
+			return nil, zero, &toolError{errorBody(err, s.opts.Message)}
 		}
 		return nil, out, nil
 	})
@@ -250,7 +257,7 @@ func codeArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		var te *toolError
 		if cause := r.GetError(); cause != nil && !errors.As(cause, &te) {
-			r.Content = []mcp.Content{&mcp.TextContent{Text: errorDocument(ErrorBody{Code: "usage", Message: cause.Error()})}}
+			r.Content = []mcp.Content{&mcp.TextContent{Text: errorDocument(ErrorBody{Code: core.CodeUsage, Message: cause.Error()})}}
 		}
 		return r, nil
 	}
@@ -258,8 +265,8 @@ func codeArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 
 // rpcError is a failed resource read: a JSON-RPC error whose data is the
 // CLI's error body.
-func rpcError(err error) error {
-	body := errorBody(err)
+func (s *Server) rpcError(err error) error {
+	body := errorBody(err, s.opts.Message)
 	data, merr := json.Marshal(body)
 	if merr != nil {
 		data = nil
@@ -359,6 +366,12 @@ func fileURIPath(uri string, ps core.PathStyle) (string, bool) {
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 	// A decimal travels as a JSON number written from its exact text.
 	reflect.TypeFor[settings.Dec](): {Type: "number"},
+	// A coverage gate's measure: two decimals, written as numbers.
+	reflect.TypeFor[gates.CoverageResult](): {
+		Type:       "object",
+		Properties: map[string]*jsonschema.Schema{"percent": {Type: "number"}, "min": {Type: "number"}},
+		Required:   []string{"percent", "min"},
+	},
 	// An error body carries its extras beside code and message.
 	reflect.TypeFor[ErrorBody](): {
 		Type:       "object",

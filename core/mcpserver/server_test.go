@@ -69,7 +69,7 @@ func (e *env) backend(runner GateRunner) *Local {
 }
 
 func (e *env) server(runner GateRunner) *Server {
-	return New(e.backend(runner), Options{Version: "1.2.3-test", Getwd: e.sys.Getwd, Paths: e.sys.Paths})
+	return New(e.backend(runner), Options{Version: "1.2.3-test", Getwd: e.sys.Getwd, Paths: e.sys.Paths, Message: e.sys.ErrorMessage})
 }
 
 // connect runs srv in-process and returns a client session speaking proto.

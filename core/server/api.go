@@ -34,10 +34,18 @@ func (s *Server) api() map[string][]endpoint {
 	}
 }
 
-// ping answers with a document fixed for the life of the process (the
-// scope and profile come from its start), encoded once.
+// ping answers with a document encoded at start (the scope, profile and
+// project come from it) but for the policy, which it names while the file
+// exists (settings.ExistingPolicy's rule): one stat per request, so a policy
+// installed or removed later shows at once.
 func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
-	writeRaw(w, http.StatusOK, s.pingDoc)
+	doc := s.pingDocs[0]
+	if s.policyPath != "" {
+		if _, err := s.cfg.Sys.Fs.Stat(s.policyPath); err == nil {
+			doc = s.pingDocs[1]
+		}
+	}
+	writeRaw(w, http.StatusOK, doc)
 	return nil
 }
 

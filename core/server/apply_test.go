@@ -297,3 +297,119 @@ func TestApplyUserLevelLeavesProjectOut(t *testing.T) {
 		}
 	}
 }
+
+// The project-only agents over HTTP, as the hub's project part uses them:
+// GET ?project=true lists gemini, cursor and copilot beside CLAUDE.md and
+// AGENTS.md when their files (for cursor, its rules folder) are in the
+// project; POST writes them, cursor's as a whole rules file with the
+// frontmatter, the others as a block after the user's text; then each is
+// current, and a second POST writes nothing.
+func TestApplyProjectAgents(t *testing.T) {
+	e := newEnv(t)
+	repo := filepath.Join(e.dir, "repo")
+	for _, d := range []string{".charter", ".cursor/rules", ".github"} {
+		if err := os.MkdirAll(filepath.Join(repo, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mine := map[string]string{
+		"gemini":  "# Gemini notes\n\nPrefer small diffs.\n",
+		"copilot": "# Copilot notes\n\nUse tabs.\n",
+	}
+	paths := map[string]string{
+		"gemini":  filepath.Join(repo, "GEMINI.md"),
+		"cursor":  filepath.Join(repo, ".cursor", "rules", "charter.mdc"),
+		"copilot": filepath.Join(repo, ".github", "copilot-instructions.md"),
+	}
+	for agent, text := range mine {
+		if err := os.WriteFile(paths[agent], []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	proj, err := e.sys.FindProject(&repo, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: proj, Version: "1.2.3-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := serve(t, s)
+
+	// byAgent keeps the instruction files of a report, by agent.
+	byAgent := func(rp reply) map[string]apply.Result {
+		t.Helper()
+		if rp.status != 200 {
+			t.Fatalf("%d %s", rp.status, rp.body)
+		}
+		out := map[string]apply.Result{}
+		for _, res := range applyTargets(t, rp) {
+			if res.Level != apply.LevelProject {
+				t.Errorf("%s: level %q", res.Path, res.Level)
+			}
+			out[res.Agent] = res
+		}
+		return out
+	}
+
+	got := byAgent(r.do("GET", "api/v1/apply?project=true", ""))
+	for _, agent := range []string{"claude", "codex", "gemini", "cursor", "copilot", apply.MCPTarget} {
+		if got[agent].State != apply.StateOutdated {
+			t.Errorf("GET: %s is %+v, want outdated", agent, got[agent])
+		}
+	}
+	for agent, p := range paths {
+		if got[agent].Path != p || got[agent].Diff == "" {
+			t.Errorf("GET: %s is %+v, want %s with a diff", agent, got[agent], p)
+		}
+	}
+	if !got["cursor"].Missing || got["gemini"].Missing || got["copilot"].Missing {
+		t.Errorf("GET: missing flags: cursor %v, gemini %v, copilot %v", got["cursor"].Missing, got["gemini"].Missing, got["copilot"].Missing)
+	}
+	if d := got["cursor"].Diff; !strings.Contains(d, "+alwaysApply: true\n") {
+		t.Errorf("GET: cursor's diff lacks the frontmatter:\n%s", d)
+	}
+	if _, err := os.Stat(paths["cursor"]); !os.IsNotExist(err) {
+		t.Error("GET wrote charter.mdc")
+	}
+
+	const three = `{"project":true,"agents":["gemini","cursor","copilot"]}`
+	got = byAgent(r.do("POST", "api/v1/apply", three))
+	// The three, and .mcp.json, which every project POST keeps.
+	if _, ok := got["claude"]; ok || len(got) != 4 {
+		t.Errorf("POST %s wrote %d targets: %+v", three, len(got), got)
+	}
+	for agent := range paths {
+		if got[agent].State != apply.StateWritten {
+			t.Errorf("POST: %s is %q, want written", agent, got[agent].State)
+		}
+	}
+	mdc, _ := os.ReadFile(paths["cursor"])
+	if !strings.HasPrefix(string(mdc), "---\ndescription: ") || !strings.Contains(string(mdc), "\nalwaysApply: true\n---\n"+apply.BeginMarker+"\n") ||
+		!strings.HasSuffix(string(mdc), apply.EndMarker+"\n") || !strings.Contains(string(mdc), "Managed by charter for this project.") {
+		t.Errorf("charter.mdc:\n%s", mdc)
+	}
+	for agent, text := range mine {
+		data, _ := os.ReadFile(paths[agent])
+		if !strings.HasPrefix(string(data), text+"\n"+apply.BeginMarker+"\n") || !strings.Contains(string(data), "charter apply --project") {
+			t.Errorf("%s after POST:\n%s", paths[agent], data)
+		}
+	}
+
+	got = byAgent(r.do("GET", "api/v1/apply?project=true&agent=gemini,cursor&agent=copilot", ""))
+	for agent := range paths {
+		if got[agent].State != apply.StateCurrent || got[agent].Diff != "" {
+			t.Errorf("GET after POST: %s is %+v, want current", agent, got[agent])
+		}
+	}
+	got = byAgent(r.do("POST", "api/v1/apply", three))
+	for agent := range paths {
+		if got[agent].State != apply.StateCurrent {
+			t.Errorf("second POST: %s is %q, want current", agent, got[agent].State)
+		}
+	}
+	// A user-level request does not know these project-only agents.
+	if rp := r.do("POST", "api/v1/apply", `{"agents":["copilot"]}`); rp.status != 422 || rp.errCode(t) != "unknown_agent" || !strings.Contains(string(rp.body), "--project") {
+		t.Errorf("copilot at user level: %d %s", rp.status, rp.body)
+	}
+}

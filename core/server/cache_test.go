@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -173,5 +176,78 @@ func detectCacheFresh(t *testing.T, mode func(*running)) {
 	}
 	if installed() {
 		t.Error("removal not seen by the next request")
+	}
+}
+
+func detected(t *testing.T, r *running) map[string]any {
+	t.Helper()
+	rp := r.do("GET", "api/v1/wizard/detect-agent-switch", "")
+	if rp.status != 200 {
+		t.Fatalf("%d %s", rp.status, rp.body)
+	}
+	return rp.json(t)
+}
+
+// Creating the companion home (no binary on PATH) makes the companion
+// installed for the very next request, and removing it uninstalls it.
+func TestDetectCacheHome(t *testing.T) { bothModes(t, detectCacheHome) }
+
+func detectCacheHome(t *testing.T, mode func(*running)) {
+	e := newEnv(t, "PATH="+t.TempDir())
+	r := e.start(t, 0)
+	mode(r)
+	home, err := e.sys.CompanionHome()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := detected(t, r); d["installed"] != false || d["installCommand"] == nil {
+		t.Fatalf("before the home exists: %v", d)
+	}
+	detected(t, r) // now served from the cache
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if d := detected(t, r); d["installed"] != true || d["installCommand"] != nil {
+		t.Errorf("after the home was created: %v", d)
+	}
+	detected(t, r)
+	if err := os.Remove(home); err != nil {
+		t.Fatal(err)
+	}
+	if d := detected(t, r); d["installed"] != false {
+		t.Errorf("after the home was removed: %v", d)
+	}
+}
+
+// A dismissal written by another charter (a System of its own, as a CLI
+// run would have) is seen by the very next request.
+func TestDetectCacheDismissed(t *testing.T) { bothModes(t, detectCacheDismissed) }
+
+func detectCacheDismissed(t *testing.T, mode func(*running)) {
+	e := newEnv(t)
+	r := e.start(t, 0)
+	mode(r)
+	if d := detected(t, r); d["dismissed"] != false {
+		t.Fatalf("before the dismissal: %v", d)
+	}
+	detected(t, r) // now served from the cache
+	other := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + e.home, "PATH="}, time.Now, os.Getwd)
+	if _, err := other.Dismiss(core.CompanionRecommendationID, false); err != nil {
+		t.Fatal(err)
+	}
+	if d := detected(t, r); d["dismissed"] != true {
+		t.Errorf("after another charter dismissed: %v", d)
+	}
+	detected(t, r)
+	// A hand edit in place that takes the dismissal back, too.
+	path, err := other.DismissalsPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(`{"dismissed":[]}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if d := detected(t, r); d["dismissed"] != false {
+		t.Errorf("after the dismissal was taken back: %v", d)
 	}
 }

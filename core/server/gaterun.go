@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -9,12 +10,12 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
-	"github.com/agentkit/charter/core/settings"
 )
 
-// runGates is POST /api/v1/gates/run: the gates of the served project (the
-// project of the server's working directory, else that directory), as
-// `charter gate run --json` reports them. The body is optional:
+// runGates is POST /api/v1/gates/run: the gates of the served project, as
+// `charter gate run --json` run there reports them: the settings of every
+// layer the server serves (policy included), run in the project's root,
+// else the server's working directory. The body is optional:
 // {"gates":["tests","lint"]} runs only those. One run at a time: a second
 // request while one is under way is 409 gate_running. A client that goes
 // away cancels the run, and the gate's processes are killed.
@@ -39,11 +40,15 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer s.gateBusy.Store(false)
 
-	snap, err := settings.New(s.cfg.Sys, s.cfg.Scope).Read()
+	st, err := s.store()
 	if err != nil {
 		return err
 	}
-	dir, err := s.gateDir()
+	snap, err := st.Read()
+	if err != nil {
+		return err
+	}
+	dir, err := s.gateDir(st.Project())
 	if err != nil {
 		return err
 	}
@@ -54,22 +59,25 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	if limit <= 0 {
 		limit = gates.DefaultTimeout
 	}
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(len(gates.Names))*(limit+time.Minute) + time.Minute))
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(len(gates.Names()))*(limit+time.Minute) + time.Minute))
 	rep := gates.Run(r.Context(), cfg, names, nil)
 	writeRaw(w, http.StatusOK, append(rep.JSON(), '\n'))
 	return nil
 }
 
-// gateDir is where the served project's gates run.
-func (s *Server) gateDir() (string, error) {
-	p, err := s.cfg.Sys.FindProject(nil, false)
-	if err != nil {
-		return "", err
-	}
-	if p != nil {
+// gateDir is where the gates run: the root of the project the server
+// serves (the store's), else the working directory. The repository root
+// that serve offers for a first project file is that project only once a
+// file exists there, as discovery would then find it.
+func (s *Server) gateDir(p *core.Project) (string, error) {
+	if p != nil && (s.cfg.Project != nil || len(p.Files) > 0) {
 		return p.Dir, nil
 	}
-	return s.cfg.Sys.Getwd()
+	wd, err := s.cfg.Sys.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find the working directory to run the gates in: %w", err)
+	}
+	return wd, nil
 }
 
 // decodeOptional is decode for a body that may be empty.

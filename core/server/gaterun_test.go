@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,5 +97,125 @@ func TestGatesRunOneAtATime(t *testing.T) {
 	// Free again.
 	if rp := r.do("POST", "api/v1/gates/run", `{"gates":["lint"]}`); rp.status != 200 {
 		t.Errorf("after: %d %s", rp.status, rp.body)
+	}
+}
+
+// runDoc posts a gate run and decodes the answer.
+func runDoc(t *testing.T, r *running) gateDoc {
+	t.Helper()
+	rp := r.do("POST", "api/v1/gates/run", "")
+	var doc gateDoc
+	if err := json.Unmarshal(rp.body, &doc); err != nil || rp.status != 200 {
+		t.Fatalf("%d %s", rp.status, rp.body)
+	}
+	return doc
+}
+
+func readOut(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "out"))
+	if err != nil {
+		t.Fatalf("the gate did not run in %s: %v", dir, err)
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// The gates come from every layer the server serves: a command set only in
+// the project's file runs, in the project's root, even when the server's
+// working directory lies elsewhere.
+func TestGatesRunProjectLayer(t *testing.T) {
+	e := newEnv(t)
+	proj := filepath.Join(e.dir, "proj")
+	writeFile(t, filepath.Join(proj, ".charter", "settings.yaml"),
+		"gates.tests.command: pwd > out; exit 7\ngates.lint.required: false\n")
+	project, err := e.sys.FindProject(&proj, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elsewhere := t.TempDir()
+	e.sys.Getwd = func() (string, error) { return elsewhere, nil }
+	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: project, Version: "1.2.3-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := serve(t, s)
+
+	doc := runDoc(t, r)
+	if doc.OK || len(doc.Gates) != 1 || doc.Gates[0].Status != "failed" || doc.Gates[0].ExitCode == nil || *doc.Gates[0].ExitCode != 7 {
+		t.Fatalf("%+v", doc)
+	}
+	if got := readOut(t, proj); got != proj {
+		t.Errorf("ran in %s, want %s", got, proj)
+	}
+}
+
+// A server with no project found at start serves the repository root the
+// hub may create the first project file in: once that file exists, its
+// gates run there. Before that, and with --no-project, they run in the
+// working directory, never in a project found again from it.
+func TestGatesRunServedProjectRoot(t *testing.T) {
+	e := newEnv(t)
+	repo := filepath.Join(e.dir, "repo")
+	sub := filepath.Join(repo, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.sys.Getwd = func() (string, error) { return sub, nil }
+	setGates(t, e, map[string]any{"gates.tests.command": "pwd > out", "gates.lint.required": false})
+	s, err := Open(Config{Sys: e.sys, Scope: e.scope, ProjectRoot: repo, Version: "1.2.3-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := serve(t, s)
+	if doc := runDoc(t, r); !doc.OK {
+		t.Fatalf("%+v", doc)
+	}
+	if got := readOut(t, sub); got != sub {
+		t.Errorf("without a project file: ran in %s, want %s", got, sub)
+	}
+
+	writeFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "gates.tests.command: pwd > out; exit 7\n")
+	if doc := runDoc(t, r); doc.OK || doc.Gates[0].Status != "failed" || *doc.Gates[0].ExitCode != 7 {
+		t.Fatalf("with a project file: %+v", doc)
+	}
+	if got := readOut(t, repo); got != repo {
+		t.Errorf("with a project file: ran in %s, want %s", got, repo)
+	}
+	r.stop()
+
+	// --no-project: the project file under the working directory is not
+	// the server's, neither for the settings nor for the directory.
+	if err := os.Remove(filepath.Join(sub, "out")); err != nil {
+		t.Fatal(err)
+	}
+	r = e.start(t, 0)
+	if doc := runDoc(t, r); !doc.OK {
+		t.Fatalf("--no-project: %+v", doc)
+	}
+	if got := readOut(t, sub); got != sub {
+		t.Errorf("--no-project: ran in %s, want %s", got, sub)
+	}
+}
+
+// The policy applies to a run: a lock on gates.tests.required makes the
+// tests gate run although the scope turned it off.
+func TestGatesRunPolicy(t *testing.T) {
+	e := newEnv(t, "AGENTKIT_POLICY_FILE=$HOME/policy.yaml")
+	proj := t.TempDir()
+	e.sys.Getwd = func() (string, error) { return proj, nil }
+	setGates(t, e, map[string]any{"gates.tests.command": "exit 4", "gates.tests.required": false, "gates.lint.required": false})
+	r := e.start(t, 0)
+	if doc := runDoc(t, r); !doc.OK || len(doc.Gates) != 0 {
+		t.Fatalf("without a policy: %+v", doc)
+	}
+	writeFile(t, filepath.Join(e.home, "policy.yaml"), "lock:\n  gates.tests.required: true\n")
+	doc := runDoc(t, r)
+	if doc.OK || len(doc.Gates) != 1 || doc.Gates[0].Status != "failed" || *doc.Gates[0].ExitCode != 4 {
+		t.Errorf("with the policy: %+v", doc)
+	}
+	// A malformed policy fails the run, as it fails every command.
+	writeFile(t, filepath.Join(e.home, "policy.yaml"), "lokc:\n  gates.tests.required: true\n")
+	if rp := r.do("POST", "api/v1/gates/run", ""); rp.errCode(t) != "malformed_policy" {
+		t.Errorf("with a malformed policy: %d %s", rp.status, rp.body)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/agentkit/charter/core"
@@ -217,5 +218,45 @@ func TestPatchSettingsNoProject(t *testing.T) {
 	rp := r.do("PATCH", "api/v1/settings", `{"layer":"project","set":{"rules.tier":"full"}}`, header("If-Match", "*"))
 	if rp.status != 422 || rp.errCode(t) != "usage" {
 		t.Errorf("project layer without a project: %d %s", rp.status, rp.body)
+	}
+}
+
+// Ping names the policy file while it exists, as it is at each request:
+// one created or removed after the server started is seen by the next GET,
+// and a malformed one is named too, so that a host sees which file to fix.
+func TestPingPolicyFresh(t *testing.T) {
+	e := newEnv(t, "AGENTKIT_POLICY_FILE=$HOME/policy.yaml")
+	policy := filepath.Join(e.home, "policy.yaml")
+	r := e.start(t, 0)
+	pingPolicy := func() any {
+		t.Helper()
+		rp := r.do("GET", "api/v1/ping", "")
+		if rp.status != 200 {
+			t.Fatalf("ping: %d %s", rp.status, rp.body)
+		}
+		doc := rp.json(t)
+		v, ok := doc["policy"]
+		if !ok {
+			t.Fatalf("ping without a policy field: %s", rp.body)
+		}
+		return v
+	}
+	if p := pingPolicy(); p != nil {
+		t.Fatalf("before the file exists: %v", p)
+	}
+	want := map[string]any{"path": policy}
+	writeFile(t, policy, "lock:\n  rules.tier: full\n")
+	if p := pingPolicy(); !reflect.DeepEqual(p, want) {
+		t.Errorf("after the file was created: %v, want %v", p, want)
+	}
+	writeFile(t, policy, "lokc: {}\n")
+	if p := pingPolicy(); !reflect.DeepEqual(p, want) {
+		t.Errorf("malformed: %v, want %v", p, want)
+	}
+	if err := os.Remove(policy); err != nil {
+		t.Fatal(err)
+	}
+	if p := pingPolicy(); p != nil {
+		t.Errorf("after the file was removed: %v", p)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -148,5 +149,69 @@ func TestNoServerNamesOthers(t *testing.T) {
 	}
 	if others := OtherServers(e.sys, profile); len(others) != 1 || others[0].Dir != global.Path {
 		t.Errorf("others of the profile: %+v", others)
+	}
+}
+
+// isLink reports whether path is a symbolic link.
+func isLink(t *testing.T, path string) bool {
+	t.Helper()
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}
+
+// A link at the open page's path is never removed or replaced: writing the
+// page goes through it, and a stop leaves it, although the page behind it
+// holds this server's token.
+func TestOpenPageLinkSurvives(t *testing.T) {
+	e := newEnv(t)
+	path := OpenFilePath(e.sys, e.scope)
+	target := filepath.Join(e.dir, "elsewhere", "page.html")
+	writeFile(t, target, "someone's file\n")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, path); err != nil {
+		t.Fatal(err)
+	}
+	r := e.start(t, 0)
+	if _, err := WriteOpenPage(e.sys, e.scope, r.URL()+"#token="+r.Token()); err != nil {
+		t.Fatal(err)
+	}
+	if !isLink(t, path) {
+		t.Fatal("writing the page replaced the link")
+	}
+	if data, err := os.ReadFile(target); err != nil || !strings.Contains(string(data), "#token="+r.Token()) {
+		t.Fatalf("the page was not written through the link: %q %v", data, err)
+	}
+	r.stop()
+	if !isLink(t, path) {
+		t.Error("the stop removed the link")
+	}
+}
+
+// Nor is a link at the token's or the discovery file's path removed by a
+// stop: the server writes through them, and leaves them.
+func TestStopLeavesStateLinks(t *testing.T) {
+	e := newEnv(t)
+	links := []string{TokenPath(e.sys, e.scope), DiscoveryPath(e.sys, e.scope), OpenFilePath(e.sys, e.scope)}
+	for i, p := range links {
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(e.dir, "target", strconv.Itoa(i)), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(e.dir, "target"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	r := e.start(t, 0)
+	// The open page behind its link, as another process may have written it.
+	writeFile(t, filepath.Join(e.dir, "target", "2"), "<a href=\""+r.URL()+"#token="+r.Token()+"\">\n")
+	r.stop()
+	for _, p := range links {
+		if !isLink(t, p) {
+			t.Errorf("%s: the link was removed", p)
+		}
 	}
 }

@@ -82,7 +82,9 @@ type Server struct {
 	stop     chan struct{} // closed by POST /api/v1/shutdown
 	stopOnce sync.Once
 	routes   map[string][]endpoint
-	pingDoc  []byte
+
+	pingDocs   [2][]byte // ping without and with the policy file
+	policyPath string    // "" when the policy's path cannot be told
 
 	gateBusy atomic.Bool // a POST /api/v1/gates/run is under way (gaterun.go)
 	// Caches of GET answers, checked on every request against an inotify
@@ -119,14 +121,22 @@ func Open(cfg Config) (*Server, error) {
 		stop:  make(chan struct{}),
 	}
 	s.routes = s.api()
-	doc, err := json.Marshal(core.Ping(cfg.Scope, cfg.Version).WithLayers(cfg.Project, settings.ExistingPolicy(cfg.Sys)))
-	if err != nil {
-		return nil, fmt.Errorf("encode ping: %w", err)
+	// Ping is encoded once per state of the policy file (absent, present);
+	// each request picks one with a stat (see ping). The path depends on the
+	// environment alone, which is fixed for the process.
+	if p, err := settings.PolicyPath(cfg.Sys); err == nil {
+		s.policyPath = p
 	}
-	s.pingDoc = append(doc, '\n')
+	for i, policy := range []string{"", s.policyPath} {
+		doc, err := json.Marshal(core.Ping(cfg.Scope, cfg.Version).WithLayers(cfg.Project, policy))
+		if err != nil {
+			return nil, fmt.Errorf("encode ping: %w", err)
+		}
+		s.pingDocs[i] = append(doc, '\n')
+	}
 	// The lock makes check, bind and write one step, so two servers started
 	// together cannot both believe they are the only one.
-	err = cfg.Sys.WithLock(DiscoveryPath(cfg.Sys, cfg.Scope), func() error {
+	err := cfg.Sys.WithLock(DiscoveryPath(cfg.Sys, cfg.Scope), func() error {
 		if err := s.checkRunning(); err != nil {
 			return err
 		}
@@ -274,11 +284,8 @@ func WriteOpenPage(sys *core.System, sc core.Scope, hubURL string) (string, erro
 </body>
 </html>
 `
-	// WriteAtomic keeps an existing file's mode: start afresh so the page
-	// is always 0600, whatever mode an older copy had.
-	if err := sys.Fs.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("replace %s: %w", path, err)
-	}
+	// WriteAtomic makes the page 0600 whatever mode an older copy had, and
+	// writes through a link at the path without replacing it.
 	if err := sys.WriteAtomic(path, []byte(page)); err != nil {
 		return "", err
 	}
@@ -350,7 +357,7 @@ func (s *Server) keepAlive() {
 }
 
 // removeFiles deletes the open page, the token and the discovery file if
-// they are still ours: a server that replaced a stale file of ours keeps
+// they are still ours and regular files (see removeOwn): a server that replaced a stale file of ours keeps
 // its own. The discovery file goes last: its removal is the signal that the
 // server is gone (Client.Stop waits for it), so nothing of ours may be left
 // once it is. A client that finds the discovery file without the token
@@ -358,26 +365,38 @@ func (s *Server) keepAlive() {
 func (s *Server) removeFiles() {
 	sys := s.cfg.Sys
 	// The open page is ours while it holds our token, whoever wrote it.
-	open := OpenFilePath(sys, s.cfg.Scope)
-	if cur, err := afero.ReadFile(sys.Fs, open); err == nil && strings.Contains(string(cur), "#token="+s.token) {
-		if err := sys.Fs.Remove(open); err != nil {
-			s.logf("remove %s: %v", open, err)
-		}
+	s.removeOwn(OpenFilePath(sys, s.cfg.Scope), func(cur []byte) bool {
+		return strings.Contains(string(cur), "#token="+s.token)
+	})
+	s.removeOwn(TokenPath(sys, s.cfg.Scope), func(cur []byte) bool { return string(cur) == s.token+"\n" })
+	s.removeOwn(DiscoveryPath(sys, s.cfg.Scope), func(cur []byte) bool { return string(cur) == string(s.disc) })
+}
+
+// removeOwn removes path when it is a regular file whose content mine
+// accepts. A link there stays, whatever it points at: charter never
+// removes or replaces a link (the server wrote through it; the file behind
+// it keeps a token that dies with this process).
+func (s *Server) removeOwn(path string, mine func([]byte) bool) {
+	fsys := s.cfg.Sys.Fs
+	if fi, err := lstat(fsys, path); err != nil || !fi.Mode().IsRegular() {
+		return
 	}
-	files := []struct {
-		path string
-		mine []byte
-	}{
-		{TokenPath(sys, s.cfg.Scope), []byte(s.token + "\n")},
-		{DiscoveryPath(sys, s.cfg.Scope), s.disc},
+	if cur, err := afero.ReadFile(fsys, path); err != nil || !mine(cur) {
+		return
 	}
-	for _, f := range files {
-		if cur, err := afero.ReadFile(sys.Fs, f.path); err == nil && string(cur) == string(f.mine) {
-			if err := sys.Fs.Remove(f.path); err != nil {
-				s.logf("remove %s: %v", f.path, err)
-			}
-		}
+	if err := fsys.Remove(path); err != nil {
+		s.logf("remove %s: %v", path, err)
 	}
+}
+
+// lstat is Lstat where the file system has it; one without it has no links
+// it could show (core's rule, see core/oslinks.go).
+func lstat(fsys afero.Fs, path string) (fs.FileInfo, error) {
+	if l, ok := fsys.(afero.Lstater); ok {
+		fi, _, err := l.LstatIfPossible(path)
+		return fi, err
+	}
+	return fsys.Stat(path)
 }
 
 func (s *Server) logf(format string, args ...any) {

@@ -64,7 +64,9 @@ func Annotate(sys *core.System, sc core.Scope, created, confirmShared bool) erro
 		return err
 	}
 	schemaPath := SchemaPath(sys, sc)
-	err = sys.UpdateFile(schemaPath, confirmShared, func(old []byte) ([]byte, error) {
+	// charter's own file under the root: 0600 after every write.
+	own := core.WriteOptions{ConfirmShared: confirmShared, Owned: true}
+	err = sys.UpdateFileOpts(schemaPath, own, func(old []byte) ([]byte, error) {
 		if bytes.Equal(old, schema) {
 			return nil, nil
 		}
@@ -74,7 +76,8 @@ func Annotate(sys *core.System, sc core.Scope, created, confirmShared bool) erro
 		return err
 	}
 	comment := SchemaComment(schemaPath)
-	return sys.UpdateFile(New(sys, sc).Path(), confirmShared, func(old []byte) ([]byte, error) {
+	st := New(sys, sc)
+	return sys.UpdateFileOpts(st.Path(), st.WriteOptions(confirmShared), func(old []byte) ([]byte, error) {
 		if old == nil || bytes.HasPrefix(old, []byte(schemaModeline)) {
 			return nil, nil // gone again, or already marked
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -94,6 +95,37 @@ func TestAnnotateLeavesUsersFile(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(st.Path()); string(got) != "# mine\nrules:\n  tier: full\n" {
 		t.Errorf("a file charter did not create was changed:\n%s", got)
+	}
+}
+
+// Both files Annotate writes are charter's own under the config root: 0600
+// after its write, whatever mode an older file had.
+func TestAnnotateModes(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no Unix modes on Windows")
+	}
+	sys, sc := schemaScope(t)
+	st := New(sys, sc)
+	schemaPath := SchemaPath(sys, sc)
+	os.MkdirAll(sc.Path, 0o700)
+	for path, data := range map[string]string{st.Path(): "rules:\n  tier: full\n", schemaPath: "{}\n"} {
+		os.WriteFile(path, []byte(data), 0o644)
+		os.Chmod(path, 0o644)
+	}
+	if err := Annotate(sys, sc, true, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{st.Path(), schemaPath} {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != core.FileMode {
+			t.Errorf("%s: mode %v after Annotate", path, fi.Mode().Perm())
+		}
+	}
+	if data, _ := os.ReadFile(st.Path()); !strings.HasPrefix(string(data), schemaModeline) {
+		t.Fatalf("not annotated:\n%s", data)
 	}
 }
 

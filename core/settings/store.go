@@ -96,6 +96,18 @@ func (st *Store) Target(layer string) (*Store, error) {
 	return &c, nil
 }
 
+// WriteOptions are the options of every write of the target layer's file,
+// the store's own and `settings edit`'s alike, so the two never differ: the
+// scope file is charter's own under the config root (0600 after every
+// write, whatever mode an older file had), a project file the team's (a
+// new one ProjectFileMode, an existing one keeps its mode).
+func (st *Store) WriteOptions(confirmShared bool) core.WriteOptions {
+	if st.target == LayerScope {
+		return core.WriteOptions{ConfirmShared: confirmShared, Owned: true}
+	}
+	return core.WriteOptions{ConfirmShared: confirmShared, NewMode: ProjectFileMode}
+}
+
 // TargetLayer names the layer writes go to.
 func (st *Store) TargetLayer() string { return st.target }
 
@@ -492,10 +504,7 @@ func (st *Store) precheck(u Update) error {
 // writeGroup runs the updates us[idx] under one lock and one write.
 func (st *Store) writeGroup(us []Update, idx []int, confirm bool, res []Result) {
 	path := st.Path()
-	opts := core.WriteOptions{ConfirmShared: confirm, Owned: true}
-	if st.target != LayerScope {
-		opts = core.WriteOptions{ConfirmShared: confirm, NewMode: ProjectFileMode} // a team file
-	}
+	opts := st.WriteOptions(confirm)
 	var created bool
 	var applied []int // updates whose outcome depends on the write
 	err := st.sys.UpdateFileOpts(path, opts, func(old []byte) ([]byte, error) {

@@ -140,17 +140,17 @@ const chunkPairs = 256
 
 // chunks splits a document with a block mapping at the top into documents
 // of at least n keys, cut only before a key with no comment above it that
-// follows a value with no foot comment: where the parts' text joins up to
+// follows a value with no trailing comment: where the parts' text joins up to
 // the whole document's. A small or unusual document stays whole.
 func chunks(doc *yaml.Node, n int) []*yaml.Node {
 	m := doc.Content[0]
-	if len(m.Content) < 4*n || m.Style != 0 || m.Anchor != "" || m.Tag != "!!map" || doc.LineComment != "" {
+	if len(m.Content) < 4*n || m.Style != 0 || m.Anchor != "" || m.Tag != "!!map" || doc.LineComment != "" || m.LineComment != "" {
 		return []*yaml.Node{doc}
 	}
 	var out []*yaml.Node
 	start := 0
 	for j := 2 * n; j < len(m.Content); j += 2 {
-		if j-start < 2*n || m.Content[j].HeadComment != "" || hasFoot(m.Content[j-2]) || hasFoot(m.Content[j-1]) {
+		if j-start < 2*n || m.Content[j].HeadComment != "" || entryTrails(m.Content[j-2], m.Content[j-1]) {
 			continue
 		}
 		out = append(out, part(m, start, j))
@@ -162,7 +162,7 @@ func chunks(doc *yaml.Node, n int) []*yaml.Node {
 	}
 	first, last := out[0], out[len(out)-1]
 	first.HeadComment = doc.HeadComment
-	first.Content[0].HeadComment, first.Content[0].LineComment = m.HeadComment, m.LineComment
+	first.Content[0].HeadComment = m.HeadComment
 	last.FootComment = doc.FootComment
 	last.Content[0].FootComment = m.FootComment
 	return out
@@ -172,12 +172,26 @@ func part(m *yaml.Node, from, to int) *yaml.Node {
 	return &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{{Kind: yaml.MappingNode, Tag: m.Tag, Content: m.Content[from:to]}}}
 }
 
-// hasFoot: a foot comment anywhere under n.
-func hasFoot(n *yaml.Node) bool {
-	if n.FootComment != "" {
+// trails: a comment under n that the writer may hold back and put after
+// the next key: a foot comment, the line comment of a list or mapping, or
+// a key's line comment when its value has one too.
+func trails(n *yaml.Node) bool {
+	if n.FootComment != "" || (n.Kind != yaml.ScalarNode && n.LineComment != "") {
 		return true
 	}
-	return slices.ContainsFunc(n.Content, hasFoot)
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if entryTrails(n.Content[i], n.Content[i+1]) {
+				return true
+			}
+		}
+		return false
+	}
+	return slices.ContainsFunc(n.Content, trails)
+}
+
+func entryTrails(k, v *yaml.Node) bool {
+	return (k.LineComment != "" && v.LineComment != "") || trails(k) || trails(v)
 }
 
 // leaf is one dotted key of a file and where it is written.

@@ -107,7 +107,7 @@ async function boot() {
   showFacts(ping);
   $('app').hidden = false;
   keepAlive();
-  const agents = new ApplyPanel({ onFatal: fatal });
+  const agents = new ApplyPanel({ onFatal: fatal, project: ping.project });
   initGates({ onFatal: fatal });
   const form = new SettingsForm({ onFatal: fatal, onSaved: () => agents.afterSave() });
   await Promise.all([form.load(), agents.load(), loadTooling()]);

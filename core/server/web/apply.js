@@ -1,6 +1,8 @@
 // The agent files panel: what GET /apply reports for each agent's
 // instruction file, and "Apply to agents", which POSTs /apply under the same
-// shared-write contract as a settings save.
+// shared-write contract as a settings save. When the server serves a
+// project, a second part does the same for the project's files
+// (?project=true, {"project":true}).
 
 import { request, ApiError } from './api.js';
 import { $, el, pathCode } from './dom.js';
@@ -34,39 +36,34 @@ function diffView(diff) {
 // reduced says whether the user asked for less motion.
 const reduced = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-export class ApplyPanel {
-  constructor({ onFatal }) {
+// Part is one level's files: a list, a status line and an Apply button.
+// The user level's are the user's own agent files; the project's are the
+// served project's, written as `charter apply --project` writes them.
+class Part {
+  constructor({ ids, project, onFatal, onChange }) {
+    this.list = $(ids.list);
+    this.statusLine = $(ids.status);
+    this.button = $(ids.button);
+    this.project = project;
     this.onFatal = onFatal;
+    this.onChange = onChange;
     this.busy = false;
-    $('apply').addEventListener('click', () => this.run());
-    $('apply-offer-go').addEventListener('click', () => {
-      $('apply-panel').scrollIntoView({ block: 'nearest', behavior: reduced() ? 'auto' : 'smooth' });
-      $('apply').focus({ preventScroll: true });
-    });
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible' && !this.busy) this.load();
-    });
+    this.button.addEventListener('click', () => this.run());
   }
 
-  // load asks which files are out of date (it writes nothing) and tells
-  // how many are.
+  // load asks which files are out of date (it writes nothing) and returns
+  // the agents the report names, or null when the check failed.
   async load() {
     try {
-      const { data } = await request('GET', 'apply');
-      this.known(data.agents || []);
+      const { data } = await request('GET', this.project ? 'apply?project=true' : 'apply');
       this.show(data.targets);
       this.summary();
+      return data.agents || [];
     } catch (err) {
       this.show([]); // what was shown may no longer hold
       this.failed(err, 'Could not check the agent files');
+      return null;
     }
-    return this.outdated();
-  }
-
-  // afterSave checks again and, when the save left files out of date,
-  // offers the next step in the save bar.
-  async afterSave() {
-    $('apply-offer').hidden = (await this.load()) === 0;
   }
 
   // outdated counts the files Apply would write.
@@ -75,31 +72,17 @@ export class ApplyPanel {
   }
 
   count(...states) {
-    return document.querySelectorAll(states.map((s) => `#apply-targets [data-state="${s}"]`).join(', ')).length;
-  }
-
-  // known names the agents charter can write for, as the server's agent
-  // table lists them: the hub keeps no list of its own.
-  known(agents) {
-    const lead = document.querySelector('#apply-panel .apply-lead');
-    if (!lead) return;
-    let p = document.getElementById('apply-agents');
-    if (!p) {
-      p = el('p', { id: 'apply-agents', class: 'apply-agents muted' });
-      lead.after(p);
-    }
-    p.textContent = agents.length ? `Agents charter knows: ${agents.join(', ')}.` : '';
-    p.hidden = agents.length === 0;
+    return this.list.querySelectorAll(states.map((s) => `[data-state="${s}"]`).join(', ')).length;
   }
 
   show(targets) {
-    $('apply-targets').replaceChildren(...targets.map((t) => el('li', { class: 'apply-row', 'data-agent': t.agent, 'data-state': stateOf(t) },
+    this.list.replaceChildren(...targets.map((t) => el('li', { class: 'apply-row', 'data-agent': t.agent, 'data-state': stateOf(t) },
       el('span', { class: 'apply-agent', text: t.agent }),
       pathCode(t.path, { class: 'path apply-path', title: t.path }),
       el('span', { class: 'apply-state', text: STATES[stateOf(t)] || t.state }),
       t.sharedPath ? el('p', { class: 'apply-shared muted', text: 'Shared by all profiles through agent-switch' }) : null,
       t.diff ? diffView(t.diff) : null)));
-    $('apply-targets').hidden = targets.length === 0;
+    this.list.hidden = targets.length === 0;
     this.buttons();
   }
 
@@ -116,7 +99,7 @@ export class ApplyPanel {
   }
 
   status(text, { ok = false, error = false } = {}) {
-    const st = $('apply-status');
+    const st = this.statusLine;
     st.textContent = text;
     st.classList.toggle('is-ok', ok);
     st.classList.toggle('is-error', error);
@@ -124,10 +107,9 @@ export class ApplyPanel {
 
   buttons() {
     const n = this.outdated();
-    $('apply').disabled = this.busy || n === 0;
-    $('apply').classList.toggle('btn-primary', n > 0);
-    $('apply-panel').setAttribute('aria-busy', String(this.busy));
-    if (n === 0) $('apply-offer').hidden = true;
+    this.button.disabled = this.busy || n === 0;
+    this.button.classList.toggle('btn-primary', n > 0);
+    this.onChange();
   }
 
   // failed explains an error in place: no agent to pick (422) or broken
@@ -148,7 +130,9 @@ export class ApplyPanel {
     this.status('Writing…');
     let again = false;
     try {
-      const { data } = await request('POST', 'apply', { body: { confirmSharedWrite: confirm } });
+      const body = { confirmSharedWrite: confirm };
+      if (this.project) body.project = true;
+      const { data } = await request('POST', 'apply', { body });
       const n = data.targets.filter((t) => t.state === 'written').length;
       this.show(data.targets);
       this.status(n ? `Applied: ${files(n)} updated.` : 'Nothing to apply: every agent file was up to date.', { ok: true });
@@ -173,6 +157,67 @@ export class ApplyPanel {
     }
     // Focus left with the dialog or the disabled button: give it back.
     const at = document.activeElement;
-    if ((!at || at === document.body || !at.checkVisibility()) && !$('apply').disabled) $('apply').focus();
+    if ((!at || at === document.body || !at.checkVisibility()) && !this.button.disabled) this.button.focus();
+  }
+}
+
+export class ApplyPanel {
+  // project is the project the server serves (ping's project), or null.
+  constructor({ onFatal, project = null }) {
+    const onChange = () => this.changed();
+    this.parts = [new Part({ ids: { list: 'apply-targets', status: 'apply-status', button: 'apply' }, project: false, onFatal, onChange })];
+    if (project) {
+      $('apply-user-title').hidden = false;
+      $('apply-project-title').replaceChildren('This project (', pathCode(project.path, { id: 'apply-project-dir' }), ')');
+      $('apply-project-part').hidden = false;
+      this.parts.push(new Part({ ids: { list: 'apply-project-targets', status: 'apply-project-status', button: 'apply-project' }, project: true, onFatal, onChange }));
+    }
+    $('apply-offer-go').addEventListener('click', () => {
+      $('apply-panel').scrollIntoView({ block: 'nearest', behavior: reduced() ? 'auto' : 'smooth' });
+      // The first part with something to write takes the focus.
+      const next = this.parts.find((p) => !p.button.disabled) || this.parts[0];
+      next.button.focus({ preventScroll: true });
+    });
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible' && !this.parts.some((p) => p.busy)) this.load();
+    });
+  }
+
+  // load checks every part and tells how many files are out of date.
+  async load() {
+    const agents = await Promise.all(this.parts.map((p) => p.load()));
+    const known = agents.find((a) => a !== null);
+    if (known) this.known(known);
+    return this.outdated();
+  }
+
+  // afterSave checks again and, when the save left files out of date,
+  // offers the next step in the save bar.
+  async afterSave() {
+    $('apply-offer').hidden = (await this.load()) === 0;
+  }
+
+  // outdated counts the files the parts' Apply buttons would write.
+  outdated() {
+    return this.parts.reduce((n, p) => n + p.outdated(), 0);
+  }
+
+  changed() {
+    $('apply-panel').setAttribute('aria-busy', String(this.parts.some((p) => p.busy)));
+    if (this.outdated() === 0) $('apply-offer').hidden = true;
+  }
+
+  // known names the agents charter can write for, as the server's agent
+  // table lists them: the hub keeps no list of its own.
+  known(agents) {
+    const lead = document.querySelector('#apply-panel .apply-lead');
+    if (!lead) return;
+    let p = document.getElementById('apply-agents');
+    if (!p) {
+      p = el('p', { id: 'apply-agents', class: 'apply-agents muted' });
+      lead.after(p);
+    }
+    p.textContent = agents.length ? `Agents charter knows: ${agents.join(', ')}.` : '';
+    p.hidden = agents.length === 0;
   }
 }

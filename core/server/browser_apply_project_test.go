@@ -1,0 +1,213 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+)
+
+// startProject serves the env's scope and the project at dir.
+func (e *hubEnv) startProject(t *testing.T, dir string) *hubServer {
+	t.Helper()
+	proj, err := e.sys.FindProject(&dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: proj, Version: "1.2.3-test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h := &hubServer{Server: s, done: make(chan error, 1), cancel: cancel}
+	go func() { h.done <- s.Serve(ctx) }()
+	t.Cleanup(func() { h.stop(t) })
+	return h
+}
+
+// projectState is the state the project part shows for an agent's first row.
+func projectState(agent string) string {
+	return `document.querySelector('#apply-project-targets [data-agent="` + agent + `"]')?.dataset.state`
+}
+
+// clickProjectApply clicks the project part's button as a user does: the
+// sticky save bar may cover it at the page's end, so it is scrolled clear.
+func (p *page) clickProjectApply() {
+	p.t.Helper()
+	js[chromedp.Void](p, `document.querySelector('#apply-project').scrollIntoView({ block: 'center' })`)
+	p.do(chromedp.Click(chromedp.ID("apply-project")))
+}
+
+// With a project served, the agent panel has a second part for the
+// project's files: it lists cursor's rules file and copilot's instructions
+// (and a test-only agent of the table), and its button writes them, with
+// the project's settings, leaving the user-level files alone.
+func TestBrowserApplyProject(t *testing.T) {
+	p := newPage(t)
+	e := newHubEnvWith(t, "", false)
+	e.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zed", ProjectFile: "ZED.md", Format: core.FormatBlock})
+	if err := os.MkdirAll(filepath.Join(e.home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	repo := filepath.Join(filepath.Dir(e.home), "shop")
+	mine := "# Copilot notes\n\nUse tabs.\n"
+	writeFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
+	writeFile(t, filepath.Join(repo, ".github", "copilot-instructions.md"), mine)
+	writeFile(t, filepath.Join(repo, "ZED.md"), "# Zed\n")
+	if err := os.MkdirAll(filepath.Join(repo, ".cursor", "rules"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mdc := filepath.Join(repo, ".cursor", "rules", "charter.mdc")
+	copilot := filepath.Join(repo, ".github", "copilot-instructions.md")
+	srv := e.startProject(t, repo)
+	p.open(srv.HubURL())
+
+	p.wait("the project's files", projectState("cursor")+` === 'missing'`)
+	if got := p.text("#apply-project-title"); got != "This project ("+repo+")" {
+		t.Errorf("project part title %q", got)
+	}
+	if !p.visible("#apply-user-title") || !p.visible("#apply-project") {
+		t.Error("with a project, the user part has no title or the project part no button")
+	}
+	agents := js[[]string](p, `[...document.querySelectorAll('#apply-project-targets .apply-row')].map((r) => r.dataset.agent)`)
+	for _, want := range []string{"claude", "codex", "cursor", "copilot", "zed", apply.MCPTarget} {
+		if !strings.Contains(" "+strings.Join(agents, " ")+" ", " "+want+" ") {
+			t.Errorf("project rows %q lack %s", agents, want)
+		}
+	}
+	if strings.Contains(strings.Join(agents, " "), "gemini") {
+		t.Errorf("project rows %q list gemini, whose file is not in the project", agents)
+	}
+	if got := p.text(`#apply-project-targets [data-agent="cursor"] .apply-path`); got != mdc {
+		t.Errorf("cursor's path %q, want %q", got, mdc)
+	}
+	if got := js[string](p, projectState("copilot")); got != "outdated" {
+		t.Errorf("copilot's file exists without the block: %q, want outdated", got)
+	}
+	// The table's test-only entry is named by the panel, from the report.
+	if got := p.text("#apply-agents"); got != "Agents charter knows: claude, codex, gemini, cursor, copilot, zed." {
+		t.Errorf("known agents %q", got)
+	}
+	// The user part lists only the user-level files.
+	if got := js[[]string](p, `[...document.querySelectorAll('#apply-targets .apply-row')].map((r) => r.dataset.agent)`); strings.Contains(strings.Join(got, " "), "cursor") {
+		t.Errorf("user rows %q", got)
+	}
+	p.shot("apply-project", element("#apply-panel"))
+
+	rows := js[int](p, `document.querySelectorAll('#apply-project-targets .apply-row').length`)
+	p.clickProjectApply()
+	p.wait("the project write", projectState("cursor")+` === 'written'`)
+	data, err := os.ReadFile(mdc)
+	if got := string(data); err != nil || !strings.HasPrefix(got, "---\n") || !strings.Contains(got, "\nalwaysApply: true\n---\n"+apply.BeginMarker+"\n") ||
+		!strings.Contains(got, "Rule tier: **full**") {
+		t.Errorf("charter.mdc after apply (%v):\n%s", err, got)
+	}
+	data, _ = os.ReadFile(copilot)
+	if got := string(data); !strings.HasPrefix(got, mine+"\n"+apply.BeginMarker+"\n") || !strings.Contains(got, "for this project.") {
+		t.Errorf("copilot-instructions.md after apply:\n%s", got)
+	}
+	if data, _ := os.ReadFile(filepath.Join(repo, "ZED.md")); !strings.Contains(string(data), apply.BeginMarker) {
+		t.Errorf("ZED.md after apply:\n%s", data)
+	}
+	if got, want := p.text("#apply-project-status"), "Applied: "+files(rows)+" updated."; got != want {
+		t.Errorf("project status %q, want %q", got, want)
+	}
+	if !js[bool](p, `document.querySelector('#apply-project').disabled`) {
+		t.Error("nothing is left to apply in the project, yet its button is enabled")
+	}
+	// The user part was not applied.
+	if _, err := os.Stat(filepath.Join(e.home, ".claude", "CLAUDE.md")); !os.IsNotExist(err) {
+		t.Errorf("the project's Apply wrote the user-level CLAUDE.md: %v", err)
+	}
+	if got := js[string](p, claudeState); got != "missing" || js[bool](p, `document.querySelector('#apply').disabled`) {
+		t.Errorf("user part: claude %q, or its button disabled", got)
+	}
+	p.shot("apply-project-done", element("#apply-panel"))
+
+	// A fresh check finds the project's files current.
+	p.do(chromedp.Reload())
+	p.wait("the hub after reload", `document.body.dataset.ready === "true"`)
+	if got := p.text("#apply-project-status"); got != "Every agent file is up to date." {
+		t.Errorf("project status after reload %q", got)
+	}
+	if n := js[int](p, `document.querySelectorAll('#apply-project-targets [data-state="current"]').length`); n != rows {
+		t.Errorf("%d of %d project rows current after reload", n, rows)
+	}
+}
+
+// The project's copilot-instructions.md links to a file that agent-switch
+// shares (the project lies inside the companion tree): the project part's
+// Apply asks first with the same dialog. Cancel leaves the shared file
+// alone and the link blocked; Write sends the project request again,
+// confirmed, and writes through the link.
+func TestBrowserApplyProjectShared(t *testing.T) {
+	p := newPage(t)
+	e := newHubEnvWith(t, "", false)
+	repo := filepath.Join(e.home, ".agent-switch", "projects", "shop")
+	shared := filepath.Join(e.home, ".agent-switch", "shared", "copilot-instructions.md")
+	before := "# shared by every profile\n"
+	writeFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "")
+	writeFile(t, shared, before)
+	link := filepath.Join(repo, ".github", "copilot-instructions.md")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(shared, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	srv := e.startProject(t, repo)
+	p.open(srv.HubURL())
+	p.wait("the project's files", projectState("copilot")+` === 'outdated'`)
+	if !p.visible(`#apply-project-targets [data-agent="copilot"] .apply-shared`) {
+		t.Error("the project part does not say the file is shared")
+	}
+	// No agent directory at user level: that part explains, the project's works.
+	if !strings.HasPrefix(p.text("#apply-status"), "No agent directory found") {
+		t.Errorf("user part says %q", p.text("#apply-status"))
+	}
+
+	p.clickProjectApply()
+	p.sharedDialog(link)
+	p.do(chromedp.Click(chromedp.ID("shared-cancel")))
+	p.wait("the cancel note", `document.querySelector('#apply-project-status').textContent.startsWith('Not applied')`)
+	if got := js[string](p, projectState("copilot")); got != "blocked" {
+		t.Errorf("copilot is %q after Cancel, want blocked", got)
+	}
+	if got := js[string](p, `document.activeElement.id`); got != "apply-project" {
+		t.Errorf("focus on %q after Cancel, want back on the project's apply button", got)
+	}
+	if got, _ := os.ReadFile(shared); string(got) != before {
+		t.Errorf("Cancel changed the shared file:\n%s", got)
+	}
+	// The others were written meanwhile.
+	if data, err := os.ReadFile(filepath.Join(repo, "CLAUDE.md")); err != nil || !strings.Contains(string(data), apply.BeginMarker) {
+		t.Errorf("CLAUDE.md after the blocked apply (%v):\n%s", err, data)
+	}
+
+	p.clickProjectApply()
+	p.sharedDialog(link)
+	p.do(chromedp.Click(chromedp.ID("shared-write")))
+	p.wait("the confirmed write", projectState("copilot")+` === 'written'`)
+	got, _ := os.ReadFile(shared)
+	if !strings.HasPrefix(string(got), before+"\n"+apply.BeginMarker+"\n") || !strings.Contains(string(got), "for this project.") {
+		t.Errorf("not written through the link:\n%s", got)
+	}
+	if target, err := os.Readlink(link); err != nil || target != shared {
+		t.Errorf("link not intact: %q %v", target, err)
+	}
+}
+
+// files is how the panel counts files.
+func files(n int) string {
+	if n == 1 {
+		return "1 file"
+	}
+	return fmt.Sprintf("%d files", n)
+}

@@ -127,7 +127,7 @@ func (s *System) UpdateFileParts(target string, o WriteOptions, update func(old 
 		var old []byte
 		if f != nil {
 			var err error
-			if old, err = readAll(f, target); err != nil {
+			if old, err = fsys.ReadAll(f, target); err != nil {
 				return nil, err
 			}
 		}
@@ -192,23 +192,6 @@ func (s *System) UpdateFileStream(target string, o WriteOptions, update func(old
 	}
 	w.BeforeRename = s.beforeRename
 	return w.WriteFunc(fill, o.perm())
-}
-
-// readAll reads an open file into one buffer sized from its stat (an empty
-// file is a non-nil empty slice).
-func readAll(f afero.File, path string) ([]byte, error) {
-	var size int64
-	if fi, err := f.Stat(); err == nil {
-		size = fi.Size()
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if buf.Len() == 0 {
-		return []byte{}, nil
-	}
-	return buf.Bytes(), nil
 }
 
 // lockTarget walks to path and takes its lock. When the walk stopped at a

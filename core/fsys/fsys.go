@@ -27,7 +27,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -213,7 +212,12 @@ func textKey(dir, name string) string {
 
 // readAll reads an open file into one buffer sized from its stat (an empty
 // file is a non-nil empty slice).
-func readAll(f *os.File, path string) ([]byte, error) {
+// ReadAll reads the whole of f, opened at path, into one buffer sized by
+// its Stat; an empty file is empty, never nil.
+func ReadAll(f interface {
+	io.Reader
+	Stat() (fs.FileInfo, error)
+}, path string) ([]byte, error) {
 	var size int64
 	if fi, err := f.Stat(); err == nil {
 		size = fi.Size()

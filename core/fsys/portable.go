@@ -156,7 +156,7 @@ func (t *portableTarget) Read() ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f, t.Path)
+	return ReadAll(f, t.Path)
 }
 
 // Open opens the file for reading; nil when it does not exist.

@@ -326,7 +326,7 @@ func (t *Target) Read() ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readAll(f, t.Path)
+	return ReadAll(f, t.Path)
 }
 
 // Open opens the file for reading, without following a link; nil when it

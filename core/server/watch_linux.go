@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/afero"
 	"golang.org/x/sys/unix"
+
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // dirWatch tells, with one read of an inotify descriptor, whether anything
@@ -125,7 +127,7 @@ func visited(p string) ([]string, bool) {
 			return nil, false
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			if hops++; hops > 40 {
+			if hops++; hops > fsys.MaxLinks {
 				return nil, false // a loop: let stats decide
 			}
 			target, err := os.Readlink(next)

@@ -13,10 +13,27 @@ import (
 
 // truncOracle computes lit truncated toward zero at scale decimals with
 // big.Rat, independently of package decimal.
+// A zero mantissa is zero whatever its exponent, which may not fit an int64.
 func truncOracle(lit string, scale int) float64 {
-	r, ok := new(big.Rat).SetString(lit)
+	mant, exp, hasExp := strings.Cut(strings.ToLower(lit), "e")
+	r, ok := new(big.Rat).SetString(mant)
 	if !ok {
 		panic("oracle given a non-literal: " + lit)
+	}
+	if r.Sign() == 0 {
+		return 0
+	}
+	if hasExp {
+		e, err := strconv.Atoi(exp)
+		if err != nil {
+			panic("oracle given an exponent beyond int: " + lit)
+		}
+		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(e, -e))), nil)
+		if e >= 0 {
+			r.Mul(r, new(big.Rat).SetInt(p))
+		} else {
+			r.Quo(r, new(big.Rat).SetInt(p))
+		}
 	}
 	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)
 	q := new(big.Int).Mul(r.Num(), p)

@@ -413,3 +413,4 @@ func TestApplyProjectAgents(t *testing.T) {
 		t.Errorf("copilot at user level: %d %s", rp.status, rp.body)
 	}
 }
+

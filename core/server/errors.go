@@ -74,11 +74,11 @@ func errMethod(w http.ResponseWriter, r *http.Request, allow []string) error {
 
 // errorResponse builds the one error shape, {"code","message",…extras},
 // with the status of the error's code. A 412 also carries the current ETag
-// in its header.
-func errorResponse(err error, h http.Header) (int, map[string]any) {
+// in its header. message is err's text for people.
+func errorResponse(err error, message string, h http.Header) (int, map[string]any) {
 	code := core.ErrorCode(err)
 	status, _ := Status(code)
-	body := map[string]any{"code": code, "message": err.Error()}
+	body := map[string]any{"code": code, "message": message}
 	maps.Copy(body, core.ErrorExtras(err))
 	if tag, ok := body["currentEtag"].(string); ok && code == core.CodeStaleETag {
 		h.Set("ETag", tag)
@@ -86,8 +86,16 @@ func errorResponse(err error, h http.Header) (int, map[string]any) {
 	return status, body
 }
 
+// writeError answers with err, whose text charter wrote itself.
 func writeError(w http.ResponseWriter, err error) {
-	status, body := errorResponse(err, w.Header())
+	status, body := errorResponse(err, err.Error(), w.Header())
+	writeJSON(w, status, map[string]any{"error": body})
+}
+
+// writeError answers with a handler's err, whose operating-system part is
+// said in the same words as the CLI's (System.ErrorMessage).
+func (s *Server) writeError(w http.ResponseWriter, err error) {
+	status, body := errorResponse(err, s.cfg.Sys.ErrorMessage(err), w.Header())
 	writeJSON(w, status, map[string]any{"error": body})
 }
 

@@ -98,6 +98,6 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	if err := eps[i].fn(w, r); err != nil {
-		writeError(w, err)
+		s.writeError(w, err)
 	}
 }

@@ -413,4 +413,3 @@ func TestApplyProjectAgents(t *testing.T) {
 		t.Errorf("copilot at user level: %d %s", rp.status, rp.body)
 	}
 }
-

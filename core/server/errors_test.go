@@ -35,7 +35,9 @@ func TestHandlerErrorInWords(t *testing.T) {
 	} {
 		w := httptest.NewRecorder()
 		s.writeError(w, c.err)
-		var doc struct{ Error struct{ Code, Message string } }
+		var doc struct {
+			Error struct{ Code, Message string }
+		}
 		if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil {
 			t.Fatalf("%v: %s", err, w.Body)
 		}

@@ -178,15 +178,7 @@ func TestApplyProject(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo, ".mcp.json"), []byte(other), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	proj, err := e.sys.FindProject(&repo, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: proj, Version: "1.2.3-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r = serve(t, s)
+	r, _ = e.startProject(t, repo)
 	rp := r.do("GET", "api/v1/apply?project=true", "")
 	got := applyTargets(t, rp)
 	if rp.status != 200 || len(got) != 3 || got[0].Agent != "claude" || got[0].Level != apply.LevelProject ||
@@ -270,15 +262,7 @@ func TestApplyUserLevelLeavesProjectOut(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo, ".charter", "settings.yaml"), []byte("rules:\n  tier: full\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	proj, err := e.sys.FindProject(&repo, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: proj, Version: "1.2.3-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := serve(t, s)
+	r, _ := e.startProject(t, repo)
 	for _, tc := range []struct {
 		body, file, tier string
 	}{
@@ -326,15 +310,7 @@ func TestApplyProjectAgents(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	proj, err := e.sys.FindProject(&repo, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: proj, Version: "1.2.3-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := serve(t, s)
+	r, _ := e.startProject(t, repo)
 
 	// byAgent keeps the instruction files of a report, by agent.
 	byAgent := func(rp reply) map[string]apply.Result {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,19 +16,8 @@ import (
 // startProject serves the env's scope and the project at dir.
 func (e *hubEnv) startProject(t *testing.T, dir string) *hubServer {
 	t.Helper()
-	proj, err := e.sys.FindProject(&dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: proj, Version: "1.2.3-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	h := &hubServer{Server: s, done: make(chan error, 1), cancel: cancel}
-	go func() { h.done <- s.Serve(ctx) }()
-	t.Cleanup(func() { h.stop(t) })
-	return h
+	s, _ := openServer(t, e.sys, e.scope, dir, 0)
+	return serveHub(t, s)
 }
 
 // projectState is the state the project part shows for an agent's first row.

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,18 +32,8 @@ func TestBrowserLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	project, err := sys.FindProject(&proj, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(Config{Sys: sys, Scope: sc, Project: project, Version: "1.2.3-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	h := &hubServer{Server: s, done: make(chan error, 1), cancel: cancel}
-	go func() { h.done <- s.Serve(ctx) }()
-	t.Cleanup(func() { h.stop(t) })
+	s, project := openServer(t, sys, sc, proj, 0)
+	h := serveHub(t, s)
 	p.open(h.HubURL())
 
 	// The banner names the project.

@@ -83,10 +83,12 @@ type hubServer struct {
 
 func (e *hubEnv) start(t *testing.T) *hubServer {
 	t.Helper()
-	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Version: "1.2.3-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := openServer(t, e.sys, e.scope, "", 0)
+	return serveHub(t, s)
+}
+
+// serveHub serves s until the test ends.
+func serveHub(t *testing.T, s *Server) *hubServer {
 	ctx, cancel := context.WithCancel(context.Background())
 	h := &hubServer{Server: s, done: make(chan error, 1), cancel: cancel}
 	go func() { h.done <- s.Serve(ctx) }()

@@ -128,17 +128,9 @@ func TestGatesRunProjectLayer(t *testing.T) {
 	proj := filepath.Join(e.dir, "proj")
 	writeFile(t, filepath.Join(proj, ".charter", "settings.yaml"),
 		"gates.tests.command: pwd > out; exit 7\ngates.lint.required: false\n")
-	project, err := e.sys.FindProject(&proj, false)
-	if err != nil {
-		t.Fatal(err)
-	}
 	elsewhere := t.TempDir()
 	e.sys.Getwd = func() (string, error) { return elsewhere, nil }
-	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: project, Version: "1.2.3-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := serve(t, s)
+	r, _ := e.startProject(t, proj)
 
 	doc := runDoc(t, r)
 	if doc.OK || len(doc.Gates) != 1 || doc.Gates[0].Status != "failed" || doc.Gates[0].ExitCode == nil || *doc.Gates[0].ExitCode != 7 {

@@ -20,15 +20,8 @@ func layersEnv(t *testing.T) (*env, *running, *core.Project, string) {
 	writeFile(t, policy, "lock:\n  rules.tier: full\nminimum:\n  gates.coverage.min: 80\n")
 	dir := filepath.Join(e.dir, "proj")
 	writeFile(t, filepath.Join(dir, ".charter", "settings.yaml"), "# the team's\nworktrees.mode: off\n")
-	project, err := e.sys.FindProject(&dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Project: project, Version: "1.2.3-test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e, serve(t, s), project, policy
+	r, project := e.startProject(t, dir)
+	return e, r, project, policy
 }
 
 func writeFile(t *testing.T, path, text string) {

@@ -60,11 +60,33 @@ type running struct {
 
 func (e *env) start(t testing.TB, idle time.Duration) *running {
 	t.Helper()
-	s, err := Open(Config{Sys: e.sys, Scope: e.scope, Version: "1.2.3-test", IdleTimeout: idle})
+	s, _ := openServer(t, e.sys, e.scope, "", idle)
+	return serve(t, s)
+}
+
+// startProject serves the env's scope and the project at dir.
+func (e *env) startProject(t testing.TB, dir string) (*running, *core.Project) {
+	t.Helper()
+	s, proj := openServer(t, e.sys, e.scope, dir, 0)
+	return serve(t, s), proj
+}
+
+// openServer opens a server for sc and, unless dir is "", the project
+// found at dir.
+func openServer(t testing.TB, sys *core.System, sc core.Scope, dir string, idle time.Duration) (*Server, *core.Project) {
+	t.Helper()
+	var proj *core.Project
+	if dir != "" {
+		var err error
+		if proj, err = sys.FindProject(&dir, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(Config{Sys: sys, Scope: sc, Project: proj, Version: "1.2.3-test", IdleTimeout: idle})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return serve(t, s)
+	return s, proj
 }
 
 func serve(t testing.TB, s *Server) *running {

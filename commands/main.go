@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -174,21 +175,6 @@ func jsonRequested(args []string) bool {
 }
 
 func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
-	var cli CLI
-	parser, err := kong.New(&cli,
-		kong.Name(core.Name),
-		kong.Description(fmt.Sprintf("charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates.\n\n%s", a.Build)),
-		kong.Writers(a.Stdout, a.Stderr),
-		kong.Exit(func(c int) { panic(kongExit(c)) }),
-		kong.Bind(a, a.Build),
-		kong.BindTo(ctx, (*context.Context)(nil)),
-		kong.Vars{"version": a.Build.Version, "agents": strings.Join(append(a.Sys.AgentNames(), "all"), "|")},
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Groups{"more": "More:"},
-	)
-	if err != nil {
-		return a.fail(err)
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			c, ok := r.(kongExit)
@@ -201,6 +187,24 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 	if len(args) == 0 {
 		args = []string{"--help"} // bare charter shows the help, as git does
 	}
+	// Most runs name one command: a grammar of that command alone costs a
+	// fraction of the whole one to build and walk, and start-up is most of
+	// a run. Help, completion and every parse error take the whole grammar.
+	if cmd, ok := quickCommand(args); ok {
+		pruned := reflect.New(cmd)
+		if parser, err := a.parser(ctx, pruned.Interface()); err == nil {
+			if kctx, err := parser.Parse(args); err == nil {
+				var cli CLI
+				globals(pruned.Elem(), reflect.ValueOf(&cli).Elem())
+				return a.runParsed(kctx, &cli)
+			}
+		}
+	}
+	var cli CLI
+	parser, err := a.parser(ctx, &cli)
+	if err != nil {
+		return a.fail(err)
+	}
 	kctx, err := parser.Parse(args)
 	if err != nil {
 		// What Kong could not parse is a usage error (Kong's own status would
@@ -211,6 +215,10 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		}
 		return a.fail(err)
 	}
+	return a.runParsed(kctx, &cli)
+}
+
+func (a *App) runParsed(kctx *kong.Context, cli *CLI) ExitCode {
 	a.rootFlag = cli.ConfigRoot
 	a.projectFlag, a.noProject = cli.ProjectDir, cli.NoProject
 	a.Sys.SetConfigRoot(cli.ConfigRoot)
@@ -218,6 +226,21 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		return a.fail(err)
 	}
 	return ExitOK
+}
+
+// parser builds the Kong parser of grammar, the CLI or a part of it.
+func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
+	return kong.New(grammar,
+		kong.Name(core.Name),
+		kong.Description(fmt.Sprintf("charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates.\n\n%s", a.Build)),
+		kong.Writers(a.Stdout, a.Stderr),
+		kong.Exit(func(c int) { panic(kongExit(c)) }),
+		kong.Bind(a, a.Build),
+		kong.BindTo(ctx, (*context.Context)(nil)),
+		kong.Vars{"version": a.Build.Version, "agents": strings.Join(append(a.Sys.AgentNames(), "all"), "|")},
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Groups{"more": "More:"},
+	)
 }
 
 // fail prints err once: to stderr, and with --json also as a document on

@@ -1,0 +1,89 @@
+package commands
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/spf13/afero"
+)
+
+// A command line parsed by the one-command grammar selects the same
+// command with the same flags and arguments as the whole CLI, and lines it
+// must not take (help, completion, no command) go to the whole CLI.
+func TestQuickGrammarParsesAsTheWholeCLI(t *testing.T) {
+	app := newApp(Build{Version: "t"}, strings.NewReader(""), nil, nil, []string{"HOME=" + t.TempDir()}, afero.NewOsFs(), nil)
+	for _, line := range []string{
+		"settings get rules.tier",
+		"--config-root /r settings set gates.coverage.min 80 --project",
+		"settings list --show-origin --json",
+		"--no-project ping --json",
+		"apply --check --agent claude",
+		"gate run --gate tests,lint",
+		"gate hook claude-stop",
+		"--project-dir /p doctor",
+		"detect --json",
+		"version",
+		"settings unset -- rules.tier",
+	} {
+		args := strings.Fields(line)
+		typ, ok := quickCommand(args)
+		if !ok {
+			t.Errorf("%s: no quick grammar", line)
+			continue
+		}
+		pruned := reflect.New(typ)
+		pp, err := app.parser(context.Background(), pruned.Interface())
+		if err != nil {
+			t.Fatal(err)
+		}
+		qctx, err := pp.Parse(args)
+		if err != nil {
+			t.Errorf("%s: quick grammar: %v", line, err)
+			continue
+		}
+		var whole CLI
+		wp, err := app.parser(context.Background(), &whole)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wctx, err := wp.Parse(args)
+		if err != nil {
+			t.Fatalf("%s: whole CLI: %v", line, err)
+		}
+		var quick CLI
+		globals(pruned.Elem(), reflect.ValueOf(&quick).Elem())
+		name := strings.Fields(qctx.Command())[0]
+		if qctx.Command() != wctx.Command() || !reflect.DeepEqual(quick.ConfigRoot, whole.ConfigRoot) ||
+			!reflect.DeepEqual(quick.ProjectDir, whole.ProjectDir) || quick.NoProject != whole.NoProject || quick.JSON != whole.JSON ||
+			!reflect.DeepEqual(pruned.Elem().FieldByName(commandField(t, name)).Interface(),
+				reflect.ValueOf(whole).FieldByName(commandField(t, name)).Interface()) {
+			t.Errorf("%s: quick %q %+v, whole %q %+v", line, qctx.Command(), quick, wctx.Command(), whole)
+		}
+	}
+	for _, line := range []string{"", "--help", "settings get -h", "help settings", "completion bash", "__complete charter se",
+		"--json", "nosuch", "settings get --help=true", "-- settings"} {
+		if _, ok := quickCommand(strings.Fields(line)); ok {
+			t.Errorf("%q takes the quick grammar", line)
+		}
+	}
+}
+
+func commandField(t *testing.T, name string) string {
+	cmds, _ := commandFields()
+	f, ok := cmds[name]
+	if !ok {
+		t.Fatalf("no command %q", name)
+	}
+	return f.Name
+}
+
+// A line the one-command grammar cannot parse is parsed by the whole CLI:
+// the value of --config-root may be a command's name.
+func TestQuickGrammarFallsBack(t *testing.T) {
+	r := runCharter(t, t.TempDir(), "", false, "--config-root", "settings", "--json", "ping")
+	if r.code != 0 || !strings.Contains(r.stdout, `"source": "flag"`) || r.stderr != "" {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}

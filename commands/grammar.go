@@ -4,23 +4,21 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // wholeGrammar names the commands that always parse with the whole CLI:
 // they print or walk it.
 var wholeGrammar = []string{"help", "completion", "__complete"}
 
-// commandFields maps each top-level command's name to its CLI field; the
-// other fields are the global flags.
-var commandFields = sync.OnceValues(func() (map[string]reflect.StructField, []reflect.StructField) {
+// split parts a grammar struct's fields: its commands by name, and the rest
+// (flags and arguments).
+func split(t reflect.Type) (map[string]reflect.StructField, []reflect.StructField) {
 	cmds := map[string]reflect.StructField{}
-	var flags []reflect.StructField
-	t := reflect.TypeFor[CLI]()
+	var rest []reflect.StructField
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if _, ok := f.Tag.Lookup("cmd"); !ok {
-			flags = append(flags, f)
+			rest = append(rest, f)
 			continue
 		}
 		name := f.Tag.Get("name")
@@ -29,41 +27,70 @@ var commandFields = sync.OnceValues(func() (map[string]reflect.StructField, []re
 		}
 		cmds[name] = f
 	}
-	return cmds, flags
-})
+	return cmds, rest
+}
 
 // quickCommand returns the type of a grammar made of the global flags and
-// the one command that args name, when args name one (its first word that
-// is a command's name) and ask for no help. A parse by that grammar means
-// what a parse by the whole CLI means, since its commands are a subset of
-// the CLI's; anything it cannot parse is parsed again by the whole CLI.
+// the one command path that args name (at each level, the first later word
+// that names a command), when args name one and ask for no help. A parse by
+// that grammar means what a parse by the whole CLI means, since its
+// commands are a subset of the CLI's; anything it cannot parse is parsed
+// again by the whole CLI.
 func quickCommand(args []string) (reflect.Type, bool) {
 	if i := slices.Index(args, "--"); i >= 0 {
 		args = args[:i]
 	}
-	cmds, flags := commandFields()
 	for _, arg := range args {
 		if arg == "-h" || arg == "--help" || strings.HasPrefix(arg, "--help=") {
 			return nil, false
 		}
 	}
+	cmds, _ := split(reflect.TypeFor[CLI]())
 	for _, arg := range args {
+		if _, ok := cmds[arg]; ok && slices.Contains(wholeGrammar, arg) {
+			return nil, false
+		}
+	}
+	t, pruned := prune(reflect.TypeFor[CLI](), args)
+	return t, pruned
+}
+
+// prune returns t with only the command that args name at this level, and
+// that command pruned the same way below. A command group with methods of
+// its own (hooks) keeps its type whole, since a new type would lose them.
+func prune(t reflect.Type, args []string) (reflect.Type, bool) {
+	cmds, rest := split(t)
+	for i, arg := range args {
 		f, ok := cmds[arg]
 		if !ok {
 			continue
 		}
-		if slices.Contains(wholeGrammar, arg) {
-			return nil, false
+		if sub, ok := prune(f.Type, args[i+1:]); ok && prunable(f.Type) {
+			f.Type = sub
 		}
 		f.Index, f.Offset = nil, 0
-		return reflect.StructOf(append(slices.Clip(flags), f)), true
+		return reflect.StructOf(append(slices.Clip(rest), f)), true
 	}
-	return nil, false
+	return t, false
+}
+
+// prunable reports whether a command group can be rebuilt as a new struct
+// type: no methods, and only exported, named fields.
+func prunable(t reflect.Type) bool {
+	if reflect.PointerTo(t).NumMethod() > 0 {
+		return false
+	}
+	for i := range t.NumField() {
+		if f := t.Field(i); !f.IsExported() || f.Anonymous {
+			return false
+		}
+	}
+	return true
 }
 
 // globals copies the global flags of a parsed grammar into cli.
 func globals(parsed, cli reflect.Value) {
-	_, flags := commandFields()
+	_, flags := split(reflect.TypeFor[CLI]())
 	for _, f := range flags {
 		cli.FieldByIndex(f.Index).Set(parsed.FieldByName(f.Name))
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/alecthomas/kong"
 	"github.com/spf13/afero"
 )
 
@@ -54,12 +55,36 @@ func TestQuickGrammarParsesAsTheWholeCLI(t *testing.T) {
 		}
 		var quick CLI
 		globals(pruned.Elem(), reflect.ValueOf(&quick).Elem())
-		name := strings.Fields(qctx.Command())[0]
 		if qctx.Command() != wctx.Command() || !reflect.DeepEqual(quick.ConfigRoot, whole.ConfigRoot) ||
 			!reflect.DeepEqual(quick.ProjectDir, whole.ProjectDir) || quick.NoProject != whole.NoProject || quick.JSON != whole.JSON ||
-			!reflect.DeepEqual(pruned.Elem().FieldByName(commandField(t, name)).Interface(),
-				reflect.ValueOf(whole).FieldByName(commandField(t, name)).Interface()) {
-			t.Errorf("%s: quick %q %+v, whole %q %+v", line, qctx.Command(), quick, wctx.Command(), whole)
+			!reflect.DeepEqual(qctx.Selected().Target.Interface(), wctx.Selected().Target.Interface()) {
+			t.Errorf("%s: quick %q %+v %+v, whole %q %+v %+v", line, qctx.Command(), quick, qctx.Selected().Target,
+				wctx.Command(), whole, wctx.Selected().Target)
+		}
+		for n := qctx.Model.Node; n != nil; {
+			var cmds []*kong.Node
+			for _, c := range n.Children {
+				if c.Type == kong.CommandNode {
+					cmds = append(cmds, c)
+				}
+			}
+			if len(cmds) > 1 {
+				t.Errorf("%s: the quick grammar keeps %d commands below %q", line, len(cmds), n.Name)
+			}
+			n = nil
+			if len(cmds) == 1 {
+				n = cmds[0]
+			}
+		}
+		quickFlags := map[string]reflect.Value{}
+		for _, f := range qctx.Flags() {
+			quickFlags[f.Name] = f.Target
+		}
+		for _, f := range wctx.Flags() {
+			q, ok := quickFlags[f.Name]
+			if !ok || !reflect.DeepEqual(q.Interface(), f.Target.Interface()) {
+				t.Errorf("%s: --%s is %v (%v) by the quick grammar, %v by the whole CLI", line, f.Name, q, ok, f.Target)
+			}
 		}
 	}
 	for _, line := range []string{"", "--help", "settings get -h", "help settings", "completion bash", "__complete charter se",
@@ -68,15 +93,6 @@ func TestQuickGrammarParsesAsTheWholeCLI(t *testing.T) {
 			t.Errorf("%q takes the quick grammar", line)
 		}
 	}
-}
-
-func commandField(t *testing.T, name string) string {
-	cmds, _ := commandFields()
-	f, ok := cmds[name]
-	if !ok {
-		t.Fatalf("no command %q", name)
-	}
-	return f.Name
 }
 
 // A line the one-command grammar cannot parse is parsed by the whole CLI:

@@ -2,11 +2,8 @@ package commands
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -28,17 +25,7 @@ var exportedVars = map[string]string{
 func TestNoExportedPackageVars(t *testing.T) {
 	seen := map[string]bool{}
 	for _, root := range []string{"core", "helpers"} {
-		err := filepath.WalkDir(filepath.Join("..", root), func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-				return err
-			}
-			fset := token.NewFileSet()
-			f, err := parser.ParseFile(fset, path, nil, 0)
-			if err != nil {
-				return err
-			}
-			rel, _ := filepath.Rel("..", filepath.Dir(path))
-			pkg := filepath.ToSlash(rel)
+		eachSource(t, filepath.Join("..", root), func(pkg string, fset *token.FileSet, f *ast.File) {
 			for _, decl := range f.Decls {
 				g, ok := decl.(*ast.GenDecl)
 				if !ok || g.Tok != token.VAR {
@@ -57,11 +44,7 @@ func TestNoExportedPackageVars(t *testing.T) {
 					}
 				}
 			}
-			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
 	}
 	if !seen["core.ErrNoHome"] {
 		t.Fatal("the scan did not see core.ErrNoHome: is it broken?")

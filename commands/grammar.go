@@ -51,8 +51,7 @@ func quickCommand(args []string) (reflect.Type, bool) {
 			return nil, false
 		}
 	}
-	t, pruned := prune(reflect.TypeFor[CLI](), args)
-	return t, pruned
+	return prune(reflect.TypeFor[CLI](), args)
 }
 
 // prune returns t with only the command that args name at this level, and
@@ -65,8 +64,10 @@ func prune(t reflect.Type, args []string) (reflect.Type, bool) {
 		if !ok {
 			continue
 		}
-		if sub, ok := prune(f.Type, args[i+1:]); ok && prunable(f.Type) {
-			f.Type = sub
+		if prunable(f.Type) {
+			if sub, ok := prune(f.Type, args[i+1:]); ok {
+				f.Type = sub
+			}
 		}
 		f.Index, f.Offset = nil, 0
 		return reflect.StructOf(append(slices.Clip(rest), f)), true

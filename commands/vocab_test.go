@@ -185,17 +185,8 @@ func scanErrorTypes(t *testing.T, root string) map[string]bool {
 	t.Helper()
 	errorMethod := map[string]bool{}
 	codeMethod := map[string]bool{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return err
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel("..", filepath.Dir(path))
-		pkg := module + "/" + filepath.ToSlash(rel)
+	eachSource(t, root, func(rel string, fset *token.FileSet, f *ast.File) {
+		pkg := module + "/" + rel
 		for _, decl := range f.Decls {
 			switch d := decl.(type) {
 			case *ast.FuncDecl:
@@ -234,16 +225,34 @@ func scanErrorTypes(t *testing.T, root string) map[string]bool {
 				return true
 			})
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[string]bool{}
 	for name := range errorMethod {
 		out[name] = codeMethod[name]
 	}
 	return out
+}
+
+// eachSource parses every Go file below root but tests and calls fn with
+// its package's path from the module root.
+func eachSource(t *testing.T, root string, fn func(rel string, fset *token.FileSet, f *ast.File)) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel("..", filepath.Dir(path))
+		fn(filepath.ToSlash(rel), fset, f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
 
 // checkCodeUse fails on core.Errorf("…") and Error{…} or UsageError{Kind: …}

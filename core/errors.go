@@ -39,6 +39,7 @@ const (
 	CodeStaleETag    = "stale_etag"     // the file changed since it was read
 	CodeReadOnlyFile = "read_only_file" // the target cannot be written
 	CodeGateRunning  = "gate_running"   // another gate run is under way
+	CodeUntrusted    = "untrusted"      // a project's command that the user has not trusted
 
 	// The file system is not shaped as a write needs (core/fsys spells
 	// these codes itself: it sits below core and cannot import it).
@@ -47,6 +48,9 @@ const (
 	CodeNotRegularFile     = "not_regular_file"
 	CodeChangedDuringWrite = "changed_during_write"
 	CodeNotAbsolute        = "not_absolute"
+	CodeOutsideProject     = "outside_project" // a repository's link leads out of the project
+	CodeTooLarge           = "file_too_large"  // a file over the size charter reads of its kind
+	CodeForeignOwner       = "foreign_owner"   // a project owned by another user
 
 	// A file charter has to read is broken; it is never rewritten.
 	CodeMalformedSettings      = "malformed_settings"
@@ -76,8 +80,9 @@ func Codes() []string {
 		CodeUnknownID, CodeUnknownAgent, CodeNoAgent, CodeScalarParent, CodeLockedByPolicy,
 		CodeNotFound, CodeMethodNotAllowed, CodePayloadTooLarge, CodePreconditionRequired,
 		CodeUnauthorized, CodeForbiddenOrigin, CodeMisdirectedRequest,
-		CodeSharedWrite, CodeCancelled, CodeStaleETag, CodeReadOnlyFile, CodeGateRunning,
+		CodeSharedWrite, CodeCancelled, CodeStaleETag, CodeReadOnlyFile, CodeGateRunning, CodeUntrusted,
 		CodeIsDirectory, CodeNotDirectory, CodeNotRegularFile, CodeChangedDuringWrite, CodeNotAbsolute,
+		CodeOutsideProject, CodeTooLarge, CodeForeignOwner,
 		CodeMalformedSettings, CodeMalformedMarkers, CodeLinkLoop, CodeMalformedPolicy, CodeMalformedMCPJSON,
 		CodeMalformedAgentSettings, CodeMalformedReport,
 		CodeNoHome, CodeNoServer, CodeServerRunning, CodeNotSupported,

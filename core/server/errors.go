@@ -30,7 +30,9 @@ func Status(code string) (_ int, ok bool) {
 		core.CodeServerRunning, core.CodeOutdated, core.CodeCheckFailed,
 		// broken markers are the user's file: fix it and send again
 		core.CodeMalformedMarkers, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings,
-		core.CodeChangedDuringWrite:
+		core.CodeChangedDuringWrite,
+		// the repository's own files or commands, not the request, are the problem
+		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted:
 		return http.StatusConflict, true
 	case core.CodeStaleETag:
 		return http.StatusPreconditionFailed, true

@@ -32,15 +32,21 @@ func (s *System) ReadFile(path string, k fsys.Kind) ([]byte, error) {
 // OpenFile is ReadFile for a caller that streams the file: the file comes
 // back open, checked, and held to the cap by every read of it.
 func (s *System) OpenFile(path string, k fsys.Kind) (afero.File, error) {
+	return OpenFileFs(s.Fs, path, k)
+}
+
+// OpenFileFs is OpenFile for code that holds a file system but no System
+// (a gate run's coverage report).
+func OpenFileFs(afs afero.Fs, path string, k fsys.Kind) (afero.File, error) {
 	var f afero.File
-	if s.onOS() {
+	if _, onOS := afs.(*afero.OsFs); onOS {
 		of, err := fsys.Open(path, k)
 		if err != nil {
 			return nil, err
 		}
 		f = of
 	} else {
-		fi, err := s.Fs.Stat(path)
+		fi, err := afs.Stat(path)
 		switch {
 		case err != nil:
 			return nil, err
@@ -51,7 +57,7 @@ func (s *System) OpenFile(path string, k fsys.Kind) (afero.File, error) {
 		case fi.Size() > k.Max():
 			return nil, &fsys.TooLargeError{Path: path, Kind: k, Size: fi.Size()}
 		}
-		if f, err = s.Fs.Open(path); err != nil {
+		if f, err = afs.Open(path); err != nil {
 			return nil, err
 		}
 	}
@@ -127,16 +133,16 @@ func (s *System) ReadOptional(path string, k fsys.Kind) ([]byte, error) {
 	case IsAbsent(err):
 		return nil, nil
 	case err != nil:
-		return nil, readError(path, err)
+		return nil, ReadError(path, err)
 	case data == nil:
 		return []byte{}, nil
 	}
 	return data, nil
 }
 
-// readError keeps a refusal (which names the path and has a code) as it
+// ReadError keeps a refusal (which names the path and has a code) as it
 // is and adds the path to any other error.
-func readError(path string, err error) error {
+func ReadError(path string, err error) error {
 	var c coder
 	if errors.As(err, &c) {
 		return err

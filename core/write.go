@@ -323,7 +323,7 @@ func (s *System) memUpdate(target string, o WriteOptions, update func(old afero.
 	switch f, err := s.OpenFile(target, o.Kind); {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return readError(target, err)
+		return ReadError(target, err)
 	default:
 		defer f.Close()
 		old = f

@@ -283,20 +283,11 @@ func (st *Store) readFile(path string) (*layer, error) {
 		}
 		return &layer{path: path, exists: true, problems: []FileProblem{tooLarge(path, size)}}, nil
 	case err != nil:
-		return nil, readError(path, err)
+		return nil, core.ReadError(path, err)
 	}
 	l := loadLayer(path, data)
 	l.exists = true
 	return l, nil
-}
-
-// readError keeps a refusal of the file (a FIFO, a device: it names the
-// path and has a code) as it is, and names the path in any other error.
-func readError(path string, err error) error {
-	if core.ErrorCode(err) != core.CodeInternal {
-		return err
-	}
-	return fmt.Errorf("read %s: %w", path, err)
 }
 
 // Read returns the effective settings.

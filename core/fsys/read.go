@@ -1,7 +1,6 @@
 package fsys
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -150,19 +149,32 @@ func ReadAll(f interface {
 	if size > max {
 		return nil, &TooLargeError{Path: path, Kind: k, Size: size}
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	n, err := buf.ReadFrom(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+	// The buffer grows by doubling, but never past max+1 bytes: a file
+	// whose size said nothing (or that grows) costs at most about three
+	// times the cap in allocations, and is refused once it passes it.
+	buf := make([]byte, 0, min(size+512, max+1))
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > max {
+				return nil, &TooLargeError{Path: path, Kind: k}
+			}
+			next := make([]byte, len(buf), min(int64(2*cap(buf)), max+1))
+			copy(next, buf)
+			buf = next
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
 	}
-	if n > max {
+	if int64(len(buf)) > max {
 		return nil, &TooLargeError{Path: path, Kind: k}
 	}
-	data := buf.Bytes()
-	if data == nil {
-		data = []byte{}
-	}
-	return data, nil
+	return buf, nil
 }
 
 // checkOpened refuses an opened file that is not regular or is too large;

@@ -167,12 +167,12 @@ func (t *portableTarget) Open(k Kind) (*os.File, error) {
 		return nil, &IsDirError{Path: t.Path}
 	}
 	if t.Missing {
-		return nil, nil
+		return nil, kernelSees(t.Path)
 	}
 	fi, err := os.Lstat(t.full())
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil
+		return nil, kernelSees(t.Path)
 	case err != nil:
 		return nil, err
 	case isLinkish(fi):

@@ -210,6 +210,18 @@ func preCheck(path string, k Kind) error {
 	return nil
 }
 
+// kernelSees is the refusal of a file the walk found missing but the
+// operating system, following links itself, finds as something other than
+// a regular file: /dev/stdin leads through /proc/self/fd to a pipe by a
+// "magic" link whose text ("pipe:[…]") names nothing. nil otherwise.
+func kernelSees(path string) error {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().IsRegular() {
+		return nil
+	}
+	return refuse(path, fi.Mode())
+}
+
 // IsNotRegular reports whether err refuses a file for being something other
 // than a regular file.
 func IsNotRegular(err error) bool {

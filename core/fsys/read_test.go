@@ -100,15 +100,10 @@ func TestReadRefusesWhatIsNotAFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer tg.Close()
-			data, err := tg.Read(KindAgentJSON)
-			if name == "pipe" || name == "stdin" {
-				// The walk reads /proc's magic links as text ("pipe:[…]"),
-				// which names nothing: nothing is read, nothing blocks.
-				if data != nil {
-					t.Errorf("Target.Read %s: %d bytes", name, len(data))
-				}
-				return
-			}
+			// The walk reads /proc's magic links as text ("pipe:[…]"),
+			// which names nothing; Read asks the kernel before it says
+			// that nothing is there.
+			_, err = tg.Read(KindAgentJSON)
 			check("Target.Read", err)
 		})
 	}

@@ -339,12 +339,12 @@ func (t *Target) Open(k Kind) (*os.File, error) {
 		return nil, &IsDirError{Path: t.Path}
 	}
 	if t.Missing {
-		return nil, nil
+		return nil, kernelSees(t.Path)
 	}
 	fd, err := unix.Openat(t.fd, t.Name, readFlags|unix.O_NOFOLLOW, 0)
 	switch {
 	case err == unix.ENOENT:
-		return nil, nil
+		return nil, kernelSees(t.Path)
 	case err == unix.ELOOP || err == unix.EMLINK:
 		return nil, &ChangedError{Path: t.Path, What: "became a link"}
 	case err != nil:

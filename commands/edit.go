@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -62,9 +63,9 @@ func (c *SettingsEditCmd) Run(a *App) error {
 	if err != nil {
 		return err
 	}
-	orig, err := afero.ReadFile(a.Sys.Fs, path)
+	orig, err := a.Sys.ReadFile(path, fsys.KindSettings)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("read %s: %w", path, err)
+		return core.ReadError(path, err)
 	}
 
 	s, err := a.newEditSession(path, orig)
@@ -158,9 +159,11 @@ func (s *editSession) loop(orig []byte) ([]byte, bool, error) {
 		if err := s.run(); err != nil {
 			return nil, false, err
 		}
-		edited, err := afero.ReadFile(s.a.Sys.Fs, s.copy)
+		// The editor may leave anything at the copy's path: a link to a
+		// device, a named pipe, a file of any size.
+		edited, err := s.a.Sys.ReadFile(s.copy, fsys.KindSettings)
 		if err != nil {
-			return nil, false, fmt.Errorf("read %s: %w", s.copy, err)
+			return nil, false, core.ReadError(s.copy, err)
 		}
 		if bytes.Equal(edited, shown) {
 			return nil, false, nil // saved as shown, or not saved at all
@@ -242,7 +245,11 @@ func (s *editSession) run() error {
 // keep ends a failed edit: a copy the user changed stays where it is, so
 // that no work is lost, and the error says where.
 func (s *editSession) keep(err error) error {
-	data, rerr := afero.ReadFile(s.a.Sys.Fs, s.copy)
+	data, rerr := s.a.Sys.ReadFile(s.copy, fsys.KindSettings)
+	var tl *fsys.TooLargeError
+	if errors.As(rerr, &tl) {
+		return &keptError{err: err, copy: s.copy} // the user's work, too large to look at
+	}
 	if rerr != nil || bytes.Equal(stripProblems(data), s.orig) {
 		s.discard()
 		return err

@@ -37,6 +37,9 @@ type WriteOptions struct {
 	// for such a file get 0755 (less the umask) when NewMode lets others
 	// read the file, else DirMode.
 	NewMode fs.FileMode
+	// Kind is what the file is, for the cap on reading the old one
+	// (fsys.Kind); the zero Kind is an agent instruction file's.
+	Kind fsys.Kind
 }
 
 func (o WriteOptions) perm() fsys.Perm {
@@ -127,7 +130,7 @@ func (s *System) UpdateFileParts(target string, o WriteOptions, update func(old 
 		var old []byte
 		if f != nil {
 			var err error
-			if old, err = fsys.ReadAll(f, target); err != nil {
+			if old, err = fsys.ReadAll(f, target, o.Kind); err != nil {
 				return nil, err
 			}
 		}
@@ -164,14 +167,14 @@ func (s *System) UpdateFileStream(target string, o WriteOptions, update func(old
 		t.Close()
 	}()
 	t.RemoveStale() // best effort: a leftover costs disk space, not data
-	f, err := t.Open()
+	f, err := t.Open(o.Kind)
 	if err != nil {
 		return err
 	}
 	var old afero.File
 	if f != nil {
 		defer f.Close()
-		old = f
+		old = Capped(f, target, o.Kind)
 	}
 	fill, err := update(old)
 	if err != nil || fill == nil {
@@ -317,10 +320,10 @@ func (s *System) memUpdate(target string, o WriteOptions, update func(old afero.
 	mu.Lock()
 	defer mu.Unlock()
 	var old afero.File
-	switch f, err := s.Fs.Open(target); {
+	switch f, err := s.OpenFile(target, o.Kind); {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return fmt.Errorf("read %s: %w", target, err)
+		return ReadError(target, err)
 	default:
 		defer f.Close()
 		old = f

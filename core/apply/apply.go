@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -50,7 +51,8 @@ type Target struct {
 	// block, for an instruction file, is the block edit splices in: such a
 	// file is streamed, by Plan and by Run, never held whole.
 	block []byte
-	diff  string // Plan's diff of an instruction file, read from a window
+	diff  string    // Plan's diff of an instruction file, read from a window
+	kind  fsys.Kind // what the file is, for the cap on reading it
 }
 
 // unchanged reports whether parts leave the file old as it is (a file that
@@ -197,7 +199,7 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 	}
 	if level == LevelProject && req.MCPJSON != nil {
 		path := sys.Paths.Join(req.Project.Dir, MCPFile)
-		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, edit: func(old []byte) ([][]byte, error) {
+		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, kind: fsys.KindAgentJSON, edit: func(old []byte) ([][]byte, error) {
 			data, err := req.MCPJSON(old)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
@@ -232,7 +234,7 @@ func (t *Target) plan(sys *core.System, runOnly bool) error {
 		}
 		t.diff = "" // lines too long for a window: read it whole
 	}
-	old, err := read(sys, t.Path)
+	old, err := read(sys, t.Path, t.kind)
 	if err != nil {
 		return err
 	}
@@ -307,7 +309,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		// Under the lock the file is read once more and edited: an
 		// instruction file as a stream, the text around the block copied
 		// from the old file to the new; any other whole, as small as it is.
-		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}
+		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644, Kind: t.kind}
 		var err error
 		if t.block != nil {
 			err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {
@@ -353,7 +355,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 // and the file is not held in memory a second time.
 func (t Target) stillCurrent(sys *core.System) (bool, error) {
 	if t.Old != nil {
-		same, err := sameContent(sys, t.Path, t.Old)
+		same, err := sameContent(sys, t.Path, t.Old, t.kind)
 		if err != nil || same {
 			return t.current, err
 		}
@@ -362,7 +364,7 @@ func (t Target) stillCurrent(sys *core.System) (bool, error) {
 		_, current, err := t.stream(sys)
 		return current, err
 	}
-	old, err := read(sys, t.Path)
+	old, err := read(sys, t.Path, t.kind)
 	if err != nil {
 		return false, err
 	}
@@ -376,13 +378,13 @@ func (t Target) stillCurrent(sys *core.System) (bool, error) {
 // stream reads the file a piece at a time and reports whether it is
 // missing and whether it already is what Run would make of it.
 func (t Target) stream(sys *core.System) (missing, current bool, err error) {
-	f, err := sys.Fs.Open(t.Path)
+	f, err := sys.OpenFile(t.Path, t.kind)
 	if errors.Is(err, fs.ErrNotExist) {
 		parts, err := t.edit(nil)
 		return true, unchanged(nil, parts), err
 	}
 	if err != nil {
-		return false, false, fmt.Errorf("read %s: %w", t.Path, err)
+		return false, false, core.ReadError(t.Path, err)
 	}
 	defer f.Close()
 	current, err = holdsBlock(t.Path, f, t.block)
@@ -391,13 +393,13 @@ func (t Target) stream(sys *core.System) (missing, current bool, err error) {
 
 // sameContent reports whether the file at path holds exactly want, reading
 // it a piece at a time. A missing file is not the same.
-func sameContent(sys *core.System, path string, want []byte) (bool, error) {
-	f, err := sys.Fs.Open(path)
+func sameContent(sys *core.System, path string, want []byte, k fsys.Kind) (bool, error) {
+	f, err := sys.OpenFile(path, k)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, core.ReadError(path, err)
 	}
 	defer f.Close()
 	buf := make([]byte, 64<<10)
@@ -447,17 +449,8 @@ func (e *BlockedError) Extras() map[string]any {
 	return x
 }
 
-// read returns a file's bytes, nil when it does not exist.
-func read(sys *core.System, path string) ([]byte, error) {
-	data, err := afero.ReadFile(sys.Fs, path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if data == nil {
-		data = []byte{} // it exists, empty
-	}
-	return data, nil
+// read returns a file's bytes, nil when it does not exist; only a regular
+// file of at most k's cap is read.
+func read(sys *core.System, path string, k fsys.Kind) ([]byte, error) {
+	return sys.ReadOptional(path, k)
 }

@@ -31,13 +31,13 @@ const windowLines = contextLines + 2
 // is missing or current, and the diff Status shows. ok is false when the
 // window would not be bounded.
 func (t *Target) planWindow(sys *core.System) (ok bool, err error) {
-	f, err := sys.Fs.Open(t.Path)
+	f, err := sys.OpenFile(t.Path, t.kind)
 	if errors.Is(err, fs.ErrNotExist) {
 		t.missing, t.diff = true, Diff(t.Path, nil, t.block)
 		return true, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", t.Path, err)
+		return false, core.ReadError(t.Path, err)
 	}
 	defer f.Close()
 	sc, err := scanBlock(t.Path, f, t.block)

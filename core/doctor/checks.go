@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -262,10 +263,12 @@ func settingsFiles(r *run) []Check {
 	}
 	var out []Check
 	for _, f := range files {
-		data, err := afero.ReadFile(r.Sys.Fs, f.path)
+		data, err := r.Sys.ReadFile(f.path, fsys.KindSettings)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR): // a file in the way has its own line
 			out = append(out, ok(f.name, f.label, f.path+" does not exist yet: the defaults apply"))
+		case err != nil && core.ErrorCode(err) != core.CodeInternal: // a FIFO, a device, too large: the message says what to do
+			out = append(out, fail(f.name, f.label, err.Error(), f.fix))
 		case err != nil:
 			out = append(out, fail(f.name, f.label, fmt.Sprintf("read %s: %v", f.path, err), "make the file readable for your user"))
 		default:

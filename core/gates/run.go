@@ -15,6 +15,9 @@ import (
 
 	"github.com/shopspring/decimal"
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // Gate names, in the order Run runs them.
@@ -285,11 +288,15 @@ func measure(cfg Config, res *Result) {
 	if !filepath.IsAbs(path) && cfg.Dir != "" {
 		path = filepath.Join(cfg.Dir, path)
 	}
-	fsys := cfg.Fs
-	if fsys == nil {
-		fsys = afero.NewOsFs()
+	afs := cfg.Fs
+	if afs == nil {
+		afs = afero.NewOsFs()
 	}
-	f, err := fsys.Open(path)
+	f, err := core.OpenFileFs(afs, path, fsys.KindCoverage)
+	if err != nil && core.ErrorCode(err) != core.CodeInternal { // a FIFO, a device, too large: the error says what
+		fail("coverage report: %v", err)
+		return
+	}
 	if err != nil {
 		fail("read coverage report %s: %v", report, unwrapPath(err))
 		return

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // SessionState is what the hook remembers about one Claude Code session.
@@ -86,12 +87,12 @@ func (s *FileState) sessionPath(session string) string {
 
 func (s *FileState) Load(session string) (SessionState, error) {
 	path := s.sessionPath(session)
-	b, err := afero.ReadFile(s.sys.Fs, path)
+	b, err := s.sys.ReadFile(path, fsys.KindState)
 	if errors.Is(err, fs.ErrNotExist) {
 		return SessionState{Session: session}, nil
 	}
 	if err != nil {
-		return SessionState{Session: session}, fmt.Errorf("read %s: %w", path, err)
+		return SessionState{Session: session}, core.ReadError(path, err)
 	}
 	var st SessionState
 	if err := json.Unmarshal(b, &st); err != nil || st.Session != session {

@@ -34,6 +34,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -377,14 +378,14 @@ func (s *Server) removeFiles() {
 // removes or replaces a link (the server wrote through it; the file behind
 // it keeps a token that dies with this process).
 func (s *Server) removeOwn(path string, mine func([]byte) bool) {
-	fsys := s.cfg.Sys.Fs
-	if fi, err := lstat(fsys, path); err != nil || !fi.Mode().IsRegular() {
+	afs := s.cfg.Sys.Fs
+	if fi, err := lstat(afs, path); err != nil || !fi.Mode().IsRegular() {
 		return
 	}
-	if cur, err := afero.ReadFile(fsys, path); err != nil || !mine(cur) {
+	if cur, err := s.cfg.Sys.ReadFile(path, fsys.KindState); err != nil || !mine(cur) {
 		return
 	}
-	if err := fsys.Remove(path); err != nil {
+	if err := afs.Remove(path); err != nil {
 		s.logf("remove %s: %v", path, err)
 	}
 }

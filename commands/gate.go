@@ -206,6 +206,11 @@ func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
 		// The session's cwd is this run's working directory: its project
 		// and settings are the ones that count.
 		cwd := in.Cwd
+		// A session whose folder is gone has no gates to run: charter's
+		// own error (exit 1), never a block.
+		if fi, err := a.Sys.Fs.Stat(cwd); err != nil || !fi.IsDir() {
+			return gates.HookOptions{}, fmt.Errorf("the session's folder %s does not exist any more (or is no folder), so no gate ran and the stop is not blocked", cwd)
+		}
 		a.Sys.Getwd = func() (string, error) { return cwd, nil }
 		_, snap, err := a.readSettings()
 		if err != nil {

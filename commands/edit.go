@@ -115,4 +115,3 @@ func (a *App) noteUnknown() {
 		fmt.Fprintf(a.Stderr, "charter: note: %s is not a charter setting; it is kept as it is\n", k)
 	}
 }
-

@@ -207,4 +207,3 @@ func (e *keptError) Extras() map[string]any {
 	}
 	return x
 }
-

@@ -92,4 +92,3 @@ func (a *App) holdInterrupt() (release func()) {
 }
 
 func (a *App) heldInterrupt() bool { return a.interruptHolds.Load() > 0 }
-

@@ -26,11 +26,16 @@ type GateHookCmd struct {
 
 // GateRunCmd runs the gates.
 type GateRunCmd struct {
-	Gate string `name:"gate" placeholder:"tests,lint,coverage" help:"Run only these gates (default: every required gate)."`
+	Gate *string `name:"gate" placeholder:"tests,lint,coverage" help:"Run only these gates (default: every required gate)."`
 }
 
 func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
-	names, err := gates.ParseNames(c.Gate)
+	var names []string
+	var err error
+	if c.Gate != nil {
+		// Given, even empty: an empty name is an unknown gate, never all.
+		names, err = gates.ParseList(strings.Split(*c.Gate, ","))
+	}
 	if err != nil {
 		return &core.UsageError{Msg: "--gate: " + err.Error()}
 	}

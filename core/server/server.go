@@ -28,12 +28,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -86,7 +86,7 @@ type Server struct {
 	pingDocs   [2][]byte // ping without and with the policy file
 	policyPath string    // "" when the policy's path cannot be told
 
-	gateBusy atomic.Bool // a POST /api/v1/gates/run is under way (gaterun.go)
+	gateRun gates.OneRun // one POST /api/v1/gates/run at a time (gaterun.go)
 	// Caches of GET answers, checked on every request against an inotify
 	// watch of their files' directories, or against the files' identity.
 	settingsCache filesCache[encoded]

@@ -311,7 +311,7 @@ func (s *Server) Serve(ctx context.Context) error {
 	defer s.removeFiles()
 	defer s.watch.close()
 	errc := make(chan error, 1)
-	go func() { errc <- s.http.Serve(s.ln) }()
+	go func() { errc <- s.http.Serve(goReplyListener{s.ln}) }() // goreplies.go
 	var reason string // why, unless a signal asked: the user knows then
 	select {
 	case <-ctx.Done():

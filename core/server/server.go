@@ -311,7 +311,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	defer s.removeFiles()
 	defer s.watch.close()
 	errc := make(chan error, 1)
-	go func() { errc <- s.http.Serve(goReplyListener{s.ln}) }() // goreplies.go
+	// goReplyListener: Go's own plain-text replies get the one error shape.
+	go func() { errc <- s.http.Serve(goReplyListener{s.ln}) }()
 	var reason string // why, unless a signal asked: the user knows then
 	select {
 	case <-ctx.Done():

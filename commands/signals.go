@@ -16,8 +16,9 @@ import (
 // SIGTERM (it sees its context cancelled: a gate is stopped, an editor is
 // sent SIGTERM, temporary files are removed). A command still running
 // after it is ended by force, with a message on stderr and exit status 1;
-// a second signal ends it at once.
-const StopGrace = 5 * time.Second
+// a second signal ends it at once. It is longer than what a clean stop
+// takes at most: the server's drain (5 s) and then a gate's SIGKILL (2 s).
+const StopGrace = 10 * time.Second
 
 // Run is the whole of cmd/charter's main: Main for this process, with
 // SIGINT and SIGTERM handled as StopGrace says.

@@ -105,7 +105,10 @@ func tell(k settings.Key, v any) string {
 				return t.None
 			}
 			if k.Kind == settings.String {
-				x = code(inline(x))
+				if x = inline(x); x == "" {
+					return t.None
+				}
+				x = code(x)
 			}
 			return fmt.Sprintf(t.Line, x)
 		}
@@ -169,12 +172,14 @@ func scopeText(sc core.Scope) string {
 
 // names renders a list of names in code spans, or none when it is empty.
 func names(lead, none string, items []string) string {
-	if len(items) == 0 {
-		return none
+	var quoted []string
+	for _, it := range items {
+		if it = inline(it); it != "" {
+			quoted = append(quoted, code(it))
+		}
 	}
-	quoted := make([]string, len(items))
-	for i, it := range items {
-		quoted[i] = code(inline(it))
+	if len(quoted) == 0 {
+		return none
 	}
 	return lead + ": " + strings.Join(quoted, ", ") + "."
 }

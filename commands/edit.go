@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // SettingsEditCmd opens a settings file in the user's editor, as
@@ -35,11 +33,11 @@ type editDoc struct {
 const problemPrefix = "# charter: "
 
 func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
-	st, err := c.target(a)
+	t, err := a.session().Target(LayerFlags{Project: c.Project, Local: c.Local}.layer())
 	if err != nil {
 		return err
 	}
-	path := st.Path()
+	path := t.Path()
 	// Ask about a shared link before the editor opens, not after the work.
 	confirmed := c.ConfirmShared
 	err = a.guarded(c.ConfirmShared, func(confirm bool) error {
@@ -67,7 +65,7 @@ func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
 	if err != nil {
 		return err
 	}
-	s.st = st
+	s.st = t.Store()
 	body, changed, err := s.loop(ctx, orig)
 	if err != nil {
 		return s.keep(err)
@@ -78,15 +76,7 @@ func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
 			fmt.Fprintln(w, "edit cancelled, nothing written")
 		})
 	}
-	err = a.Sys.UpdateFileOpts(path, st.WriteOptions(confirmed), func(cur []byte) ([]byte, error) {
-		if !bytes.Equal(cur, orig) {
-			return nil, core.Errorf(core.CodeStaleETag, "%s changed on disk while you edited it, so nothing was written: run `charter settings edit` again and carry your changes over", path)
-		}
-		if body == nil {
-			body = []byte{} // an emptied file is written, not skipped
-		}
-		return body, nil
-	})
+	err = t.Replace(orig, body, confirmed)
 	if err != nil {
 		return s.keep(err)
 	}
@@ -95,12 +85,6 @@ func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
 	return a.emit(editDoc{Path: path, Written: true}, func(w io.Writer) {
 		fmt.Fprintf(w, "wrote %s\n", path)
 	})
-}
-
-// target is the store of the layer this edit writes: the scope's file, or
-// with --project or --local the project's.
-func (c *SettingsEditCmd) target(a *App) (*settings.Store, error) {
-	return a.writeStore(LayerFlags{Project: c.Project, Local: c.Local}.layer())
 }
 
 // noteUnknown names keys that are no settings, as `settings list` does:

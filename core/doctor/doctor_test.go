@@ -14,6 +14,8 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/mcpserver"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -126,7 +128,7 @@ func TestUnwritableRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(root, 0o700) })
-	rep := Run(Env{Sys: sys, RootFlag: &root})
+	rep := Run(Env{Session: session.New(sys, session.Options{RootFlag: &root})})
 	c := byName(rep)["config-root"]
 	if c.Status != Fail || !strings.Contains(c.Message, "cannot be written") || rep.OK {
 		t.Errorf("config root %+v, report ok %v", c, rep.OK)
@@ -140,7 +142,7 @@ func TestRootIsAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := filepath.Join(file, "root")
-	rep := Run(Env{Sys: sys, RootFlag: &root})
+	rep := Run(Env{Session: session.New(sys, session.Options{RootFlag: &root})})
 	c := byName(rep)["config-root"]
 	if c.Status != Fail || rep.OK {
 		t.Errorf("config root %+v, report ok %v", c, rep.OK)
@@ -173,9 +175,7 @@ func TestProjectAndPolicy(t *testing.T) {
 	write(shared, "rules:\n  tier: full\n")
 	write(local, "# mine\nrules:\n  tier: extreme\n")
 	policy := filepath.Join(home, "policy.yaml")
-	find := func() (*core.Project, error) { return sys.FindProject(&repo, false) }
-
-	rep := byName(Run(Env{Sys: sys, Project: find}))
+	rep := byName(Run(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})}))
 	if c := rep["project"]; c.Status != OK || c.Message != repo+" (from --project-dir): "+filepath.Join(".charter", "settings.yaml")+", "+filepath.Join(".charter", "settings.local.yaml") {
 		t.Errorf("project: %+v", c)
 	}
@@ -209,14 +209,8 @@ func TestProjectAndPolicy(t *testing.T) {
 	if c := byName(Run(Env{Sys: sys}))["policy"]; c.Status != OK || c.Message != policy+" is valid; it rules 2 keys" {
 		t.Errorf("valid policy: %+v", c)
 	}
-	loaded := false
-	Run(Env{Sys: sys, LoadPolicy: func(*core.System) (*settings.Policy, error) { loaded = true; return nil, nil }})
-	if !loaded {
-		t.Error("the policy loader given was not used")
-	}
-
 	missing := filepath.Join(home, "nowhere")
-	rep = byName(Run(Env{Sys: sys, Project: func() (*core.Project, error) { return sys.FindProject(&missing, false) }}))
+	rep = byName(Run(Env{Session: session.New(sys, session.Options{ProjectDir: &missing})}))
 	if c := rep["project"]; c.Status != Fail || !strings.Contains(c.Message, missing) {
 		t.Errorf("missing project dir: %+v", c)
 	}
@@ -327,9 +321,9 @@ func TestProjectFiles(t *testing.T) {
 		}
 	}
 	write(filepath.Join(".charter", "settings.yaml"), "rules:\n  tier: full\n")
-	find := func() (*core.Project, error) { return sys.FindProject(&repo, false) }
 	run := func() (Report, map[string]Check) {
-		rep := Run(Env{Sys: sys, Project: find})
+		// A new session each time, as each `charter doctor` is.
+		rep := Run(Env{Session: session.New(sys, session.Options{ProjectDir: &repo, RegisterMCP: registerMCP})})
 		return rep, byName(rep)
 	}
 
@@ -380,4 +374,10 @@ func TestProjectFiles(t *testing.T) {
 			t.Errorf("a project line without a project: %+v", c)
 		}
 	}
+}
+
+// registerMCP is charter's entry in a project's .mcp.json, as the command
+// line's session keeps it.
+func registerMCP(old []byte) ([]byte, error) {
+	return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry())
 }

@@ -86,25 +86,30 @@ func (t *Target) WriteAll(us []settings.Update) []settings.Result {
 // Replace writes body over the file if it still holds orig (nil: the file
 // did not exist), as `settings edit` does after the editor: a file that
 // changed meanwhile is not overwritten (code stale_etag). A scope file it
-// creates gets the schema comment, unless body has one.
+// creates gets the schema comment, unless body has one, and the schema
+// file it points at.
 func (t *Target) Replace(orig, body []byte, confirmShared bool) error {
 	path := t.Path()
+	headed := false
 	err := t.s.Sys.UpdateFileOpts(path, t.st.WriteOptions(confirmShared), func(cur []byte) ([]byte, error) {
 		if !bytes.Equal(cur, orig) {
 			return nil, core.Errorf(core.CodeStaleETag, "%s changed on disk while you edited it, so nothing was written: run `charter settings edit` again and carry your changes over", path)
 		}
 		if cur == nil && t.st.TargetLayer() == settings.LayerScope && len(bytes.TrimSpace(body)) > 0 && !settings.HasHeader(body) {
-			body = append([]byte(settings.Header(t.s.Sys, t.scope())), body...)
+			body, headed = append([]byte(settings.Header(t.s.Sys, t.scope())), body...), true
 		}
 		if body == nil {
 			body = []byte{} // an emptied file is written, not skipped
 		}
 		return body, nil
 	})
-	if err == nil {
+	if err != nil {
+		return err
+	}
+	if headed || t.st.TargetLayer() != settings.LayerScope {
 		t.written(confirmShared)
 	}
-	return err
+	return nil
 }
 
 func (t *Target) scope() core.Scope {

@@ -30,7 +30,7 @@ func (s *Session) Target(layer string) (*Target, error) {
 		return nil, err
 	}
 	if project && st.Project() == nil && !s.opts.Served {
-		root, err := s.Sys.ProjectRootForCreate(s.opts.ProjectDir)
+		root, err := s.CreateRoot()
 		if err != nil {
 			return nil, err
 		}
@@ -50,6 +50,19 @@ func (s *Session) Target(layer string) (*Target, error) {
 		st = st.WithHeader(settings.Header(s.Sys, sc))
 	}
 	return &Target{s: s, st: st}, nil
+}
+
+// CreateRoot is where the project's first file goes when there is none
+// yet: --project-dir or CHARTER_PROJECT_DIR, else the repository root
+// (for a server, the one it offers). "" with --no-project.
+func (s *Session) CreateRoot() (string, error) {
+	switch {
+	case s.opts.NoProject:
+		return "", nil
+	case s.opts.Served:
+		return s.opts.ProjectRoot, nil
+	}
+	return s.Sys.ProjectRootForCreate(s.opts.ProjectDir)
 }
 
 // Path is the file this target writes.

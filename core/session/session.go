@@ -7,6 +7,7 @@
 package session
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/agentkit/charter/core"
@@ -172,4 +173,27 @@ func (s *Session) warn(msg string) {
 	if s.opts.Warn != nil {
 		s.opts.Warn(msg)
 	}
+}
+
+// GateDir is where the gates run: the root of the project whose settings
+// apply, else the directory the project was looked for from (an MCP
+// client's), else the working directory. A server's repository root is
+// that project only once a file exists there, as discovery would then
+// find it.
+func (s *Session) GateDir() (string, error) {
+	p, err := s.layersProject()
+	if err != nil {
+		return "", err
+	}
+	if p != nil && (!s.opts.Served || s.opts.Project != nil || len(p.Files) > 0) {
+		return p.Dir, nil
+	}
+	if s.opts.From != "" {
+		return s.opts.From, nil
+	}
+	wd, err := s.Sys.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find the working directory to run the gates in: %w", err)
+	}
+	return wd, nil
 }

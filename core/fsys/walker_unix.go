@@ -14,6 +14,7 @@ type frame struct {
 	fd       int
 	path     string // physical path text
 	inside   bool   // this directory is the companion home or lies below it
+	bound    bool   // this directory is the boundary or lies below it
 	dev, ino uint64
 }
 
@@ -22,10 +23,12 @@ type walker struct {
 	path     string
 	home     [2]uint64
 	hasHome  bool
+	bound    [2]uint64
+	hasBound bool   // o.Boundary is set (and exists: Walk checks)
+	outLink  string // the first link followed inside the boundary
 	stack    []frame
 	links    int
 	shared   string
-	finished bool
 }
 
 var errIsLink = errors.New("is a link")
@@ -42,6 +45,11 @@ func Walk(path string, o Options) (t *Target, err error) {
 	}
 	w := &walker{o: o, path: filepath.Clean(path)}
 	w.home, w.hasHome = identity(o.Home)
+	if o.Boundary != "" {
+		if w.bound, w.hasBound = identity(o.Boundary); !w.hasBound {
+			return nil, &fs.PathError{Op: "find project", Path: o.Boundary, Err: fs.ErrNotExist}
+		}
+	}
 	defer func() {
 		if err != nil {
 			w.closeAll()
@@ -69,7 +77,7 @@ func Walk(path string, o Options) (t *Target, err error) {
 			err := unix.Fstatat(top.fd, c.name, &st, unix.AT_SYMLINK_NOFOLLOW)
 			switch {
 			case err == unix.ENOENT:
-				return w.finish(c.name, false, &st), nil
+				return w.finish(c.name, false, &st)
 			case err != nil:
 				return nil, &fs.PathError{Op: "lstat", Path: join(top.path, c.name), Err: err}
 			case isLink(&st):
@@ -80,7 +88,7 @@ func Walk(path string, o Options) (t *Target, err error) {
 				queue = append(more, queue...)
 				continue
 			}
-			return w.finish(c.name, true, &st), nil
+			return w.finish(c.name, true, &st)
 		}
 		fd, err := w.openDir(top, c.name)
 		switch {
@@ -92,7 +100,7 @@ func Walk(path string, o Options) (t *Target, err error) {
 			queue = append(more, queue...)
 			continue
 		case err == unix.ENOENT:
-			return w.missing(c, queue), nil
+			return w.missing(c, queue)
 		case err != nil:
 			return nil, err
 		}
@@ -102,6 +110,9 @@ func Walk(path string, o Options) (t *Target, err error) {
 	}
 	// The path ended on a directory: "/", or a link whose text ends in "..".
 	top := w.top()
+	if err := w.confined(top.bound); err != nil {
+		return nil, err
+	}
 	t = &Target{Path: w.path, Dir: filepath.Dir(top.path), Name: filepath.Base(top.path), Shared: w.shared, IsDir: true, fd: -1, rfd: -1}
 	w.closeAll()
 	return t, nil
@@ -134,6 +145,7 @@ func (w *walker) push(fd int, path string) error {
 	} else if w.hasHome && f.dev == w.home[0] && f.ino == w.home[1] {
 		f.inside = true
 	}
+	f.bound = len(w.stack) > 0 && w.top().bound || w.hasBound && f.dev == w.bound[0] && f.ino == w.bound[1]
 	w.stack = append(w.stack, f)
 	return nil
 }
@@ -170,7 +182,7 @@ func (w *walker) openDir(top *frame, name string) (int, error) {
 			return fd, nil
 		}
 		if err == unix.ENOENT {
-			if !w.o.Create {
+			if !w.o.Create || w.hasBound && !top.bound { // never a directory outside the project
 				return -1, unix.ENOENT
 			}
 			if err := unix.Mkdirat(top.fd, name, uint32(w.o.DirMode.Perm())); err != nil && err != unix.EEXIST {
@@ -213,6 +225,9 @@ func (w *walker) follow(c comp, top *frame) ([]comp, error) {
 			w.shared = shown
 		}
 	}
+	if top.bound && w.outLink == "" {
+		w.outLink = shown
+	}
 	w.links++
 	if w.links > MaxLinks {
 		return nil, &LinkLoopError{Path: w.path}
@@ -235,17 +250,37 @@ func (w *walker) follow(c comp, top *frame) ([]comp, error) {
 	return linkComps(text), nil
 }
 
-func (w *walker) finish(name string, exists bool, st *unix.Stat_t) *Target {
+// confined is the boundary's verdict on the directory the walk ends in.
+func (w *walker) confined(inside bool) error {
+	if !w.hasBound || inside {
+		return nil
+	}
+	return &OutsideError{Path: w.path, Link: w.outLink, Root: w.o.Boundary}
+}
+
+func (w *walker) finish(name string, exists bool, st *unix.Stat_t) (*Target, error) {
 	top := w.top()
+	if err := w.confined(top.bound); err != nil {
+		return nil, err
+	}
 	t := &Target{Path: w.path, Dir: top.path, Name: name, Shared: w.shared, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino}
 	t.IsDir = exists && st.Mode&unix.S_IFMT == unix.S_IFDIR
 	w.stack = w.stack[:len(w.stack)-1] // the target owns top.fd now
 	w.closeAll()
-	return t
+	return t, nil
 }
 
 // missing describes a target below a directory that does not exist.
-func (w *walker) missing(c comp, rest []comp) *Target {
+func (w *walker) missing(c comp, rest []comp) (*Target, error) {
+	if w.hasBound {
+		bound := make([]bool, len(w.stack))
+		for i, f := range w.stack {
+			bound[i] = f.bound
+		}
+		if err := w.confined(!escapes(bound, append([]comp{c}, rest...))); err != nil {
+			return nil, err
+		}
+	}
 	names := []string{w.top().path, c.name}
 	for _, r := range rest {
 		names = append(names, r.name)
@@ -253,7 +288,7 @@ func (w *walker) missing(c comp, rest []comp) *Target {
 	full := filepath.Join(names...)
 	t := &Target{Path: w.path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: w.shared, Missing: true, fd: -1, rfd: -1}
 	w.closeAll()
-	return t
+	return t, nil
 }
 
 func isLink(st *unix.Stat_t) bool { return st.Mode&unix.S_IFMT == unix.S_IFLNK }

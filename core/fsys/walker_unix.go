@@ -234,6 +234,9 @@ func (w *walker) follow(c comp, top *frame) ([]comp, error) {
 	}
 	buf := make([]byte, 4096)
 	n, err := unix.Readlinkat(top.fd, c.name, buf)
+	if err == unix.EINVAL { // no longer a link: swapped since the look
+		return nil, &ChangedError{Path: shown, What: "changed on the way"}
+	}
 	if err != nil {
 		return nil, &fs.PathError{Op: "readlink", Path: shown, Err: err}
 	}

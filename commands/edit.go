@@ -62,9 +62,15 @@ func (c *SettingsEditCmd) Run(a *App) error {
 	if err != nil {
 		return err
 	}
-	orig, err := afero.ReadFile(a.Sys.Fs, path)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("read %s: %w", path, err)
+	// A project file must stay inside the project: refuse a link out of it
+	// before its target is read into the editor.
+	within := st.WriteOptions(false).Within
+	if err := a.Sys.Confine(within, path); err != nil {
+		return err
+	}
+	orig, err := readWithin(a.Sys, within, path)
+	if err != nil {
+		return err
 	}
 
 	s, err := a.newEditSession(path, orig)
@@ -401,4 +407,22 @@ func shellWords(s string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+// readWithin reads path (nil when it does not exist) inside the project
+// root within ("" for the user's own files).
+func readWithin(sys *core.System, within, path string) ([]byte, error) {
+	f, err := sys.OpenWithin(within, path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, nil
 }

@@ -285,11 +285,7 @@ func measure(cfg Config, res *Result) {
 	if !filepath.IsAbs(path) && cfg.Dir != "" {
 		path = filepath.Join(cfg.Dir, path)
 	}
-	fsys := cfg.Fs
-	if fsys == nil {
-		fsys = afero.NewOsFs()
-	}
-	f, err := fsys.Open(path)
+	f, err := openReport(cfg, path)
 	if err != nil {
 		fail("read coverage report %s: %v", report, unwrapPath(err))
 		return

@@ -105,7 +105,17 @@ func (st *Store) WriteOptions(confirmShared bool) core.WriteOptions {
 	if st.target == LayerScope {
 		return core.WriteOptions{ConfirmShared: confirmShared, Owned: true}
 	}
-	return core.WriteOptions{ConfirmShared: confirmShared, NewMode: ProjectFileMode}
+	return core.WriteOptions{ConfirmShared: confirmShared, NewMode: ProjectFileMode, Within: st.project.Dir}
+}
+
+// within is the project root a layer file must resolve inside: a project
+// file is the repository's, and a link in it may not lead out (code
+// outside_project). "" for the user's own files.
+func (st *Store) within(path string) string {
+	if st.project != nil && (path == st.project.SettingsPath() || path == st.project.LocalPath()) {
+		return st.project.Dir
+	}
+	return ""
 }
 
 // TargetLayer names the layer writes go to.
@@ -271,11 +281,13 @@ func (st *Store) readLayer(path string) (*layer, error) {
 }
 
 func (st *Store) readFile(path string) (*layer, error) {
-	f, err := st.sys.Fs.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	f, err := st.sys.OpenWithin(st.within(path), path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return loadLayer(path, nil), nil
-	}
-	if err != nil {
+	case core.ErrorCode(err) != core.CodeInternal:
+		return nil, err // a refusal (a link out of the project) names the path itself
+	case err != nil:
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	defer f.Close()
@@ -667,7 +679,7 @@ const ProjectFileMode = 0o644
 // so that a personal override is never committed by accident.
 func (st *Store) ignoreLocal(confirm bool) error {
 	p := st.sys.Paths.Join(st.project.Dir, core.ProjectDirName, ".gitignore")
-	err := st.sys.UpdateFileOpts(p, core.WriteOptions{ConfirmShared: confirm, NewMode: ProjectFileMode}, func(old []byte) ([]byte, error) {
+	err := st.sys.UpdateFileOpts(p, core.WriteOptions{ConfirmShared: confirm, NewMode: ProjectFileMode, Within: st.project.Dir}, func(old []byte) ([]byte, error) {
 		for _, line := range strings.Split(string(old), "\n") {
 			switch strings.TrimSpace(line) {
 			case core.ProjectLocalFile, "/" + core.ProjectLocalFile:

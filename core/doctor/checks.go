@@ -262,10 +262,12 @@ func settingsFiles(r *run) []Check {
 	}
 	var out []Check
 	for _, f := range files {
-		data, err := afero.ReadFile(r.Sys.Fs, f.path)
+		data, err := readFile(r, f.path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR): // a file in the way has its own line
 			out = append(out, ok(f.name, f.label, f.path+" does not exist yet: the defaults apply"))
+		case core.ErrorCode(err) == core.CodeOutsideProject:
+			out = append(out, fail(f.name, f.label, err.Error(), "replace the link with the file itself, or remove it"))
 		case err != nil:
 			out = append(out, fail(f.name, f.label, fmt.Sprintf("read %s: %v", f.path, err), "make the file readable for your user"))
 		default:

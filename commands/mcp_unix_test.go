@@ -158,3 +158,37 @@ func TestMCPCancelKillsGate(t *testing.T) {
 		t.Errorf("exit code %d; stderr: %s", code, p.stderr)
 	}
 }
+
+// `charter mcp` whose project-local settings file is a link to /dev/stdin
+// used to read its own JSON-RPC stream as settings. The read is refused
+// (the link leads out of the project; and stdin is a pipe, not a regular
+// file, were it inside): each call answers with an error
+// naming the file, and the next request is still there to be answered.
+func TestMCPSettingsLinkedToStdin(t *testing.T) {
+	bin := buildCharter(t)
+	w := newWorld(t)
+	mustDo(t, os.MkdirAll(filepath.Join(w.project, ".charter"), 0o755))
+	writeFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
+	local := filepath.Join(w.project, ".charter", "settings.local.yaml")
+	mustDo(t, os.Symlink("/dev/stdin", local))
+	p := startMCP(t, bin, w.project, w.env(), nil, "mcp")
+	for range 2 {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		res, err := p.cs.CallTool(ctx, &mcp.CallToolParams{Name: "settings_get", Arguments: map[string]any{"key": "rules.tier"}})
+		cancel()
+		if err != nil {
+			t.Fatalf("settings_get: %v (it read its own input?)\nstderr: %s", err, p.stderr)
+		}
+		code, msg := errorOf(t, res)
+		// A link out of the project is refused before it is opened: the
+		// confinement speaks first (outside_project); either refusal will do.
+		refused := code == "not_regular_file" && strings.Contains(msg, "not a regular file") ||
+			code == "outside_project" && strings.Contains(msg, "leads out of the project")
+		if !refused || !strings.Contains(msg, local) {
+			t.Fatalf("error %s: %s", code, msg)
+		}
+	}
+	if code := p.close(t); code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", code, p.stderr)
+	}
+}

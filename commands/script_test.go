@@ -1,19 +1,16 @@
 package commands
 
 import (
-	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -23,8 +20,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"charter": func() {
-			// As in cmd/charter: `kill -INT` must stop a server cleanly.
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			// As in cmd/charter (Run): `kill -INT` must stop a server
+			// cleanly, and a stuck command within StopGrace.
 			args := os.Args[1:]
 			app := newApp(Build{Version: "1.2.3-test", Commit: "abc123"}, os.Stdin, os.Stdout, os.Stderr, os.Environ(), afero.NewOsFs(), args)
 			// A script cannot own a terminal: CHARTER_TEST_TERMINAL=1 makes
@@ -32,9 +29,7 @@ func TestMain(m *testing.M) {
 			if os.Getenv("CHARTER_TEST_TERMINAL") != "" {
 				app.Terminal = func(any) bool { return true }
 			}
-			code := int(app.run(ctx, args))
-			stop()
-			os.Exit(code)
+			os.Exit(int(app.runSignalled(args)))
 		},
 	})
 }
@@ -74,6 +69,7 @@ func scriptParams() testscript.Params {
 			"fakeserver": cmdFakeServer,
 			"holds":      cmdHolds,
 			"sigterm":    cmdSigterm,
+			"stopproc":   cmdStopProc, // signals_test.go
 		},
 		Setup: func(e *testscript.Env) error {
 			// Pin everything charter reads, so the developer's own

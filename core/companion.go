@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/spf13/afero"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // Every fact charter knows about agent-switch, its companion, so that a
@@ -133,7 +133,7 @@ func (s *System) companionVersion(bin string, in *[]string) *string {
 }
 
 func (s *System) packageVersion(path string) (string, bool) {
-	data, err := afero.ReadFile(s.Fs, path)
+	data, err := s.ReadFile(path, fsys.KindManifest)
 	if err != nil {
 		return "", false
 	}

@@ -30,27 +30,48 @@ func (s *System) Confine(root, path string) error {
 	return t.Close()
 }
 
-// OpenWithin opens path for reading, as Fs.Open does, when it resolves
-// inside the project root; a link that leads out is refused (code
-// outside_project) and a file that does not exist is fs.ErrNotExist. The
-// file opened is the one the walk checked: it is opened in the directory
-// handle the walk holds, without following a link. root "" opens path as
-// Fs.Open does.
-func (s *System) OpenWithin(root, path string) (afero.File, error) {
+// OpenWithin is OpenFile (a regular file, opened without blocking, held
+// to k's cap) for a path a repository chose: it must resolve inside the
+// project root, or it is refused (code outside_project); a missing file is
+// fs.ErrNotExist. The file opened is the one the walk checked: it is
+// opened in the directory handle the walk holds, without following a
+// link. root "" is OpenFile itself.
+func (s *System) OpenWithin(root, path string, k fsys.Kind) (afero.File, error) {
 	if root == "" || !s.onOS() {
-		return s.Fs.Open(path)
+		return s.OpenFile(path, k)
 	}
 	t, err := fsys.Walk(path, fsys.Options{Boundary: root, Confirmed: true})
 	if err != nil {
 		return nil, err
 	}
 	defer t.Close()
-	f, err := t.Open()
+	f, err := t.Open(k)
 	if err != nil {
 		return nil, err
 	}
 	if f == nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOENT} // as os.Open says it
 	}
-	return f, nil
+	return Capped(f, path, k), nil
+}
+
+// ReadWithin is ReadOptional (nil for a missing file) for a path a
+// repository chose, read only inside the project root (OpenWithin).
+func (s *System) ReadWithin(root, path string, k fsys.Kind) ([]byte, error) {
+	if root == "" {
+		return s.ReadOptional(path, k)
+	}
+	f, err := s.OpenWithin(root, path, k)
+	switch {
+	case IsAbsent(err):
+		return nil, nil
+	case err != nil:
+		return nil, ReadError(path, err)
+	}
+	defer f.Close()
+	data, err := fsys.ReadAll(f, path, k)
+	if err != nil {
+		return nil, ReadError(path, err)
+	}
+	return data, nil
 }

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"slices"
 
-	"github.com/spf13/afero"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // recommendations lists the ids that can be dismissed.
@@ -51,12 +51,12 @@ func (s *System) Dismissed(id string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	data, err := afero.ReadFile(s.Fs, path)
+	data, err := s.ReadFile(path, fsys.KindState)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, ReadError(path, err)
 	}
 	ids, err := s.readDismissals(path, data)
 	return slices.Contains(ids, id), err

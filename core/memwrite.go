@@ -20,10 +20,10 @@ func (s *System) memUpdate(target string, o WriteOptions, update func(old afero.
 	mu.Lock()
 	defer mu.Unlock()
 	var old afero.File
-	switch f, err := s.Fs.Open(target); {
+	switch f, err := s.OpenFile(target, o.Kind); {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return fmt.Errorf("read %s: %w", target, err)
+		return ReadError(target, err)
 	default:
 		defer f.Close()
 		old = f

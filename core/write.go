@@ -39,6 +39,9 @@ type WriteOptions struct {
 	// anything is written (fsys.Options.Boundary). "" follows links as
 	// ever: a user's dotfiles manager relies on that.
 	Within string
+	// Kind is what the file is, for the cap on reading the old one
+	// (fsys.Kind); the zero Kind is an agent instruction file's.
+	Kind fsys.Kind
 }
 
 func (o WriteOptions) perm() fsys.Perm {
@@ -129,7 +132,7 @@ func (s *System) UpdateFileParts(target string, o WriteOptions, update func(old 
 		var old []byte
 		if f != nil {
 			var err error
-			if old, err = fsys.ReadAll(f, target); err != nil {
+			if old, err = fsys.ReadAll(f, target, o.Kind); err != nil {
 				return nil, err
 			}
 		}
@@ -166,14 +169,14 @@ func (s *System) UpdateFileStream(target string, o WriteOptions, update func(old
 		t.Close()
 	}()
 	t.RemoveStale() // best effort: a leftover costs disk space, not data
-	f, err := t.Open()
+	f, err := t.Open(o.Kind)
 	if err != nil {
 		return err
 	}
 	var old afero.File
 	if f != nil {
 		defer f.Close()
-		old = f
+		old = Capped(f, target, o.Kind)
 	}
 	fill, err := update(old)
 	if err != nil || fill == nil {

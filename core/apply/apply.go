@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -50,7 +51,8 @@ type Target struct {
 	// block, for an instruction file, is the block edit splices in: such a
 	// file is streamed, by Plan and by Run, never held whole.
 	block []byte
-	diff  string // Plan's diff of an instruction file, read from a window
+	diff  string    // Plan's diff of an instruction file, read from a window
+	kind  fsys.Kind // what the file is, for the cap on reading it
 	// within is the project root for a project target: the file must
 	// resolve inside it, for reads and writes alike (core.Confine).
 	within string
@@ -200,7 +202,7 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 	}
 	if level == LevelProject && req.MCPJSON != nil {
 		path := sys.Paths.Join(req.Project.Dir, MCPFile)
-		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, edit: func(old []byte) ([][]byte, error) {
+		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, kind: fsys.KindAgentJSON, edit: func(old []byte) ([][]byte, error) {
 			data, err := req.MCPJSON(old)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
@@ -318,7 +320,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		// Under the lock the file is read once more and edited: an
 		// instruction file as a stream, the text around the block copied
 		// from the old file to the new; any other whole, as small as it is.
-		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644, Within: t.within}
+		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644, Kind: t.kind, Within: t.within}
 		var err error
 		if t.block != nil {
 			err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {
@@ -393,7 +395,7 @@ func (t Target) stream(sys *core.System) (missing, current bool, err error) {
 		return true, unchanged(nil, parts), err
 	}
 	if err != nil {
-		return false, false, fmt.Errorf("read %s: %w", t.Path, err)
+		return false, false, core.ReadError(t.Path, err)
 	}
 	defer f.Close()
 	current, err = holdsBlock(t.Path, f, t.block)

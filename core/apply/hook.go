@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -51,7 +52,7 @@ func hookTarget(sys *core.System, kind gates.HookKind, path string, snap *settin
 		}
 		hook = gates.StopHook{Command: kind.Command(exe, root), Timeout: gates.HookTimeout(cfg.Timeout)}
 	}
-	t := Target{Agent: kind.Agent(), Path: path}
+	t := Target{Agent: kind.Agent(), Path: path, kind: fsys.KindAgentJSON}
 	t.edit = func(old []byte) ([][]byte, error) {
 		data, err := kind.EnsureStopHook(old, hook, present)
 		if err != nil {

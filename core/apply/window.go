@@ -37,7 +37,7 @@ func (t *Target) planWindow(sys *core.System) (ok bool, err error) {
 		return true, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("read %s: %w", t.Path, err)
+		return false, core.ReadError(t.Path, err)
 	}
 	defer f.Close()
 	sc, err := scanBlock(t.Path, f, t.block)

@@ -268,6 +268,8 @@ func settingsFiles(r *run) []Check {
 			out = append(out, ok(f.name, f.label, f.path+" does not exist yet: the defaults apply"))
 		case core.ErrorCode(err) == core.CodeOutsideProject:
 			out = append(out, fail(f.name, f.label, err.Error(), "replace the link with the file itself, or remove it"))
+		case err != nil && core.ErrorCode(err) != core.CodeInternal: // a FIFO, a device, too large: the message says what to do
+			out = append(out, fail(f.name, f.label, err.Error(), f.fix))
 		case err != nil:
 			out = append(out, fail(f.name, f.label, fmt.Sprintf("read %s: %v", f.path, err), "make the file readable for your user"))
 		default:

@@ -11,10 +11,9 @@
 package doctor
 
 import (
-	"io"
-
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -166,10 +165,10 @@ func readFile(r *run, path string) ([]byte, error) {
 	if p := r.project; p != nil && (path == p.SettingsPath() || path == p.LocalPath()) {
 		within = p.Dir
 	}
-	f, err := r.Sys.OpenWithin(within, path)
+	f, err := r.Sys.OpenWithin(within, path, fsys.KindSettings)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return fsys.ReadAll(f, path, fsys.KindSettings)
 }

@@ -67,7 +67,7 @@ func TestBoundarySwapRace(t *testing.T) {
 					t.Errorf("walk: %v", err)
 					return
 				}
-				old, err := tg.Read()
+				old, err := tg.Read(KindInstructions)
 				if err == nil {
 					err = tg.Write(append(old, fmt.Sprintf("w%d.%d\n", g, i)...), Perm{New: 0o644})
 				}

@@ -26,7 +26,6 @@
 package fsys
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -118,10 +117,26 @@ func (e *NotDirError) Error() string {
 func (e *NotDirError) Code() string { return "not_directory" }
 
 // NotRegularError is a target that is neither a file nor a link (a FIFO, a
-// socket, a device): replacing it would break whatever uses it.
-type NotRegularError struct{ Path string }
+// socket, a device): replacing it would break whatever uses it, and
+// reading it could block or never end.
+type NotRegularError struct {
+	Path   string
+	What   string // what is there ("a named pipe", "a device"); "" when unknown
+	Target string // where a link at Path leads, when it is one
+	Read   bool   // refused for a read, not a write
+}
 
 func (e *NotRegularError) Error() string {
+	what := e.What
+	if what == "" {
+		what = "an irregular file"
+	}
+	if e.Target != "" {
+		what = fmt.Sprintf("a link to %s, %s", e.Target, what)
+	}
+	if e.Read {
+		return fmt.Sprintf("%s is %s, not a regular file: charter reads only regular files; replace it with a file or remove it", e.Path, what)
+	}
 	return fmt.Sprintf("%s is not a regular file: charter does not replace it; remove it or point charter elsewhere", e.Path)
 }
 
@@ -217,29 +232,6 @@ func textKey(dir, name string) string {
 		k = strings.ToLower(k)
 	}
 	return k
-}
-
-// readAll reads an open file into one buffer sized from its stat (an empty
-// file is a non-nil empty slice).
-// ReadAll reads the whole of f, opened at path, into one buffer sized by
-// its Stat; an empty file is empty, never nil.
-func ReadAll(f interface {
-	io.Reader
-	Stat() (fs.FileInfo, error)
-}, path string) ([]byte, error) {
-	var size int64
-	if fi, err := f.Stat(); err == nil {
-		size = fi.Size()
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	data := buf.Bytes()
-	if data == nil {
-		data = []byte{}
-	}
-	return data, nil
 }
 
 // writeParts writes parts one after the other.

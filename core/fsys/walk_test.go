@@ -257,7 +257,7 @@ func TestLinkLoopAndNonFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tg.Read(); !errors.As(err, &de) {
+		if _, err := tg.Read(KindInstructions); !errors.As(err, &de) {
 			t.Errorf("%s: read %v", p, err)
 		}
 		tg.Close()
@@ -275,7 +275,7 @@ func TestLinkLoopAndNonFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		var ne *NotRegularError
-		if _, err := tg.Read(); !errors.As(err, &ne) {
+		if _, err := tg.Read(KindInstructions); !errors.As(err, &ne) {
 			t.Errorf("read fifo: %v", err)
 		}
 		if err := tg.Write([]byte("x"), Perm{}); !errors.As(err, &ne) {
@@ -342,7 +342,7 @@ func TestCreateAndMissing(t *testing.T) {
 	if !tg.Missing || tg.Dir != tr.p("a/b/c") || tg.Name != "f" {
 		t.Fatalf("missing %v dir %q name %q", tg.Missing, tg.Dir, tg.Name)
 	}
-	if data, err := tg.Read(); data != nil || err != nil {
+	if data, err := tg.Read(KindInstructions); data != nil || err != nil {
 		t.Fatalf("read missing: %q %v", data, err)
 	}
 	if err := tg.Write([]byte("x"), Perm{}); err == nil {
@@ -368,7 +368,7 @@ func TestCreateAndMissing(t *testing.T) {
 	// An empty existing file reads as empty, not absent.
 	tr.file("empty", "", 0o644)
 	tg, _ = Walk(tr.p("empty"), Options{})
-	if data, err := tg.Read(); data == nil || len(data) != 0 || err != nil {
+	if data, err := tg.Read(KindInstructions); data == nil || len(data) != 0 || err != nil {
 		t.Fatalf("empty file: %#v %v", data, err)
 	}
 	tg.Close()

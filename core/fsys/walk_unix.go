@@ -62,44 +62,40 @@ func (t *Target) readFD() (int, error) {
 func (t *Target) full() string { return join(t.Dir, t.Name) }
 
 // Read returns the file's bytes, nil when it does not exist (an empty file
-// is a non-nil empty slice).
-func (t *Target) Read() ([]byte, error) {
-	f, err := t.Open()
+// is a non-nil empty slice). Like Open, it reads only a regular file, and
+// at most k.Max() bytes of it.
+func (t *Target) Read(k Kind) ([]byte, error) {
+	f, err := t.Open(k)
 	if f == nil || err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadAll(f, t.Path)
+	return ReadAll(f, t.Path, k)
 }
 
-// Open opens the file for reading, without following a link; nil when it
-// does not exist. A caller that streams it never holds it in memory.
-func (t *Target) Open() (*os.File, error) {
+// Open opens the file for reading, without following a link and without
+// blocking (readFlags); nil when it does not exist. Anything but a regular
+// file of at most k.Max() bytes is refused, as by the package's Open. A
+// caller that streams it never holds it in memory.
+func (t *Target) Open(k Kind) (*os.File, error) {
 	if t.IsDir {
 		return nil, &IsDirError{Path: t.Path}
 	}
 	if t.Missing {
-		return nil, nil
+		return nil, kernelSees(t.Path)
 	}
-	// O_NONBLOCK: a FIFO in the file's place must not hang the read.
-	fd, err := unix.Openat(t.fd, t.Name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	fd, err := unix.Openat(t.fd, t.Name, readFlags|unix.O_NOFOLLOW, 0)
 	switch {
 	case err == unix.ENOENT:
-		return nil, nil
+		return nil, kernelSees(t.Path)
 	case err == unix.ELOOP || err == unix.EMLINK:
 		return nil, &ChangedError{Path: t.Path, What: "became a link"}
 	case err != nil:
 		return nil, &fs.PathError{Op: "read", Path: t.Path, Err: err}
 	}
 	f := os.NewFile(uintptr(fd), t.full())
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("read %s: %w", t.Path, err)
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, &NotRegularError{Path: t.Path}
+	if err := checkOpened(f, t.Path, k); err != nil {
+		return nil, err
 	}
 	return f, nil
 }

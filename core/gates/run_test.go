@@ -193,9 +193,9 @@ func TestRunCoverage(t *testing.T) {
 		{"no report setting", "true", "", "10", StatusFailed, "gates.coverage.report is empty", "null"},
 		{"command fails", "exit 2", abs, "10", StatusFailed, "exit code 2", "null"},
 		{"absolute elsewhere", "true", elsewhere, "10", StatusFailed,
-			"read coverage report " + elsewhere + ": " + elsewhere + " is outside the project " + dir, "null"},
+			"coverage report: " + elsewhere + " is outside the project " + dir, "null"},
 		{"link out", "true", "out.out", "10", StatusFailed,
-			"read coverage report out.out: " + filepath.Join(dir, "out.out") + " is a link that leads out of the project " + dir, "null"},
+			"coverage report: " + filepath.Join(dir, "out.out") + " is a link that leads out of the project " + dir, "null"},
 		{"link inside", "true", "in.out", "10", StatusPassed, "", `{"percent":66.66,"min":10}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // Names of the server's state files in the scope directory.
@@ -66,9 +67,9 @@ func ReadDiscovery(sys *core.System, sc core.Scope) (Discovery, error) {
 }
 
 func readDiscovery(sys *core.System, path string) (Discovery, error) {
-	data, err := afero.ReadFile(sys.Fs, path)
+	data, err := sys.ReadFile(path, fsys.KindState)
 	if err != nil {
-		return Discovery{}, fmt.Errorf("read %s: %w", path, err)
+		return Discovery{}, core.ReadError(path, err)
 	}
 	var d Discovery
 	if err := json.Unmarshal(data, &d); err != nil {
@@ -203,7 +204,7 @@ func Connect(sys *core.System, sc core.Scope) (*Client, error) {
 	if !processAlive(d.PID) {
 		return nil, none(fmt.Sprintf("pid %d is not running", d.PID))
 	}
-	tok, err := afero.ReadFile(sys.Fs, TokenPath(sys, sc))
+	tok, err := sys.ReadFile(TokenPath(sys, sc), fsys.KindState)
 	if err != nil {
 		return nil, none(fmt.Sprintf("no token: %v", err))
 	}

@@ -28,12 +28,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -86,7 +87,7 @@ type Server struct {
 	pingDocs   [2][]byte // ping without and with the policy file
 	policyPath string    // "" when the policy's path cannot be told
 
-	gateBusy atomic.Bool // a POST /api/v1/gates/run is under way (gaterun.go)
+	gateRun gates.OneRun // one POST /api/v1/gates/run at a time (gaterun.go)
 	// Caches of GET answers, checked on every request against an inotify
 	// watch of their files' directories, or against the files' identity.
 	settingsCache filesCache[encoded]
@@ -311,7 +312,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	defer s.removeFiles()
 	defer s.watch.close()
 	errc := make(chan error, 1)
-	go func() { errc <- s.http.Serve(s.ln) }()
+	// goReplyListener: Go's own plain-text replies get the one error shape.
+	go func() { errc <- s.http.Serve(goReplyListener{s.ln}) }()
 	var reason string // why, unless a signal asked: the user knows then
 	select {
 	case <-ctx.Done():
@@ -377,14 +379,14 @@ func (s *Server) removeFiles() {
 // removes or replaces a link (the server wrote through it; the file behind
 // it keeps a token that dies with this process).
 func (s *Server) removeOwn(path string, mine func([]byte) bool) {
-	fsys := s.cfg.Sys.Fs
-	if fi, err := lstat(fsys, path); err != nil || !fi.Mode().IsRegular() {
+	afs := s.cfg.Sys.Fs
+	if fi, err := lstat(afs, path); err != nil || !fi.Mode().IsRegular() {
 		return
 	}
-	if cur, err := afero.ReadFile(fsys, path); err != nil || !mine(cur) {
+	if cur, err := s.cfg.Sys.ReadFile(path, fsys.KindState); err != nil || !mine(cur) {
 		return
 	}
-	if err := fsys.Remove(path); err != nil {
+	if err := afs.Remove(path); err != nil {
 		s.logf("remove %s: %v", path, err)
 	}
 }

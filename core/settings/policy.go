@@ -2,17 +2,14 @@ package settings
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/shopspring/decimal"
-	"github.com/spf13/afero"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentkit/charter/core"
@@ -54,38 +51,6 @@ func policyPath(sys *core.System, goos string) (string, error) {
 		return "/Library/Application Support/agentkit/charter/policy.yaml", nil
 	}
 	return "/etc/agentkit/charter/policy.yaml", nil
-}
-
-// ExistingPolicy is the policy file's path when the file exists, else "".
-// It does not parse the file: ping reports the policy even when it is
-// malformed, so that a host can see which file to fix.
-func ExistingPolicy(sys *core.System) string {
-	path, err := PolicyPath(sys)
-	if err != nil {
-		return ""
-	}
-	if _, err := sys.Fs.Stat(path); err != nil {
-		return ""
-	}
-	return path
-}
-
-// LoadPolicy reads the policy file. It returns nil when there is none: an
-// absent policy is no policy. Anything else that stops charter from reading
-// it is an error, because an ignored policy is a hole.
-func LoadPolicy(sys *core.System) (*Policy, error) {
-	path, err := PolicyPath(sys)
-	if err != nil {
-		return nil, err
-	}
-	data, err := afero.ReadFile(sys.Fs, path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read policy %s: %w (charter cannot run without reading it)", path, err)
-	}
-	return ParsePolicy(path, data)
 }
 
 // Policy is an administrator's rules: keys locked to a value, and bounds on

@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"math"
 	"slices"
 	"sort"
@@ -16,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/helpers/config"
 	"github.com/agentkit/charter/helpers/objcopy"
 )
@@ -30,7 +29,7 @@ const OriginDefault = "default"
 // parsed, on reads and writes alike: hand-written settings are a few KiB,
 // while a write of a 1 MiB file already costs the YAML library about
 // 450 MB of allocations (BenchmarkWriteLargeFile), and 4 MiB four times that.
-const MaxFileSize = 1 << 20
+const MaxFileSize = 1 << 20 // fsys.KindSettings.Max()
 
 // Layer names, lowest first, as the HTTP API spells them (SPEC §9).
 const (
@@ -281,22 +280,21 @@ func (st *Store) readLayer(path string) (*layer, error) {
 }
 
 func (st *Store) readFile(path string) (*layer, error) {
-	f, err := st.sys.OpenWithin(st.within(path), path)
+	// A project file is read only inside the project (ReadWithin): a
+	// committed link out of it is refused, naming the link.
+	data, err := st.sys.ReadWithin(st.within(path), path, fsys.KindSettings)
+	var tl *fsys.TooLargeError
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return loadLayer(path, nil), nil
-	case core.ErrorCode(err) != core.CodeInternal:
-		return nil, err // a refusal (a link out of the project) names the path itself
+	case errors.As(err, &tl):
+		size := tl.Size
+		if size == 0 {
+			size = MaxFileSize + 1
+		}
+		return &layer{path: path, exists: true, problems: []FileProblem{tooLarge(path, size)}}, nil
 	case err != nil:
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > MaxFileSize {
-		return &layer{path: path, exists: true, problems: []FileProblem{tooLarge(path, fi.Size())}}, nil
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err // ReadWithin names the path
+	case data == nil:
+		return loadLayer(path, nil), nil
 	}
 	l := loadLayer(path, data)
 	l.exists = true

@@ -20,7 +20,8 @@
 //     target is written atomically in the target's own directory.
 //  5. A failed or refused write leaves no temporary file.
 //
-// On Linux, macOS and the BSDs (walk_unix.go) all five hold. Elsewhere
+// On Linux, macOS and the BSDs (walker_unix.go walks, walk_unix.go reads
+// and writes) all five hold. Elsewhere
 // (Windows) portable.go does what the platform allows; its doc comment
 // names the window that remains.
 package fsys

@@ -134,12 +134,8 @@ type Result struct {
 type Request struct {
 	Agents []string // nil: the default ones for the level
 	// Project, when set, plans the project's files instead of the
-	// user-level ones.
+	// user-level ones, charter's entry in its .mcp.json last.
 	Project *core.Project
-	// MCPJSON, with Project, also keeps charter's entry in the project's
-	// .mcp.json: it edits the file as it is (nil when absent). The caller
-	// supplies it because the MCP package builds on this one.
-	MCPJSON func(old []byte) ([]byte, error)
 	// RunOnly plans for Run alone: the targets keep no copy of their files
 	// (Old and New stay nil, so Status has no diff to show), and an
 	// instruction file is not read by Plan at all: Run reads it once, a
@@ -200,10 +196,10 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 			out = append(out, ht)
 		}
 	}
-	if level == LevelProject && req.MCPJSON != nil {
+	if level == LevelProject {
 		path := sys.Paths.Join(req.Project.Dir, MCPFile)
 		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, kind: fsys.KindAgentJSON, edit: func(old []byte) ([][]byte, error) {
-			data, err := req.MCPJSON(old)
+			data, err := MergeMCPJSON(old, ProjectMCPEntry())
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -445,7 +444,7 @@ func projectFiles(r *run) []Check {
 	if err != nil {
 		return []Check{warn(name, label, "not checked: the project's settings cannot be read (see above)", "fix the project's settings file first")}
 	}
-	targets, err := apply.PlanRequest(r.Sys, snap, apply.Request{Project: r.project, MCPJSON: registerMCP})
+	targets, err := apply.PlanRequest(r.Sys, snap, apply.Request{Project: r.project})
 	if err != nil {
 		return []Check{warn(name, label, err.Error(), "fix the file by hand, then run `charter apply --project`")}
 	}
@@ -473,10 +472,4 @@ func projectFiles(r *run) []Check {
 		out = append(out, ok(name, label, "no agent file in the project yet (`charter apply --project` writes them with the project's settings)"))
 	}
 	return out
-}
-
-// registerMCP is charter's entry in a project's .mcp.json, as `charter
-// apply --project` keeps it.
-func registerMCP(old []byte) ([]byte, error) {
-	return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry())
 }

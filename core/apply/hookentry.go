@@ -39,8 +39,6 @@ type StopHook struct {
 	Timeout int
 }
 
-const bom = "\xef\xbb\xbf"
-
 // EnsureStopHook returns the hook file data of kind's agent (Claude Code's
 // settings.json, Codex's hooks.json: both hold the same "hooks" object)
 // with charter's Stop hook entry present, with exactly hook's command and
@@ -78,7 +76,7 @@ func EnsureStopHook(data []byte, kind gates.HookKind, hook StopHook, present boo
 		return nil, fmt.Errorf("hook timeout %d is not a positive number of seconds", hook.Timeout)
 	}
 	bomLen := 0
-	if bytes.HasPrefix(data, []byte(bom)) {
+	if bytes.HasPrefix(data, bom) {
 		bomLen = len(bom)
 	}
 	body := data[bomLen:]

@@ -45,7 +45,7 @@ func FuzzEnsureStopHook(f *testing.F) {
 			return
 		}
 		entries := func(b []byte) (n int, doc any) {
-			b = bytes.TrimPrefix(b, []byte(bom))
+			b = bytes.TrimPrefix(b, bom)
 			if err := json.Unmarshal(b, &doc); err != nil {
 				t.Fatalf("invalid JSON %v:\n%q", err, b)
 			}
@@ -62,7 +62,7 @@ func FuzzEnsureStopHook(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte(bom)))) == 0 {
+		if len(bytes.TrimSpace(bytes.TrimPrefix(data, bom))) == 0 {
 			return
 		}
 		direct, err := EnsureStopHook(data, gates.ClaudeStop, hook, false)

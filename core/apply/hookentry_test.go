@@ -50,7 +50,7 @@ func ensureHook(t *testing.T, data []byte, hook StopHook, present bool) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bytes.TrimSpace(out)) > 0 && !json.Valid(bytes.TrimPrefix(out, []byte(bom))) {
+	if len(bytes.TrimSpace(out)) > 0 && !json.Valid(bytes.TrimPrefix(out, bom)) {
 		t.Fatalf("invalid JSON:\n%s", out)
 	}
 	return out
@@ -85,7 +85,7 @@ func charterEntries(t *testing.T, data []byte) []string {
 			}
 		}
 	}
-	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte(bom)), &doc); err != nil {
+	if err := json.Unmarshal(bytes.TrimPrefix(data, bom), &doc); err != nil {
 		t.Fatal(err)
 	}
 	var out []string
@@ -225,10 +225,10 @@ func TestEnsureStopHookKeepsEmptyStopItDidNotEmpty(t *testing.T) {
 }
 
 func TestEnsureStopHookBOMAndEscapes(t *testing.T) {
-	in := []byte(bom + `{"a": "<&>"}`)
+	in := []byte(string(bom) + `{"a": "<&>"}`)
 	cmd := `C:\Program Files\charter\charter.exe gate hook claude-stop`
 	out := ensure(t, in, cmd, true)
-	if !bytes.HasPrefix(out, []byte(bom+`{"a": "<&>", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "C:\\Program Files`)) {
+	if !bytes.HasPrefix(out, []byte(string(bom)+`{"a": "<&>", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "C:\\Program Files`)) {
 		t.Fatalf("got %s", out)
 	}
 	if got := charterEntries(t, out); !reflect.DeepEqual(got, []string{cmd}) {

@@ -233,3 +233,22 @@ func FuzzMergeMCPJSON(f *testing.F) {
 		checkMerge(t, data, out)
 	})
 }
+
+// The one editor's style rules hold for .mcp.json too: a CRLF file gets
+// CRLF lines, a compact one keeps its separators.
+func TestMergeMCPJSONFileStyle(t *testing.T) {
+	got, err := MergeMCPJSON([]byte("{\r\n  \"mcpServers\": {\r\n    \"a\": {}\r\n  }\r\n}\r\n"), ProjectMCPEntry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\r\n  \"mcpServers\": {\r\n    \"a\": {},\r\n    \"charter\": {\r\n      \"type\": \"stdio\",\r\n      \"command\": \"charter\",\r\n      \"args\": [\r\n        \"mcp\"\r\n      ]\r\n    }\r\n  }\r\n}\r\n"; string(got) != want {
+		t.Errorf("CRLF:\n%q\nwant\n%q", got, want)
+	}
+	got, err = MergeMCPJSON([]byte(`{"mcpServers":{"a":{}}}`), ProjectMCPEntry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"mcpServers":{"a":{},"charter":{"type": "stdio", "command": "charter", "args": ["mcp"]}}}`; string(got) != want {
+		t.Errorf("compact:\n%s\nwant\n%s", got, want)
+	}
+}

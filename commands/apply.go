@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -33,7 +32,7 @@ func (c *ApplyCmd) Run(a *App) error {
 		if proj == nil {
 			return &core.UsageError{Msg: "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR"}
 		}
-		req.Project, req.MCPJSON = proj, registerMCP
+		req.Project = proj
 	}
 	st, err := a.settingsStore()
 	if err != nil {
@@ -130,9 +129,4 @@ func printResults(w io.Writer, results []apply.Result) {
 		}
 		fmt.Fprintln(w)
 	}
-}
-
-// registerMCP keeps charter's entry in a project's .mcp.json current.
-func registerMCP(old []byte) ([]byte, error) {
-	return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry())
 }

@@ -56,8 +56,8 @@ type Env struct {
 	RootFlag *string // --config-root as given; nil when absent
 	Version  string  // of this charter
 	// Server probes the server of a scope (core/server.Probe). It is passed
-	// in so that the server can serve this report without an import cycle.
-	Server func(*core.System, core.Scope) ServerState
+	// in: the server owns its discovery file, and doctor stays below it.
+	Server func(*core.System, core.Scope) core.ServerState
 	// Project finds the project whose files the settings read, as the
 	// command line does (--project-dir, CHARTER_PROJECT_DIR, discovery,
 	// --no-project); nil: no project.
@@ -65,17 +65,6 @@ type Env struct {
 	// LoadPolicy reads the policy file (settings.LoadPolicy, which it is
 	// when nil): nil and no error when there is none.
 	LoadPolicy func(*core.System) (*settings.Policy, error)
-}
-
-// ServerState is what a probe found out about a scope's server.
-type ServerState struct {
-	Discovery string // the discovery file's path
-	Running   bool
-	URL       string
-	PID       int
-	// Stale says why a discovery file that exists does not count; "" when
-	// there is none or its server runs.
-	Stale string
 }
 
 // run is one doctor run: the environment, and what several checks need,

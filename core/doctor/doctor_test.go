@@ -68,7 +68,7 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := tree(t, home)
-	rep := Run(Env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) ServerState { return ServerState{} }})
+	rep := Run(Env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) core.ServerState { return core.ServerState{} }})
 	if after := tree(t, home); !slices.Equal(before, after) {
 		t.Errorf("doctor changed the home:\nbefore %v\nafter  %v", before, after)
 	}
@@ -97,15 +97,15 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 func TestServerStates(t *testing.T) {
 	sys, _ := newSys(t)
 	for _, tc := range []struct {
-		st     ServerState
+		st     core.ServerState
 		status string
 		msg    string
 	}{
-		{ServerState{}, OK, "not running"},
-		{ServerState{Discovery: "/d.json", Stale: "pid 7 is not running"}, Warn, "/d.json is stale: pid 7 is not running"},
-		{ServerState{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, OK, "running at http://127.0.0.1:41000/ (pid 9)"},
+		{core.ServerState{}, OK, "not running"},
+		{core.ServerState{Discovery: "/d.json", Stale: "pid 7 is not running"}, Warn, "/d.json is stale: pid 7 is not running"},
+		{core.ServerState{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, OK, "running at http://127.0.0.1:41000/ (pid 9)"},
 	} {
-		rep := Run(Env{Sys: sys, Server: func(*core.System, core.Scope) ServerState { return tc.st }})
+		rep := Run(Env{Sys: sys, Server: func(*core.System, core.Scope) core.ServerState { return tc.st }})
 		c := byName(rep)["server"]
 		if c.Status != tc.status || !strings.Contains(c.Message, tc.msg) {
 			t.Errorf("%+v: %+v", tc.st, c)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -22,7 +21,6 @@ func (s *Server) planApply(agents []string, project, runOnly bool) ([]apply.Targ
 			return nil, &core.UsageError{Msg: "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR"}
 		}
 		req.Project = s.cfg.Project
-		req.MCPJSON = func(old []byte) ([]byte, error) { return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry()) }
 	}
 	st, err := s.store()
 	if err != nil {

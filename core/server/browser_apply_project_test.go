@@ -139,7 +139,9 @@ func TestBrowserApplyProjectShared(t *testing.T) {
 	p := newPage(t)
 	e := newHubEnvWith(t, "", false)
 	repo := filepath.Join(e.home, ".agent-switch", "projects", "shop")
-	shared := filepath.Join(e.home, ".agent-switch", "shared", "copilot-instructions.md")
+	// The link stays inside the project (one leading out is refused as
+	// outside_project) but lies in the companion tree: a shared write.
+	shared := filepath.Join(repo, "shared", "copilot-instructions.md")
 	before := "# shared by every profile\n"
 	writeFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "")
 	writeFile(t, shared, before)

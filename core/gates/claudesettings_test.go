@@ -4,39 +4,21 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/claude")
+	"github.com/agentkit/charter/core/coretest"
+)
 
 const (
 	hookCmd  = "/usr/local/bin/charter gate hook claude-stop"
 	hookCmd2 = "/opt/charter/bin/charter --config-root /srv/agents gate hook claude-stop"
 	hookSecs = 1920 // HookTimeout(DefaultTimeout)
 )
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "claude", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 // ensure is EnsureStopHook with cmd and the default timeout.
 func ensure(t *testing.T, data []byte, cmd string, present bool) []byte {
@@ -108,7 +90,7 @@ func TestEnsureStopHookGolden(t *testing.T) {
 			}
 			added := ensure(t, orig, hookCmd, true)
 			base := strings.TrimSuffix(name, ".json")
-			golden(t, base+".added.json", added)
+			coretest.Golden(t, filepath.Join("testdata", "claude", base+".added.json"), added)
 			if ins := onlyInserted(t, orig, added); !strings.Contains(ins, hookCmd) {
 				t.Fatalf("inserted %q", ins)
 			}
@@ -121,7 +103,7 @@ func TestEnsureStopHookGolden(t *testing.T) {
 			}
 			// A new binary path: only the command string changes.
 			moved := ensure(t, added, hookCmd2, true)
-			golden(t, base+".moved.json", moved)
+			coretest.Golden(t, filepath.Join("testdata", "claude", base+".moved.json"), moved)
 			if got := charterEntries(t, moved); !reflect.DeepEqual(got, []string{hookCmd2}) {
 				t.Fatalf("entries %q", got)
 			}

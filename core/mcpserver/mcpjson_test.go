@@ -4,15 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/agentkit/charter/core/coretest"
+)
 
 // Each testdata/mcpjson/NAME.in.json merged with the project entry must give
 // NAME.golden.json byte for byte.
@@ -33,18 +32,7 @@ func TestMergeMCPJSONGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden := strings.TrimSuffix(in, ".in.json") + ".golden.json"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("merged:\n%s\nwant (%s):\n%s", got, golden, want)
-			}
+			coretest.Golden(t, golden, got)
 			checkMerge(t, data, got)
 			// Merging again changes nothing.
 			again, err := MergeMCPJSON(got, ProjectEntry())

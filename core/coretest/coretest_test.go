@@ -114,6 +114,7 @@ type tb struct {
 
 func (r *tb) Helper()                   {}
 func (r *tb) Errorf(f string, a ...any) { r.errs = append(r.errs, f) }
+func (r *tb) Error(a ...any)            { r.errs = append(r.errs, "error") }
 func (r *tb) Fatalf(f string, a ...any) { r.errs = append(r.errs, f) }
 func (r *tb) Fatal(a ...any)            { r.errs = append(r.errs, "fatal") }
 

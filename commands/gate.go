@@ -26,11 +26,16 @@ type GateHookCmd struct {
 
 // GateRunCmd runs the gates.
 type GateRunCmd struct {
-	Gate string `name:"gate" placeholder:"tests,lint,coverage" help:"Run only these gates (default: every required gate)."`
+	Gate *string `name:"gate" placeholder:"tests,lint,coverage" help:"Run only these gates (default: every required gate)."`
 }
 
 func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
-	names, err := gates.ParseNames(c.Gate)
+	var names []string
+	var err error
+	if c.Gate != nil {
+		// Given, even empty: an empty name is an unknown gate, never all.
+		names, err = gates.ParseList(strings.Split(*c.Gate, ","))
+	}
 	if err != nil {
 		return &core.UsageError{Msg: "--gate: " + err.Error()}
 	}
@@ -206,6 +211,11 @@ func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
 		// The session's cwd is this run's working directory: its project
 		// and settings are the ones that count.
 		cwd := in.Cwd
+		// A session whose folder is gone has no gates to run: charter's
+		// own error (exit 1), never a block.
+		if fi, err := a.Sys.Fs.Stat(cwd); err != nil || !fi.IsDir() {
+			return gates.HookOptions{}, fmt.Errorf("the session's folder %s does not exist any more (or is no folder), so no gate ran and the stop is not blocked", cwd)
+		}
 		a.Sys.Getwd = func() (string, error) { return cwd, nil }
 		_, snap, err := a.readSettings()
 		if err != nil {

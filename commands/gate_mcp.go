@@ -17,7 +17,7 @@ import (
 // end), a skipped one two at once.
 func (a *App) gateRunner() mcpserver.GateRunner {
 	return func(ctx context.Context, req mcpserver.GateRequest, progress mcpserver.Progress) (gates.Report, error) {
-		names, err := gates.ParseNames(strings.Join(req.Gates, ","))
+		names, err := gates.ParseList(req.Gates)
 		if err != nil {
 			return gates.Report{}, &core.UsageError{Kind: core.CodeInvalidValue, Msg: "gates: " + err.Error()}
 		}

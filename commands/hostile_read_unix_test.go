@@ -102,7 +102,7 @@ func TestHostileReads(t *testing.T) {
 				if !strings.Contains(all, path) {
 					t.Errorf("the output does not name %s:\n%s", path, all)
 				}
-				if !strings.Contains(all, "not a regular file") {
+				if !strings.Contains(all, "not a regular file") && !(kind != "fifo" && strings.Contains(all, "leads out of the project")) {
 					t.Errorf("the output does not say what is wrong:\n%s", all)
 				}
 				if pos.code != "" {

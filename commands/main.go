@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -103,6 +104,8 @@ type App struct {
 	rootFlag    *string
 	projectFlag *string
 	noProject   bool
+	// interruptHolds counts programs that own SIGINT (holdInterrupt).
+	interruptHolds atomic.Int32
 }
 
 // Scope resolves this run's config root and scope. A root a host chose

@@ -1,17 +1,16 @@
 package commands
 
 import (
-	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -23,8 +22,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"charter": func() {
-			// As in cmd/charter: `kill -INT` must stop a server cleanly.
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			// As in cmd/charter (Run): `kill -INT` must stop a server
+			// cleanly, and a stuck command within StopGrace.
 			args := os.Args[1:]
 			app := newApp(Build{Version: "1.2.3-test", Commit: "abc123"}, os.Stdin, os.Stdout, os.Stderr, os.Environ(), afero.NewOsFs(), args)
 			// A script cannot own a terminal: CHARTER_TEST_TERMINAL=1 makes
@@ -32,9 +31,7 @@ func TestMain(m *testing.M) {
 			if os.Getenv("CHARTER_TEST_TERMINAL") != "" {
 				app.Terminal = func(any) bool { return true }
 			}
-			code := int(app.run(ctx, args))
-			stop()
-			os.Exit(code)
+			os.Exit(int(app.runSignalled(args)))
 		},
 	})
 }
@@ -67,12 +64,14 @@ func scriptParams() testscript.Params {
 			"exits":    cmdExits,
 			"mode":     cmdMode,
 			"readlink": cmdReadlink,
+			"tree":     cmdTree,
 			// serve_script_test.go
 			"waitfile":   cmdWaitfile,
 			"http":       cmdHTTP,
 			"fakeserver": cmdFakeServer,
 			"holds":      cmdHolds,
 			"sigterm":    cmdSigterm,
+			"stopproc":   cmdStopProc, // signals_test.go
 		},
 		Setup: func(e *testscript.Env) error {
 			// Pin everything charter reads, so the developer's own
@@ -181,4 +180,44 @@ func cmdReadlink(ts *testscript.TestScript, neg bool, args []string) {
 	if got != args[1] {
 		ts.Fatalf("%s points to %s, want %s", args[0], got, args[1])
 	}
+}
+
+// cmdTree writes a listing of every entry under DIR to FILE, one line each
+// (path, kind, mode, link text or content hash), so that `cmp` of two
+// listings proves nothing under DIR was written: tree DIR FILE
+func cmdTree(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: tree DIR FILE")
+	}
+	root := ts.MkAbs(args[0])
+	var b strings.Builder
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			text, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "%s link -> %s\n", filepath.ToSlash(rel), filepath.ToSlash(text))
+		case fi.IsDir():
+			fmt.Fprintf(&b, "%s dir %#o\n", filepath.ToSlash(rel), fi.Mode().Perm())
+		default:
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "%s file %#o %x\n", filepath.ToSlash(rel), fi.Mode().Perm(), sha256.Sum256(data))
+		}
+		return nil
+	})
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644))
 }

@@ -132,6 +132,8 @@ var samples = map[string]error{
 	module + "/core/fsys.ReadOnlyError":            &fsys.ReadOnlyError{Path: "/p"},
 	module + "/core/fsys.ChangedError":             &fsys.ChangedError{Path: "/p", What: "changed"},
 	module + "/core/fsys.NotAbsError":              &fsys.NotAbsError{Path: "p"},
+	module + "/core/fsys.OutsideError":             &fsys.OutsideError{Path: "/p/f", Link: "/p/l", Root: "/p"},
+	module + "/core/fsys.TooLargeError":            &fsys.TooLargeError{Path: "/p"},
 	module + "/core/gates.SettingsError":           &gates.SettingsError{Line: 1, Msg: "x"},
 	module + "/core/gates.ReportError":             &gates.ReportError{Line: 1, Reason: "x"},
 }

@@ -2,12 +2,7 @@
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"syscall"
-
-	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/commands"
 )
@@ -19,9 +14,7 @@ var (
 	date    string
 )
 
+// commands.Run handles SIGINT and SIGTERM (commands.StopGrace).
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := commands.Main(ctx, commands.Build{Version: version, Commit: commit, Date: date}, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Environ(), afero.NewOsFs())
-	stop()
-	os.Exit(code)
+	os.Exit(commands.Run(commands.Build{Version: version, Commit: commit, Date: date}))
 }

@@ -53,6 +53,9 @@ type Target struct {
 	block []byte
 	diff  string    // Plan's diff of an instruction file, read from a window
 	kind  fsys.Kind // what the file is, for the cap on reading it
+	// within is the project root for a project target: the file must
+	// resolve inside it, for reads and writes alike (core.Confine).
+	within string
 }
 
 // unchanged reports whether parts leave the file old as it is (a file that
@@ -208,6 +211,9 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 		}})
 	}
 	for i := range out {
+		if level == LevelProject {
+			out[i].within = req.Project.Dir
+		}
 		if err := out[i].plan(sys, req.RunOnly); err != nil {
 			return nil, err
 		}
@@ -218,6 +224,11 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 // plan reads the target and finds what Run would make of it. With runOnly
 // the file's bytes are dropped once the verdict is known.
 func (t *Target) plan(sys *core.System, runOnly bool) error {
+	// A repository's link out of the project is refused before anything
+	// is read: a dry run must not show a diff of the user's own files.
+	if err := sys.Confine(t.within, t.Path); err != nil {
+		return err
+	}
 	var err error
 	if runOnly && t.block != nil {
 		// Run reads the file under its lock and leaves a current one
@@ -234,7 +245,7 @@ func (t *Target) plan(sys *core.System, runOnly bool) error {
 		}
 		t.diff = "" // lines too long for a window: read it whole
 	}
-	old, err := read(sys, t.Path, t.kind)
+	old, err := t.read(sys)
 	if err != nil {
 		return err
 	}
@@ -309,7 +320,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		// Under the lock the file is read once more and edited: an
 		// instruction file as a stream, the text around the block copied
 		// from the old file to the new; any other whole, as small as it is.
-		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644, Kind: t.kind}
+		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644, Kind: t.kind, Within: t.within}
 		var err error
 		if t.block != nil {
 			err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {
@@ -355,7 +366,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 // and the file is not held in memory a second time.
 func (t Target) stillCurrent(sys *core.System) (bool, error) {
 	if t.Old != nil {
-		same, err := sameContent(sys, t.Path, t.Old, t.kind)
+		same, err := t.sameContent(sys, t.Old)
 		if err != nil || same {
 			return t.current, err
 		}
@@ -364,7 +375,7 @@ func (t Target) stillCurrent(sys *core.System) (bool, error) {
 		_, current, err := t.stream(sys)
 		return current, err
 	}
-	old, err := read(sys, t.Path, t.kind)
+	old, err := t.read(sys)
 	if err != nil {
 		return false, err
 	}
@@ -378,7 +389,7 @@ func (t Target) stillCurrent(sys *core.System) (bool, error) {
 // stream reads the file a piece at a time and reports whether it is
 // missing and whether it already is what Run would make of it.
 func (t Target) stream(sys *core.System) (missing, current bool, err error) {
-	f, err := sys.OpenFile(t.Path, t.kind)
+	f, err := t.open(sys)
 	if errors.Is(err, fs.ErrNotExist) {
 		parts, err := t.edit(nil)
 		return true, unchanged(nil, parts), err
@@ -389,33 +400,6 @@ func (t Target) stream(sys *core.System) (missing, current bool, err error) {
 	defer f.Close()
 	current, err = holdsBlock(t.Path, f, t.block)
 	return false, current, err
-}
-
-// sameContent reports whether the file at path holds exactly want, reading
-// it a piece at a time. A missing file is not the same.
-func sameContent(sys *core.System, path string, want []byte, k fsys.Kind) (bool, error) {
-	f, err := sys.OpenFile(path, k)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, core.ReadError(path, err)
-	}
-	defer f.Close()
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := io.ReadFull(f, buf)
-		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
-			return false, nil
-		}
-		want = want[n:]
-		switch {
-		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-			return len(want) == 0, nil
-		case err != nil:
-			return false, fmt.Errorf("read %s: %w", path, err)
-		}
-	}
 }
 
 // BlockedError is a Run that left targets unwritten because they lie behind
@@ -447,10 +431,4 @@ func (e *BlockedError) Extras() map[string]any {
 		}
 	}
 	return x
-}
-
-// read returns a file's bytes, nil when it does not exist; only a regular
-// file of at most k's cap is read.
-func read(sys *core.System, path string, k fsys.Kind) ([]byte, error) {
-	return sys.ReadOptional(path, k)
 }

@@ -33,60 +33,52 @@ func (e *MarkerError) Error() string {
 // span is the byte range of the managed block, marker lines included.
 type span struct{ start, end int }
 
-// markerStem begins both markers: only a line holding it can be one, so
-// the scan jumps from one to the next instead of walking every line.
-const markerStem = "<!-- charter:"
+// bom is the UTF-8 byte order mark some editors put before a file's first
+// line: it is not part of that line, and is kept byte for byte.
+var bom = []byte("\ufeff")
 
-// findBlock locates the managed block. A marker counts only on a line of
-// its own (surrounding blanks allowed), so prose that quotes it is text.
+// findBlock locates the managed block in data, as scanBlock does.
 func findBlock(path string, data []byte) (span, bool, error) {
-	var (
-		blk   span
-		found bool
-		open  bool // a begin waits for its end at blk.start
-	)
-	lineAt := func(off int) int { return bytes.Count(data[:off], []byte("\n")) + 1 }
-	for off := 0; off < len(data); {
-		start, next, ok := nextMarkerLine(data, off)
-		if !ok {
-			break
-		}
-		switch string(bytes.TrimSpace(data[start:next])) {
-		case BeginMarker:
-			if open || found {
-				first := blk.start
-				return span{}, false, duplicateBegin(path, lineAt(start), lineAt(first))
-			}
-			open, blk.start = true, start
-		case EndMarker:
-			if !open {
-				return span{}, false, lonelyEnd(path, lineAt(start))
-			}
-			open, found, blk.end = false, true, next
-		}
-		off = next
+	sc, err := scanBlock(path, bytes.NewReader(data), nil)
+	if err != nil {
+		return span{}, false, err
 	}
-	if open {
-		return span{}, false, lonelyBegin(path, lineAt(blk.start))
-	}
-	return blk, found, nil
+	return sc.blk, sc.found, nil
 }
 
-// nextMarkerLine finds, from off (a line's start), the next line holding
-// the marker stem: its start and the start of the line after it. findBlock
-// and scanBlock both walk a file with it, marker to marker.
-func nextMarkerLine(data []byte, off int) (start, next int, ok bool) {
-	i := bytes.Index(data[off:], []byte(markerStem))
-	if i < 0 {
-		return 0, 0, false
+// marker reports whether line is the marker m: a marker counts only on a
+// line of its own (surrounding blanks allowed), so prose that quotes it is
+// text.
+func marker(line []byte, m string) bool {
+	t := bytes.TrimSpace(line)
+	return len(t) == len(m) && string(t) == m
+}
+
+// fenceOpen is the fence a line opens, "" when it opens none (CommonMark):
+// at most three spaces, then three or more backticks or tildes; after
+// backticks the rest of the line holds no backtick.
+func fenceOpen(line []byte) string {
+	rest := bytes.TrimLeft(line, " ")
+	if len(line)-len(rest) > 3 || len(rest) < 3 || (rest[0] != '`' && rest[0] != '~') {
+		return ""
 	}
-	at := off + i
-	start = off + bytes.LastIndexByte(data[off:at], '\n') + 1
-	next = len(data)
-	if j := bytes.IndexByte(data[at:], '\n'); j >= 0 {
-		next = at + j + 1
+	n := len(rest) - len(bytes.TrimLeft(rest, string(rest[:1])))
+	if n < 3 || (rest[0] == '`' && bytes.IndexByte(rest[n:], '`') >= 0) {
+		return ""
 	}
-	return start, next, true
+	return string(rest[:n])
+}
+
+// fenceCloses reports whether line closes the fence (CommonMark): at most
+// three spaces, the fence's character at least as many times, then only
+// blanks.
+func fenceCloses(line []byte, fence string) bool {
+	rest := bytes.TrimLeft(line, " ")
+	if len(line)-len(rest) > 3 {
+		return false
+	}
+	after := bytes.TrimLeft(rest, fence[:1])
+	return len(rest)-len(after) >= len(fence) && len(bytes.Trim(after, " \t\r\n")) == 0
 }
 
 func duplicateBegin(path string, line, first int) error {
@@ -116,14 +108,20 @@ type blockScan struct {
 	size        int
 	tail        []byte // the file's last two bytes, or fewer
 	line        int    // the lines before the block, or in the whole file when there is none
+	bom         bool   // the file starts with a byte order mark
+	empty       bool   // the file holds nothing, or only a byte order mark
+	fence       string // the fenced code block the file ends in, unclosed
 }
 
 func (sc blockScan) current(n int) bool { return sc.found && sc.same && sc.m == n }
 
-// scanBlock is findBlock over a stream, for files never held in memory: it
-// holds no more than a chunk at a time (and a line longer than a chunk
-// whole), jumps from marker to marker as findBlock does, and compares the
-// block it finds with block as it goes.
+// scanBlock locates the managed block in the file r streams, holding no
+// more than a chunk at a time (and a line longer than a chunk whole), and
+// compares the block it finds with block as it goes. It walks the file
+// line by line, as a Markdown reader does: markers count only on a line of
+// their own and outside fenced code blocks (an example that shows them is
+// text); inside the block, which is charter's, only its end marker counts.
+// A byte order mark before the first line is not part of it.
 func scanBlock(path string, r io.Reader, block []byte) (blockScan, error) {
 	return scanBlockChunks(path, r, block, 256<<10)
 }
@@ -133,7 +131,7 @@ func scanBlockChunks(path string, r io.Reader, block []byte, chunk int) (blockSc
 		sc      blockScan
 		open    bool
 		begin   int // the begin marker's line
-		lines   int // lines before the data in buf
+		lines   int // lines before the current one
 		last    [2]byte
 		buf     = make([]byte, 0, chunk)
 		eof     bool
@@ -171,27 +169,43 @@ func scanBlockChunks(path string, r io.Reader, block []byte, chunk int) (blockSc
 			end = read + i + 1
 		}
 		seg, from := buf[:end], 0 // seg[from:] is not compared with block yet
-		lineAt := func(off int) int { return lines + bytes.Count(seg[:off], []byte("\n")) + 1 }
 		for pos := 0; pos < len(seg); {
-			ls, le, ok := nextMarkerLine(seg, pos)
-			if !ok {
-				break
+			ls, le := pos, len(seg)
+			if i := bytes.IndexByte(seg[pos:], '\n'); i >= 0 {
+				le = pos + i + 1
 			}
-			switch string(bytes.TrimSpace(seg[ls:le])) {
-			case BeginMarker:
-				if open || sc.found {
-					return sc, duplicateBegin(path, lineAt(ls), begin)
-				}
-				open, begin, sc.same, sc.m, sc.blk.start, from = true, lineAt(ls), true, 0, sc.size+ls, ls
-				sc.line = begin - 1
-			case EndMarker:
-				if !open {
-					return sc, lonelyEnd(path, lineAt(ls))
-				}
-				compare(seg[from:le])
-				open, sc.found, sc.blk.end = false, true, sc.size+le
+			if sc.size+pos == 0 && bytes.HasPrefix(seg, bom) {
+				ls, sc.bom = ls+len(bom), true
 			}
+			line := seg[ls:le]
 			pos = le
+			switch {
+			case open:
+				if marker(line, BeginMarker) {
+					return sc, duplicateBegin(path, lines+1, begin)
+				}
+				if marker(line, EndMarker) {
+					compare(seg[from:le])
+					open, sc.found, sc.blk.end = false, true, sc.size+le
+				}
+			case sc.fence != "":
+				if fenceCloses(line, sc.fence) {
+					sc.fence = ""
+				}
+			case marker(line, BeginMarker):
+				if sc.found {
+					return sc, duplicateBegin(path, lines+1, begin)
+				}
+				open, begin, sc.same, sc.m, sc.blk.start, from = true, lines+1, true, 0, sc.size+ls, ls
+				sc.line = lines
+			case marker(line, EndMarker):
+				return sc, lonelyEnd(path, lines+1)
+			default:
+				sc.fence = fenceOpen(line)
+			}
+			if seg[le-1] == '\n' {
+				lines++
+			}
 		}
 		if open {
 			compare(seg[from:])
@@ -202,7 +216,6 @@ func scanBlockChunks(path string, r io.Reader, block []byte, chunk int) (blockSc
 		case len(seg) == 1:
 			last = [2]byte{last[1], seg[0]}
 		}
-		lines += bytes.Count(seg, []byte("\n"))
 		sc.size += len(seg)
 		buf = buf[:copy(buf, buf[end:])]
 	}
@@ -210,10 +223,31 @@ func scanBlockChunks(path string, r io.Reader, block []byte, chunk int) (blockSc
 		return sc, lonelyBegin(path, begin)
 	}
 	sc.tail = last[2-min(sc.size, 2):]
+	sc.empty = sc.size == 0 || (sc.bom && sc.size == len(bom))
 	if !sc.found {
 		sc.line = lines
 	}
 	return sc, nil
+}
+
+// gap is what goes between the text of a file without a block and the
+// block appended to it: a blank line, and first the line that closes a
+// fenced code block the file leaves open, or the block would be code and
+// never found again.
+func (sc blockScan) gap() string {
+	var nl string
+	if !sc.empty && !strings.HasSuffix(string(sc.tail), "\n") {
+		nl = "\n"
+	}
+	switch tail := string(sc.tail); {
+	case sc.fence != "":
+		return nl + sc.fence + "\n\n"
+	case sc.empty, tail == "\n\n":
+		return ""
+	case nl == "":
+		return "\n"
+	}
+	return "\n\n"
 }
 
 // spliceTo writes into w the file old (as sc scanned it) with block
@@ -232,14 +266,7 @@ func spliceTo(w io.Writer, old io.ReadSeeker, sc blockScan, block []byte) error 
 	}
 	var sep string
 	if !sc.found {
-		switch tail := string(sc.tail); {
-		case sc.size == 0, tail == "\n\n":
-		case strings.HasSuffix(tail, "\n"):
-			sep = "\n"
-		default:
-			sep = "\n\n"
-		}
-		sc.blk = span{sc.size, sc.size}
+		sep, sc.blk = sc.gap(), span{sc.size, sc.size}
 	}
 	if err := copyRange(0, sc.blk.start); err != nil {
 		return err
@@ -266,19 +293,14 @@ func splice(path string, data, block []byte) ([]byte, error) {
 // spliceParts is splice as parts of the new file, slices of data around
 // block: the file may be large, and is never copied to be edited.
 func spliceParts(path string, data, block []byte) ([][]byte, error) {
-	blk, found, err := findBlock(path, data)
-	if err != nil {
-		return nil, err
-	}
+	sc, err := scanBlock(path, bytes.NewReader(data), nil)
 	switch {
-	case found:
-		return [][]byte{data[:blk.start], block, data[blk.end:]}, nil
+	case err != nil:
+		return nil, err
+	case sc.found:
+		return [][]byte{data[:sc.blk.start], block, data[sc.blk.end:]}, nil
 	case len(data) == 0:
 		return [][]byte{block}, nil
-	case bytes.HasSuffix(data, []byte("\n\n")):
-		return [][]byte{data, block}, nil
-	case bytes.HasSuffix(data, []byte("\n")):
-		return [][]byte{data, []byte("\n"), block}, nil
 	}
-	return [][]byte{data, []byte("\n\n"), block}, nil
+	return [][]byte{data, []byte(sc.gap()), block}, nil
 }

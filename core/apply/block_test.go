@@ -23,6 +23,27 @@ func TestSplice(t *testing.T) {
 		{"block at end without newline", ptr("above\n" + BeginMarker + "\nold\n" + EndMarker), "above\n" + testBlock},
 		{"indented markers", ptr("  " + BeginMarker + "  \r\nold\r\n\t" + EndMarker + "\r\nbelow\r\n"), testBlock + "below\r\n"},
 		{"quoted marker is text", ptr("see `" + BeginMarker + "`\n"), "see `" + BeginMarker + "`\n\n" + testBlock},
+		// A byte order mark is kept, and is not part of the first line.
+		{"BOM before the block", ptr(bomText + BeginMarker + "\nold\n" + EndMarker + "\nbelow\n"), bomText + testBlock + "below\n"},
+		{"BOM, no block", ptr(bomText + "# Mine\n"), bomText + "# Mine\n\n" + testBlock},
+		{"BOM alone", ptr(bomText), bomText + testBlock},
+		// Markers in a fenced code example are text: the block is appended.
+		{"example in a backtick fence", ptr(fencedExample), fencedExample + "\n" + testBlock},
+		{"example in a tilde fence", ptr("~~~markdown\n" + testBlock + "~~~\n"), "~~~markdown\n" + testBlock + "~~~\n\n" + testBlock},
+		{"example and block", ptr(fencedExample + BeginMarker + "\nold\n" + EndMarker + "\n" + fencedExample),
+			fencedExample + testBlock + fencedExample},
+		{"a shorter fence does not close", ptr("````\n```\n" + testBlock + "```\n````\n"), "````\n```\n" + testBlock + "```\n````\n\n" + testBlock},
+		{"the other fence character does not close", ptr("~~~\n```\n" + testBlock + "~~~\n"), "~~~\n```\n" + testBlock + "~~~\n\n" + testBlock},
+		{"indented three spaces", ptr("   ```\n" + testBlock + "   ```\n"), "   ```\n" + testBlock + "   ```\n\n" + testBlock},
+		{"indented four spaces is no fence", ptr("    ```\n" + BeginMarker + "\nold\n" + EndMarker + "\n"), "    ```\n" + testBlock},
+		{"a backtick in the info string is no fence", ptr("```a`b\n" + BeginMarker + "\nold\n" + EndMarker + "\n"), "```a`b\n" + testBlock},
+		{"CRLF fence", ptr("```\r\n" + BeginMarker + "\r\n" + EndMarker + "\r\n```  \r\n"), "```\r\n" + BeginMarker + "\r\n" + EndMarker + "\r\n```  \r\n\n" + testBlock},
+		// A fence left open runs to the end of the file: charter closes it
+		// before its block, or the block would be code.
+		{"unclosed fence", ptr("text\n````go\ncode\n" + testBlock), "text\n````go\ncode\n" + testBlock + "````\n\n" + testBlock},
+		{"unclosed fence, no newline", ptr("~~~\ncode"), "~~~\ncode\n~~~\n\n" + testBlock},
+		// Inside the block, which is charter's, a fence hides nothing.
+		{"fence inside the block", ptr(BeginMarker + "\n```\n" + EndMarker + "\nbelow\n"), testBlock + "below\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,6 +76,9 @@ func TestSpliceBadMarkers(t *testing.T) {
 		{"extra end", b + "\n" + e + "\n" + e + "\n", "CLAUDE.md: unbalanced charter markers: end at line 3 has no begin"},
 		{"duplicate begin", b + "\nx\n" + b + "\n" + e + "\n", "CLAUDE.md: duplicate charter markers: a second begin at line 3 (the first is at line 1)"},
 		{"second block", b + "\n" + e + "\ntext\n" + b + "\n" + e + "\n", "CLAUDE.md: duplicate charter markers: a second begin at line 4 (the first is at line 1)"},
+		{"BOM, end first", bomText + e + "\n" + b + "\n", "CLAUDE.md: unbalanced charter markers: end at line 1 has no begin"},
+		{"fence closed, then a lonely end", "```\n" + b + "\n```\n" + e + "\n", "CLAUDE.md: unbalanced charter markers: end at line 4 has no begin"},
+		{"block, then a begin", b + "\n" + e + "\n~~~\n~~~\n" + b + "\n", "CLAUDE.md: duplicate charter markers: a second begin at line 5 (the first is at line 1)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,3 +95,8 @@ func TestSpliceBadMarkers(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+const bomText = "\ufeff"
+
+// fencedExample is documentation that shows charter's block.
+const fencedExample = "Charter writes a block like this:\n\n```markdown\n" + BeginMarker + "\n## Charter settings\n" + EndMarker + "\n```\n"

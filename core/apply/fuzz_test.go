@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -16,6 +17,7 @@ func FuzzSplice(f *testing.F) {
 		"", "# Mine\n", "a\n" + BeginMarker + "\nold\n" + EndMarker + "\nb",
 		BeginMarker, EndMarker + "\n" + BeginMarker, " " + BeginMarker + "\r\n" + EndMarker + "\t",
 		BeginMarker + "\n" + BeginMarker + "\n" + EndMarker,
+		"```\n" + testBlock + "```\n", "~~~~ x\n" + testBlock, "\ufeff" + testBlock, "\ufeff",
 	} {
 		f.Add([]byte(s))
 	}
@@ -33,7 +35,9 @@ func FuzzSplice(f *testing.F) {
 			t.Fatalf("result has no single block (%v):\n%q", err, out)
 		}
 		before, after := out[:blk.start], out[blk.end:]
-		if !bytes.HasPrefix(data, before) && !bytes.HasPrefix(append(bytes.Clone(data), "\n\n"...), before) {
+		// Appended, the block follows the whole text, blank lines and
+		// perhaps the line that closes a fence the text leaves open.
+		if !bytes.HasPrefix(data, before) && (!bytes.HasPrefix(before, data) || !appendedGap.Match(before[len(data):])) {
 			t.Fatalf("text before the block changed:\n%q\n%q", data, before)
 		}
 		if !bytes.HasSuffix(data, after) {
@@ -55,6 +59,8 @@ func FuzzHoldsBlock(f *testing.F) {
 		BeginMarker, EndMarker + "\n" + BeginMarker, " " + BeginMarker + "\r\n" + EndMarker + "\t",
 		BeginMarker + "\n" + BeginMarker + "\n" + EndMarker, long + "\n" + testBlock + long,
 		long + BeginMarker + "\n" + testBlock, testBlock + testBlock, "x", "x\n", "x\n\n", "\n",
+		"```\n" + testBlock + "```\n" + testBlock, " ~~~\n" + testBlock + "~~\n", "\ufeff" + testBlock + "x", "\ufeff", "\ufeffx",
+		long + "\n```" + long + "\n" + testBlock, "````\n" + testBlock + "```\n" + EndMarker,
 	} {
 		f.Add([]byte(s))
 	}
@@ -95,12 +101,13 @@ func blockOf(data []byte) []byte {
 	return data[blk.start:blk.end]
 }
 
-// findBlock's jump from marker to marker finds what a walk over every line
-// finds.
+// findBlock, over chunks, finds what a plain walk over every line finds.
 func FuzzFindBlockLines(f *testing.F) {
 	for _, s := range []string{
 		"", "a\n" + testBlock + "b", " x " + BeginMarker + "\n" + BeginMarker + "\n" + EndMarker,
 		BeginMarker + " " + BeginMarker + "\n" + EndMarker, "\u00a0" + BeginMarker + "\n" + EndMarker + "\u0085",
+		"```go\n" + testBlock + "```\n", "```a`b\n" + testBlock, "    ```\n" + testBlock, "~~~\n```\n" + EndMarker + "~~~~\n",
+		"\ufeff" + testBlock, "\ufeff```\n" + EndMarker, testBlock[:len(testBlock)-len(EndMarker)-1] + "```\n" + EndMarker,
 	} {
 		f.Add([]byte(s))
 	}
@@ -113,31 +120,60 @@ func FuzzFindBlockLines(f *testing.F) {
 	})
 }
 
-// findBlockLines is findBlock as it was first written: every line checked.
+var (
+	// appendedGap is what splice may put between a text and the block it
+	// appends.
+	appendedGap = regexp.MustCompile("^\n*([`~]{3,}\n)?\n*$")
+	// CommonMark's fences, as regular expressions.
+	backtickOpen = regexp.MustCompile("^ {0,3}(`{3,})[^`]*$")
+	tildeOpen    = regexp.MustCompile("^ {0,3}(~{3,})")
+	fenceClose   = regexp.MustCompile("^ {0,3}(`+|~+)[ \t\r\n]*$")
+)
+
+// findBlockLines is findBlock written as plainly as possible: every line
+// checked, fences by regular expression.
 func findBlockLines(data []byte) (span, bool, error) {
 	var (
 		blk                 span
 		found               bool
 		beginLine, openLine int
+		fence               string
 	)
 	for off, line := 0, 1; off < len(data); line++ {
 		next := len(data)
 		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
 			next = off + i + 1
 		}
-		switch string(bytes.TrimSpace(data[off:next])) {
-		case BeginMarker:
-			if openLine > 0 || found {
+		start := off
+		if off == 0 && bytes.HasPrefix(data, []byte("\ufeff")) {
+			start = 3
+		}
+		text := string(data[start:next])
+		off = next
+		switch m := strings.TrimSpace(text); {
+		case openLine > 0 && m == BeginMarker:
+			return span{}, false, duplicateBegin("F", line, beginLine)
+		case openLine > 0 && m == EndMarker:
+			openLine, found, blk.end = 0, true, next
+		case openLine > 0:
+		case fence != "":
+			if c := fenceClose.FindStringSubmatch(text); c != nil && c[1][0] == fence[0] && len(c[1]) >= len(fence) {
+				fence = ""
+			}
+		case m == BeginMarker:
+			if found {
 				return span{}, false, duplicateBegin("F", line, beginLine)
 			}
-			openLine, beginLine, blk.start = line, line, off
-		case EndMarker:
-			if openLine == 0 {
-				return span{}, false, lonelyEnd("F", line)
+			openLine, beginLine, blk.start = line, line, start
+		case m == EndMarker:
+			return span{}, false, lonelyEnd("F", line)
+		default:
+			if o := backtickOpen.FindStringSubmatch(text); o != nil {
+				fence = o[1]
+			} else if o := tildeOpen.FindStringSubmatch(text); o != nil {
+				fence = o[1]
 			}
-			openLine, found, blk.end = 0, true, next
 		}
-		off = next
 	}
 	if openLine > 0 {
 		return span{}, false, lonelyBegin("F", openLine)

@@ -65,7 +65,7 @@ func section(values map[string]any, keys []settings.Key) []string {
 				off = append(off, t.Label)
 			}
 		default:
-			if s := tell(t, v); s != "" {
+			if s := tell(k, v); s != "" {
 				says = append(says, s)
 			}
 		}
@@ -93,8 +93,9 @@ func section(values map[string]any, keys []settings.Key) []string {
 }
 
 // tell is the sentence one value says, or "" when it says nothing (a key
-// with an empty Tell is not rendered).
-func tell(t settings.Tell, v any) string {
+// with an empty Tell is not rendered). A string goes in a code span.
+func tell(k settings.Key, v any) string {
+	t := k.Tell
 	switch x := v.(type) {
 	case bool:
 		return t.Says[strconv.FormatBool(x)]
@@ -102,6 +103,12 @@ func tell(t settings.Tell, v any) string {
 		if t.Says == nil {
 			if x == "" || t.Line == "" {
 				return t.None
+			}
+			if k.Kind == settings.String {
+				if x = inline(x); x == "" {
+					return t.None
+				}
+				x = code(x)
 			}
 			return fmt.Sprintf(t.Line, x)
 		}
@@ -165,17 +172,21 @@ func scopeText(sc core.Scope) string {
 
 // names renders a list of names in code spans, or none when it is empty.
 func names(lead, none string, items []string) string {
-	if len(items) == 0 {
-		return none
+	var quoted []string
+	for _, it := range items {
+		if it = inline(it); it != "" {
+			quoted = append(quoted, code(it))
+		}
 	}
-	quoted := make([]string, len(items))
-	for i, it := range items {
-		quoted[i] = code(clean(it))
+	if len(quoted) == 0 {
+		return none
 	}
 	return lead + ": " + strings.Join(quoted, ", ") + "."
 }
 
-// code wraps s in a code span long enough for the backticks inside it.
+// code wraps s in a code span (CommonMark): its fence is one backtick
+// longer than the longest run inside, and a value that starts or ends with
+// a backtick is padded with a space on each side, which the span strips.
 func code(s string) string {
 	fence := "`"
 	for strings.Contains(s, fence) {
@@ -191,3 +202,17 @@ func code(s string) string {
 // a value can then never start a line of its own, and so never forge a
 // marker.
 func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// inline is a setting's text as one line: validation refuses control
+// characters and line separators in settings, and this keeps a value that
+// came past it (a snapshot built in code) from breaking a line anyway,
+// changing nothing else. Leading and trailing spaces go, so that a code
+// span's padding stays the renderer's.
+func inline(s string) string {
+	return strings.TrimSpace(strings.Map(func(r rune) rune {
+		if settings.ForbiddenRune(r) {
+			return ' '
+		}
+		return r
+	}, s))
+}

@@ -175,7 +175,7 @@ commands: {suggestions: {enabled: false, confidence_floor: 0.9}}
 // A setting whose Tell is empty adds nothing, whatever its kind.
 func TestTellEmptySaysNothing(t *testing.T) {
 	for _, v := range []any{true, "x", []string{"a"}, int64(3), settings.Dec("0.5"), settings.Dec("0")} {
-		if got := tell(settings.Tell{}, v); got != "" {
+		if got := tell(settings.Key{Kind: settings.String}, v); got != "" {
 			t.Errorf("tell(empty, %#v) = %q", v, got)
 		}
 	}

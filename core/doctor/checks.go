@@ -12,7 +12,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -263,10 +262,12 @@ func settingsFiles(r *run) []Check {
 	}
 	var out []Check
 	for _, f := range files {
-		data, err := r.Sys.ReadFile(f.path, fsys.KindSettings)
+		data, err := readFile(r, f.path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR): // a file in the way has its own line
 			out = append(out, ok(f.name, f.label, f.path+" does not exist yet: the defaults apply"))
+		case core.ErrorCode(err) == core.CodeOutsideProject:
+			out = append(out, fail(f.name, f.label, err.Error(), "replace the link with the file itself, or remove it"))
 		case err != nil && core.ErrorCode(err) != core.CodeInternal: // a FIFO, a device, too large: the message says what to do
 			out = append(out, fail(f.name, f.label, err.Error(), f.fix))
 		case err != nil:

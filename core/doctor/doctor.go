@@ -13,6 +13,7 @@ package doctor
 import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -155,4 +156,19 @@ func fail(name, label, msg, fix string) Check {
 // needScope is the line of a check that cannot run without a scope.
 func (r *run) needScope(name, label string) []Check {
 	return []Check{warn(name, label, "not checked: the config root could not be resolved", "fix the config root first (see above)")}
+}
+
+// readFile reads a settings file for its check; a project's own files only
+// inside the project (a link out of it is reported, not read).
+func readFile(r *run, path string) ([]byte, error) {
+	within := ""
+	if p := r.project; p != nil && (path == p.SettingsPath() || path == p.LocalPath()) {
+		within = p.Dir
+	}
+	f, err := r.Sys.OpenWithin(within, path, fsys.KindSettings)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return fsys.ReadAll(f, path, fsys.KindSettings)
 }

@@ -275,15 +275,6 @@ func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) 
 		maxBlocks = DefaultMaxBlocks
 	}
 
-	st, err := state.Load(in.SessionID)
-	remembers := err == nil
-	if err != nil {
-		problems = append(problems, err.Error())
-	}
-	if !in.StopHookActive {
-		st.Blocks = 0
-	}
-
 	cfg := opt.Config
 	if cfg.Dir == "" {
 		cfg.Dir = in.Cwd
@@ -300,6 +291,13 @@ func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) 
 		fmt.Errorf("the Stop hook's time for all gates (%s) ran out", budget))
 	defer cancel()
 	rep := run(runCtx, cfg)
+	if ctx.Err() != nil {
+		// A signal (the agent or the user ending charter) stopped the
+		// gates: their failure is charter's, not the work's.
+		msg := "interrupted: the gates were stopped before they finished, so the stop is not blocked"
+		problems = append(problems, msg)
+		return finish(HookResult{ExitCode: 1, Stderr: "charter: gate hook " + opt.Kind.String() + ": " + msg + "\n", Decision: DecisionError})
+	}
 	failing := rep.Failing()
 	for _, g := range failing {
 		entry.Failing = append(entry.Failing, g.Name)
@@ -309,103 +307,66 @@ func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) 
 		runAll = "charter gate run"
 	}
 
+	// The count is read, decided on and saved under the session's lock,
+	// after the gates ran: concurrent stops of one session count one by one.
 	var res HookResult
-	switch {
-	case len(failing) == 0:
-		st.Blocks = 0
-		res = HookResult{Decision: DecisionPass}
-	case policy == OnFailureWarn:
-		st.Blocks = 0
-		res = systemMessage(DecisionWarn, fmt.Sprintf("charter: quality gates fail: %s. Run `%s` to see why.", brief(failing), runAll))
-	case policy == OnFailureAsk && (st.Asked || (!remembers && in.StopHookActive)):
-		res = systemMessage(DecisionAllow, fmt.Sprintf("charter: quality gates still fail: %s (the agent was already told to ask you in this session). Run `%s` to see why.", brief(failing), runAll))
-	case policy == OnFailureAsk:
-		st.Asked = true
-		st.Blocks++
-		res = HookResult{ExitCode: 2, Decision: DecisionAsk, Stderr: askText(failing, cfg.Dir, runAll)}
-	case st.Blocks >= maxBlocks || (!remembers && in.StopHookActive):
-		res = systemMessage(DecisionAllow, fmt.Sprintf("charter: quality gates still fail after %d blocks in a row: %s. The agent was let stop; run `%s` to see why.", st.Blocks, brief(failing), runAll))
-	default:
-		st.Blocks++
-		res = HookResult{ExitCode: 2, Decision: DecisionBlock, Stderr: stopText(failing, cfg.Dir, st.Blocks, maxBlocks, runAll)}
-	}
-	entry.Blocks = st.Blocks
-	if err := state.Save(st); err != nil {
-		problems = append(problems, err.Error())
-		if res.ExitCode == 2 && in.StopHookActive {
-			// The count is lost: a second block in a row could repeat forever.
-			res = systemMessage(DecisionAllow, fmt.Sprintf("charter: quality gates fail: %s, but the hook cannot keep its count (%v), so the agent was let stop. Run `%s` to see why.", brief(failing), err, runAll))
+	decide := func() {
+		st, err := state.Load(in.SessionID)
+		remembers := err == nil
+		if err != nil {
+			problems = append(problems, err.Error())
 		}
+		if !in.StopHookActive {
+			st.Blocks = 0
+		}
+		switch {
+		case len(failing) == 0:
+			st.Blocks = 0
+			res = HookResult{Decision: DecisionPass}
+		case policy == OnFailureWarn:
+			st.Blocks = 0
+			res = systemMessage(DecisionWarn, fmt.Sprintf("charter: quality gates fail: %s. Run `%s` to see why.", brief(failing), runAll))
+		case policy == OnFailureAsk && (st.Asked || (!remembers && in.StopHookActive)):
+			res = systemMessage(DecisionAllow, fmt.Sprintf("charter: quality gates still fail: %s (the agent was already told to ask you in this session). Run `%s` to see why.", brief(failing), runAll))
+		case policy == OnFailureAsk:
+			st.Asked = true
+			st.Blocks++
+			res = HookResult{ExitCode: 2, Decision: DecisionAsk, Stderr: askText(failing, cfg.Dir, runAll)}
+		case st.Blocks >= maxBlocks || (!remembers && in.StopHookActive):
+			res = systemMessage(DecisionAllow, fmt.Sprintf("charter: quality gates still fail after %d blocks in a row: %s. The agent was let stop; run `%s` to see why.", st.Blocks, brief(failing), runAll))
+		default:
+			st.Blocks++
+			res = HookResult{ExitCode: 2, Decision: DecisionBlock, Stderr: stopText(failing, cfg.Dir, st.Blocks, maxBlocks, runAll)}
+		}
+		entry.Blocks = st.Blocks
+		if err := state.Save(st); err != nil {
+			problems = append(problems, err.Error())
+			if res.ExitCode == 2 && in.StopHookActive {
+				// The count is lost: a second block in a row could repeat forever.
+				res = systemMessage(DecisionAllow, fmt.Sprintf("charter: quality gates fail: %s, but the hook cannot keep its count (%v), so the agent was let stop. Run `%s` to see why.", brief(failing), err, runAll))
+			}
+		}
+	}
+	if l, ok := state.(sessionLocker); ok {
+		ran := false
+		err := l.LockSession(in.SessionID, func() error { ran = true; decide(); return nil })
+		if !ran {
+			// Without the lock the count cannot be trusted: decide as a
+			// store that remembers nothing would.
+			problems = append(problems, err.Error())
+			state = noState{}
+			decide()
+		}
+	} else {
+		decide()
 	}
 	return finish(res)
 }
 
-func systemMessage(decision, msg string) HookResult {
-	b, _ := json.Marshal(struct {
-		SystemMessage string `json:"systemMessage"`
-	}{msg})
-	return HookResult{Decision: decision, Stdout: string(b) + "\n"}
-}
-
-// brief is "tests (exit code 3), lint (timed out …)".
-func brief(failing []Result) string {
-	parts := make([]string, len(failing))
-	for i, g := range failing {
-		parts[i] = fmt.Sprintf("%s (%s)", g.Name, firstLine(g.Message))
-	}
-	return strings.Join(parts, ", ")
-}
-
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	return s
-}
-
-// summaryLines and summaryWidth keep the text the agent reads short.
-const (
-	summaryLines = 20
-	summaryWidth = 240
-)
-
-// details writes, for each failing gate, what failed, its last lines and
-// the command to run it again.
-func details(b *strings.Builder, failing []Result, dir string) {
-	for _, g := range failing {
-		fmt.Fprintf(b, "\n%s %s: %s\n", g.Name, strings.ReplaceAll(g.Status, "_", " "), g.Message)
-		lines := g.OutputTail
-		if len(lines) > summaryLines {
-			lines = lines[len(lines)-summaryLines:]
-		}
-		if len(lines) > 0 {
-			fmt.Fprintf(b, "Last lines of its output:\n")
-			for _, l := range lines {
-				if len(l) > summaryWidth {
-					l = l[:summaryWidth] + "…"
-				}
-				fmt.Fprintf(b, "  %s\n", strings.ToValidUTF8(l, "\uFFFD"))
-			}
-		}
-		if g.Command != "" {
-			fmt.Fprintf(b, "Run it again (in %s): %s\n", dir, g.Command)
-		}
-	}
-}
-
-func stopText(failing []Result, dir string, n, maxBlocks int, runAll string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "charter: a required quality gate fails, so the work is not done yet (stop blocked %d of at most %d times in a row).\n", n, maxBlocks)
-	details(&b, failing, dir)
-	fmt.Fprintf(&b, "\nFix the cause, run the gate again until it passes, then finish. `%s` runs every gate.\n", runAll)
-	return b.String()
-}
-
-func askText(failing []Result, dir, runAll string) string {
-	var b strings.Builder
-	b.WriteString("charter: a required quality gate fails, and this project asks that you stop here and ask the user how to proceed (gates.on_failure: ask).\n")
-	b.WriteString("Do not try to make the gate pass or work around it now: tell the user which gate fails and why, in a few lines, and ask what to do.\n")
-	details(&b, failing, dir)
-	fmt.Fprintf(&b, "\n`%s` runs every gate.\n", runAll)
-	return b.String()
+// sessionLocker is a StateStore that can hold one session's state still
+// while the hook reads, decides and saves it.
+type sessionLocker interface {
+	LockSession(session string, fn func() error) error
 }
 
 // noState is the store of a hook given none: it remembers nothing, so the

@@ -29,6 +29,7 @@ func (g group) kill()      { syscall.Kill(-g.pgid, syscall.SIGKILL) }
 // alive reports whether any process of the group remains (a zombie that
 // its parent has not reaped yet counts: kill(2) still finds it).
 func (g group) alive() bool {
+	reapGroup(g.pgid) // its orphans are charter's children while gates run (Linux)
 	err := syscall.Kill(-g.pgid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -7,17 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/spf13/afero"
-
-	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/fsys"
 )
 
 // Gate names, in the order Run runs them.
@@ -112,27 +107,6 @@ func (c Config) Required() []string {
 		}
 	}
 	return out
-}
-
-// ParseNames reads a --gate value: names separated by commas, in any
-// order, each once. The result keeps run order; "" means all (nil).
-func ParseNames(s string) ([]string, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	all := Names()
-	var out []string
-	for part := range strings.SplitSeq(s, ",") {
-		n := strings.TrimSpace(part)
-		if !slices.Contains(all, n) {
-			return nil, fmt.Errorf("unknown gate %q: choose among %s", n, strings.Join(all, ", "))
-		}
-		if !slices.Contains(out, n) {
-			out = append(out, n)
-		}
-	}
-	slices.SortFunc(out, func(a, b string) int { return slices.Index(all, a) - slices.Index(all, b) })
-	return out, nil
 }
 
 // Result is one gate in a report (SPEC §10).
@@ -272,62 +246,6 @@ func skipped(name string) Result {
 	return Result{Name: name, Status: StatusSkipped, OutputTail: []string{}, Message: msg}
 }
 
-// measure reads the coverage report of a coverage gate whose command
-// passed and decides the gate on it.
-func measure(cfg Config, res *Result) {
-	fail := func(format string, args ...any) {
-		res.Status = StatusFailed
-		res.Message = fmt.Sprintf(format, args...)
-	}
-	report := cfg.Coverage.Report
-	if strings.TrimSpace(report) == "" {
-		fail("%s is empty: set it to the report file the coverage command writes (charter settings set --project %s cover.out)", reportKey, reportKey)
-		return
-	}
-	path := report
-	if !filepath.IsAbs(path) && cfg.Dir != "" {
-		path = filepath.Join(cfg.Dir, path)
-	}
-	afs := cfg.Fs
-	if afs == nil {
-		afs = afero.NewOsFs()
-	}
-	f, err := core.OpenFileFs(afs, path, fsys.KindCoverage)
-	if err != nil && core.ErrorCode(err) != core.CodeInternal { // a FIFO, a device, too large: the error says what
-		fail("coverage report: %v", err)
-		return
-	}
-	if err != nil {
-		fail("read coverage report %s: %v", report, unwrapPath(err))
-		return
-	}
-	defer f.Close()
-	st, err := ParseReport(f)
-	if err != nil {
-		fail("coverage report %s: %v", report, err)
-		return
-	}
-	minimum := cfg.Coverage.Min
-	res.Coverage = &CoverageResult{Percent: st.ShownPercent(minimum), Min: minimum}
-	what := fmt.Sprintf("coverage %s%% (%d of %d statements, %s)", res.Coverage.Percent, st.Covered, st.Total, formatNames[st.Format])
-	if st.Meets(minimum) {
-		res.Message = fmt.Sprintf("%s meets the minimum %s%%", what, minimum)
-		return
-	}
-	fail("%s is below the minimum %s%%", what, minimum)
-}
-
-var formatNames = map[string]string{FormatGo: "Go cover profile", FormatLCOV: "LCOV", FormatCobertura: "Cobertura XML"}
-
-// unwrapPath drops the path an *os.PathError repeats.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
 // runCommand runs one gate's command and reports how it ended.
 func runCommand(ctx context.Context, cfg Config, name, command string, onLine func(string)) Result {
 	// A real child's duration needs the real monotonic clock, not an
@@ -357,6 +275,14 @@ func runCommand(ctx context.Context, cfg Config, name, command string, onLine fu
 	}
 	cmd := shellCommand(command)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = cfg.Dir, cfg.Env, w, w
+	mark, endReap := gateReaper() // reap_linux.go: what leaves the group is ended too
+	defer endReap()
+	if mark != "" {
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		cmd.Env = append(slices.Clip(cmd.Env), mark)
+	}
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
@@ -390,6 +316,9 @@ func runCommand(ctx context.Context, cfg Config, name, command string, onLine fu
 		}
 	} else {
 		leftover = sweep(g, grace)
+	}
+	if endEscaped(mark) {
+		leftover = true
 	}
 	gone := waitGone(g, reapWait)
 	drain(r, read, out, grace)
@@ -440,90 +369,4 @@ func join(a, b string) string {
 		return a
 	}
 	return a + "; " + b
-}
-
-// stopper ends a command charter gives up on, from a timer: SIGTERM to
-// its group at once, SIGKILL after grace.
-type stopper struct {
-	mu     sync.Mutex
-	g      group
-	grace  time.Duration
-	reason string      // "" while the command runs by itself
-	done   bool        // the command has been waited for
-	kill   *time.Timer // the pending SIGKILL
-}
-
-func newStopper(g group, grace time.Duration) *stopper { return &stopper{g: g, grace: grace} }
-
-func (s *stopper) trigger(reason string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.done || s.reason != "" {
-		return
-	}
-	s.reason = reason
-	s.g.terminate()
-	s.kill = time.AfterFunc(s.grace, func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if !s.done {
-			s.g.kill()
-		}
-	})
-}
-
-// finish marks the command waited for, so no timer signals its group any
-// more (its id could be reused), and returns why it was stopped, if it was.
-func (s *stopper) finish() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.done = true
-	if s.kill != nil {
-		s.kill.Stop()
-	}
-	return s.reason
-}
-
-// sweep ends what a finished command left running in its group and
-// reports whether there was anything.
-func sweep(g group, grace time.Duration) bool {
-	if !g.alive() {
-		return false
-	}
-	g.terminate()
-	if !waitGone(g, grace) {
-		g.kill()
-	}
-	return true
-}
-
-// waitGone waits until no process of the group remains, at most d.
-func waitGone(g group, d time.Duration) bool {
-	deadline := time.Now().Add(d)
-	for step := time.Millisecond; g.alive(); step = min(step*2, 50*time.Millisecond) {
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(step)
-	}
-	return true
-}
-
-// drain waits for the output reader to reach the end of the pipe. A
-// process outside the group (one that started its own session) may still
-// hold it open, so the wait is bounded: by a read deadline where pipes have
-// them, else by grace, after which the reader is abandoned (out stops
-// forwarding lines, so progress calls still never overlap).
-func drain(r *os.File, read <-chan struct{}, out *tail, grace time.Duration) {
-	select {
-	case <-read:
-	default:
-		r.SetReadDeadline(time.Now().Add(grace))
-		select {
-		case <-read:
-		case <-time.After(2 * grace):
-			out.detach()
-		}
-	}
-	r.Close()
 }

@@ -39,11 +39,22 @@ func FromSettings(values map[string]any, dir string) Config {
 }
 
 // HookFromSettings is the hook's share of the settings: gates.on_failure
-// and gates.max_blocks.
+// and gates.max_blocks. max_blocks is the number settings validated, the
+// one the agent's block and the hook's message state; a number beyond the
+// schema's bounds (no settings file can hold one) is brought within them,
+// never swapped for the default.
 func HookFromSettings(values map[string]any) (onFailure string, maxBlocks int) {
 	onFailure, _ = values[KeyOnFailure].(string)
-	if n, ok := values[KeyMaxBlocks].(int64); ok && n > 0 && n < 1<<20 {
-		maxBlocks = int(n)
+	n, ok := values[KeyMaxBlocks].(int64)
+	if !ok {
+		return onFailure, 0 // the hook's default
 	}
-	return onFailure, maxBlocks
+	k, _ := settings.Lookup(KeyMaxBlocks)
+	if k.Max != nil {
+		n = min(n, k.Max.IntPart())
+	}
+	if k.Min != nil {
+		n = max(n, k.Min.IntPart())
+	}
+	return onFailure, int(n)
 }

@@ -43,3 +43,21 @@ func TestFromSettings(t *testing.T) {
 		t.Errorf("default timeout %v", def.Timeout)
 	}
 }
+
+// gates.max_blocks is read as validated: the largest value the schema
+// allows is the hook's, and one beyond the bounds is brought within them,
+// never read as the default 3 while the block states another number.
+func TestHookFromSettingsMaxBlocks(t *testing.T) {
+	k, _ := settings.Lookup(KeyMaxBlocks)
+	if k.Max == nil || k.Max.IntPart() != 10 {
+		t.Fatalf("gates.max_blocks has no maximum of 10: %v", k.Max)
+	}
+	for in, want := range map[int64]int{1: 1, 3: 3, 10: 10, 11: 10, 1 << 20: 10, 1000000: 10, 0: 1, -5: 1} {
+		if _, got := HookFromSettings(map[string]any{KeyMaxBlocks: in}); got != want {
+			t.Errorf("max_blocks %d read as %d, want %d", in, got, want)
+		}
+	}
+	if _, got := HookFromSettings(map[string]any{}); got != 0 {
+		t.Errorf("no value read as %d, want 0 (the hook's default)", got)
+	}
+}

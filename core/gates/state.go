@@ -114,8 +114,17 @@ func (s *FileState) Save(st SessionState) error {
 	return nil
 }
 
-// prune removes the state of sessions not seen for SessionTTL. It is best
-// effort: a file it cannot remove is tried again next time.
+// LockSession runs fn holding the lock of the session's state file, across
+// processes: Load and Save inside fn are one read-modify-write.
+func (s *FileState) LockSession(session string, fn func() error) error {
+	return s.sys.WithLock(s.sessionPath(session), fn)
+}
+
+// prune removes the state of sessions not seen for SessionTTL, and the
+// temporary files of writers killed before their rename (a hook ended by
+// SIGKILL) once they are core.StaleTempAge old: a younger one may be a live
+// hook's. It is best effort: a file it cannot remove is tried again next
+// time.
 func (s *FileState) prune(keep string) {
 	dir := s.sessionsDir()
 	entries, err := afero.ReadDir(s.sys.Fs, dir)
@@ -123,9 +132,13 @@ func (s *FileState) prune(keep string) {
 		return
 	}
 	cutoff := s.sys.Now().Add(-SessionTTL)
+	staleTemp := s.sys.Now().Add(-core.StaleTempAge)
 	for _, e := range entries {
 		p := s.sys.Paths.Join(dir, e.Name())
-		if p != keep && strings.HasSuffix(e.Name(), ".json") && e.ModTime().Before(cutoff) {
+		switch {
+		case p != keep && strings.HasSuffix(e.Name(), ".json") && e.ModTime().Before(cutoff):
+			s.sys.Fs.Remove(p)
+		case strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".json.tmp-") && e.Mode().IsRegular() && e.ModTime().Before(staleTemp):
 			s.sys.Fs.Remove(p)
 		}
 	}

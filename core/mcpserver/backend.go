@@ -107,6 +107,8 @@ type Local struct {
 	// Without either, CHARTER_PROJECT_DIR, then discovery from the client's dir.
 	ProjectDir *string
 	NoProject  bool
+
+	gateRun gates.OneRun // one gates_run at a time, as the HTTP server has
 }
 
 var _ Backend = (*Local)(nil)
@@ -271,6 +273,15 @@ func (l *Local) RunGates(ctx context.Context, dir string, names []string, progre
 	if l.Gates == nil {
 		return gates.Report{}, errNoGates
 	}
+	names, err := gates.ParseList(names)
+	if err != nil {
+		return gates.Report{}, core.Errorf(core.CodeInvalidValue, "gates: %v", err)
+	}
+	end, err := l.gateRun.Begin()
+	if err != nil {
+		return gates.Report{}, err
+	}
+	defer end()
 	st, snap, err := l.read(dir)
 	if err != nil {
 		return gates.Report{}, err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/agentkit/charter/core"
@@ -26,19 +25,15 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeOptional(r, &req); err != nil {
 		return err
 	}
-	var names []string
-	for _, n := range req.Gates {
-		if _, err := gates.ParseNames(n); err != nil || n == "" {
-			return core.Errorf(core.CodeInvalidValue, "gates: unknown gate %q: choose among tests, lint, coverage", n)
-		}
-		names = append(names, n)
+	names, err := gates.ParseList(req.Gates)
+	if err != nil {
+		return core.Errorf(core.CodeInvalidValue, "gates: %v", err)
 	}
-	names, _ = gates.ParseNames(strings.Join(names, ",")) // run order, once each
-
-	if !s.gateBusy.CompareAndSwap(false, true) {
-		return core.Errorf(core.CodeGateRunning, "the gates are already running for this server: wait for that run to finish, then try again")
+	end, err := s.gateRun.Begin()
+	if err != nil {
+		return err
 	}
-	defer s.gateBusy.Store(false)
+	defer end()
 
 	st, err := s.store()
 	if err != nil {

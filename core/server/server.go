@@ -28,13 +28,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -87,7 +87,7 @@ type Server struct {
 	pingDocs   [2][]byte // ping without and with the policy file
 	policyPath string    // "" when the policy's path cannot be told
 
-	gateBusy atomic.Bool // a POST /api/v1/gates/run is under way (gaterun.go)
+	gateRun gates.OneRun // one POST /api/v1/gates/run at a time (gaterun.go)
 	// Caches of GET answers, checked on every request against an inotify
 	// watch of their files' directories, or against the files' identity.
 	settingsCache filesCache[encoded]
@@ -312,7 +312,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	defer s.removeFiles()
 	defer s.watch.close()
 	errc := make(chan error, 1)
-	go func() { errc <- s.http.Serve(s.ln) }()
+	// goReplyListener: Go's own plain-text replies get the one error shape.
+	go func() { errc <- s.http.Serve(goReplyListener{s.ln}) }()
 	var reason string // why, unless a signal asked: the user knows then
 	select {
 	case <-ctx.Done():

@@ -57,12 +57,16 @@ func property(k Key) map[string]any {
 		p["enum"] = k.Choices
 	case List:
 		p["type"] = "array"
-		p["items"] = map[string]any{"type": "string", "minLength": 1, "description": k.Item}
+		p["items"] = map[string]any{"type": "string", "minLength": 1, "pattern": textPattern, "description": k.Item}
 	case String:
 		p["type"] = "string"
+		p["pattern"] = textPattern
 	case Duration:
 		p["type"] = "string"
 		p["pattern"] = durationPattern
+		if k.MaxDuration > 0 {
+			p["x-maximum"] = canonicalDuration(k.MaxDuration) // JSON Schema cannot bound a duration's text
+		}
 	}
 	if k.Min != nil {
 		p["minimum"] = json.Number(k.Min.String())

@@ -204,7 +204,14 @@ func (k Key) check(v any) error {
 			if it == "" {
 				return k.problem("the list has an empty item: give each %s once, as a,b,c (no empty item between commas)", k.Item)
 			}
+			if err := k.checkText(it); err != nil {
+				return err
+			}
 		}
+	case String:
+		return k.checkText(v.(string))
+	case Duration:
+		return k.checkDuration(v.(string))
 	}
 	return nil
 }

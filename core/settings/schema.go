@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -36,6 +37,7 @@ type Key struct {
 	Default     any      // bool, int64, string (enum, string, duration), Dec, []string
 	Choices     []string // Enum
 	Min, Max    *decimal.Decimal
+	MaxDuration time.Duration // Duration: the longest value allowed (0: no bound)
 	Description string
 	Unit        string // Int, Decimal: what the number counts, shown beside its control
 	Item        string // List: what one item names
@@ -55,7 +57,8 @@ type Tell struct {
 	// quality gate that is off ("Not required here: coverage.").
 	Label string
 	// Line is the sentence for a number, a string or a duration, with %s
-	// for the value, or the lead before a list's items. Zero replaces it
+	// for the value (a string's in a code span the renderer makes, as
+	// long as its backticks need), or the lead before a list's items. Zero replaces it
 	// when the number is 0, None when the list or the string is empty.
 	Line, Zero, None string
 	// Gate makes the key a quality gate, on while it is true or a number
@@ -109,7 +112,7 @@ func (k Key) segments() []string {
 func dec(s string) *decimal.Decimal { d := decimal.RequireFromString(s); return &d }
 
 // SchemaVersion changes whenever keys or their types change.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 var schema = []Key{
 	{Name: "rules.tier", Kind: Enum, Default: "balanced", Choices: []string{"minimal", "balanced", "full"},
@@ -149,23 +152,23 @@ var schema = []Key{
 		Tell:        Tell{Label: "coverage", Gate: "Test coverage is at least %s%%."}},
 	{Name: "gates.tests.command", Kind: String, Default: "",
 		Description: "The command that runs the tests, through the shell in the project root (empty: not configured).",
-		Tell:        Tell{Line: "Run the tests with `%s`."}},
+		Tell:        Tell{Line: "Run the tests with %s."}},
 	{Name: "gates.lint.command", Kind: String, Default: "",
 		Description: "The command that runs the linter, through the shell in the project root (empty: not configured).",
-		Tell:        Tell{Line: "Run the linter with `%s`."}},
+		Tell:        Tell{Line: "Run the linter with %s."}},
 	{Name: "gates.coverage.command", Kind: String, Default: "",
 		Description: "The command that measures coverage and writes the report (empty: not configured).",
-		Tell:        Tell{Line: "Measure coverage with `%s`."}},
+		Tell:        Tell{Line: "Measure coverage with %s."}},
 	{Name: "gates.coverage.report", Kind: String, Default: "",
 		Description: "The coverage report the coverage command writes, relative to the project root (Go cover profile, LCOV or Cobertura XML).",
-		Tell:        Tell{Line: "The coverage gate reads its figure from `%s`."}},
-	{Name: "gates.timeout", Kind: Duration, Default: "10m",
-		Description: "How long one gate may run before it is stopped, e.g. 90s or 10m.",
+		Tell:        Tell{Line: "The coverage gate reads its figure from %s."}},
+	{Name: "gates.timeout", Kind: Duration, Default: "10m", MaxDuration: time.Hour,
+		Description: "How long one gate may run before it is stopped, e.g. 90s or 10m (at most 1h).",
 		// Claude Code and Codex get charter's Stop hook (apply installs it), but
 		// the block itself sends every agent to the gates: other agents have no
 		// such hook, and Codex runs one only once the user has trusted it.
 		Tell: Tell{Line: "Before you declare work done, run `charter gate run` and fix what it reports until it exits 0 (each gate may run for %s). In Claude Code and Codex, charter's Stop hook runs it for you when you stop."}},
-	{Name: "gates.max_blocks", Kind: Int, Default: int64(3), Min: dec("1"),
+	{Name: "gates.max_blocks", Kind: Int, Default: int64(3), Min: dec("1"), Max: dec("10"),
 		Description: "How many times in a row charter's Stop hook keeps an agent working while a gate fails, before it lets it stop.",
 		Tell:        Tell{Line: "When charter's Stop hook keeps you working because a gate fails, fix the failure; after %s such blocks in a row it lets you stop, and you must then say plainly that gates still fail."}},
 	{Name: "gates.on_failure", Kind: Enum, Default: "stop", Choices: []string{"stop", "ask", "warn"},

@@ -277,11 +277,15 @@ func sampleValue(k Key, n int) any {
 	switch k.Kind {
 	case Bool:
 		return n%2 == 0
-	case Int:
-		if k.Min != nil && k.Min.IntPart() > 0 {
-			return k.Min.IntPart() + int64(n%20)
+	case Int: // within the key's range
+		lo, span := int64(0), int64(20)
+		if k.Min != nil {
+			lo = k.Min.IntPart()
 		}
-		return int64(n % 20)
+		if k.Max != nil {
+			span = min(span, k.Max.IntPart()-lo+1)
+		}
+		return lo + int64(n)%span
 	case Decimal:
 		return Dec("0." + string(rune('1'+n%9)))
 	case Enum:

@@ -80,6 +80,7 @@ var (
 		"USERPROFILE",                // only when HOME is blank
 		"ProgramData", "PROGRAMDATA", // only without AGENTKIT_POLICY_FILE
 		"PATHEXT", "TMPDIR", "TMP", "TEMP", // Windows program search; the edit's scratch directory
+		"CHARTER_GATE_RUN", // set in a gate's environment, never read from charter's own
 	}
 )
 

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // patience bounds every wait below: long enough for a loaded machine,
@@ -84,7 +86,7 @@ func TestMCPCancelKillsGate(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(w.project, ".charter"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "gates:\n  tests:\n    command: '"+gate+"'\n")
+	coretest.WriteFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "gates:\n  tests:\n    command: '"+gate+"'\n")
 	p := startMCP(t, bin, w.home, w.env(), []string{w.project}, "--config-root", w.root, "mcp")
 
 	params := &mcp.CallToolParams{Name: "gates_run", Arguments: map[string]any{"gates": []string{"tests"}}}
@@ -168,7 +170,7 @@ func TestMCPSettingsLinkedToStdin(t *testing.T) {
 	bin := buildCharter(t)
 	w := newWorld(t)
 	mustDo(t, os.MkdirAll(filepath.Join(w.project, ".charter"), 0o755))
-	writeFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
+	coretest.WriteFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
 	local := filepath.Join(w.project, ".charter", "settings.local.yaml")
 	mustDo(t, os.Symlink("/dev/stdin", local))
 	p := startMCP(t, bin, w.project, w.env(), nil, "mcp")

@@ -15,6 +15,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/coretest"
 )
 
 func TestMain(m *testing.M) {
@@ -113,12 +115,12 @@ func scriptParams() testscript.Params {
 				e.Setenv("GOPROXY", "off")
 				e.Setenv("GOFLAGS", "")
 			}
-			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR", "CHARTER_TEST_TERMINAL", "CHARTER_PROJECT_DIR"} {
+			for _, v := range coretest.Cleared() {
 				e.Setenv(v, "")
 			}
 			// The machine's own policy must not apply: the policy file is
 			// $WORK/policy.yaml, absent until a script writes it.
-			e.Setenv("AGENTKIT_POLICY_FILE", filepath.Join(e.WorkDir, "policy.yaml"))
+			e.Setenv(coretest.PolicyVar, filepath.Join(e.WorkDir, "policy.yaml"))
 			return nil
 		},
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/gates"
 )
 
@@ -19,24 +20,6 @@ const (
 	hookCmd2 = "/opt/charter/bin/charter --config-root /srv/agents gate hook claude-stop"
 	hookSecs = 1920 // gates.HookTimeout(DefaultTimeout)
 )
-
-// hookGolden compares got with testdata/claude/name.
-func hookGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "claude", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 // ensure is EnsureStopHook with cmd and the default timeout.
 func ensure(t *testing.T, data []byte, cmd string, present bool) []byte {
@@ -108,7 +91,7 @@ func TestEnsureStopHookGolden(t *testing.T) {
 			}
 			added := ensure(t, orig, hookCmd, true)
 			base := strings.TrimSuffix(name, ".json")
-			hookGolden(t, base+".added.json", added)
+			coretest.Golden(t, filepath.Join("testdata", "claude", base+".added.json"), added)
 			if ins := onlyInserted(t, orig, added); !strings.Contains(ins, hookCmd) {
 				t.Fatalf("inserted %q", ins)
 			}
@@ -121,7 +104,7 @@ func TestEnsureStopHookGolden(t *testing.T) {
 			}
 			// A new binary path: only the command string changes.
 			moved := ensure(t, added, hookCmd2, true)
-			hookGolden(t, base+".moved.json", moved)
+			coretest.Golden(t, filepath.Join("testdata", "claude", base+".moved.json"), moved)
 			if got := charterEntries(t, moved); !reflect.DeepEqual(got, []string{hookCmd2}) {
 				t.Fatalf("entries %q", got)
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/jsonedit"
 )
 
@@ -33,18 +34,7 @@ func TestMergeMCPJSONGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden := strings.TrimSuffix(in, ".in.json") + ".golden.json"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("merged:\n%s\nwant (%s):\n%s", got, golden, want)
-			}
+			coretest.Golden(t, golden, got)
 			checkMerge(t, data, got)
 			// Merging again changes nothing.
 			again, err := MergeMCPJSON(got, ProjectMCPEntry())

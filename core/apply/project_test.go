@@ -11,32 +11,15 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
-
-// golden compares got with testdata/name; go test -update rewrites it.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("differs from %s (go test -update rewrites it):\n%s", path, Diff(path, want, got))
-	}
-}
 
 // The project block and the Cursor rules file, byte for byte.
 func TestProjectGolden(t *testing.T) {
 	global := core.Scope{Kind: core.ScopeGlobal, Path: "/home/me/.agentkit/charter"}
 	snap := snapshot(t, global, customYAML)
 	block := projectBlock(snap, Render(snap))
-	golden(t, "project.golden", block)
+	coretest.Golden(t, filepath.Join("testdata", "project.golden"), block)
 	if bytes.Contains(block, []byte("/home/me")) {
 		t.Error("the project block names a home directory; it is shared through git")
 	}
@@ -48,7 +31,7 @@ func TestProjectGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	mdc := join(parts)
-	golden(t, "cursor.mdc.golden", mdc)
+	coretest.Golden(t, filepath.Join("testdata", "cursor.mdc.golden"), mdc)
 	if !bytes.HasPrefix(mdc, []byte("---\ndescription: ")) || !bytes.Contains(mdc, []byte("\nalwaysApply: true\n---\n"+BeginMarker+"\n")) {
 		t.Errorf("rules file frontmatter:\n%s", mdc)
 	}

@@ -8,30 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
-
-func newSys(t *testing.T, environ ...string) (*core.System, string) {
-	t.Helper()
-	home := filepath.Join(t.TempDir(), "home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return sysIn(home, environ...), home
-}
-
-// sysIn is a System whose home is home, with environ beside HOME.
-func sysIn(home string, environ ...string) *core.System {
-	// The policy path is pinned, so that the machine's own is never read.
-	environ = append([]string{"HOME=" + home, "PATH=", "AGENTKIT_POLICY_FILE=" + filepath.Join(home, "policy.yaml")}, environ...)
-	return core.NewSystem(afero.NewOsFs(), environ, time.Now, func() (string, error) { return home, nil })
-}
 
 func byName(rep Report) map[string]Check {
 	m := map[string]Check{}
@@ -63,7 +45,8 @@ func tree(t *testing.T, dir string) []string {
 }
 
 func TestRunOrderAndNothingWritten(t *testing.T) {
-	sys, home := newSys(t)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
 	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +78,8 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 }
 
 func TestServerStates(t *testing.T) {
-	sys, _ := newSys(t)
+	m := coretest.New(t)
+	sys := m.Sys
 	for _, tc := range []struct {
 		st     core.ServerState
 		status string
@@ -120,7 +104,8 @@ func TestUnwritableRoot(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root writes anywhere")
 	}
-	sys, home := newSys(t)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
 	root := filepath.Join(home, "root")
 	if err := os.MkdirAll(root, 0o500); err != nil {
 		t.Fatal(err)
@@ -134,7 +119,8 @@ func TestUnwritableRoot(t *testing.T) {
 }
 
 func TestRootIsAFile(t *testing.T) {
-	sys, home := newSys(t)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
 	file := filepath.Join(home, "file")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -156,23 +142,15 @@ func TestRootIsAFile(t *testing.T) {
 // The project and the policy have lines of their own, and their files are
 // checked as the scope's is; a malformed one fails, naming file and line.
 func TestProjectAndPolicy(t *testing.T) {
-	sys, home := newSys(t)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
 	repo := filepath.Join(home, "..", "repo")
-	write := func(p, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	repo = filepath.Clean(repo)
 	shared := filepath.Join(repo, ".charter", "settings.yaml")
 	local := filepath.Join(repo, ".charter", "settings.local.yaml")
-	write(shared, "rules:\n  tier: full\n")
-	write(local, "# mine\nrules:\n  tier: extreme\n")
-	policy := filepath.Join(home, "policy.yaml")
+	coretest.WriteFile(t, shared, "rules:\n  tier: full\n")
+	coretest.WriteFile(t, local, "# mine\nrules:\n  tier: extreme\n")
+	policy := m.PolicyFile
 	find := func() (*core.Project, error) { return sys.FindProject(&repo, false) }
 
 	rep := byName(Run(Env{Sys: sys, Project: find}))
@@ -189,7 +167,7 @@ func TestProjectAndPolicy(t *testing.T) {
 		t.Errorf("no policy: %+v", c)
 	}
 
-	write(policy, "lock:\n  rules.tier: full\nminimun:\n  gates.coverage.min: 80\n")
+	coretest.WriteFile(t, policy, "lock:\n  rules.tier: full\nminimun:\n  gates.coverage.min: 80\n")
 	full := Run(Env{Sys: sys})
 	rep = byName(full)
 	if c := rep["policy"]; c.Status != Fail || !strings.Contains(c.Message, policy+":3: ") || c.Fix == "" {
@@ -205,7 +183,7 @@ func TestProjectAndPolicy(t *testing.T) {
 		t.Error("a malformed policy passed")
 	}
 
-	write(policy, "lock:\n  rules.tier: full\nminimum:\n  gates.coverage.min: 80\n")
+	coretest.WriteFile(t, policy, "lock:\n  rules.tier: full\nminimum:\n  gates.coverage.min: 80\n")
 	if c := byName(Run(Env{Sys: sys}))["policy"]; c.Status != OK || c.Message != policy+" is valid; it rules 2 keys" {
 		t.Errorf("valid policy: %+v", c)
 	}
@@ -244,7 +222,8 @@ func TestAgentTableEntry(t *testing.T) {
 	}
 
 	// The default table knows nothing of it.
-	sys, home := newSys(t, "ZED_HOME="+dir)
+	m := coretest.New(t, coretest.Env("ZED_HOME="+dir))
+	sys, home := m.Sys, m.Home
 	rep := byName(Run(Env{Sys: sys}))
 	if _, ok := rep["agent-file:zed"]; ok || strings.Contains(rep["profile"].Message, "ZED_HOME") {
 		t.Fatalf("zed is known without its table entry: %+v", rep)
@@ -292,7 +271,7 @@ func TestAgentTableEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sys = withZed(sysIn(home, "ZED_HOME="+config))
+	sys = withZed(coretest.New(t, coretest.Home(home), coretest.Env("ZED_HOME="+config)).Sys)
 	rep = byName(Run(Env{Sys: sys}))
 	if c := rep["profile"]; c.Message != "zed/work, chosen by ZED_HOME="+config {
 		t.Errorf("profile: %+v", c)
@@ -311,7 +290,8 @@ func TestAgentTableEntry(t *testing.T) {
 // A project's files are checked when they exist, and only then; one that
 // apply --project cannot edit is a warning, since charter works without it.
 func TestProjectFiles(t *testing.T) {
-	sys, home := newSys(t)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
 	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
 		t.Fatal(err)
 	}

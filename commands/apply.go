@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -106,9 +105,4 @@ func printResults(w io.Writer, results []apply.Result) {
 		}
 		fmt.Fprintln(w)
 	}
-}
-
-// registerMCP keeps charter's entry in a project's .mcp.json current.
-func registerMCP(old []byte) ([]byte, error) {
-	return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry())
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // sharedProfile is a claude profile whose CLAUDE.md links to a file all
@@ -34,6 +35,7 @@ func runApply(t *testing.T, environ []string, stdin string, interactive bool, ar
 	t.Helper()
 	var out, errb bytes.Buffer
 	args = append([]string{"apply"}, args...)
+	environ = coretest.New(t, coretest.Env(environ...)).Environ()
 	app := newApp(Build{Version: "t"}, strings.NewReader(stdin), &out, &errb, environ, afero.NewOsFs(), args)
 	app.Interactive = func() bool { return interactive }
 	code := int(app.run(context.Background(), args))
@@ -95,7 +97,7 @@ func TestApplyBlockedJSONIsOneDocument(t *testing.T) {
 func TestApplyCheckSurvivesUpgrade(t *testing.T) {
 	home := t.TempDir()
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
-	env := []string{"HOME=" + home}
+	env := coretest.New(t, coretest.Home(home)).Environ()
 	for _, c := range []struct {
 		version string
 		args    []string
@@ -114,7 +116,7 @@ func TestApplyCheckSurvivesUpgrade(t *testing.T) {
 // accepts it, --help names it, and the JSON report lists it.
 func TestApplyTableEntry(t *testing.T) {
 	home := t.TempDir()
-	environ := []string{"HOME=" + home}
+	environ := coretest.New(t, coretest.Home(home)).Environ()
 	exec := func(args ...string) run {
 		var out, errb bytes.Buffer
 		app := newApp(Build{Version: "t"}, strings.NewReader(""), &out, &errb, environ, afero.NewOsFs(), args)

@@ -7,23 +7,25 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // BenchmarkMainPing is the in-process cost of one `charter ping --json`,
 // parsing included: what a process pays on top of starting up.
 func BenchmarkMainPing(b *testing.B) {
-	home := b.TempDir()
+	environ := coretest.New(b).Environ()
 	b.ReportAllocs()
 	for b.Loop() {
-		Main(context.Background(), Build{Version: "b"}, []string{"ping", "--json"}, strings.NewReader(""), io.Discard, io.Discard, []string{"HOME=" + home}, afero.NewOsFs())
+		Main(context.Background(), Build{Version: "b"}, []string{"ping", "--json"}, strings.NewReader(""), io.Discard, io.Discard, environ, afero.NewOsFs())
 	}
 }
 
 // BenchmarkMainDetect is the in-process cost of one `charter detect --json`.
 func BenchmarkMainDetect(b *testing.B) {
-	home := b.TempDir()
+	environ := coretest.New(b).Environ()
 	b.ReportAllocs()
 	for b.Loop() {
-		Main(context.Background(), Build{Version: "b"}, []string{"detect", "--json"}, strings.NewReader(""), io.Discard, io.Discard, []string{"HOME=" + home, "PATH=/usr/local/bin:/usr/bin:/bin"}, afero.NewOsFs())
+		Main(context.Background(), Build{Version: "b"}, []string{"detect", "--json"}, strings.NewReader(""), io.Discard, io.Discard, append(environ, "PATH=/usr/local/bin:/usr/bin:/bin"), afero.NewOsFs())
 	}
 }

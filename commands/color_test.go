@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // runTerminal runs charter in-process with every stream a (fake) terminal
@@ -16,6 +18,7 @@ import (
 func runTerminal(t *testing.T, environ []string, terminal bool, args ...string) run {
 	t.Helper()
 	var out, errb bytes.Buffer
+	environ = coretest.New(t, coretest.Env(environ...)).Environ()
 	app := newApp(Build{Version: "t"}, strings.NewReader(""), &out, &errb, environ, afero.NewOsFs(), args)
 	app.Terminal = func(any) bool { return terminal }
 	code := int(app.run(context.Background(), args))

@@ -2,10 +2,8 @@ package commands
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
@@ -56,9 +54,15 @@ func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
 	if err != nil {
 		return err
 	}
-	orig, err := a.Sys.ReadFile(path, fsys.KindSettings)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return core.ReadError(path, err)
+	// A project file must stay inside the project: refuse a link out of it
+	// before its target is read into the editor.
+	within := t.Store().WriteOptions(false).Within
+	if err := a.Sys.Confine(within, path); err != nil {
+		return err
+	}
+	orig, err := a.Sys.ReadWithin(within, path, fsys.KindSettings)
+	if err != nil {
+		return err
 	}
 
 	s, err := a.newEditSession(path, orig)

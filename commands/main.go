@@ -122,8 +122,7 @@ func (a *App) session() *session.Session {
 		a.sess = session.New(a.Sys, session.Options{
 			RootFlag: a.rootFlag, CheckRoot: a.checkHostRoot,
 			ProjectDir: a.projectFlag, NoProject: a.noProject,
-			RegisterMCP: registerMCP,
-			Warn:        func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", msg) },
+			Warn: func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", msg) },
 		})
 	}
 	return a.sess

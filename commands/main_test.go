@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/coretest"
 )
 
 type run struct {
@@ -20,7 +22,7 @@ type run struct {
 func runCharter(t *testing.T, home, stdin string, interactive bool, args ...string) run {
 	t.Helper()
 	var out, errb bytes.Buffer
-	app := newApp(Build{Version: "t"}, strings.NewReader(stdin), &out, &errb, []string{"HOME=" + home}, afero.NewOsFs(), args)
+	app := newApp(Build{Version: "t"}, strings.NewReader(stdin), &out, &errb, coretest.New(t, coretest.Home(home)).Environ(), afero.NewOsFs(), args)
 	app.Interactive = func() bool { return interactive }
 	code := int(app.run(context.Background(), args))
 	return run{code, out.String(), errb.String()}

@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/mcpserver"
 )
 
@@ -222,20 +223,15 @@ func newWorld(t testing.TB) world {
 			t.Fatal(err)
 		}
 	}
-	writeFile(t, filepath.Join(w.root, "settings.yaml"), "rules:\n  tier: full # chosen for this host\n")
-	writeFile(t, filepath.Join(w.project, "README.md"), "a project\n")
+	coretest.WriteFile(t, filepath.Join(w.root, "settings.yaml"), "rules:\n  tier: full # chosen for this host\n")
+	coretest.WriteFile(t, filepath.Join(w.project, "README.md"), "a project\n")
 	return w
 }
 
+// env is the world's environment; its policy file is absent until a test
+// writes it.
 func (w world) env(extra ...string) []string {
-	return append([]string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH")}, extra...)
-}
-
-func writeFile(t testing.TB, path, data string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	return append([]string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH"), coretest.PolicyVar + "=" + filepath.Join(w.dir, "policy.yaml")}, extra...)
 }
 
 // TestMCPBinary talks to the real binary through the SDK's client over its
@@ -331,7 +327,7 @@ func testMCPEndToEnd(t *testing.T, bin string) {
 	// A malformed settings file is a tool error naming file and line, and
 	// is left as it is.
 	bad := "rules:\n  tier: [\n"
-	writeFile(t, settingsFile, bad)
+	coretest.WriteFile(t, settingsFile, bad)
 	code, msg = errorOf(t, p.call(t, "settings_get", map[string]any{"key": "rules.tier"}))
 	if code != "malformed_settings" || !strings.Contains(msg, settingsFile+":") {
 		t.Errorf("malformed settings: %s %s", code, msg)
@@ -404,7 +400,7 @@ func snapshot(t testing.TB, dir string) map[string]fileState {
 // root and project, and nothing under the home, root or project changes.
 func testMCPWritesNothing(t *testing.T, bin string) {
 	w := newWorld(t)
-	writeFile(t, filepath.Join(w.home, ".claude", "CLAUDE.md"), "# mine\n")
+	coretest.WriteFile(t, filepath.Join(w.home, ".claude", "CLAUDE.md"), "# mine\n")
 	for _, d := range []string{w.root, w.project} {
 		if err := os.Chmod(d, 0o500); err != nil {
 			t.Fatal(err)
@@ -469,7 +465,7 @@ func writeProject(t testing.TB, dir, yaml string) {
 	if err := os.MkdirAll(filepath.Join(dir, ".charter"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(dir, ".charter", "settings.yaml"), yaml)
+	coretest.WriteFile(t, filepath.Join(dir, ".charter", "settings.yaml"), yaml)
 }
 
 // ranIn reports the directory a `pwd > where.txt` gate ran in: the one
@@ -542,7 +538,7 @@ func testMCPGateDirectory(t *testing.T, bin string) {
 	})
 	t.Run("NoProject", func(t *testing.T) {
 		w := newWorld(t)
-		writeFile(t, filepath.Join(w.root, "settings.yaml"), gate)
+		coretest.WriteFile(t, filepath.Join(w.root, "settings.yaml"), gate)
 		writeProject(t, w.project, "rules:\n  tier: minimal\n")
 		sub := filepath.Join(w.project, "sub")
 		if err := os.Mkdir(sub, 0o700); err != nil {
@@ -602,19 +598,19 @@ func testMCPErrorsAsCLI(t *testing.T, bin string) {
 		words string // in the message
 	}{
 		{"AgentkitIsAFile", func(w world) []string {
-			writeFile(t, filepath.Join(w.home, ".agentkit"), "not a directory\n")
+			coretest.WriteFile(t, filepath.Join(w.home, ".agentkit"), "not a directory\n")
 			return nil
 		}, "internal", ".agentkit is a file, not a directory: move it away"},
 		{"MalformedPolicy", func(w world) []string {
 			policy := filepath.Join(w.dir, "policy.yaml")
-			writeFile(t, policy, "locked: [\n")
+			coretest.WriteFile(t, policy, "locked: [\n")
 			return []string{"AGENTKIT_POLICY_FILE=" + policy}
 		}, "malformed_policy", "policy.yaml:1:"},
 		{"MalformedSettings", func(w world) []string {
 			if err := os.MkdirAll(filepath.Join(w.home, ".agentkit", "charter"), 0o700); err != nil {
 				t.Fatal(err)
 			}
-			writeFile(t, filepath.Join(w.home, ".agentkit", "charter", "settings.yaml"), "rules:\n  tier: [\n")
+			coretest.WriteFile(t, filepath.Join(w.home, ".agentkit", "charter", "settings.yaml"), "rules:\n  tier: [\n")
 			return nil
 		}, "malformed_settings", "settings.yaml:"},
 	} {

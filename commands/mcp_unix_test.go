@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // patience bounds every wait below: long enough for a loaded machine,
@@ -84,7 +86,7 @@ func TestMCPCancelKillsGate(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(w.project, ".charter"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "gates:\n  tests:\n    command: '"+gate+"'\n")
+	coretest.WriteFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "gates:\n  tests:\n    command: '"+gate+"'\n")
 	p := startMCP(t, bin, w.home, w.env(), []string{w.project}, "--config-root", w.root, "mcp")
 
 	params := &mcp.CallToolParams{Name: "gates_run", Arguments: map[string]any{"gates": []string{"tests"}}}
@@ -161,13 +163,14 @@ func TestMCPCancelKillsGate(t *testing.T) {
 
 // `charter mcp` whose project-local settings file is a link to /dev/stdin
 // used to read its own JSON-RPC stream as settings. The read is refused
-// (stdin is a pipe, not a regular file): each call answers with an error
+// (the link leads out of the project; and stdin is a pipe, not a regular
+// file, were it inside): each call answers with an error
 // naming the file, and the next request is still there to be answered.
 func TestMCPSettingsLinkedToStdin(t *testing.T) {
 	bin := buildCharter(t)
 	w := newWorld(t)
 	mustDo(t, os.MkdirAll(filepath.Join(w.project, ".charter"), 0o755))
-	writeFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
+	coretest.WriteFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
 	local := filepath.Join(w.project, ".charter", "settings.local.yaml")
 	mustDo(t, os.Symlink("/dev/stdin", local))
 	p := startMCP(t, bin, w.project, w.env(), nil, "mcp")
@@ -179,7 +182,11 @@ func TestMCPSettingsLinkedToStdin(t *testing.T) {
 			t.Fatalf("settings_get: %v (it read its own input?)\nstderr: %s", err, p.stderr)
 		}
 		code, msg := errorOf(t, res)
-		if code != "not_regular_file" || !strings.Contains(msg, local) || !strings.Contains(msg, "not a regular file") {
+		// A link out of the project is refused before it is opened: the
+		// confinement speaks first (outside_project); either refusal will do.
+		refused := code == "not_regular_file" && strings.Contains(msg, "not a regular file") ||
+			code == "outside_project" && strings.Contains(msg, "leads out of the project")
+		if !refused || !strings.Contains(msg, local) {
 			t.Fatalf("error %s: %s", code, msg)
 		}
 	}

@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/coretest"
 )
 
 func TestMain(m *testing.M) {
@@ -60,6 +64,7 @@ func scriptParams() testscript.Params {
 			"exits":    cmdExits,
 			"mode":     cmdMode,
 			"readlink": cmdReadlink,
+			"tree":     cmdTree,
 			// serve_script_test.go
 			"waitfile":   cmdWaitfile,
 			"http":       cmdHTTP,
@@ -110,12 +115,12 @@ func scriptParams() testscript.Params {
 				e.Setenv("GOPROXY", "off")
 				e.Setenv("GOFLAGS", "")
 			}
-			for _, v := range []string{"AGENTKIT_CONFIG_HOME", "AGENT_SWITCH_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "NO_COLOR", "CHARTER_TEST_TERMINAL", "CHARTER_PROJECT_DIR"} {
+			for _, v := range coretest.Cleared() {
 				e.Setenv(v, "")
 			}
 			// The machine's own policy must not apply: the policy file is
 			// $WORK/policy.yaml, absent until a script writes it.
-			e.Setenv("AGENTKIT_POLICY_FILE", filepath.Join(e.WorkDir, "policy.yaml"))
+			e.Setenv(coretest.PolicyVar, filepath.Join(e.WorkDir, "policy.yaml"))
 			return nil
 		},
 	}
@@ -175,4 +180,44 @@ func cmdReadlink(ts *testscript.TestScript, neg bool, args []string) {
 	if got != args[1] {
 		ts.Fatalf("%s points to %s, want %s", args[0], got, args[1])
 	}
+}
+
+// cmdTree writes a listing of every entry under DIR to FILE, one line each
+// (path, kind, mode, link text or content hash), so that `cmp` of two
+// listings proves nothing under DIR was written: tree DIR FILE
+func cmdTree(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: tree DIR FILE")
+	}
+	root := ts.MkAbs(args[0])
+	var b strings.Builder
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			text, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "%s link -> %s\n", filepath.ToSlash(rel), filepath.ToSlash(text))
+		case fi.IsDir():
+			fmt.Fprintf(&b, "%s dir %#o\n", filepath.ToSlash(rel), fi.Mode().Perm())
+		default:
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "%s file %#o %x\n", filepath.ToSlash(rel), fi.Mode().Perm(), sha256.Sum256(data))
+		}
+		return nil
+	})
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644))
 }

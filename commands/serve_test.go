@@ -13,15 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/afero"
-
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 func testApp(t *testing.T, stdout, stderr *bytes.Buffer) *App {
-	home := filepath.Join(t.TempDir(), "home")
 	return &App{
-		Sys:         core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home, "PATH="}, time.Now, os.Getwd),
+		Sys:         coretest.New(t).Sys,
 		Stdin:       strings.NewReader(""),
 		Stdout:      stdout,
 		Stderr:      stderr,

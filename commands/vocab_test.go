@@ -120,7 +120,7 @@ var samples = map[string]error{
 	module + "/core/apply.BlockedError":            &apply.BlockedError{},
 	module + "/core/server.NoServerError":          &server.NoServerError{Path: "/d"},
 	module + "/core/server.RunningError":           &server.RunningError{},
-	module + "/core/mcpserver.MCPJSONError":        &mcpserver.MCPJSONError{Line: 1, Msg: "x"},
+	module + "/core/apply.MCPJSONError":            &apply.MCPJSONError{Line: 1, Msg: "x"},
 	module + "/core/mcpserver.toolError":           mcpserver.ToolErrorSample(),
 	module + "/core/settings.PolicyError":          &settings.PolicyError{Key: "rules.tier", Policy: "/p"},
 	module + "/core/settings.MalformedPolicyError": &settings.MalformedPolicyError{Path: "/p"},
@@ -132,7 +132,9 @@ var samples = map[string]error{
 	module + "/core/fsys.ReadOnlyError":            &fsys.ReadOnlyError{Path: "/p"},
 	module + "/core/fsys.ChangedError":             &fsys.ChangedError{Path: "/p", What: "changed"},
 	module + "/core/fsys.NotAbsError":              &fsys.NotAbsError{Path: "p"},
-	module + "/core/gates.SettingsError":           &gates.SettingsError{Line: 1, Msg: "x"},
+	module + "/core/fsys.OutsideError":             &fsys.OutsideError{Path: "/p/f", Link: "/p/l", Root: "/p"},
+	module + "/core/fsys.TooLargeError":            &fsys.TooLargeError{Path: "/p"},
+	module + "/core/apply.AgentSettingsError":      &apply.AgentSettingsError{Line: 1, Msg: "x"},
 	module + "/core/gates.ReportError":             &gates.ReportError{Line: 1, Reason: "x"},
 }
 

@@ -1,13 +1,9 @@
 package core
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/spf13/afero"
@@ -37,6 +33,12 @@ type WriteOptions struct {
 	// for such a file get 0755 (less the umask) when NewMode lets others
 	// read the file, else DirMode.
 	NewMode fs.FileMode
+	// Within is the project root when a repository chose the path (a
+	// project target of apply, a project settings file): a link on the way
+	// that leads out of it is refused with code outside_project before
+	// anything is written (fsys.Options.Boundary). "" follows links as
+	// ever: a user's dotfiles manager relies on that.
+	Within string
 	// Kind is what the file is, for the cap on reading the old one
 	// (fsys.Kind); the zero Kind is an agent instruction file's.
 	Kind fsys.Kind
@@ -64,12 +66,12 @@ func (o WriteOptions) dirMode() fs.FileMode {
 // chose a root finds nothing of charter's outside it.
 func (s *System) SetConfigRoot(flag *string) { s.rootFlag = flag }
 
-func (s *System) walkOptions(confirm bool) fsys.Options {
+func (s *System) walkOptions(confirm bool, within string) fsys.Options {
 	home, err := s.CompanionHome()
 	if err != nil {
 		home = "" // without a home there is no companion tree to protect
 	}
-	return fsys.Options{Home: home, Confirmed: confirm}
+	return fsys.Options{Home: home, Confirmed: confirm, Boundary: within}
 }
 
 // walkError turns the walk's refusal into the domain's shared-write error.
@@ -89,7 +91,7 @@ func (s *System) SharedLink(target string) (string, error) {
 	if !s.onOS() {
 		return "", nil
 	}
-	t, err := fsys.Walk(target, s.walkOptions(true))
+	t, err := fsys.Walk(target, s.walkOptions(true, ""))
 	if err != nil {
 		return "", err
 	}
@@ -157,7 +159,7 @@ func (s *System) UpdateFileStream(target string, o WriteOptions, update func(old
 	if !s.onOS() {
 		return s.memUpdate(target, o, update)
 	}
-	opts := s.walkOptions(o.ConfirmShared)
+	opts := s.walkOptions(o.ConfirmShared, o.Within)
 	t, unlock, err := s.lockTarget(target, opts)
 	if err != nil {
 		return err
@@ -263,7 +265,7 @@ func (s *System) WithLock(path string, fn func() error) error {
 		defer mu.Unlock()
 		return fn()
 	}
-	t, unlock, err := s.lockTarget(path, s.walkOptions(true))
+	t, unlock, err := s.lockTarget(path, s.walkOptions(true, ""))
 	if err != nil {
 		return err
 	}
@@ -296,7 +298,7 @@ func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error
 	if !s.onOS() {
 		return s.memWrite(path, o, data)
 	}
-	opts := s.walkOptions(o.ConfirmShared)
+	opts := s.walkOptions(o.ConfirmShared, o.Within)
 	opts.Create, opts.DirMode = true, o.dirMode()
 	t, err := fsys.Walk(path, opts)
 	if err != nil {
@@ -312,96 +314,4 @@ func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error
 	t.RemoveStaleBefore(s.Now().Add(-StaleTempAge)) // best effort: a leftover costs disk space, not data
 	t.BeforeRename = s.beforeRename
 	return t.Write(data, o.perm())
-}
-
-// memUpdate is UpdateFileOpts on a file system without links or flock.
-func (s *System) memUpdate(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
-	mu := s.locks.get(target)
-	mu.Lock()
-	defer mu.Unlock()
-	var old afero.File
-	switch f, err := s.OpenFile(target, o.Kind); {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return ReadError(target, err)
-	default:
-		defer f.Close()
-		old = f
-	}
-	fill, err := update(old)
-	if err != nil || fill == nil {
-		return err
-	}
-	var buf bytes.Buffer
-	if err := fill(&buf); err != nil {
-		return fmt.Errorf("write %s: %w", target, err)
-	}
-	return s.memWrite(target, o, buf.Bytes())
-}
-
-// memWrite keeps the rules of fsys.Target.Write (modes, read-only refusal,
-// temporary file and rename) on a file system without links.
-func (s *System) memWrite(path string, o WriteOptions, data []byte) error {
-	p := o.perm()
-	mode := p.New
-	if fi, err := s.Fs.Stat(path); err == nil {
-		if fi.IsDir() {
-			return &fsys.IsDirError{Path: path}
-		}
-		if fi.Mode().Perm()&0o200 == 0 {
-			return &fsys.ReadOnlyError{Path: path, Mode: fi.Mode().Perm()}
-		}
-		mode = fi.Mode().Perm()
-	}
-	if p.Fixed != 0 {
-		mode = p.Fixed
-	}
-	dir := s.Paths.Dir(path)
-	if err := s.Fs.MkdirAll(dir, o.dirMode()); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
-	}
-	f, err := afero.TempFile(s.Fs, dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	fail := func(err error) error {
-		f.Close()
-		s.Fs.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Close(); err != nil {
-		return fail(err)
-	}
-	if err := s.Fs.Chmod(tmp, mode); err != nil {
-		return fail(err)
-	}
-	if s.beforeRename != nil {
-		s.beforeRename(tmp)
-	}
-	if err := s.Fs.Rename(tmp, path); err != nil {
-		s.Fs.Remove(tmp)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
-}
-
-// lockTable holds in-process locks by path for file systems without flock.
-type lockTable struct {
-	mu sync.Mutex
-	m  map[string]*sync.Mutex
-}
-
-func (t *lockTable) get(path string) *sync.Mutex {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	mu, ok := t.m[path]
-	if !ok {
-		mu = &sync.Mutex{}
-		t.m[path] = mu
-	}
-	return mu
 }

@@ -11,7 +11,6 @@ package apply
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"strings"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // States of a target in a Result.
@@ -53,6 +51,9 @@ type Target struct {
 	block []byte
 	diff  string    // Plan's diff of an instruction file, read from a window
 	kind  fsys.Kind // what the file is, for the cap on reading it
+	// within is the project root for a project target: the file must
+	// resolve inside it, for reads and writes alike (core.Confine).
+	within string
 }
 
 // unchanged reports whether parts leave the file old as it is (a file that
@@ -127,129 +128,6 @@ type Result struct {
 	Missing    bool   `json:"missing,omitempty"` // Status only: the file does not exist yet
 }
 
-// Request is what to plan.
-type Request struct {
-	Agents []string // nil: the default ones for the level
-	// Project, when set, plans the project's files instead of the
-	// user-level ones.
-	Project *core.Project
-	// MCPJSON, with Project, also keeps charter's entry in the project's
-	// .mcp.json: it edits the file as it is (nil when absent). The caller
-	// supplies it because the MCP package builds on this one.
-	MCPJSON func(old []byte) ([]byte, error)
-	// RunOnly plans for Run alone: the targets keep no copy of their files
-	// (Old and New stay nil, so Status has no diff to show), and an
-	// instruction file is not read by Plan at all: Run reads it once, a
-	// piece at a time, under its lock (Current is then false until Run).
-	RunOnly bool
-}
-
-// Plan renders snap for the chosen agents' user-level files (nil: the
-// default ones) and reads each target.
-func Plan(sys *core.System, snap *settings.Snapshot, agents []string) ([]Target, error) {
-	return PlanRequest(sys, snap, Request{Agents: agents})
-}
-
-// PlanRequest renders snap for req's targets and reads each one. A target
-// that cannot be edited safely (broken markers, a malformed .mcp.json)
-// fails the whole plan, so that nothing is written.
-func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Target, error) {
-	level := LevelUser
-	if req.Project != nil {
-		level = LevelProject
-	}
-	sel, err := selectAgents(sys, req.Agents, level, req.Project)
-	if err != nil {
-		return nil, err
-	}
-	block := Render(snap)
-	if level == LevelProject {
-		block = projectBlock(snap, block)
-	}
-	out := make([]Target, 0, len(sel)+1)
-	for _, a := range sel {
-		t := Target{Agent: a.Name, Level: level}
-		if level == LevelProject {
-			t.Path = sys.ProjectPath(a, req.Project.Dir)
-		} else if t.Path, err = sys.UserPath(a); err != nil {
-			return nil, err
-		}
-		r, ok := renderers[a.Format]
-		if !ok {
-			return nil, fmt.Errorf("agent %s: no renderer for format %q", a.Name, a.Format)
-		}
-		path := t.Path
-		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
-		if a.Format == core.FormatBlock {
-			t.block = block
-		}
-		out = append(out, t)
-		if h, ok := stopHookOf(a.Name); ok {
-			dir := sys.Paths.Dir(t.Path)
-			if level == LevelProject {
-				dir = sys.Paths.Join(req.Project.Dir, h.projectDir)
-			}
-			ht, err := hookTarget(sys, h.kind, sys.Paths.Join(dir, h.file), snap)
-			if err != nil {
-				return nil, err
-			}
-			ht.Level = level
-			out = append(out, ht)
-		}
-	}
-	if level == LevelProject && req.MCPJSON != nil {
-		path := sys.Paths.Join(req.Project.Dir, MCPFile)
-		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, kind: fsys.KindAgentJSON, edit: func(old []byte) ([][]byte, error) {
-			data, err := req.MCPJSON(old)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
-			}
-			return whole(data), nil
-		}})
-	}
-	for i := range out {
-		if err := out[i].plan(sys, req.RunOnly); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// plan reads the target and finds what Run would make of it. With runOnly
-// the file's bytes are dropped once the verdict is known.
-func (t *Target) plan(sys *core.System, runOnly bool) error {
-	var err error
-	if runOnly && t.block != nil {
-		// Run reads the file under its lock and leaves a current one
-		// alone, so reading it here first would only read it twice.
-		t.SharedPath, err = sys.SharedLink(t.Path)
-		return err
-	}
-	if t.block != nil {
-		if ok, err := t.planWindow(sys); err != nil || ok {
-			if err == nil {
-				t.SharedPath, err = sys.SharedLink(t.Path)
-			}
-			return err
-		}
-		t.diff = "" // lines too long for a window: read it whole
-	}
-	old, err := read(sys, t.Path, t.kind)
-	if err != nil {
-		return err
-	}
-	parts, err := t.edit(old)
-	if err != nil {
-		return err
-	}
-	t.missing, t.current = old == nil, unchanged(old, parts)
-	if !runOnly {
-		t.Old, t.New = old, join(parts)
-	}
-	t.SharedPath, err = sys.SharedLink(t.Path)
-	return err
-}
-
 // Status reports each target as current or outdated, with a unified diff of
 // what Run would change.
 func Status(targets []Target) []Result {
@@ -309,7 +187,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		// Under the lock the file is read once more and edited: an
 		// instruction file as a stream, the text around the block copied
 		// from the old file to the new; any other whole, as small as it is.
-		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644, Kind: t.kind}
+		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644, Kind: t.kind, Within: t.within}
 		var err error
 		if t.block != nil {
 			err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {
@@ -355,7 +233,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 // and the file is not held in memory a second time.
 func (t Target) stillCurrent(sys *core.System) (bool, error) {
 	if t.Old != nil {
-		same, err := sameContent(sys, t.Path, t.Old, t.kind)
+		same, err := t.sameContent(sys, t.Old)
 		if err != nil || same {
 			return t.current, err
 		}
@@ -364,7 +242,7 @@ func (t Target) stillCurrent(sys *core.System) (bool, error) {
 		_, current, err := t.stream(sys)
 		return current, err
 	}
-	old, err := read(sys, t.Path, t.kind)
+	old, err := t.read(sys)
 	if err != nil {
 		return false, err
 	}
@@ -378,7 +256,7 @@ func (t Target) stillCurrent(sys *core.System) (bool, error) {
 // stream reads the file a piece at a time and reports whether it is
 // missing and whether it already is what Run would make of it.
 func (t Target) stream(sys *core.System) (missing, current bool, err error) {
-	f, err := sys.OpenFile(t.Path, t.kind)
+	f, err := t.open(sys)
 	if errors.Is(err, fs.ErrNotExist) {
 		parts, err := t.edit(nil)
 		return true, unchanged(nil, parts), err
@@ -389,33 +267,6 @@ func (t Target) stream(sys *core.System) (missing, current bool, err error) {
 	defer f.Close()
 	current, err = holdsBlock(t.Path, f, t.block)
 	return false, current, err
-}
-
-// sameContent reports whether the file at path holds exactly want, reading
-// it a piece at a time. A missing file is not the same.
-func sameContent(sys *core.System, path string, want []byte, k fsys.Kind) (bool, error) {
-	f, err := sys.OpenFile(path, k)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, core.ReadError(path, err)
-	}
-	defer f.Close()
-	buf := make([]byte, 64<<10)
-	for {
-		n, err := io.ReadFull(f, buf)
-		if n > len(want) || !bytes.Equal(buf[:n], want[:n]) {
-			return false, nil
-		}
-		want = want[n:]
-		switch {
-		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-			return len(want) == 0, nil
-		case err != nil:
-			return false, fmt.Errorf("read %s: %w", path, err)
-		}
-	}
 }
 
 // BlockedError is a Run that left targets unwritten because they lie behind
@@ -447,10 +298,4 @@ func (e *BlockedError) Extras() map[string]any {
 		}
 	}
 	return x
-}
-
-// read returns a file's bytes, nil when it does not exist; only a regular
-// file of at most k's cap is read.
-func read(sys *core.System, path string, k fsys.Kind) ([]byte, error) {
-	return sys.ReadOptional(path, k)
 }

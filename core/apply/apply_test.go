@@ -7,11 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -24,12 +22,8 @@ type machine struct {
 
 func newMachine(t *testing.T, env ...string) *machine {
 	t.Helper()
-	home := filepath.Join(t.TempDir(), "home")
-	environ := []string{"HOME=" + home}
-	for _, kv := range env {
-		environ = append(environ, strings.ReplaceAll(kv, "$HOME", home))
-	}
-	sys := core.NewSystem(afero.NewOsFs(), environ, time.Now, os.Getwd)
+	cm := coretest.New(t, coretest.Env(env...))
+	home, sys := cm.Home, cm.Sys
 	sc, err := sys.ResolveScope(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -45,13 +39,7 @@ func (m *machine) path(rel string) string { return filepath.Join(m.home, filepat
 
 func (m *machine) write(t *testing.T, rel, data string) {
 	t.Helper()
-	p := m.path(rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	coretest.WriteFile(t, m.path(rel), data)
 }
 
 func (m *machine) read(t *testing.T, rel string) string {

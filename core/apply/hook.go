@@ -40,7 +40,7 @@ func executable() (string, error) {
 func hookTarget(sys *core.System, kind gates.HookKind, path string, snap *settings.Snapshot) (Target, error) {
 	cfg := gates.FromSettings(snap.Values, "")
 	present := len(cfg.Required()) > 0
-	var hook gates.StopHook
+	var hook StopHook
 	if present {
 		exe, err := executable()
 		if err != nil {
@@ -50,11 +50,11 @@ func hookTarget(sys *core.System, kind gates.HookKind, path string, snap *settin
 		if snap.Scope.Kind == core.ScopeHost {
 			root = snap.Scope.Root.Path
 		}
-		hook = gates.StopHook{Command: kind.Command(exe, root), Timeout: gates.HookTimeout(cfg.Timeout)}
+		hook = StopHook{Command: kind.Command(exe, root), Timeout: gates.HookTimeout(cfg.Timeout)}
 	}
 	t := Target{Agent: kind.Agent(), Path: path, kind: fsys.KindAgentJSON}
 	t.edit = func(old []byte) ([][]byte, error) {
-		data, err := kind.EnsureStopHook(old, hook, present)
+		data, err := EnsureStopHook(old, kind, hook, present)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w; fix the file or remove it, then run `charter apply` again", t.Path, err)
 		}

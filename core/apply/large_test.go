@@ -9,9 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/afero"
-
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -123,8 +121,8 @@ func TestRunOnlyRereadsUnderLock(t *testing.T) {
 // changes every time. alloc-x/op is what one apply allocates and peak-x the
 // largest heap seen while it runs, both in sizes of the file.
 func BenchmarkApplyLarge(b *testing.B) {
-	home := filepath.Join(b.TempDir(), "home")
-	sys := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home}, time.Now, os.Getwd)
+	m := coretest.New(b)
+	home, sys := m.Home, m.Sys
 	sc, err := sys.ResolveScope(nil)
 	if err != nil {
 		b.Fatal(err)

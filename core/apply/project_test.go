@@ -11,32 +11,15 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
-
-// golden compares got with testdata/name; go test -update rewrites it.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("differs from %s (go test -update rewrites it):\n%s", path, Diff(path, want, got))
-	}
-}
 
 // The project block and the Cursor rules file, byte for byte.
 func TestProjectGolden(t *testing.T) {
 	global := core.Scope{Kind: core.ScopeGlobal, Path: "/home/me/.agentkit/charter"}
 	snap := snapshot(t, global, customYAML)
 	block := projectBlock(snap, Render(snap))
-	golden(t, "project.golden", block)
+	coretest.Golden(t, filepath.Join("testdata", "project.golden"), block)
 	if bytes.Contains(block, []byte("/home/me")) {
 		t.Error("the project block names a home directory; it is shared through git")
 	}
@@ -48,7 +31,7 @@ func TestProjectGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	mdc := join(parts)
-	golden(t, "cursor.mdc.golden", mdc)
+	coretest.Golden(t, filepath.Join("testdata", "cursor.mdc.golden"), mdc)
 	if !bytes.HasPrefix(mdc, []byte("---\ndescription: ")) || !bytes.Contains(mdc, []byte("\nalwaysApply: true\n---\n"+BeginMarker+"\n")) {
 		t.Errorf("rules file frontmatter:\n%s", mdc)
 	}
@@ -65,16 +48,6 @@ func newProject(t *testing.T, m *machine, rel string) *core.Project {
 	return p
 }
 
-func mergeStub(old []byte) ([]byte, error) {
-	if len(old) == 0 {
-		return []byte("{\"mcpServers\": {\"charter\": {}}}\n"), nil
-	}
-	if !bytes.Contains(old, []byte(`"charter"`)) {
-		return append(bytes.TrimSuffix(old, []byte("}\n")), []byte(", \"charter\": {}}\n")...), nil
-	}
-	return old, nil
-}
-
 // apply --project: CLAUDE.md and AGENTS.md always, other agents' files only
 // when already there, .mcp.json last; text outside the block kept.
 func TestPlanProject(t *testing.T) {
@@ -84,7 +57,7 @@ func TestPlanProject(t *testing.T) {
 	m.write(t, "repo/.github/copilot-instructions.md", "Use tabs.")
 	m.mkdir(t, "repo/.cursor/rules")
 
-	ts, err := PlanRequest(m.sys, m.snap, Request{Project: proj, MCPJSON: mergeStub})
+	ts, err := PlanRequest(m.sys, m.snap, Request{Project: proj})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,10 +91,11 @@ func TestPlanProject(t *testing.T) {
 		t.Errorf("AGENTS.md is a team file, readable by others: %v %v", fi, err)
 	}
 
-	// Without the Cursor directory or Copilot's file, only the two.
+	// Without the Cursor directory or Copilot's file, only the two (and
+	// .mcp.json).
 	m2 := newMachine(t)
 	ts, err = PlanRequest(m2.sys, m2.snap, Request{Project: newProject(t, m2, "r")})
-	if err != nil || len(ts) != 4 || ts[0].Agent != "claude" || ts[1].Path != filepath.Join(m2.home, "r", ".claude", HookFile) || ts[2].Agent != "codex" ||
+	if err != nil || len(ts) != 5 || ts[4].Path != filepath.Join(m2.home, "r", MCPFile) || ts[0].Agent != "claude" || ts[1].Path != filepath.Join(m2.home, "r", ".claude", HookFile) || ts[2].Agent != "codex" ||
 		ts[3].Path != filepath.Join(m2.home, "r", ".codex", CodexHookFile) {
 		t.Fatalf("bare project: %+v %v", ts, err)
 	}
@@ -136,9 +110,10 @@ func TestPlanProject(t *testing.T) {
 func TestPlanProjectMCPError(t *testing.T) {
 	m := newMachine(t)
 	proj := newProject(t, m, "repo")
-	bad := errors.New("line 1: not an object")
-	_, err := PlanRequest(m.sys, m.snap, Request{Project: proj, MCPJSON: func([]byte) ([]byte, error) { return nil, bad }})
-	if !errors.Is(err, bad) || !strings.Contains(err.Error(), ".mcp.json") {
+	m.write(t, "repo/.mcp.json", "{\n  \"mcpServers\": [\n")
+	_, err := PlanRequest(m.sys, m.snap, Request{Project: proj})
+	var me *MCPJSONError
+	if !errors.As(err, &me) || me.Line != 3 || !strings.Contains(err.Error(), ".mcp.json") {
 		t.Fatalf("got %v", err)
 	}
 	if _, err := os.Stat(m.path("repo/CLAUDE.md")); !os.IsNotExist(err) {

@@ -2,26 +2,22 @@ package apply
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // snapshot reads the settings of sc from a memory file system holding yaml
 // as the scope's file.
 func snapshot(t *testing.T, sc core.Scope, yaml string) *settings.Snapshot {
 	t.Helper()
-	sys := core.NewSystem(afero.NewMemMapFs(), []string{"HOME=/home/me"}, time.Now, func() (string, error) { return "/", nil })
+	sys := coretest.New(t, coretest.Fs(afero.NewMemMapFs()), coretest.Home("/home/me"), coretest.Wd("/")).Sys
 	st := settings.New(sys, sc)
 	if yaml != "" {
 		if err := afero.WriteFile(sys.Fs, st.Path(), []byte(yaml), 0o600); err != nil {
@@ -87,18 +83,7 @@ func TestRenderGolden(t *testing.T) {
 		t.Run(tt.golden, func(t *testing.T) {
 			got := Render(tt.snap)
 			path := filepath.Join("testdata", tt.golden)
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("rendered block differs from %s (go test -update rewrites it):\n%s", path, Diff(path, want, got))
-			}
+			coretest.Golden(t, path, got)
 			if _, found, err := findBlock(path, got); err != nil || !found {
 				t.Errorf("the block does not parse as one block: %v", err)
 			}

@@ -31,7 +31,7 @@ const windowLines = contextLines + 2
 // is missing or current, and the diff Status shows. ok is false when the
 // window would not be bounded.
 func (t *Target) planWindow(sys *core.System) (ok bool, err error) {
-	f, err := sys.OpenFile(t.Path, t.kind)
+	f, err := t.open(sys)
 	if errors.Is(err, fs.ErrNotExist) {
 		t.missing, t.diff = true, Diff(t.Path, nil, t.block)
 		return true, nil

@@ -12,8 +12,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/fsys"
-	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -263,10 +261,12 @@ func settingsFiles(r *run) []Check {
 	}
 	var out []Check
 	for _, f := range files {
-		data, err := r.Sys.ReadFile(f.path, fsys.KindSettings)
+		data, err := readFile(r, f.path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR): // a file in the way has its own line
 			out = append(out, ok(f.name, f.label, f.path+" does not exist yet: the defaults apply"))
+		case core.ErrorCode(err) == core.CodeOutsideProject:
+			out = append(out, fail(f.name, f.label, err.Error(), "replace the link with the file itself, or remove it"))
 		case err != nil && core.ErrorCode(err) != core.CodeInternal: // a FIFO, a device, too large: the message says what to do
 			out = append(out, fail(f.name, f.label, err.Error(), f.fix))
 		case err != nil:
@@ -365,111 +365,4 @@ func server(r *run) []Check {
 			"nothing to do: `charter serve` replaces it when it starts; or remove the file")}
 	}
 	return []Check{ok(name, label, "not running (start it with `charter serve`)")}
-}
-
-// agentFiles: whether each agent's instruction file holds the current
-// settings.
-func agentFiles(r *run) []Check {
-	const name, label = "agent-files", "Agent files"
-	if r.scopeErr != nil {
-		return r.needScope(name, label)
-	}
-	targets, err := r.plan()
-	switch {
-	case r.unreadable && r.policyErr != nil:
-		return []Check{warn(name, label, "not checked: the policy cannot be read (see above)", "fix the policy file first")}
-	case r.unreadable:
-		return []Check{warn(name, label, "not checked: the settings cannot be read (see above)", "fix the settings file first")}
-	case core.ErrorCode(err) == core.CodeNoAgent:
-		return []Check{warn(name, label, err.Error(), "create the agent's directory, or write for one with `charter apply --agent claude`")}
-	case err != nil:
-		return []Check{fail(name, label, err.Error(), "fix the file by hand, then run `charter apply`")}
-	}
-	out := make([]Check, 0, len(targets))
-	for _, t := range targets {
-		n, l := "agent-file:"+t.Agent, "Agent file ("+t.Agent+")"
-		switch {
-		case t.Missing():
-			out = append(out, warn(n, l, t.Path+" is not written yet: the agent does not know these settings", "run `charter apply`"))
-		case t.Current():
-			out = append(out, ok(n, l, t.Path+" is up to date"))
-		default:
-			out = append(out, warn(n, l, t.Path+" is out of date: the agent still follows the earlier settings",
-				"run `charter apply` (`charter apply --dry-run` shows the changes)"))
-		}
-	}
-	return out
-}
-
-// plan is what `charter apply` would do, computed once per run.
-func (r *run) plan() ([]apply.Target, error) {
-	if r.planned {
-		return r.targets, r.planErr
-	}
-	r.planned = true
-	if r.scopeErr != nil {
-		r.planErr = r.scopeErr
-		return nil, r.planErr
-	}
-	if r.policyErr != nil {
-		r.unreadable, r.planErr = true, r.policyErr
-		return nil, r.planErr
-	}
-	// The user-level files, as `charter apply` renders them: without the
-	// project's layers.
-	snap, err := settings.Open(r.Sys, r.scope, nil, r.policy).Read()
-	if err != nil {
-		r.unreadable, r.planErr = true, err
-		return nil, r.planErr
-	}
-	r.targets, r.planErr = r.Session.Plan(snap, session.ApplyRequest{})
-	return r.targets, r.planErr
-}
-
-// projectFiles: inside a project, whether each of its files that `charter
-// apply --project` writes holds the project's current settings, as
-// `charter apply --project --check` sees them. Only the files there count:
-// most projects keep some agents' files and not others, and one that does
-// not exist is nothing to fix. A file apply --project cannot edit is a
-// warning, not a failure: charter itself works without the project's files.
-func projectFiles(r *run) []Check {
-	const name, label = "project-files", "Project files"
-	if r.project == nil || r.scopeErr != nil {
-		return nil
-	}
-	if r.plan(); r.unreadable {
-		return nil // the agent files' line already says why nothing was checked
-	}
-	snap, err := r.store.Read()
-	if err != nil {
-		return []Check{warn(name, label, "not checked: the project's settings cannot be read (see above)", "fix the project's settings file first")}
-	}
-	targets, err := r.Session.Plan(snap, session.ApplyRequest{Project: true})
-	if err != nil {
-		return []Check{warn(name, label, err.Error(), "fix the file by hand, then run `charter apply --project`")}
-	}
-	hook := r.Sys.Paths.Join(r.project.Dir, ".claude", apply.HookFile)
-	var out []Check
-	for _, t := range targets {
-		if t.Missing() {
-			continue
-		}
-		n, l := "agent-file:"+t.Agent+":project", "Project file ("+t.Agent+")"
-		if t.Current() {
-			out = append(out, ok(n, l, t.Path+" is up to date"))
-			continue
-		}
-		msg := t.Path + " is out of date: agents here do not follow the project's current settings"
-		switch {
-		case t.Agent == apply.MCPTarget:
-			msg = t.Path + " is out of date: it lacks charter's current MCP server entry"
-		case t.Path == hook:
-			msg = t.Path + " is out of date: its charter Stop hook entry does not match the required gates"
-		}
-		out = append(out, warn(n, l, msg, "run `charter apply --project` (`charter apply --project --dry-run` shows the changes)"))
-	}
-	if len(out) == 0 {
-		out = append(out, ok(name, label, "no agent file in the project yet (`charter apply --project` writes them with the project's settings)"))
-	}
-	return out
 }

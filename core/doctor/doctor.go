@@ -13,6 +13,7 @@ package doctor
 import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -60,19 +61,8 @@ type Env struct {
 	Session *session.Session
 	Version string // of this charter
 	// Server probes the server of a scope (core/server.Probe). It is passed
-	// in so that the server can serve this report without an import cycle.
-	Server func(*core.System, core.Scope) ServerState
-}
-
-// ServerState is what a probe found out about a scope's server.
-type ServerState struct {
-	Discovery string // the discovery file's path
-	Running   bool
-	URL       string
-	PID       int
-	// Stale says why a discovery file that exists does not count; "" when
-	// there is none or its server runs.
-	Stale string
+	// in: the server owns its discovery file, and doctor stays below it.
+	Server func(*core.System, core.Scope) core.ServerState
 }
 
 // run is one doctor run: the environment, and what several checks need,
@@ -153,4 +143,19 @@ func fail(name, label, msg, fix string) Check {
 // needScope is the line of a check that cannot run without a scope.
 func (r *run) needScope(name, label string) []Check {
 	return []Check{warn(name, label, "not checked: the config root could not be resolved", "fix the config root first (see above)")}
+}
+
+// readFile reads a settings file for its check; a project's own files only
+// inside the project (a link out of it is reported, not read).
+func readFile(r *run, path string) ([]byte, error) {
+	within := ""
+	if p := r.project; p != nil && (path == p.SettingsPath() || path == p.LocalPath()) {
+		within = p.Dir
+	}
+	f, err := r.Sys.OpenWithin(within, path, fsys.KindSettings)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return fsys.ReadAll(f, path, fsys.KindSettings)
 }

@@ -8,32 +8,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/mcpserver"
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
-
-func newSys(t *testing.T, environ ...string) (*core.System, string) {
-	t.Helper()
-	home := filepath.Join(t.TempDir(), "home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return sysIn(home, environ...), home
-}
-
-// sysIn is a System whose home is home, with environ beside HOME.
-func sysIn(home string, environ ...string) *core.System {
-	// The policy path is pinned, so that the machine's own is never read.
-	environ = append([]string{"HOME=" + home, "PATH=", "AGENTKIT_POLICY_FILE=" + filepath.Join(home, "policy.yaml")}, environ...)
-	return core.NewSystem(afero.NewOsFs(), environ, time.Now, func() (string, error) { return home, nil })
-}
 
 func byName(rep Report) map[string]Check {
 	m := map[string]Check{}
@@ -65,12 +46,13 @@ func tree(t *testing.T, dir string) []string {
 }
 
 func TestRunOrderAndNothingWritten(t *testing.T) {
-	sys, home := newSys(t)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
 	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	before := tree(t, home)
-	rep := Run(Env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) ServerState { return ServerState{} }})
+	rep := Run(Env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) core.ServerState { return core.ServerState{} }})
 	if after := tree(t, home); !slices.Equal(before, after) {
 		t.Errorf("doctor changed the home:\nbefore %v\nafter  %v", before, after)
 	}
@@ -97,17 +79,18 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 }
 
 func TestServerStates(t *testing.T) {
-	sys, _ := newSys(t)
+	m := coretest.New(t)
+	sys := m.Sys
 	for _, tc := range []struct {
-		st     ServerState
+		st     core.ServerState
 		status string
 		msg    string
 	}{
-		{ServerState{}, OK, "not running"},
-		{ServerState{Discovery: "/d.json", Stale: "pid 7 is not running"}, Warn, "/d.json is stale: pid 7 is not running"},
-		{ServerState{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, OK, "running at http://127.0.0.1:41000/ (pid 9)"},
+		{core.ServerState{}, OK, "not running"},
+		{core.ServerState{Discovery: "/d.json", Stale: "pid 7 is not running"}, Warn, "/d.json is stale: pid 7 is not running"},
+		{core.ServerState{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, OK, "running at http://127.0.0.1:41000/ (pid 9)"},
 	} {
-		rep := Run(Env{Sys: sys, Server: func(*core.System, core.Scope) ServerState { return tc.st }})
+		rep := Run(Env{Sys: sys, Server: func(*core.System, core.Scope) core.ServerState { return tc.st }})
 		c := byName(rep)["server"]
 		if c.Status != tc.status || !strings.Contains(c.Message, tc.msg) {
 			t.Errorf("%+v: %+v", tc.st, c)
@@ -122,7 +105,8 @@ func TestUnwritableRoot(t *testing.T) {
 	if os.Geteuid() == 0 {
 		t.Skip("root writes anywhere")
 	}
-	sys, home := newSys(t)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
 	root := filepath.Join(home, "root")
 	if err := os.MkdirAll(root, 0o500); err != nil {
 		t.Fatal(err)
@@ -136,7 +120,8 @@ func TestUnwritableRoot(t *testing.T) {
 }
 
 func TestRootIsAFile(t *testing.T) {
-	sys, home := newSys(t)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
 	file := filepath.Join(home, "file")
 	if err := os.WriteFile(file, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -158,23 +143,15 @@ func TestRootIsAFile(t *testing.T) {
 // The project and the policy have lines of their own, and their files are
 // checked as the scope's is; a malformed one fails, naming file and line.
 func TestProjectAndPolicy(t *testing.T) {
-	sys, home := newSys(t)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
 	repo := filepath.Join(home, "..", "repo")
-	write := func(p, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	repo = filepath.Clean(repo)
 	shared := filepath.Join(repo, ".charter", "settings.yaml")
 	local := filepath.Join(repo, ".charter", "settings.local.yaml")
-	write(shared, "rules:\n  tier: full\n")
-	write(local, "# mine\nrules:\n  tier: extreme\n")
-	policy := filepath.Join(home, "policy.yaml")
+	coretest.WriteFile(t, shared, "rules:\n  tier: full\n")
+	coretest.WriteFile(t, local, "# mine\nrules:\n  tier: extreme\n")
+	policy := m.PolicyFile
 	rep := byName(Run(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})}))
 	if c := rep["project"]; c.Status != OK || c.Message != repo+" (from --project-dir): "+filepath.Join(".charter", "settings.yaml")+", "+filepath.Join(".charter", "settings.local.yaml") {
 		t.Errorf("project: %+v", c)
@@ -189,7 +166,7 @@ func TestProjectAndPolicy(t *testing.T) {
 		t.Errorf("no policy: %+v", c)
 	}
 
-	write(policy, "lock:\n  rules.tier: full\nminimun:\n  gates.coverage.min: 80\n")
+	coretest.WriteFile(t, policy, "lock:\n  rules.tier: full\nminimun:\n  gates.coverage.min: 80\n")
 	full := Run(Env{Sys: sys})
 	rep = byName(full)
 	if c := rep["policy"]; c.Status != Fail || !strings.Contains(c.Message, policy+":3: ") || c.Fix == "" {
@@ -205,7 +182,7 @@ func TestProjectAndPolicy(t *testing.T) {
 		t.Error("a malformed policy passed")
 	}
 
-	write(policy, "lock:\n  rules.tier: full\nminimum:\n  gates.coverage.min: 80\n")
+	coretest.WriteFile(t, policy, "lock:\n  rules.tier: full\nminimum:\n  gates.coverage.min: 80\n")
 	if c := byName(Run(Env{Sys: sys}))["policy"]; c.Status != OK || c.Message != policy+" is valid; it rules 2 keys" {
 		t.Errorf("valid policy: %+v", c)
 	}
@@ -238,7 +215,8 @@ func TestAgentTableEntry(t *testing.T) {
 	}
 
 	// The default table knows nothing of it.
-	sys, home := newSys(t, "ZED_HOME="+dir)
+	m := coretest.New(t, coretest.Env("ZED_HOME="+dir))
+	sys, home := m.Sys, m.Home
 	rep := byName(Run(Env{Sys: sys}))
 	if _, ok := rep["agent-file:zed"]; ok || strings.Contains(rep["profile"].Message, "ZED_HOME") {
 		t.Fatalf("zed is known without its table entry: %+v", rep)
@@ -286,7 +264,7 @@ func TestAgentTableEntry(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sys = withZed(sysIn(home, "ZED_HOME="+config))
+	sys = withZed(coretest.New(t, coretest.Home(home), coretest.Env("ZED_HOME="+config)).Sys)
 	rep = byName(Run(Env{Sys: sys}))
 	if c := rep["profile"]; c.Message != "zed/work, chosen by ZED_HOME="+config {
 		t.Errorf("profile: %+v", c)
@@ -305,7 +283,8 @@ func TestAgentTableEntry(t *testing.T) {
 // A project's files are checked when they exist, and only then; one that
 // apply --project cannot edit is a warning, since charter works without it.
 func TestProjectFiles(t *testing.T) {
-	sys, home := newSys(t)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
 	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +302,7 @@ func TestProjectFiles(t *testing.T) {
 	write(filepath.Join(".charter", "settings.yaml"), "rules:\n  tier: full\n")
 	run := func() (Report, map[string]Check) {
 		// A new session each time, as each `charter doctor` is.
-		rep := Run(Env{Session: session.New(sys, session.Options{ProjectDir: &repo, RegisterMCP: registerMCP})})
+		rep := Run(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})})
 		return rep, byName(rep)
 	}
 
@@ -374,10 +353,4 @@ func TestProjectFiles(t *testing.T) {
 			t.Errorf("a project line without a project: %+v", c)
 		}
 	}
-}
-
-// registerMCP is charter's entry in a project's .mcp.json, as the command
-// line's session keeps it.
-func registerMCP(old []byte) ([]byte, error) {
-	return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry())
 }

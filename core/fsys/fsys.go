@@ -5,6 +5,9 @@
 // tree until the write is confirmed, follows links outside it, and writes
 // in the very directory it checked. Locks live here too.
 //
+// With Options.Boundary a walk also confines a path a repository chose to
+// the project (boundary.go): a link that leads out of it is refused.
+//
 // Properties (GUARD.md):
 //  1. A link inside the companion tree on the way to a target blocks the
 //     write until it is confirmed.
@@ -17,7 +20,8 @@
 //     target is written atomically in the target's own directory.
 //  5. A failed or refused write leaves no temporary file.
 //
-// On Linux, macOS and the BSDs (walk_unix.go) all five hold. Elsewhere
+// On Linux, macOS and the BSDs (walker_unix.go walks, walk_unix.go reads
+// and writes) all five hold. Elsewhere
 // (Windows) portable.go does what the platform allows; its doc comment
 // names the window that remains.
 package fsys
@@ -47,6 +51,12 @@ type Options struct {
 	// umask). Without it a walk creates nothing and reports Missing.
 	Create  bool
 	DirMode fs.FileMode
+	// Boundary, when set, is the project a repository's path must stay
+	// in: the target's directory must be it or lie below it, whatever
+	// links lead there (boundary.go), else the walk fails with
+	// *OutsideError. An existing directory; links in its own spelling are
+	// the user's and followed.
+	Boundary string
 }
 
 // Perm says which mode a written file gets.

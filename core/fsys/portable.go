@@ -42,6 +42,7 @@ type pframe struct {
 	path   string
 	info   fs.FileInfo
 	inside bool
+	bound  bool // the boundary or below it (boundary.go)
 }
 
 // isLinkish: a symbolic link, or a Windows reparse point (junction, mount
@@ -61,15 +62,30 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 			home = fi
 		}
 	}
+	var bound fs.FileInfo
+	if o.Boundary != "" {
+		fi, err := os.Stat(o.Boundary)
+		if err != nil || !fi.IsDir() {
+			return nil, &fs.PathError{Op: "find project", Path: o.Boundary, Err: fs.ErrNotExist}
+		}
+		bound = fi
+	}
+	isBound := func(fi fs.FileInfo) bool { return bound != nil && os.SameFile(fi, bound) }
+	confined := func(inside bool, link string) error {
+		if bound == nil || inside {
+			return nil
+		}
+		return &OutsideError{Path: path, Link: link, Root: o.Boundary}
+	}
 	var stack []pframe
-	shared, links := "", 0
+	shared, outLink, links := "", "", 0
 	setRoot := func(p string) error {
 		root := filepath.VolumeName(p) + string(filepath.Separator)
 		fi, err := os.Stat(root)
 		if err != nil {
 			return err
 		}
-		stack = []pframe{{path: root, info: fi, inside: home != nil && os.SameFile(fi, home)}}
+		stack = []pframe{{path: root, info: fi, inside: home != nil && os.SameFile(fi, home), bound: isBound(fi)}}
 		return nil
 	}
 	if err := setRoot(path); err != nil {
@@ -89,7 +105,7 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 		}
 		p := filepath.Join(top.path, c.name)
 		fi, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) && !last && o.Create {
+		if errors.Is(err, fs.ErrNotExist) && !last && o.Create && (bound == nil || top.bound) {
 			if err := os.Mkdir(p, o.DirMode.Perm()); err != nil && !errors.Is(err, fs.ErrExist) {
 				return nil, err
 			}
@@ -97,8 +113,20 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist) && last:
+			if err := confined(top.bound, outLink); err != nil {
+				return nil, err
+			}
 			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, o: o, dirInfo: top.info}, nil
 		case errors.Is(err, fs.ErrNotExist):
+			if bound != nil {
+				flags := make([]bool, len(stack))
+				for i, f := range stack {
+					flags[i] = f.bound
+				}
+				if err := confined(!escapes(flags, append([]comp{c}, queue...)), outLink); err != nil {
+					return nil, err
+				}
+			}
 			names := []string{top.path, c.name}
 			for _, r := range queue {
 				names = append(names, r.name)
@@ -120,6 +148,9 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 					shared = shown
 				}
 			}
+			if top.bound && outLink == "" {
+				outLink = shown
+			}
 			if links++; links > MaxLinks {
 				return nil, &LinkLoopError{Path: path}
 			}
@@ -136,13 +167,19 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 			queue = append(linkComps(text), queue...)
 			continue
 		case last:
+			if err := confined(top.bound, outLink); err != nil {
+				return nil, err
+			}
 			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, IsDir: fi.IsDir(), o: o, dirInfo: top.info}, nil
 		case !fi.IsDir():
 			return nil, &NotDirError{Path: p}
 		}
-		stack = append(stack, pframe{path: p, info: fi, inside: top.inside || (home != nil && os.SameFile(fi, home))})
+		stack = append(stack, pframe{path: p, info: fi, inside: top.inside || (home != nil && os.SameFile(fi, home)), bound: top.bound || isBound(fi)})
 	}
 	top := stack[len(stack)-1]
+	if err := confined(top.bound, outLink); err != nil {
+		return nil, err
+	}
 	return &portableTarget{Path: path, Dir: filepath.Dir(top.path), Name: filepath.Base(top.path), Shared: shared, IsDir: true, o: o}, nil
 }
 

@@ -1,6 +1,10 @@
 package gates
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentkit/charter/core/jsonedit"
+)
 
 // Codex's Stop hook, read for this design (and cited in docs/gates.md):
 //
@@ -78,13 +82,6 @@ func (k HookKind) Command(binary, root string) string {
 	return hookCommand(binary, root, k.Suffix())
 }
 
-// EnsureStopHook is the package's EnsureStopHook for this kind's file:
-// Claude's settings.json, or Codex's hooks.json, which has the same hooks
-// object.
-func (k HookKind) EnsureStopHook(data []byte, hook StopHook, present bool) ([]byte, error) {
-	return ensureStopHook(data, hook, k.Suffix(), present)
-}
-
 // answer turns a result in Claude Code's protocol into this kind's. For
 // Codex a block (exit 2, the text on stderr) becomes exit 0 with
 // {"decision":"block","reason":text} on stdout; the rest is the same in
@@ -93,7 +90,7 @@ func (k HookKind) answer(res HookResult) HookResult {
 	if k != CodexStop || res.ExitCode != 2 {
 		return res
 	}
-	out := render(struct {
+	out := jsonedit.Encode(struct {
 		Decision string `json:"decision"`
 		Reason   string `json:"reason"`
 	}{"block", strings.TrimRight(res.Stderr, "\n")}, "", "", false, "\n")

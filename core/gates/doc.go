@@ -50,17 +50,16 @@
 //
 // # Installing the hook (`charter apply`)
 //
-//	hook := gates.StopHook{
-//		Command: gates.HookCommand(charterExe, hostRoot), // hostRoot "" unless the scope is a host root
-//		Timeout: gates.HookTimeout(cfg.Timeout),          // seconds: every gate's time, and a margin
+// The entry's command and timeout come from here; core/apply writes it
+// into the agents' files:
+//
+//	hook := apply.StopHook{
+//		Command: kind.Command(charterExe, hostRoot), // hostRoot "" unless the scope is a host root
+//		Timeout: gates.HookTimeout(cfg.Timeout),     // seconds: every gate's time, and a margin
 //	}
-//	out, err := gates.EnsureStopHook(old, hook, len(cfg.Required()) > 0)
+//	out, err := apply.EnsureStopHook(old, kind, hook, len(cfg.Required()) > 0)
 //
-// returns the settings.json bytes with charter's entry present or absent,
-// every other byte unchanged; old is returned as is when nothing changes,
-// so bytes.Equal(out, old) means "current". Write out through core's
-// guarded write (UpdateFile), like CLAUDE.md.
-//
-// For Codex's hooks.json, which holds the same "hooks" object, use
-// gates.CodexStop.Command and gates.CodexStop.EnsureStopHook.
+// returns Claude Code's settings.json (kind gates.ClaudeStop) or Codex's
+// hooks.json (gates.CodexStop), which hold the same "hooks" object, with
+// charter's entry present or absent and every other byte unchanged.
 package gates

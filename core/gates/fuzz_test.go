@@ -3,11 +3,9 @@ package gates
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
-	"reflect"
 	"testing"
 )
 
@@ -64,102 +62,4 @@ func FuzzParseCobertura(f *testing.F) {
 		`<coverage lines-valid="3" lines-covered="1"/>`, `<coverage><class><methods><line hits="1"/></methods></class></coverage>`,
 		`<coverage><class><line hits="0"/></class>`, `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><coverage/>`,
 	}, parseCobertura)
-}
-
-// Whatever the file, EnsureStopHook refuses it with a SettingsError or
-// yields valid JSON with exactly the wanted charter entries, idempotently,
-// and means the same as before outside charter's entry.
-func FuzzEnsureStopHook(f *testing.F) {
-	for _, name := range []string{"settings.json", "tabs-no-stop.json", "compact.json", "crlf.json", "settings.added.json"} {
-		b, err := os.ReadFile(filepath.Join("testdata", "claude", name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	for _, s := range []string{
-		"", "{}", "[]", `{"hooks":{}}`, `{"hooks":{"Stop":[]}}`, `{"hooks":{"Stop":[{"hooks":[{"command":"charter gate hook claude-stop"}]}]}}`,
-		`{"hooks":1}`, `{"a":1,"a":2,"hooks":{"Stop":[],"Stop":[{"hooks":[]}]}}`, "{\"x\":\"\\\"}\"}",
-	} {
-		f.Add([]byte(s))
-	}
-	const cmd = "/bin/charter gate hook claude-stop"
-	hook := StopHook{Command: cmd, Timeout: 1920}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		added, err := EnsureStopHook(data, hook, true)
-		if err != nil {
-			var se *SettingsError
-			if !errors.As(err, &se) {
-				t.Fatalf("error of the wrong type %T: %v", err, err)
-			}
-			if _, err2 := EnsureStopHook(data, hook, false); err2 == nil {
-				t.Fatalf("add refused (%v) but remove accepted", err)
-			}
-			return
-		}
-		entries := func(b []byte) (n int, doc any) {
-			b = bytes.TrimPrefix(b, []byte(bom))
-			if err := json.Unmarshal(b, &doc); err != nil {
-				t.Fatalf("invalid JSON %v:\n%q", err, b)
-			}
-			return len(charterHooks(doc)), doc
-		}
-		_, doc := entries(added)
-		if hs := charterHooks(doc); len(hs) != 1 || hs[0]["command"] != cmd || hs[0]["timeout"] != float64(hook.Timeout) {
-			t.Fatalf("charter entries after add %v:\n%s", hs, added)
-		}
-		if again, _ := EnsureStopHook(added, hook, true); !bytes.Equal(again, added) {
-			t.Fatalf("add is not idempotent:\n%s\n%s", added, again)
-		}
-		removed, err := EnsureStopHook(added, hook, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(bytes.TrimSpace(bytes.TrimPrefix(data, []byte(bom)))) == 0 {
-			return
-		}
-		direct, err := EnsureStopHook(data, hook, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, a := entries(removed)
-		_, b := entries(direct)
-		if n, _ := entries(direct); n != 0 || !reflect.DeepEqual(normalize(a), normalize(b)) {
-			t.Fatalf("meaning changed:\n%s\n%s", removed, direct)
-		}
-	})
-}
-
-// charterHooks lists charter's entries in hooks.Stop.
-func charterHooks(doc any) []map[string]any {
-	var out []map[string]any
-	root, _ := doc.(map[string]any)
-	hooks, _ := root["hooks"].(map[string]any)
-	stop, _ := hooks["Stop"].([]any)
-	for _, g := range stop {
-		gm, _ := g.(map[string]any)
-		hs, _ := gm["hooks"].([]any)
-		for _, h := range hs {
-			hm, _ := h.(map[string]any)
-			if c, ok := hm["command"].(string); ok && IsCharterHook(c) {
-				out = append(out, hm)
-			}
-		}
-	}
-	return out
-}
-
-// normalize drops an empty Stop list and an empty hooks object, which mean
-// nothing to Claude Code.
-func normalize(doc any) any {
-	root, _ := doc.(map[string]any)
-	if hooks, ok := root["hooks"].(map[string]any); ok {
-		if stop, ok := hooks["Stop"].([]any); ok && len(stop) == 0 {
-			delete(hooks, "Stop")
-		}
-		if len(hooks) == 0 {
-			delete(root, "hooks")
-		}
-	}
-	return doc
 }

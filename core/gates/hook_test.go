@@ -15,17 +15,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/afero"
-
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 func newState(t *testing.T) (*FileState, string) {
 	t.Helper()
-	dir := t.TempDir()
-	sys := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + dir}, time.Now, os.Getwd)
-	state := filepath.Join(dir, "state")
-	return NewFileState(sys, state), state
+	m := coretest.New(t)
+	state := filepath.Join(m.Dir, "state")
+	return NewFileState(m.Sys, state), state
 }
 
 func stopJSON(session string, active bool) string {

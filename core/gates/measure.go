@@ -8,9 +8,6 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/fsys"
-
-	"github.com/spf13/afero"
 )
 
 // measure reads the coverage report of a coverage gate whose command
@@ -29,12 +26,8 @@ func measure(cfg Config, res *Result) {
 	if !filepath.IsAbs(path) && cfg.Dir != "" {
 		path = filepath.Join(cfg.Dir, path)
 	}
-	afs := cfg.Fs
-	if afs == nil {
-		afs = afero.NewOsFs()
-	}
-	f, err := core.OpenFileFs(afs, path, fsys.KindCoverage)
-	if err != nil && core.ErrorCode(err) != core.CodeInternal { // a FIFO, a device, too large: the error says what
+	f, err := openReport(cfg, path)
+	if err != nil && core.ErrorCode(err) != core.CodeInternal { // a FIFO, a device, too large, outside the project: the error says what
 		fail("coverage report: %v", err)
 		return
 	}

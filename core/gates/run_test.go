@@ -162,12 +162,21 @@ func TestRunCancelled(t *testing.T) {
 }
 
 func TestRunCoverage(t *testing.T) {
-	abs, err := filepath.Abs(filepath.Join("testdata", "coverage", "go-merged.out"))
+	elsewhere, err := filepath.Abs(filepath.Join("testdata", "coverage", "go-merged.out"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
+	data, err := os.ReadFile(elsewhere)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(dir, "go-merged.out") // an absolute path inside the project
+	os.WriteFile(abs, data, 0o644)
 	os.WriteFile(filepath.Join(dir, "bad.info"), []byte("SF:a\nDA:1\nend_of_record\n"), 0o644)
+	// The report's name is the repository's: it must not lead out of it.
+	os.Symlink(elsewhere, filepath.Join(dir, "out.out"))
+	os.Symlink("go-merged.out", filepath.Join(dir, "in.out"))
 	for _, tc := range []struct {
 		name, command, report, min string
 		status, message            string
@@ -183,6 +192,11 @@ func TestRunCoverage(t *testing.T) {
 		{"malformed report", "true", "bad.info", "10", StatusFailed, "coverage report bad.info: line 2: DA: wants line,count: \"1\"", "null"},
 		{"no report setting", "true", "", "10", StatusFailed, "gates.coverage.report is empty", "null"},
 		{"command fails", "exit 2", abs, "10", StatusFailed, "exit code 2", "null"},
+		{"absolute elsewhere", "true", elsewhere, "10", StatusFailed,
+			"coverage report: " + elsewhere + " is outside the project " + dir, "null"},
+		{"link out", "true", "out.out", "10", StatusFailed,
+			"coverage report: " + filepath.Join(dir, "out.out") + " is a link that leads out of the project " + dir, "null"},
+		{"link inside", "true", "in.out", "10", StatusPassed, "", `{"percent":66.66,"min":10}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := Config{Coverage: CoverageGate{Command: tc.command, Report: tc.report, Min: decimal.RequireFromString(tc.min)}, Dir: dir}

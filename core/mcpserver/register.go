@@ -6,33 +6,23 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
 )
 
 // ServerName is the name charter registers under with each agent.
-const ServerName = "charter"
-
-// Entry is how an agent starts charter's MCP server: the stdio entry of
-// Claude Code's mcpServers and of Codex's mcp_servers.
-type Entry struct {
-	Command string
-	Args    []string
-}
+const ServerName = apply.MCPServerName
 
 // UserEntry is the entry for user-level registration: the binary's absolute
 // path, then `--config-root ROOT` when a host chose the root (an agent does
 // not pass the variable on everywhere, and the root must be the same one),
 // then `mcp`.
-func UserEntry(exe string, sc core.Scope) Entry {
+func UserEntry(exe string, sc core.Scope) apply.MCPEntry {
 	var args []string
 	if sc.Kind == core.ScopeHost {
 		args = append(args, "--config-root", sc.Root.Path)
 	}
-	return Entry{Command: exe, Args: append(args, "mcp")}
+	return apply.MCPEntry{Command: exe, Args: append(args, "mcp")}
 }
-
-// ProjectEntry is the entry for a project's .mcp.json, which the team
-// shares: charter found on PATH, since each machine keeps it elsewhere.
-func ProjectEntry() Entry { return Entry{Command: core.Name, Args: []string{"mcp"}} }
 
 // CodexEnvVars are the variables charter reads that Codex does not pass to
 // an MCP server unless asked: it passes only HOME, PATH, USER, LANG and a
@@ -52,11 +42,11 @@ type Snippet struct {
 }
 
 // UserSnippet renders the user-level registration of e for agent.
-func UserSnippet(agent string, e Entry) (Snippet, error) {
+func UserSnippet(agent string, e apply.MCPEntry) (Snippet, error) {
 	sn := Snippet{Agent: agent, Name: ServerName, Command: e.Command, Args: e.Args}
 	switch agent {
 	case "claude":
-		entry, err := json.Marshal(claudeJSON(e))
+		entry, err := json.Marshal(e.Claude())
 		if err != nil {
 			return Snippet{}, err
 		}
@@ -80,22 +70,6 @@ func UserSnippet(agent string, e Entry) (Snippet, error) {
 			Msg: fmt.Sprintf("unknown agent %q for --print-config: choose %s", agent, strings.Join(Agents, " or "))}
 	}
 	return sn, nil
-}
-
-// claudeEntry is one server in Claude Code's mcpServers, in the key order
-// `claude mcp add` writes.
-type claudeEntry struct {
-	Type    string   `json:"type"`
-	Command string   `json:"command"`
-	Args    []string `json:"args"`
-}
-
-func claudeJSON(e Entry) claudeEntry {
-	args := e.Args
-	if args == nil {
-		args = []string{}
-	}
-	return claudeEntry{Type: "stdio", Command: e.Command, Args: args}
 }
 
 // tomlString is a TOML basic string. JSON's string escapes are all valid

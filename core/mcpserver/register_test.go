@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
 )
 
 func TestUserEntry(t *testing.T) {
@@ -23,7 +24,7 @@ func TestUserEntry(t *testing.T) {
 }
 
 func TestUserSnippet(t *testing.T) {
-	e := Entry{Command: "/opt/my tools/charter", Args: []string{"--config-root", `/srv/it's "ci"`, "mcp"}}
+	e := apply.MCPEntry{Command: "/opt/my tools/charter", Args: []string{"--config-root", `/srv/it's "ci"`, "mcp"}}
 	claude, err := UserSnippet("claude", e)
 	if err != nil {
 		t.Fatal(err)

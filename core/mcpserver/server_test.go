@@ -10,14 +10,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -42,9 +41,9 @@ type env struct {
 
 func newEnv(t testing.TB, vars ...string) *env {
 	t.Helper()
-	e := &env{home: t.TempDir(), wd: t.TempDir()}
-	e.sys = core.NewSystem(afero.NewOsFs(), append([]string{"HOME=" + e.home}, vars...), time.Now,
-		func() (string, error) { return e.wd, nil })
+	wd := t.TempDir()
+	m := coretest.New(t, coretest.Env(vars...), coretest.Wd(wd))
+	e := &env{home: m.Home, wd: wd, sys: m.Sys}
 	var err error
 	if e.scope, err = e.sys.ResolveScope(nil); err != nil {
 		t.Fatal(err)
@@ -56,12 +55,7 @@ func (e *env) settingsFile() string { return filepath.Join(e.scope.Path, setting
 
 func (e *env) write(t testing.TB, path, data string) {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	coretest.WriteFile(t, path, data)
 }
 
 func (e *env) backend(runner GateRunner) *Local {
@@ -288,11 +282,7 @@ func TestStatusApply(t *testing.T) {
 // A profile under the default root reads the root's file below its own:
 // explain names the layer each value comes from.
 func TestExplainLayers(t *testing.T) {
-	home := t.TempDir()
-	e := newEnv(t, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".agent-switch", "claude", "work", "config"))
-	// newEnv chose its own home; use the one the variable points into.
-	e.sys = core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".agent-switch", "claude", "work", "config")},
-		time.Now, e.sys.Getwd)
+	e := newEnv(t, "CLAUDE_CONFIG_DIR="+filepath.Join("$HOME", ".agent-switch", "claude", "work", "config"))
 	sc, err := e.sys.ResolveScope(nil)
 	if err != nil || sc.Kind != core.ScopeProfile {
 		t.Fatalf("scope %+v, %v", sc, err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // startProject serves the env's scope and the project at dir.
@@ -46,9 +47,9 @@ func TestBrowserApplyProject(t *testing.T) {
 	}
 	repo := filepath.Join(filepath.Dir(e.home), "shop")
 	mine := "# Copilot notes\n\nUse tabs.\n"
-	writeFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
-	writeFile(t, filepath.Join(repo, ".github", "copilot-instructions.md"), mine)
-	writeFile(t, filepath.Join(repo, "ZED.md"), "# Zed\n")
+	coretest.WriteFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
+	coretest.WriteFile(t, filepath.Join(repo, ".github", "copilot-instructions.md"), mine)
+	coretest.WriteFile(t, filepath.Join(repo, "ZED.md"), "# Zed\n")
 	if err := os.MkdirAll(filepath.Join(repo, ".cursor", "rules"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -139,10 +140,12 @@ func TestBrowserApplyProjectShared(t *testing.T) {
 	p := newPage(t)
 	e := newHubEnvWith(t, "", false)
 	repo := filepath.Join(e.home, ".agent-switch", "projects", "shop")
-	shared := filepath.Join(e.home, ".agent-switch", "shared", "copilot-instructions.md")
+	// The link stays inside the project (one leading out is refused as
+	// outside_project) but lies in the companion tree: a shared write.
+	shared := filepath.Join(repo, "shared", "copilot-instructions.md")
 	before := "# shared by every profile\n"
-	writeFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "")
-	writeFile(t, shared, before)
+	coretest.WriteFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "")
+	coretest.WriteFile(t, shared, before)
 	link := filepath.Join(repo, ".github", "copilot-instructions.md")
 	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
 		t.Fatal(err)

@@ -5,12 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/spf13/afero"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // The hub with a project and a policy: the banner names the project, the
@@ -19,14 +17,11 @@ import (
 // which layer it comes.
 func TestBrowserLayers(t *testing.T) {
 	p := newPage(t)
-	dir := t.TempDir()
-	home := filepath.Join(dir, "home")
-	policy := filepath.Join(dir, "policy.yaml")
-	proj := filepath.Join(dir, "shop")
-	writeFile(t, filepath.Join(home, ".keep"), "")
-	writeFile(t, policy, "lock:\n  rules.tier: full\n")
-	writeFile(t, filepath.Join(proj, ".charter", "settings.yaml"), "# the team's\nworktrees.mode: off\n")
-	sys := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home, "PATH=", "AGENTKIT_POLICY_FILE=" + policy}, time.Now, os.Getwd)
+	m := coretest.New(t)
+	sys, home := m.Sys, m.Home
+	proj := filepath.Join(m.Dir, "shop")
+	coretest.WriteFile(t, m.PolicyFile, "lock:\n  rules.tier: full\n")
+	coretest.WriteFile(t, filepath.Join(proj, ".charter", "settings.yaml"), "# the team's\nworktrees.mode: off\n")
 	root := filepath.Join(home, "root")
 	sc, err := sys.ResolveScope(&root)
 	if err != nil {
@@ -44,7 +39,7 @@ func TestBrowserLayers(t *testing.T) {
 	if !js[bool](p, `document.querySelector('.field[data-key="rules.tier"] select').disabled`) {
 		t.Error("the locked rules.tier can be changed")
 	}
-	if got := p.text(`.field[data-key="rules.tier"] .field-lock`); !strings.HasSuffix(got, "Locked to full by "+policy) {
+	if got := p.text(`.field[data-key="rules.tier"] .field-lock`); !strings.HasSuffix(got, "Locked to full by "+m.PolicyFile) {
 		t.Errorf("lock text %q", got)
 	}
 	// The project's value is inherited, and says from where.

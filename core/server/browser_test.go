@@ -19,9 +19,9 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
-	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -50,18 +50,12 @@ func newHubEnv(t *testing.T, root string) *hubEnv {
 // newHubEnvWith is newHubEnv, with or without the active profile.
 func newHubEnvWith(t *testing.T, root string, profile bool) *hubEnv {
 	t.Helper()
-	home := filepath.Join(t.TempDir(), "home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	environ := []string{
-		"HOME=" + home,
-		"PATH=", // no agent-switch binary to find
-	}
+	var extra []string // PATH is empty: no agent-switch binary to find
 	if profile {
-		environ = append(environ, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".agent-switch", "claude", "work", "config"))
+		extra = append(extra, "CLAUDE_CONFIG_DIR="+filepath.Join("$HOME", ".agent-switch", "claude", "work", "config"))
 	}
-	sys := core.NewSystem(afero.NewOsFs(), environ, time.Now, os.Getwd)
+	m := coretest.New(t, coretest.Env(extra...))
+	sys, home := m.Sys, m.Home
 	var flag *string
 	if root != "" {
 		abs := filepath.Join(home, root)

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/afero"
-
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -231,7 +230,7 @@ func detectCacheDismissed(t *testing.T, mode func(*running)) {
 		t.Fatalf("before the dismissal: %v", d)
 	}
 	detected(t, r) // now served from the cache
-	other := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + e.home, "PATH="}, time.Now, os.Getwd)
+	other := coretest.New(t, coretest.Home(e.home)).Sys
 	if _, err := other.Dismiss(core.CompanionRecommendationID, false); err != nil {
 		t.Fatal(err)
 	}

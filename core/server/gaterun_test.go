@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -126,7 +127,7 @@ func readOut(t *testing.T, dir string) string {
 func TestGatesRunProjectLayer(t *testing.T) {
 	e := newEnv(t)
 	proj := filepath.Join(e.dir, "proj")
-	writeFile(t, filepath.Join(proj, ".charter", "settings.yaml"),
+	coretest.WriteFile(t, filepath.Join(proj, ".charter", "settings.yaml"),
 		"gates.tests.command: pwd > out; exit 7\ngates.lint.required: false\n")
 	elsewhere := t.TempDir()
 	e.sys.Getwd = func() (string, error) { return elsewhere, nil }
@@ -166,7 +167,7 @@ func TestGatesRunServedProjectRoot(t *testing.T) {
 		t.Errorf("without a project file: ran in %s, want %s", got, sub)
 	}
 
-	writeFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "gates.tests.command: pwd > out; exit 7\n")
+	coretest.WriteFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "gates.tests.command: pwd > out; exit 7\n")
 	if doc := runDoc(t, r); doc.OK || doc.Gates[0].Status != "failed" || *doc.Gates[0].ExitCode != 7 {
 		t.Fatalf("with a project file: %+v", doc)
 	}
@@ -200,13 +201,13 @@ func TestGatesRunPolicy(t *testing.T) {
 	if doc := runDoc(t, r); !doc.OK || len(doc.Gates) != 0 {
 		t.Fatalf("without a policy: %+v", doc)
 	}
-	writeFile(t, filepath.Join(e.home, "policy.yaml"), "lock:\n  gates.tests.required: true\n")
+	coretest.WriteFile(t, filepath.Join(e.home, "policy.yaml"), "lock:\n  gates.tests.required: true\n")
 	doc := runDoc(t, r)
 	if doc.OK || len(doc.Gates) != 1 || doc.Gates[0].Status != "failed" || *doc.Gates[0].ExitCode != 4 {
 		t.Errorf("with the policy: %+v", doc)
 	}
 	// A malformed policy fails the run, as it fails every command.
-	writeFile(t, filepath.Join(e.home, "policy.yaml"), "lokc:\n  gates.tests.required: true\n")
+	coretest.WriteFile(t, filepath.Join(e.home, "policy.yaml"), "lokc:\n  gates.tests.required: true\n")
 	if rp := r.do("POST", "api/v1/gates/run", ""); rp.errCode(t) != "malformed_policy" {
 		t.Errorf("with a malformed policy: %d %s", rp.status, rp.body)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // layersEnv is a server for a project with a policy: the policy locks
@@ -17,21 +18,11 @@ func layersEnv(t *testing.T) (*env, *running, *core.Project, string) {
 	t.Helper()
 	e := newEnv(t, "AGENTKIT_POLICY_FILE=$HOME/policy.yaml")
 	policy := filepath.Join(e.home, "policy.yaml")
-	writeFile(t, policy, "lock:\n  rules.tier: full\nminimum:\n  gates.coverage.min: 80\n")
+	coretest.WriteFile(t, policy, "lock:\n  rules.tier: full\nminimum:\n  gates.coverage.min: 80\n")
 	dir := filepath.Join(e.dir, "proj")
-	writeFile(t, filepath.Join(dir, ".charter", "settings.yaml"), "# the team's\nworktrees.mode: off\n")
+	coretest.WriteFile(t, filepath.Join(dir, ".charter", "settings.yaml"), "# the team's\nworktrees.mode: off\n")
 	r, project := e.startProject(t, dir)
 	return e, r, project, policy
-}
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 type layersDoc struct {
@@ -238,11 +229,11 @@ func TestPingPolicyFresh(t *testing.T) {
 		t.Fatalf("before the file exists: %v", p)
 	}
 	want := map[string]any{"path": policy}
-	writeFile(t, policy, "lock:\n  rules.tier: full\n")
+	coretest.WriteFile(t, policy, "lock:\n  rules.tier: full\n")
 	if p := pingPolicy(); !reflect.DeepEqual(p, want) {
 		t.Errorf("after the file was created: %v, want %v", p, want)
 	}
-	writeFile(t, policy, "lokc: {}\n")
+	coretest.WriteFile(t, policy, "lokc: {}\n")
 	if p := pingPolicy(); !reflect.DeepEqual(p, want) {
 		t.Errorf("malformed: %v, want %v", p, want)
 	}

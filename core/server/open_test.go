@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // The open page is 0600 even over a looser older copy, carries the hub
@@ -55,9 +55,9 @@ func TestWriteOpenPage(t *testing.T) {
 }
 
 func TestFileURL(t *testing.T) {
-	win := core.NewSystem(afero.NewMemMapFs(), nil, time.Now, os.Getwd)
+	win := coretest.New(t, coretest.Fs(afero.NewMemMapFs())).Sys
 	win.Paths.Windows = true
-	unix := core.NewSystem(afero.NewMemMapFs(), nil, time.Now, os.Getwd)
+	unix := coretest.New(t, coretest.Fs(afero.NewMemMapFs())).Sys
 	unix.Paths.Windows = false
 	for _, tt := range []struct {
 		sys  *core.System
@@ -166,7 +166,7 @@ func TestOpenPageLinkSurvives(t *testing.T) {
 	e := newEnv(t)
 	path := OpenFilePath(e.sys, e.scope)
 	target := filepath.Join(e.dir, "elsewhere", "page.html")
-	writeFile(t, target, "someone's file\n")
+	coretest.WriteFile(t, target, "someone's file\n")
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestStopLeavesStateLinks(t *testing.T) {
 	}
 	r := e.start(t, 0)
 	// The open page behind its link, as another process may have written it.
-	writeFile(t, filepath.Join(e.dir, "target", "2"), "<a href=\""+r.URL()+"#token="+r.Token()+"\">\n")
+	coretest.WriteFile(t, filepath.Join(e.dir, "target", "2"), "<a href=\""+r.URL()+"#token="+r.Token()+"\">\n")
 	r.stop()
 	for _, p := range links {
 		if !isLink(t, p) {

@@ -6,13 +6,12 @@ import (
 	"io/fs"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/doctor"
 )
 
 // Probe tells `charter doctor` whether a server of the scope runs, and
 // whether a discovery file is left over from one that does not.
-func Probe(sys *core.System, sc core.Scope) doctor.ServerState {
-	st := doctor.ServerState{Discovery: DiscoveryPath(sys, sc)}
+func Probe(sys *core.System, sc core.Scope) core.ServerState {
+	st := core.ServerState{Discovery: DiscoveryPath(sys, sc)}
 	d, err := readDiscovery(sys, st.Discovery)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

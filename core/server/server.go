@@ -35,7 +35,6 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
-	"github.com/agentkit/charter/core/mcpserver"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -127,8 +126,7 @@ func Open(cfg Config) (*Server, error) {
 	// One resolution for every request: the scope and the project found
 	// when serve started, the policy read per request.
 	s.sess = session.New(cfg.Sys, session.Options{Scope: &cfg.Scope, Served: true, Project: cfg.Project, ProjectRoot: cfg.ProjectRoot,
-		RegisterMCP: func(old []byte) ([]byte, error) { return mcpserver.MergeMCPJSON(old, mcpserver.ProjectEntry()) },
-		Warn:        func(msg string) { s.logf("warning: %s", msg) }})
+		Warn: func(msg string) { s.logf("warning: %s", msg) }})
 	s.routes = s.api()
 	// Ping is encoded once per state of the policy file (absent, present);
 	// each request picks one with a stat (see ping). The path depends on the

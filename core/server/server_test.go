@@ -15,9 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spf13/afero"
-
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // env is a pinned machine on a real temporary directory: links, modes and
@@ -28,25 +27,16 @@ type env struct {
 	scope     core.Scope
 }
 
-// newEnv builds the machine; extra variables may refer to $HOME.
+// newEnv builds the machine; extra variables may refer to $HOME and $DIR.
 func newEnv(t testing.TB, extra ...string) *env {
 	t.Helper()
-	dir := t.TempDir()
-	home := filepath.Join(dir, "home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	environ := []string{"HOME=" + home, "PATH="}
-	for _, kv := range extra {
-		environ = append(environ, strings.ReplaceAll(kv, "$HOME", home))
-	}
-	sys := core.NewSystem(afero.NewOsFs(), environ, time.Now, os.Getwd)
-	root := filepath.Join(dir, "root")
-	sc, err := sys.ResolveScope(&root)
+	m := coretest.New(t, coretest.Env(extra...))
+	root := filepath.Join(m.Dir, "root")
+	sc, err := m.Sys.ResolveScope(&root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &env{dir: dir, home: home, sys: sys, scope: sc}
+	return &env{dir: m.Dir, home: m.Home, sys: m.Sys, scope: sc}
 }
 
 // running is a server answering on a real loopback port.

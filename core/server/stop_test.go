@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // watchFs notes, when the discovery file is removed, which of the other
@@ -43,14 +43,10 @@ func (w *watchFs) Remove(name string) error {
 // (Client.Stop returns on it): the token and the open page must be gone by
 // then, or a script that looks right after `serve --stop` still sees them.
 func TestStopRemovesDiscoveryLast(t *testing.T) {
-	dir := t.TempDir()
-	home := filepath.Join(dir, "home")
-	if err := os.MkdirAll(home, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	w := &watchFs{Fs: afero.NewOsFs()}
-	sys := core.NewSystem(w, []string{"HOME=" + home, "PATH="}, time.Now, os.Getwd)
-	root := filepath.Join(dir, "root")
+	m := coretest.New(t, coretest.Fs(w))
+	sys := m.Sys
+	root := filepath.Join(m.Dir, "root")
 	sc, err := sys.ResolveScope(&root)
 	if err != nil {
 		t.Fatal(err)

@@ -53,7 +53,7 @@ func (s *Session) Plan(snap *settings.Snapshot, req ApplyRequest) ([]apply.Targe
 		if err != nil || p == nil {
 			return nil, orNoProject(err)
 		}
-		r.Project, r.MCPJSON = p, s.opts.RegisterMCP
+		r.Project = p
 	}
 	return apply.PlanRequest(s.Sys, snap, r)
 }

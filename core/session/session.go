@@ -38,9 +38,6 @@ type Options struct {
 	Project     *core.Project
 	ProjectRoot string
 
-	// RegisterMCP keeps charter's entry in a project's .mcp.json (apply
-	// --project); nil: the .mcp.json is not planned.
-	RegisterMCP func(old []byte) ([]byte, error)
 	// Warn reports what went wrong after a write succeeded; nil: dropped.
 	Warn func(msg string)
 }

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // unknownKeysFile is a settings file with n keys the schema does not know
@@ -53,7 +53,7 @@ func BenchmarkSetUnknownKeys(b *testing.B) {
 // per-key base check, edit, encode and verify, without the disk.
 func BenchmarkWriteBase(b *testing.B) {
 	fs := afero.NewMemMapFs()
-	sys := core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil)
+	sys := coretest.New(b, coretest.Fs(fs), coretest.Home("/h")).Sys
 	st := New(sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
 	afero.WriteFile(fs, st.Path(), []byte("# mine\nrules:\n  tier: full # why\ngates:\n  on_failure: ask\n"), 0o600)
 	tiers := []string{"minimal", "balanced", "full"}
@@ -70,7 +70,7 @@ func BenchmarkWriteBase(b *testing.B) {
 // body per run, in memory.
 func benchWrite(b *testing.B, body []byte) {
 	fs := afero.NewMemMapFs()
-	sys := core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil)
+	sys := coretest.New(b, coretest.Fs(fs), coretest.Home("/h")).Sys
 	st := New(sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()

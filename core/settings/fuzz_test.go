@@ -7,11 +7,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // The value parsers never panic, and what they accept passes validation
@@ -43,7 +43,7 @@ func FuzzParseValue(f *testing.F) {
 		if err != nil || !equalValue(back, v) {
 			t.Fatalf("JSON round trip of %v: %v, %v", v, back, err)
 		}
-		st := New(core.NewSystem(afero.NewMemMapFs(), []string{"HOME=/h"}, time.Now, nil), core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
+		st := New(coretest.New(t, coretest.Fs(afero.NewMemMapFs()), coretest.Home("/h")).Sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
 		snap, err := st.Write(Update{Set: map[string]any{key: v}})
 		if err != nil {
 			t.Fatalf("write %v: %v", v, err)
@@ -76,7 +76,7 @@ func FuzzLoad(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fs := afero.NewMemMapFs()
 		sc := core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"}
-		st := New(core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil), sc)
+		st := New(coretest.New(t, coretest.Fs(fs), coretest.Home("/h")).Sys, sc)
 		afero.WriteFile(fs, st.Path(), data, 0o600)
 		snap, err := st.Read()
 		if err != nil {
@@ -122,7 +122,7 @@ func FuzzEdit(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, op uint8) {
 		fs := afero.NewMemMapFs()
 		sc := core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"}
-		st := New(core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil), sc)
+		st := New(coretest.New(t, coretest.Fs(fs), coretest.Home("/h")).Sys, sc)
 		afero.WriteFile(fs, st.Path(), data, 0o600)
 		key := names[int(op>>1)%len(names)]
 		k, _ := Lookup(key)

@@ -2,17 +2,17 @@ package settings
 
 import (
 	"testing"
-	"time"
 
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 func writeOnce(t *testing.T, body string, u Update) string {
 	t.Helper()
 	fs := afero.NewMemMapFs()
-	sys := core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil)
+	sys := coretest.New(t, coretest.Fs(fs), coretest.Home("/h")).Sys
 	st := New(sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
 	if err := afero.WriteFile(fs, st.Path(), []byte(body), 0o600); err != nil {
 		t.Fatal(err)
@@ -159,7 +159,7 @@ func TestSameTree(t *testing.T) {
 // file as it was for the next, and each result is the state after it.
 func TestWriteAllInOrder(t *testing.T) {
 	fs := afero.NewMemMapFs()
-	sys := core.NewSystem(fs, []string{"HOME=/h"}, time.Now, nil)
+	sys := coretest.New(t, coretest.Fs(fs), coretest.Home("/h")).Sys
 	st := New(sys, core.Scope{Kind: core.ScopeGlobal, Path: "/h/c"})
 	if err := afero.WriteFile(fs, st.Path(), []byte("rules:\n  tier: minimal\n\ngates: 5 # mine\n"), 0o600); err != nil {
 		t.Fatal(err)

@@ -6,9 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/spf13/afero"
-
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 // layeredStore is a profile scope under the default root, with a project
@@ -23,8 +22,8 @@ func layeredStore(t *testing.T, policy string) (*Store, *core.Project, string) {
 			t.Fatal(err)
 		}
 	}
-	sys := newSys(t, afero.NewOsFs(), home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".agent-switch", "claude", "w", "config"),
-		PolicyVar+"="+filepath.Join(dir, "policy.yaml"))
+	sys := coretest.New(t, coretest.Home(home), coretest.Env("CLAUDE_CONFIG_DIR="+filepath.Join(home, ".agent-switch", "claude", "w", "config"),
+		PolicyVar+"="+filepath.Join(dir, "policy.yaml"))).Sys
 	sc, err := sys.ResolveScope(nil)
 	if err != nil || sc.Kind != core.ScopeProfile {
 		t.Fatalf("scope %+v %v", sc, err)

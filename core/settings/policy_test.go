@@ -7,17 +7,19 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 const testPolicyPath = "/etc/agentkit/charter/policy.yaml"
 
-func policySystem(fs afero.Fs, environ ...string) *core.System {
-	return core.NewSystem(fs, environ, time.Now, func() (string, error) { return "/work", nil })
+// policySystem is a System with exactly environ: these tests are of the
+// policy path without the pinned one.
+func policySystem(t *testing.T, fs afero.Fs, environ ...string) *core.System {
+	return coretest.New(t, coretest.Fs(fs), coretest.Wd("/work"), coretest.Without("HOME", "PATH", PolicyVar), coretest.Env(environ...)).Sys
 }
 
 func mustPolicy(t *testing.T, text string) *Policy {
@@ -49,7 +51,7 @@ func TestPolicyPath(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sys := policySystem(afero.NewMemMapFs(), append(c.env, "HOME=/home/u")...)
+			sys := policySystem(t, afero.NewMemMapFs(), append(c.env, "HOME=/home/u")...)
 			sys.Paths.Windows = c.windows
 			got, err := policyPath(sys, c.goos)
 			if err != nil || got != c.want {
@@ -61,7 +63,7 @@ func TestPolicyPath(t *testing.T) {
 
 func TestLoadPolicy(t *testing.T) {
 	fs := afero.NewMemMapFs()
-	sys := policySystem(fs, "HOME=/home/u", "AGENTKIT_POLICY_FILE=/p/policy.yaml")
+	sys := policySystem(t, fs, "HOME=/home/u", "AGENTKIT_POLICY_FILE=/p/policy.yaml")
 	p, err := LoadPolicy(sys)
 	if err != nil || p != nil {
 		t.Fatalf("absent policy: %+v, %v", p, err)
@@ -78,14 +80,14 @@ func TestLoadPolicy(t *testing.T) {
 	}
 
 	// A policy that cannot be read is an error, never no policy.
-	sys = policySystem(afero.NewOsFs(), "HOME=/home/u", "AGENTKIT_POLICY_FILE="+t.TempDir())
+	sys = policySystem(t, afero.NewOsFs(), "HOME=/home/u", "AGENTKIT_POLICY_FILE="+t.TempDir())
 	if p, err := LoadPolicy(sys); err == nil || !strings.Contains(err.Error(), "read policy") {
 		t.Fatalf("a directory as policy: %+v, %v", p, err)
 	}
 
 	fs2 := afero.NewMemMapFs()
 	afero.WriteFile(fs2, "/p.yaml", []byte("lokc:\n  rules.tier: full\n"), 0o644)
-	_, err = LoadPolicy(policySystem(fs2, "AGENTKIT_POLICY_FILE=/p.yaml"))
+	_, err = LoadPolicy(policySystem(t, fs2, "AGENTKIT_POLICY_FILE=/p.yaml"))
 	var me *MalformedPolicyError
 	if !errors.As(err, &me) || me.Path != "/p.yaml" {
 		t.Fatalf("malformed: %v", err)

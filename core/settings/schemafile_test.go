@@ -8,17 +8,15 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
 
 func schemaScope(t *testing.T) (*core.System, core.Scope) {
 	t.Helper()
 	home := t.TempDir()
-	sys := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home}, time.Now, func() (string, error) { return home, nil })
+	sys := coretest.New(t, coretest.Home(home)).Sys
 	sc, err := sys.ResolveScope(nil)
 	if err != nil {
 		t.Fatal(err)

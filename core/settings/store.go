@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"slices"
 	"sort"
@@ -106,7 +105,17 @@ func (st *Store) WriteOptions(confirmShared bool) core.WriteOptions {
 	if st.target == LayerScope {
 		return core.WriteOptions{ConfirmShared: confirmShared, Owned: true}
 	}
-	return core.WriteOptions{ConfirmShared: confirmShared, NewMode: ProjectFileMode}
+	return core.WriteOptions{ConfirmShared: confirmShared, NewMode: ProjectFileMode, Within: st.project.Dir}
+}
+
+// within is the project root a layer file must resolve inside: a project
+// file is the repository's, and a link in it may not lead out (code
+// outside_project). "" for the user's own files.
+func (st *Store) within(path string) string {
+	if st.project != nil && (path == st.project.SettingsPath() || path == st.project.LocalPath()) {
+		return st.project.Dir
+	}
+	return ""
 }
 
 // WithHeader returns a store whose writes start a file they create with
@@ -281,11 +290,11 @@ func (st *Store) readLayer(path string) (*layer, error) {
 }
 
 func (st *Store) readFile(path string) (*layer, error) {
-	data, err := st.sys.ReadFile(path, fsys.KindSettings)
+	// A project file is read only inside the project (ReadWithin): a
+	// committed link out of it is refused, naming the link.
+	data, err := st.sys.ReadWithin(st.within(path), path, fsys.KindSettings)
 	var tl *fsys.TooLargeError
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return loadLayer(path, nil), nil
 	case errors.As(err, &tl):
 		size := tl.Size
 		if size == 0 {
@@ -293,7 +302,9 @@ func (st *Store) readFile(path string) (*layer, error) {
 		}
 		return &layer{path: path, exists: true, problems: []FileProblem{tooLarge(path, size)}}, nil
 	case err != nil:
-		return nil, core.ReadError(path, err)
+		return nil, err // ReadWithin names the path
+	case data == nil:
+		return loadLayer(path, nil), nil
 	}
 	l := loadLayer(path, data)
 	l.exists = true
@@ -701,7 +712,7 @@ const ProjectFileMode = 0o644
 // so that a personal override is never committed by accident.
 func (st *Store) ignoreLocal(confirm bool) error {
 	p := st.sys.Paths.Join(st.project.Dir, core.ProjectDirName, ".gitignore")
-	err := st.sys.UpdateFileOpts(p, core.WriteOptions{ConfirmShared: confirm, NewMode: ProjectFileMode}, func(old []byte) ([]byte, error) {
+	err := st.sys.UpdateFileOpts(p, core.WriteOptions{ConfirmShared: confirm, NewMode: ProjectFileMode, Within: st.project.Dir}, func(old []byte) ([]byte, error) {
 		for _, line := range strings.Split(string(old), "\n") {
 			switch strings.TrimSpace(line) {
 			case core.ProjectLocalFile, "/" + core.ProjectLocalFile:

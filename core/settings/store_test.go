@@ -14,17 +14,12 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 )
-
-func newSys(t *testing.T, fs afero.Fs, home string, env ...string) *core.System {
-	t.Helper()
-	environ := append([]string{"HOME=" + home}, env...)
-	return core.NewSystem(fs, environ, time.Now, func() (string, error) { return home, nil })
-}
 
 func globalStore(t *testing.T, fs afero.Fs, home string, env ...string) *Store {
 	t.Helper()
-	sys := newSys(t, fs, home, env...)
+	sys := coretest.New(t, coretest.Fs(fs), coretest.Home(home), coretest.Env(env...)).Sys
 	sc, err := sys.ResolveScope(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +202,7 @@ func TestProfileLayers(t *testing.T) {
 		t.Fatalf("inherited %v from %v", sa.Values["gates.on_failure"], sa.Origins["gates.on_failure"])
 	}
 	// A host root is not layered on the global file.
-	sys := newSys(t, fs, home)
+	sys := coretest.New(t, coretest.Fs(fs), coretest.Home(home)).Sys
 	flag := "/srv/host"
 	sc, _ := sys.ResolveScope(&flag)
 	sh, _ := New(sys, sc).Read()

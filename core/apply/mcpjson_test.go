@@ -1,18 +1,19 @@
-package mcpserver
+package apply
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/jsonedit"
+)
 
 // Each testdata/mcpjson/NAME.in.json merged with the project entry must give
 // NAME.golden.json byte for byte.
@@ -28,26 +29,15 @@ func TestMergeMCPJSONGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := MergeMCPJSON(data, ProjectEntry())
+			got, err := MergeMCPJSON(data, ProjectMCPEntry())
 			if err != nil {
 				t.Fatal(err)
 			}
 			golden := strings.TrimSuffix(in, ".in.json") + ".golden.json"
-			if *update {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("merged:\n%s\nwant (%s):\n%s", got, golden, want)
-			}
+			coretest.Golden(t, golden, got)
 			checkMerge(t, data, got)
 			// Merging again changes nothing.
-			again, err := MergeMCPJSON(got, ProjectEntry())
+			again, err := MergeMCPJSON(got, ProjectMCPEntry())
 			if err != nil || !bytes.Equal(again, got) {
 				t.Errorf("a second merge changed the file (%v):\n%s", err, again)
 			}
@@ -70,7 +60,7 @@ func checkMerge(t *testing.T, before, after []byte) {
 			t.Errorf("key %q was lost", k)
 		}
 		// Everything but charter's entry keeps its very bytes.
-		if k != "mcpServers" && k != "mcpServers."+ServerName && araw[k] != braw[k] {
+		if k != "mcpServers" && k != "mcpServers."+MCPServerName && araw[k] != braw[k] {
 			t.Errorf("%s was rewritten: %s became %s", k, braw[k], araw[k])
 		}
 	}
@@ -90,15 +80,15 @@ func checkMerge(t *testing.T, before, after []byte) {
 	bs, _ := bm["mcpServers"].(map[string]any)
 	as := am["mcpServers"].(map[string]any)
 	for name, v := range bs {
-		if name != ServerName && !reflect.DeepEqual(as[name], v) {
+		if name != MCPServerName && !reflect.DeepEqual(as[name], v) {
 			t.Errorf("server %q changed: %v became %v", name, v, as[name])
 		}
 	}
-	c := as[ServerName].(map[string]any)
+	c := as[MCPServerName].(map[string]any)
 	if c["type"] != "stdio" || c["command"] != "charter" || !reflect.DeepEqual(c["args"], []any{"mcp"}) {
 		t.Errorf("charter's entry is not current: %v", c)
 	}
-	if old, ok := bs[ServerName].(map[string]any); ok && old["env"] != nil && !reflect.DeepEqual(c["env"], old["env"]) {
+	if old, ok := bs[MCPServerName].(map[string]any); ok && old["env"] != nil && !reflect.DeepEqual(c["env"], old["env"]) {
 		t.Errorf("charter's env was not kept: %v", c)
 	}
 }
@@ -107,24 +97,22 @@ func checkMerge(t *testing.T, before, after []byte) {
 // "key" and "mcpServers.name", in file order, with their values as written.
 func orderedKeys(t *testing.T, data []byte) ([]string, map[string]string) {
 	t.Helper()
-	f := &file{data: data}
-	top, err := f.parse(0, "the file")
-	if err != nil {
-		t.Fatal(err)
+	d, err := jsonedit.Open(data, func(off int, msg string) error { return fmt.Errorf("%d: %s", off, msg) })
+	if err != nil || d.Root.Kind != '{' {
+		t.Fatalf("not an object: %v", err)
 	}
 	var keys []string
 	raw := map[string]string{}
-	for _, m := range top.members {
-		keys = append(keys, m.key)
-		raw[m.key] = string(m.raw)
-		if m.key == "mcpServers" {
-			servers, err := f.parse(m.start, "mcpServers")
-			if err != nil {
-				t.Fatal(err)
+	for _, m := range d.Root.Members {
+		keys = append(keys, m.Key)
+		raw[m.Key] = string(d.Raw(m.Val))
+		if m.Key == "mcpServers" {
+			if m.Val.Kind != '{' {
+				t.Fatal("mcpServers is not an object")
 			}
-			for _, s := range servers.members {
-				keys = append(keys, "mcpServers."+s.key)
-				raw["mcpServers."+s.key] = string(s.raw)
+			for _, s := range m.Val.Members {
+				keys = append(keys, "mcpServers."+s.Key)
+				raw["mcpServers."+s.Key] = string(d.Raw(s.Val))
 			}
 		}
 	}
@@ -153,14 +141,14 @@ func isSubsequence(sub, list []string) bool {
 func TestMergeMCPJSONCurrentIsUntouched(t *testing.T) {
 	// Spacing of the user's own: a current entry leaves every byte alone.
 	data := []byte("{ \"mcpServers\" : { \"charter\" : { \"args\" : [ \"mcp\" ] , \"command\":\"charter\", \"type\":\"stdio\" } } }")
-	got, err := MergeMCPJSON(data, ProjectEntry())
+	got, err := MergeMCPJSON(data, ProjectMCPEntry())
 	if err != nil || !bytes.Equal(got, data) {
 		t.Errorf("current file rewritten (%v):\n%s", err, got)
 	}
 }
 
 func TestMergeMCPJSONUserEntry(t *testing.T) {
-	got, err := MergeMCPJSON(nil, Entry{Command: `/opt/my charter/bin/charter`, Args: []string{"--config-root", "/srv/ci root", "mcp"}})
+	got, err := MergeMCPJSON(nil, MCPEntry{Command: `/opt/my charter/bin/charter`, Args: []string{"--config-root", "/srv/ci root", "mcp"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +189,7 @@ func TestMergeMCPJSONErrors(t *testing.T) {
 		{"trailing", "{}\n{}\n", 2, "more than one JSON value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := MergeMCPJSON([]byte(tc.data), ProjectEntry())
+			out, err := MergeMCPJSON([]byte(tc.data), ProjectMCPEntry())
 			var me *MCPJSONError
 			if !errors.As(err, &me) {
 				t.Fatalf("got %q, %v; want an *MCPJSONError", out, err)
@@ -221,7 +209,7 @@ func FuzzMergeMCPJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		out, err := MergeMCPJSON(data, ProjectEntry())
+		out, err := MergeMCPJSON(data, ProjectMCPEntry())
 		if err != nil {
 			var me *MCPJSONError
 			if !errors.As(err, &me) {
@@ -234,4 +222,23 @@ func FuzzMergeMCPJSON(f *testing.F) {
 		}
 		checkMerge(t, data, out)
 	})
+}
+
+// The one editor's style rules hold for .mcp.json too: a CRLF file gets
+// CRLF lines, a compact one keeps its separators.
+func TestMergeMCPJSONFileStyle(t *testing.T) {
+	got, err := MergeMCPJSON([]byte("{\r\n  \"mcpServers\": {\r\n    \"a\": {}\r\n  }\r\n}\r\n"), ProjectMCPEntry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\r\n  \"mcpServers\": {\r\n    \"a\": {},\r\n    \"charter\": {\r\n      \"type\": \"stdio\",\r\n      \"command\": \"charter\",\r\n      \"args\": [\r\n        \"mcp\"\r\n      ]\r\n    }\r\n  }\r\n}\r\n"; string(got) != want {
+		t.Errorf("CRLF:\n%q\nwant\n%q", got, want)
+	}
+	got, err = MergeMCPJSON([]byte(`{"mcpServers":{"a":{}}}`), ProjectMCPEntry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"mcpServers":{"a":{},"charter":{"type": "stdio", "command": "charter", "args": ["mcp"]}}}`; string(got) != want {
+		t.Errorf("compact:\n%s\nwant\n%s", got, want)
+	}
 }

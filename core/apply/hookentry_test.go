@@ -1,42 +1,25 @@
-package gates
+package apply
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/claude")
+	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/gates"
+)
 
 const (
 	hookCmd  = "/usr/local/bin/charter gate hook claude-stop"
 	hookCmd2 = "/opt/charter/bin/charter --config-root /srv/agents gate hook claude-stop"
-	hookSecs = 1920 // HookTimeout(DefaultTimeout)
+	hookSecs = 1920 // gates.HookTimeout(DefaultTimeout)
 )
-
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "claude", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("%s differs:\n--- got\n%s\n--- want\n%s", name, got, want)
-	}
-}
 
 // ensure is EnsureStopHook with cmd and the default timeout.
 func ensure(t *testing.T, data []byte, cmd string, present bool) []byte {
@@ -46,11 +29,11 @@ func ensure(t *testing.T, data []byte, cmd string, present bool) []byte {
 
 func ensureHook(t *testing.T, data []byte, hook StopHook, present bool) []byte {
 	t.Helper()
-	out, err := EnsureStopHook(data, hook, present)
+	out, err := EnsureStopHook(data, gates.ClaudeStop, hook, present)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(bytes.TrimSpace(out)) > 0 && !json.Valid(bytes.TrimPrefix(out, []byte(bom))) {
+	if len(bytes.TrimSpace(out)) > 0 && !json.Valid(bytes.TrimPrefix(out, bom)) {
 		t.Fatalf("invalid JSON:\n%s", out)
 	}
 	return out
@@ -85,13 +68,13 @@ func charterEntries(t *testing.T, data []byte) []string {
 			}
 		}
 	}
-	if err := json.Unmarshal(bytes.TrimPrefix(data, []byte(bom)), &doc); err != nil {
+	if err := json.Unmarshal(bytes.TrimPrefix(data, bom), &doc); err != nil {
 		t.Fatal(err)
 	}
 	var out []string
 	for _, g := range doc.Hooks.Stop {
 		for _, h := range g.Hooks {
-			if IsCharterHook(h.Command) {
+			if gates.IsCharterHook(h.Command) {
 				out = append(out, h.Command)
 			}
 		}
@@ -108,7 +91,7 @@ func TestEnsureStopHookGolden(t *testing.T) {
 			}
 			added := ensure(t, orig, hookCmd, true)
 			base := strings.TrimSuffix(name, ".json")
-			golden(t, base+".added.json", added)
+			coretest.Golden(t, filepath.Join("testdata", "claude", base+".added.json"), added)
 			if ins := onlyInserted(t, orig, added); !strings.Contains(ins, hookCmd) {
 				t.Fatalf("inserted %q", ins)
 			}
@@ -121,7 +104,7 @@ func TestEnsureStopHookGolden(t *testing.T) {
 			}
 			// A new binary path: only the command string changes.
 			moved := ensure(t, added, hookCmd2, true)
-			golden(t, base+".moved.json", moved)
+			coretest.Golden(t, filepath.Join("testdata", "claude", base+".moved.json"), moved)
 			if got := charterEntries(t, moved); !reflect.DeepEqual(got, []string{hookCmd2}) {
 				t.Fatalf("entries %q", got)
 			}
@@ -225,10 +208,10 @@ func TestEnsureStopHookKeepsEmptyStopItDidNotEmpty(t *testing.T) {
 }
 
 func TestEnsureStopHookBOMAndEscapes(t *testing.T) {
-	in := []byte(bom + `{"a": "<&>"}`)
+	in := []byte(string(bom) + `{"a": "<&>"}`)
 	cmd := `C:\Program Files\charter\charter.exe gate hook claude-stop`
 	out := ensure(t, in, cmd, true)
-	if !bytes.HasPrefix(out, []byte(bom+`{"a": "<&>", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "C:\\Program Files`)) {
+	if !bytes.HasPrefix(out, []byte(string(bom)+`{"a": "<&>", "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "C:\\Program Files`)) {
 		t.Fatalf("got %s", out)
 	}
 	if got := charterEntries(t, out); !reflect.DeepEqual(got, []string{cmd}) {
@@ -255,18 +238,18 @@ func TestEnsureStopHookErrors(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, present := range []bool{true, false} {
-				_, err := EnsureStopHook([]byte(tc.in), StopHook{Command: hookCmd, Timeout: hookSecs}, present)
-				var se *SettingsError
+				_, err := EnsureStopHook([]byte(tc.in), gates.ClaudeStop, StopHook{Command: hookCmd, Timeout: hookSecs}, present)
+				var se *AgentSettingsError
 				if !errors.As(err, &se) || !strings.Contains(err.Error(), tc.want) || se.Line != tc.line || se.Column != tc.col {
 					t.Fatalf("err %v, want %q at %d:%d", err, tc.want, tc.line, tc.col)
 				}
 			}
 		})
 	}
-	if _, err := EnsureStopHook(nil, StopHook{Command: "/bin/true", Timeout: hookSecs}, true); err == nil {
+	if _, err := EnsureStopHook(nil, gates.ClaudeStop, StopHook{Command: "/bin/true", Timeout: hookSecs}, true); err == nil {
 		t.Fatal("a command that is not charter's hook was accepted")
 	}
-	if _, err := EnsureStopHook(nil, StopHook{Command: hookCmd}, true); err == nil {
+	if _, err := EnsureStopHook(nil, gates.ClaudeStop, StopHook{Command: hookCmd}, true); err == nil {
 		t.Fatal("an entry without a timeout was accepted")
 	}
 }
@@ -289,7 +272,7 @@ func TestEnsureStopHookTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	longer := StopHook{Command: hookCmd, Timeout: HookTimeout(20 * time.Minute)}
+	longer := StopHook{Command: hookCmd, Timeout: gates.HookTimeout(20 * time.Minute)}
 	changed := ensureHook(t, added, longer, true)
 	if want := strings.Replace(string(added), `"timeout": 1920`, `"timeout": 3720`, 1); string(changed) != want {
 		t.Fatalf("got\n%s", changed)

@@ -1,0 +1,136 @@
+package apply
+
+import (
+	"fmt"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// Request is what to plan.
+type Request struct {
+	Agents []string // nil: the default ones for the level
+	// Project, when set, plans the project's files instead of the
+	// user-level ones, charter's entry in its .mcp.json last.
+	Project *core.Project
+	// RunOnly plans for Run alone: the targets keep no copy of their files
+	// (Old and New stay nil, so Status has no diff to show), and an
+	// instruction file is not read by Plan at all: Run reads it once, a
+	// piece at a time, under its lock (Current is then false until Run).
+	RunOnly bool
+}
+
+// Plan renders snap for the chosen agents' user-level files (nil: the
+// default ones) and reads each target.
+func Plan(sys *core.System, snap *settings.Snapshot, agents []string) ([]Target, error) {
+	return PlanRequest(sys, snap, Request{Agents: agents})
+}
+
+// PlanRequest renders snap for req's targets and reads each one. A target
+// that cannot be edited safely (broken markers, a malformed .mcp.json)
+// fails the whole plan, so that nothing is written.
+func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Target, error) {
+	level := LevelUser
+	if req.Project != nil {
+		level = LevelProject
+	}
+	sel, err := selectAgents(sys, req.Agents, level, req.Project)
+	if err != nil {
+		return nil, err
+	}
+	block := Render(snap)
+	if level == LevelProject {
+		block = projectBlock(snap, block)
+	}
+	out := make([]Target, 0, len(sel)+1)
+	for _, a := range sel {
+		t := Target{Agent: a.Name, Level: level}
+		if level == LevelProject {
+			t.Path = sys.ProjectPath(a, req.Project.Dir)
+		} else if t.Path, err = sys.UserPath(a); err != nil {
+			return nil, err
+		}
+		r, ok := renderers[a.Format]
+		if !ok {
+			return nil, fmt.Errorf("agent %s: no renderer for format %q", a.Name, a.Format)
+		}
+		path := t.Path
+		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
+		if a.Format == core.FormatBlock {
+			t.block = block
+		}
+		out = append(out, t)
+		if h, ok := stopHookOf(a.Name); ok {
+			dir := sys.Paths.Dir(t.Path)
+			if level == LevelProject {
+				dir = sys.Paths.Join(req.Project.Dir, h.projectDir)
+			}
+			ht, err := hookTarget(sys, h.kind, sys.Paths.Join(dir, h.file), snap)
+			if err != nil {
+				return nil, err
+			}
+			ht.Level = level
+			out = append(out, ht)
+		}
+	}
+	if level == LevelProject {
+		path := sys.Paths.Join(req.Project.Dir, MCPFile)
+		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, kind: fsys.KindAgentJSON, edit: func(old []byte) ([][]byte, error) {
+			data, err := MergeMCPJSON(old, ProjectMCPEntry())
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			return whole(data), nil
+		}})
+	}
+	for i := range out {
+		if level == LevelProject {
+			out[i].within = req.Project.Dir
+		}
+		if err := out[i].plan(sys, req.RunOnly); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// plan reads the target and finds what Run would make of it. With runOnly
+// the file's bytes are dropped once the verdict is known.
+func (t *Target) plan(sys *core.System, runOnly bool) error {
+	// A repository's link out of the project is refused before anything
+	// is read: a dry run must not show a diff of the user's own files.
+	if err := sys.Confine(t.within, t.Path); err != nil {
+		return err
+	}
+	var err error
+	if runOnly && t.block != nil {
+		// Run reads the file under its lock and leaves a current one
+		// alone, so reading it here first would only read it twice.
+		t.SharedPath, err = sys.SharedLink(t.Path)
+		return err
+	}
+	if t.block != nil {
+		if ok, err := t.planWindow(sys); err != nil || ok {
+			if err == nil {
+				t.SharedPath, err = sys.SharedLink(t.Path)
+			}
+			return err
+		}
+		t.diff = "" // lines too long for a window: read it whole
+	}
+	old, err := t.read(sys)
+	if err != nil {
+		return err
+	}
+	parts, err := t.edit(old)
+	if err != nil {
+		return err
+	}
+	t.missing, t.current = old == nil, unchanged(old, parts)
+	if !runOnly {
+		t.Old, t.New = old, join(parts)
+	}
+	t.SharedPath, err = sys.SharedLink(t.Path)
+	return err
+}

@@ -1,0 +1,77 @@
+package core
+
+import (
+	"io/fs"
+	"syscall"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/fsys"
+)
+
+// A cloned repository is input, not configuration charter owns: the paths
+// it decides (the project's agent files, its settings files, the coverage
+// report) must resolve inside the project. The walk decides it on the
+// directory handles it holds (fsys.Options.Boundary); these are its entry
+// points for checks and reads, WriteOptions.Within for writes.
+
+// Confine reports, with code outside_project, when path does not resolve
+// inside the project root (a link on the way leads out of it); nil when it
+// does, or when root is "". It reads and writes nothing: callers use it to
+// refuse before work that would go to waste (an editor session, a plan).
+func (s *System) Confine(root, path string) error {
+	if root == "" || !s.onOS() {
+		return nil
+	}
+	t, err := fsys.Walk(path, fsys.Options{Boundary: root, Confirmed: true})
+	if err != nil {
+		return err
+	}
+	return t.Close()
+}
+
+// OpenWithin is OpenFile (a regular file, opened without blocking, held
+// to k's cap) for a path a repository chose: it must resolve inside the
+// project root, or it is refused (code outside_project); a missing file is
+// fs.ErrNotExist. The file opened is the one the walk checked: it is
+// opened in the directory handle the walk holds, without following a
+// link. root "" is OpenFile itself.
+func (s *System) OpenWithin(root, path string, k fsys.Kind) (afero.File, error) {
+	if root == "" || !s.onOS() {
+		return s.OpenFile(path, k)
+	}
+	t, err := fsys.Walk(path, fsys.Options{Boundary: root, Confirmed: true})
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	f, err := t.Open(k)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: syscall.ENOENT} // as os.Open says it
+	}
+	return Capped(f, path, k), nil
+}
+
+// ReadWithin is ReadOptional (nil for a missing file) for a path a
+// repository chose, read only inside the project root (OpenWithin).
+func (s *System) ReadWithin(root, path string, k fsys.Kind) ([]byte, error) {
+	if root == "" {
+		return s.ReadOptional(path, k)
+	}
+	f, err := s.OpenWithin(root, path, k)
+	switch {
+	case IsAbsent(err):
+		return nil, nil
+	case err != nil:
+		return nil, ReadError(path, err)
+	}
+	defer f.Close()
+	data, err := fsys.ReadAll(f, path, k)
+	if err != nil {
+		return nil, ReadError(path, err)
+	}
+	return data, nil
+}

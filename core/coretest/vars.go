@@ -1,0 +1,30 @@
+package coretest
+
+import "github.com/agentkit/charter/core"
+
+// PolicyVar is settings.PolicyVar, which this package cannot import: the
+// settings package's own tests use it (a test checks the two agree).
+const PolicyVar = "AGENTKIT_POLICY_FILE"
+
+// Cleared lists the variables charter reads that would point it at the
+// developer's own directories or change its output. A Machine leaves them
+// unset; the testscript Setup sets them empty. A test fails when charter
+// reads a variable that is neither here nor pinned.
+func Cleared() []string {
+	vars := []string{
+		core.ConfigHomeVar,
+		core.CompanionHomeVar,
+		core.ProjectDirVar,
+		"NO_COLOR",
+		"TERM",
+		"VISUAL",
+		"EDITOR",
+		"CHARTER_TEST_TERMINAL", // the tests' stand-in for a terminal
+	}
+	for _, a := range core.DefaultAgents() {
+		if a.DirVar != "" {
+			vars = append(vars, a.DirVar)
+		}
+	}
+	return vars
+}

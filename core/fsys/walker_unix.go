@@ -1,0 +1,304 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package fsys
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+type frame struct {
+	fd       int
+	path     string // physical path text
+	inside   bool   // this directory is the companion home or lies below it
+	bound    bool   // this directory is the boundary or lies below it
+	dev, ino uint64
+}
+
+type walker struct {
+	o        Options
+	path     string
+	home     [2]uint64
+	hasHome  bool
+	bound    [2]uint64
+	hasBound bool   // o.Boundary is set (and exists: Walk checks)
+	outLink  string // the first link followed inside the boundary
+	stack    []frame
+	links    int
+	shared   string
+}
+
+var errIsLink = errors.New("is a link")
+
+// Walk walks path from "/" one component at a time with directory handles
+// opened without following links. A link inside the companion tree stops
+// the walk with *BlockedError unless o.Confirmed; any other link is read
+// and its text walked in turn (at most MaxLinks). The final component is
+// looked at without following it, and followed the same way when it is a
+// link, so Target.Name is the file's real name in Target.Dir.
+func Walk(path string, o Options) (t *Target, err error) {
+	if !filepath.IsAbs(path) {
+		return nil, &NotAbsError{Path: path}
+	}
+	w := &walker{o: o, path: filepath.Clean(path)}
+	w.home, w.hasHome = identity(o.Home)
+	if o.Boundary != "" {
+		if w.bound, w.hasBound = identity(o.Boundary); !w.hasBound {
+			return nil, &fs.PathError{Op: "find project", Path: o.Boundary, Err: fs.ErrNotExist}
+		}
+	}
+	defer func() {
+		if err != nil {
+			w.closeAll()
+		}
+	}()
+	root, err := unix.Open("/", dirFlags, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: "/", Err: err}
+	}
+	if err := w.push(root, "/"); err != nil {
+		return nil, err
+	}
+	queue := userComps(w.path)
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		last := len(queue) == 0
+		if c.name == ".." {
+			w.pop()
+			continue
+		}
+		top := w.top()
+		if last {
+			var st unix.Stat_t
+			err := unix.Fstatat(top.fd, c.name, &st, unix.AT_SYMLINK_NOFOLLOW)
+			switch {
+			case err == unix.ENOENT:
+				return w.finish(c.name, false, &st)
+			case err != nil:
+				return nil, &fs.PathError{Op: "lstat", Path: join(top.path, c.name), Err: err}
+			case isLink(&st):
+				more, err := w.follow(c, top)
+				if err != nil {
+					return nil, err
+				}
+				queue = append(more, queue...)
+				continue
+			}
+			return w.finish(c.name, true, &st)
+		}
+		fd, err := w.openDir(top, c.name)
+		switch {
+		case err == errIsLink:
+			more, err := w.follow(c, top)
+			if err != nil {
+				return nil, err
+			}
+			queue = append(more, queue...)
+			continue
+		case err == unix.ENOENT:
+			return w.missing(c, queue)
+		case err != nil:
+			return nil, err
+		}
+		if err := w.push(fd, join(top.path, c.name)); err != nil {
+			return nil, err
+		}
+	}
+	// The path ended on a directory: "/", or a link whose text ends in "..".
+	top := w.top()
+	if err := w.confined(top.bound); err != nil {
+		return nil, err
+	}
+	t = &Target{Path: w.path, Dir: filepath.Dir(top.path), Name: filepath.Base(top.path), Shared: w.shared, IsDir: true, fd: -1, rfd: -1}
+	w.closeAll()
+	return t, nil
+}
+
+// identity is the companion home's (dev, ino), following links: the home
+// may itself be reached through a link.
+func identity(home string) ([2]uint64, bool) {
+	if home == "" {
+		return [2]uint64{}, false
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(home, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return [2]uint64{}, false
+	}
+	return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, true
+}
+
+func (w *walker) top() *frame { return &w.stack[len(w.stack)-1] }
+
+func (w *walker) push(fd int, path string) error {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
+		return &fs.PathError{Op: "stat", Path: path, Err: err}
+	}
+	f := frame{fd: fd, path: path, dev: uint64(st.Dev), ino: uint64(st.Ino)}
+	if len(w.stack) > 0 && w.top().inside {
+		f.inside = true
+	} else if w.hasHome && f.dev == w.home[0] && f.ino == w.home[1] {
+		f.inside = true
+	}
+	f.bound = len(w.stack) > 0 && w.top().bound || w.hasBound && f.dev == w.bound[0] && f.ino == w.bound[1]
+	w.stack = append(w.stack, f)
+	return nil
+}
+
+// pop goes to the directory the walk came from: the stack holds the
+// physical chain from "/", since every push is a real child of the last.
+func (w *walker) pop() {
+	if len(w.stack) > 1 {
+		unix.Close(w.top().fd)
+		w.stack = w.stack[:len(w.stack)-1]
+	}
+}
+
+func (w *walker) toRoot() {
+	for len(w.stack) > 1 {
+		w.pop()
+	}
+}
+
+func (w *walker) closeAll() {
+	for _, f := range w.stack {
+		unix.Close(f.fd)
+	}
+	w.stack = nil
+}
+
+// openDir opens name in top as a directory without following a link,
+// creating it first when the walk may. errIsLink means name is a link.
+func (w *walker) openDir(top *frame, name string) (int, error) {
+	p := join(top.path, name)
+	for range 4 { // each retry means name changed under us
+		fd, err := unix.Openat(top.fd, name, dirFlags|unix.O_NOFOLLOW, 0)
+		if err == nil {
+			return fd, nil
+		}
+		if err == unix.ENOENT {
+			if !w.o.Create || w.hasBound && !top.bound { // never a directory outside the project
+				return -1, unix.ENOENT
+			}
+			if err := unix.Mkdirat(top.fd, name, uint32(w.o.DirMode.Perm())); err != nil && err != unix.EEXIST {
+				return -1, &fs.PathError{Op: "create", Path: p, Err: err}
+			}
+			continue
+		}
+		// ELOOP (EMLINK on FreeBSD) or ENOTDIR: find out what it is.
+		var st unix.Stat_t
+		if serr := unix.Fstatat(top.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); serr != nil {
+			if serr == unix.ENOENT {
+				continue
+			}
+			return -1, &fs.PathError{Op: "open", Path: p, Err: err}
+		}
+		switch {
+		case isLink(&st):
+			return -1, errIsLink
+		case st.Mode&unix.S_IFMT != unix.S_IFDIR:
+			return -1, &NotDirError{Path: p}
+		case err != unix.ELOOP && err != unix.ENOTDIR && err != unix.EMLINK:
+			return -1, &fs.PathError{Op: "open", Path: p, Err: err}
+		}
+	}
+	return -1, &ChangedError{Path: p, What: "kept changing"}
+}
+
+// follow handles the link c in top: blocked inside the tree unless
+// confirmed, otherwise its text is what the walk goes on with.
+func (w *walker) follow(c comp, top *frame) ([]comp, error) {
+	shown := c.shown
+	if shown == "" {
+		shown = join(top.path, c.name)
+	}
+	if top.inside {
+		if !w.o.Confirmed {
+			return nil, &BlockedError{Link: shown}
+		}
+		if w.shared == "" {
+			w.shared = shown
+		}
+	}
+	if top.bound && w.outLink == "" {
+		w.outLink = shown
+	}
+	w.links++
+	if w.links > MaxLinks {
+		return nil, &LinkLoopError{Path: w.path}
+	}
+	buf := make([]byte, 4096)
+	n, err := unix.Readlinkat(top.fd, c.name, buf)
+	if err == unix.EINVAL { // no longer a link: swapped since the look
+		return nil, &ChangedError{Path: shown, What: "changed on the way"}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "readlink", Path: shown, Err: err}
+	}
+	if n >= len(buf) {
+		return nil, &fs.PathError{Op: "readlink", Path: shown, Err: unix.ENAMETOOLONG}
+	}
+	text := string(buf[:n])
+	if text == "" {
+		return nil, &fs.PathError{Op: "readlink", Path: shown, Err: unix.ENOENT}
+	}
+	if text[0] == '/' {
+		w.toRoot()
+	}
+	return linkComps(text), nil
+}
+
+// confined is the boundary's verdict on the directory the walk ends in.
+func (w *walker) confined(inside bool) error {
+	if !w.hasBound || inside {
+		return nil
+	}
+	return &OutsideError{Path: w.path, Link: w.outLink, Root: w.o.Boundary}
+}
+
+func (w *walker) finish(name string, exists bool, st *unix.Stat_t) (*Target, error) {
+	top := w.top()
+	if err := w.confined(top.bound); err != nil {
+		return nil, err
+	}
+	t := &Target{Path: w.path, Dir: top.path, Name: name, Shared: w.shared, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino}
+	t.IsDir = exists && st.Mode&unix.S_IFMT == unix.S_IFDIR
+	w.stack = w.stack[:len(w.stack)-1] // the target owns top.fd now
+	w.closeAll()
+	return t, nil
+}
+
+// missing describes a target below a directory that does not exist.
+func (w *walker) missing(c comp, rest []comp) (*Target, error) {
+	if w.hasBound {
+		bound := make([]bool, len(w.stack))
+		for i, f := range w.stack {
+			bound[i] = f.bound
+		}
+		if err := w.confined(!escapes(bound, append([]comp{c}, rest...))); err != nil {
+			return nil, err
+		}
+	}
+	names := []string{w.top().path, c.name}
+	for _, r := range rest {
+		names = append(names, r.name)
+	}
+	full := filepath.Join(names...)
+	t := &Target{Path: w.path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: w.shared, Missing: true, fd: -1, rfd: -1}
+	w.closeAll()
+	return t, nil
+}
+
+func isLink(st *unix.Stat_t) bool { return st.Mode&unix.S_IFMT == unix.S_IFLNK }
+
+func join(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}

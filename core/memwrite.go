@@ -1,0 +1,107 @@
+package core
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"sync"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/fsys"
+)
+
+// memUpdate is UpdateFileOpts on a file system without links or flock.
+func (s *System) memUpdate(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
+	mu := s.locks.get(target)
+	mu.Lock()
+	defer mu.Unlock()
+	var old afero.File
+	switch f, err := s.OpenFile(target, o.Kind); {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return ReadError(target, err)
+	default:
+		defer f.Close()
+		old = f
+	}
+	fill, err := update(old)
+	if err != nil || fill == nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := fill(&buf); err != nil {
+		return fmt.Errorf("write %s: %w", target, err)
+	}
+	return s.memWrite(target, o, buf.Bytes())
+}
+
+// memWrite keeps the rules of fsys.Target.Write (modes, read-only refusal,
+// temporary file and rename) on a file system without links.
+func (s *System) memWrite(path string, o WriteOptions, data []byte) error {
+	p := o.perm()
+	mode := p.New
+	if fi, err := s.Fs.Stat(path); err == nil {
+		if fi.IsDir() {
+			return &fsys.IsDirError{Path: path}
+		}
+		if fi.Mode().Perm()&0o200 == 0 {
+			return &fsys.ReadOnlyError{Path: path, Mode: fi.Mode().Perm()}
+		}
+		mode = fi.Mode().Perm()
+	}
+	if p.Fixed != 0 {
+		mode = p.Fixed
+	}
+	dir := s.Paths.Dir(path)
+	if err := s.Fs.MkdirAll(dir, o.dirMode()); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	f, err := afero.TempFile(s.Fs, dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		s.Fs.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		return fail(err)
+	}
+	if err := s.Fs.Chmod(tmp, mode); err != nil {
+		return fail(err)
+	}
+	if s.beforeRename != nil {
+		s.beforeRename(tmp)
+	}
+	if err := s.Fs.Rename(tmp, path); err != nil {
+		s.Fs.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// lockTable holds in-process locks by path for file systems without flock.
+type lockTable struct {
+	mu sync.Mutex
+	m  map[string]*sync.Mutex
+}
+
+func (t *lockTable) get(path string) *sync.Mutex {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	mu, ok := t.m[path]
+	if !ok {
+		mu = &sync.Mutex{}
+		t.m[path] = mu
+	}
+	return mu
+}

@@ -22,7 +22,7 @@ func TestSettingKeysAreInTheSchema(t *testing.T) {
 	}
 }
 
-func TestFromSettings(t *testing.T) {
+func TestDeclared(t *testing.T) {
 	v := map[string]any{}
 	for _, k := range settings.Keys() {
 		v[k.Name] = k.Default
@@ -30,15 +30,15 @@ func TestFromSettings(t *testing.T) {
 	v[KeyTestsCommand] = "go test ./..."
 	v[KeyCoverageMin] = settings.Dec("82.5")
 	v[KeyTimeout] = "1m30s"
-	cfg := FromSettings(v, "/repo")
+	cfg := Declared(v, "/repo")
 	if cfg.Tests.Command != "go test ./..." || !cfg.Tests.Required || !cfg.Lint.Required || cfg.Lint.Command != "" ||
 		cfg.Coverage.Min.String() != "82.5" || cfg.Timeout != 90*time.Second || cfg.Dir != "/repo" {
 		t.Errorf("%+v", cfg)
 	}
-	if on, n := HookFromSettings(v); on != "stop" || n != 3 {
+	if on, n := hookSettings(v); on != "stop" || n != 3 {
 		t.Errorf("hook settings %s %d", on, n)
 	}
-	def := FromSettings(map[string]any{KeyTimeout: "10m"}, "")
+	def := Declared(map[string]any{KeyTimeout: "10m"}, "")
 	if def.Timeout != DefaultTimeout {
 		t.Errorf("default timeout %v", def.Timeout)
 	}

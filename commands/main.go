@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/alecthomas/kong"
@@ -162,7 +163,23 @@ func newApp(build Build, stdin io.Reader, stdout, stderr io.Writer, environ []st
 		Terminal: isTerminal,
 	}
 	a.Interactive = func() bool { return a.Terminal(a.Stdin) && a.Terminal(a.Stderr) }
+	a.Sys.Warn = a.warnOnce()
 	return a
+}
+
+// warnOnce prints each of core's warnings once per run on stderr: a run
+// may find its project more than once.
+func (a *App) warnOnce() func(string) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	return func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !seen[msg] {
+			seen[msg] = true
+			fmt.Fprintf(a.Stderr, "charter: warning: %s\n", msg)
+		}
+	}
 }
 
 // jsonRequested looks for --json before parsing, so that even a usage error

@@ -183,7 +183,7 @@ func printGate(w io.Writer, g gates.Result) {
 		return
 	}
 	status := strings.ReplaceAll(g.Status, "_", " ")
-	if g.Status == gates.StatusSkipped {
+	if g.Status == gates.StatusSkipped || g.Status == gates.StatusUntrusted {
 		fmt.Fprintf(w, "%-8s  %s\n", g.Name, status)
 	} else {
 		fmt.Fprintf(w, "%-8s  %-9s %s\n", g.Name, status, (time.Duration(g.ElapsedMs) * time.Millisecond).String())

@@ -83,6 +83,7 @@ type CLI struct {
 	Mcp      McpCmd      `cmd:"" help:"Serve charter to agents over the Model Context Protocol on stdio, read-only."`
 	Doctor   DoctorCmd   `cmd:"" help:"Check the whole setup: companion, profile, config root, settings files, shared links, server, agent files."`
 	Gate     GateCmd     `cmd:"" help:"Run the quality gates; the agents' hooks that enforce them."`
+	Trust    TrustCmd    `cmd:"" help:"Trust the project's own gate commands after showing them (--revoke, --list)."`
 }
 
 // App is what every command's Run receives.

@@ -180,3 +180,27 @@ func (r Report) Untrusted() []Result {
 	}
 	return out
 }
+
+// TrustUnknown is ping's trust state when the settings cannot be read.
+const TrustUnknown = "unknown"
+
+// TrustStateOf is ping's "trust" for the settings of store st: nil
+// without a project.
+func TrustStateOf(sys *core.System, st *settings.Store) *core.TrustState {
+	if st.Project() == nil {
+		return nil
+	}
+	snap, err := st.Read()
+	var t Trust
+	if err == nil {
+		t, err = TrustOf(sys, snap)
+	}
+	if err != nil {
+		return &core.TrustState{State: TrustUnknown, Error: sys.ErrorMessage(err)}
+	}
+	ts := &core.TrustState{State: t.State}
+	if t.State == TrustUntrusted {
+		ts.Command = t.Command
+	}
+	return ts
+}

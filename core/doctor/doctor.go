@@ -64,6 +64,9 @@ type Env struct {
 	// LoadPolicy reads the policy file (settings.LoadPolicy, which it is
 	// when nil): nil and no error when there is none.
 	LoadPolicy func(*core.System) (*settings.Policy, error)
+	// IgnoredProjects lists the projects another user owns that Project
+	// passes over (core.System.IgnoredProjects); nil: not checked.
+	IgnoredProjects func() ([]core.ForeignProject, error)
 }
 
 // ServerState is what a probe found out about a scope's server.
@@ -108,6 +111,7 @@ var checks = []check{
 	configRoot,
 	scopeDir,
 	projectDir,
+	projectTrust,
 	settingsFiles,
 	policyFile,
 	unknownKeys,

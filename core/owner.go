@@ -16,6 +16,7 @@ type ForeignProject struct {
 	Path  string `json:"owned"` // the file or directory another user owns
 	Owner int    `json:"owner"` // its uid
 	Euid  int    `json:"euid"`  // the user charter runs as
+	mixed bool   // its files have more than one foreign owner: never accepted
 }
 
 // Warning is the one line the CLI prints on stderr about p.
@@ -43,21 +44,31 @@ func (s *System) foreignProject(dir string, files []string) (ForeignProject, boo
 	if !ok {
 		return ForeignProject{}, false
 	}
+	var fp ForeignProject
+	found := false
 	for _, p := range append([]string{s.child(dir, ProjectDirName)}, files...) {
 		fi, err := s.Fs.Stat(p)
 		if err != nil {
 			continue
 		}
-		if uid, ok := fileOwner(fi); ok && uid != euid {
-			return ForeignProject{Dir: dir, Path: p, Owner: uid, Euid: euid}, true
+		uid, ok := fileOwner(fi)
+		switch {
+		case !ok || uid == euid:
+		case !found:
+			fp, found = ForeignProject{Dir: dir, Path: p, Owner: uid, Euid: euid}, true
+		case uid != fp.Owner:
+			return ForeignProject{Dir: dir, Path: p, Owner: uid, Euid: euid, mixed: true}, true
 		}
 	}
-	return ForeignProject{}, false
+	return fp, found
 }
 
 // acceptedForeign reports whether the user trusted fp's root with its
 // owner. An unreadable trust file accepts nothing.
 func (s *System) acceptedForeign(fp ForeignProject) bool {
+	if fp.mixed {
+		return false
+	}
 	e, err := s.TrustEntryFor(fp.Dir)
 	return err == nil && e != nil && e.Owner != nil && *e.Owner == fp.Owner
 }

@@ -36,22 +36,19 @@ func (s *System) euid() (int, bool) {
 	return processEuid()
 }
 
-// foreignProject reports whether dir/.charter or one of its settings files
-// is owned by another user than the one charter runs as. A file system that
-// does not say who owns a file (an in-memory one, Windows) owns nothing.
-func (s *System) foreignProject(dir string, files []string) (ForeignProject, bool) {
+// foreignProject reports whether one of paths (dir/.charter and its
+// settings files, with what Stat said of each in infos) is owned by another
+// user than the one charter runs as. A file system that does not say who
+// owns a file (an in-memory one, Windows) owns nothing.
+func (s *System) foreignProject(dir string, paths []string, infos []fs.FileInfo) (ForeignProject, bool) {
 	euid, ok := s.euid()
 	if !ok {
 		return ForeignProject{}, false
 	}
 	var fp ForeignProject
 	found := false
-	for _, p := range append([]string{s.child(dir, ProjectDirName)}, files...) {
-		fi, err := s.Fs.Stat(p)
-		if err != nil {
-			continue
-		}
-		uid, ok := fileOwner(fi)
+	for i, p := range paths {
+		uid, ok := fileOwner(infos[i])
 		switch {
 		case !ok || uid == euid:
 		case !found:

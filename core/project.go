@@ -107,12 +107,16 @@ func (s *System) findProject(flag *string, noProject bool, from string, use func
 		return nil, err
 	}
 	if dir != "" {
-		files, err := s.projectFiles(dir)
+		files, infos, err := s.projectFileInfos(dir)
 		if err != nil {
 			return nil, err
 		}
 		p := &Project{Dir: dir, Files: files, Source: source, paths: s.Paths}
-		if fp, foreign := s.foreignProject(dir, files); foreign {
+		if fi, err := s.Fs.Stat(s.child(dir, ProjectDirName)); err == nil {
+			infos = append([]fs.FileInfo{fi}, infos...)
+			files = append([]string{s.child(dir, ProjectDirName)}, files...)
+		}
+		if fp, foreign := s.foreignProject(dir, files, infos); foreign {
 			if !use(fp) {
 				return nil, nil
 			}
@@ -131,11 +135,15 @@ func (s *System) findProject(flag *string, noProject bool, from string, use func
 			fi, err := s.Fs.Stat(s.child(cur, ProjectDirName))
 			switch {
 			case err == nil && fi.IsDir():
-				files, err := s.projectFiles(cur)
+				files, infos, err := s.projectFileInfos(cur)
 				if err != nil {
 					return nil, err
 				}
-				fp, foreign := s.foreignProject(cur, files)
+				var fp ForeignProject
+				foreign := false
+				if len(files) > 0 {
+					fp, foreign = s.foreignProject(cur, append([]string{s.child(cur, ProjectDirName)}, files...), append([]fs.FileInfo{fi}, infos...))
+				}
 				switch {
 				case len(files) == 0:
 				case !foreign:
@@ -232,18 +240,27 @@ func (s *System) explicitProject(flag *string) (dir, source string, err error) {
 
 // projectFiles lists the settings files that exist under dir/.charter.
 func (s *System) projectFiles(dir string) ([]string, error) {
+	files, _, err := s.projectFileInfos(dir)
+	return files, err
+}
+
+// projectFileInfos is projectFiles with what Stat said of each file, for
+// the ownership check.
+func (s *System) projectFileInfos(dir string) ([]string, []fs.FileInfo, error) {
 	files := []string{}
+	var infos []fs.FileInfo
 	for _, name := range []string{ProjectFile, ProjectLocalFile} {
 		p := s.Paths.Join(dir, ProjectDirName, name)
 		fi, err := s.Fs.Stat(p)
 		switch {
 		case err == nil && !fi.IsDir():
 			files = append(files, p)
+			infos = append(infos, fi)
 		case err != nil && !notExist(err):
-			return nil, fmt.Errorf("find project: %w", err)
+			return nil, nil, fmt.Errorf("find project: %w", err)
 		}
 	}
-	return files, nil
+	return files, infos, nil
 }
 
 // child appends name to the clean directory dir without cleaning again:

@@ -18,7 +18,8 @@ func (c *DoctorCmd) Run(a *App) error {
 	// The same layers as every other command: the project (--project-dir,
 	// CHARTER_PROJECT_DIR, --no-project) and the policy.
 	rep := doctor.Run(doctor.Env{Sys: a.Sys, RootFlag: a.rootFlag, Version: a.Build.Version, Server: server.Probe,
-		Project: a.Project, LoadPolicy: settings.LoadPolicy})
+		Project: a.Project, LoadPolicy: settings.LoadPolicy,
+		IgnoredProjects: func() ([]core.ForeignProject, error) { return a.Sys.IgnoredProjects(a.projectFlag, a.noProject) }})
 	colour := a.colorFor(a.Stdout)
 	if err := a.emit(rep, func(w io.Writer) { printDoctor(w, rep, colour) }); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -83,6 +84,7 @@ type CLI struct {
 	Mcp      McpCmd      `cmd:"" help:"Serve charter to agents over the Model Context Protocol on stdio, read-only."`
 	Doctor   DoctorCmd   `cmd:"" help:"Check the whole setup: companion, profile, config root, settings files, shared links, server, agent files."`
 	Gate     GateCmd     `cmd:"" help:"Run the quality gates; the agents' hooks that enforce them."`
+	Trust    TrustCmd    `cmd:"" help:"Trust the project's own gate commands after showing them (--revoke, --list)."`
 }
 
 // App is what every command's Run receives.
@@ -165,7 +167,23 @@ func newApp(build Build, stdin io.Reader, stdout, stderr io.Writer, environ []st
 		Terminal: isTerminal,
 	}
 	a.Interactive = func() bool { return a.Terminal(a.Stdin) && a.Terminal(a.Stderr) }
+	a.Sys.Warn = a.warnOnce()
 	return a
+}
+
+// warnOnce prints each of core's warnings once per run on stderr: a run
+// may find its project more than once.
+func (a *App) warnOnce() func(string) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	return func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !seen[msg] {
+			seen[msg] = true
+			fmt.Fprintf(a.Stderr, "charter: warning: %s\n", msg)
+		}
+	}
 }
 
 // jsonRequested looks for --json before parsing, so that even a usage error

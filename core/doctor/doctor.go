@@ -65,6 +65,9 @@ type Env struct {
 	// LoadPolicy reads the policy file (settings.LoadPolicy, which it is
 	// when nil): nil and no error when there is none.
 	LoadPolicy func(*core.System) (*settings.Policy, error)
+	// IgnoredProjects lists the projects another user owns that Project
+	// passes over (core.System.IgnoredProjects); nil: not checked.
+	IgnoredProjects func() ([]core.ForeignProject, error)
 }
 
 // run is one doctor run: the environment, and what several checks need,
@@ -98,6 +101,7 @@ var checks = []check{
 	configRoot,
 	scopeDir,
 	projectDir,
+	projectTrust,
 	settingsFiles,
 	policyFile,
 	unknownKeys,

@@ -85,6 +85,9 @@ type ApplyStatus struct {
 // GateRequest is one run of the gates.
 type GateRequest struct {
 	Settings *settings.Snapshot // the effective settings, gate commands included
+	// Config is the gates to run, as gates.Load built it from Settings:
+	// an untrusted project's gates are marked and never run.
+	Config gates.Config
 	// Dir is where the gates run: the root of the project the settings
 	// came from (--project-dir, CHARTER_PROJECT_DIR or the one found from
 	// the client's directory), else the client's directory.
@@ -290,5 +293,9 @@ func (l *Local) RunGates(ctx context.Context, dir string, names []string, progre
 	if p := st.Project(); p != nil {
 		dir = p.Dir
 	}
-	return l.Gates(ctx, GateRequest{Settings: snap, Dir: dir, Gates: names}, progress)
+	setup, err := gates.Load(l.Sys, snap, dir)
+	if err != nil {
+		return gates.Report{}, err
+	}
+	return l.Gates(ctx, GateRequest{Settings: snap, Config: setup.Config, Dir: dir, Gates: names}, progress)
 }

@@ -26,6 +26,11 @@ type Snapshot struct {
 	ETag    string            // quoted; changes whenever any layer file or the policy changes
 	Layers  []LayerInfo       // all six layers, lowest first
 	Locks   map[string]Lock   // what the policy does, by key
+	Project *core.Project     // the project whose layers were read; nil for none
+	// BelowProject holds, for each key whose value comes from a project
+	// layer, the value the layers below give (policy applied): what an
+	// untrusted project runs with (see gates.TrustKeys).
+	BelowProject map[string]any
 }
 
 // LayerInfo is one layer in GET /api/v1/settings and `settings list --json`.

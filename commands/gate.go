@@ -37,7 +37,7 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 		names, err = gates.ParseList(strings.Split(*c.Gate, ","))
 	}
 	if err != nil {
-		return &core.UsageError{Msg: "--gate: " + err.Error()}
+		return &core.Error{Kind: core.CodeUsage, Msg: "--gate: " + err.Error()}
 	}
 	_, snap, err := a.readSettings()
 	if err != nil {

@@ -126,7 +126,7 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 	}
 	if fi, err := a.Sys.Fs.Stat(root.Path); err == nil {
 		if !fi.IsDir() {
-			return &core.UsageError{Msg: fmt.Sprintf("%s: %s is a file, not a directory: give a directory", given, root.Path)}
+			return core.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory", given, root.Path)
 		}
 		return nil
 	}
@@ -134,9 +134,9 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 	fi, err := a.Sys.Fs.Stat(parent)
 	switch {
 	case err == nil && !fi.IsDir():
-		return &core.UsageError{Msg: fmt.Sprintf("%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)}
+		return core.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)
 	case err != nil:
-		return &core.UsageError{Msg: fmt.Sprintf("%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shellQuote(parent))}
+		return core.Errorf(core.CodeUsage, "%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shellQuote(parent))
 	}
 	return nil
 }

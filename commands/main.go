@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"reflect"
 	"runtime/debug"
@@ -260,9 +259,7 @@ func (a *App) fail(err error) ExitCode {
 		fmt.Fprintf(a.Stderr, "usage: %s\n", ue.usage)
 	}
 	if a.JSON && !reported(err) {
-		body := map[string]any{"code": code, "message": msg}
-		maps.Copy(body, core.ErrorExtras(err))
-		a.writeJSON(map[string]any{"error": body})
+		a.writeJSON(core.NewErrorBody(err, msg).Document())
 	}
 	status, _ := exitFor(code)
 	return status

@@ -479,3 +479,44 @@ func TestParseErrorsAreUsage(t *testing.T) {
 		}
 	}
 }
+
+// Only core.NewErrorBody builds the error document: no map[string]any
+// literal outside core/errors.go has an "error" or a "code" key, so the CLI, the HTTP API
+// and the MCP server cannot each shape their own.
+func TestOneErrorBody(t *testing.T) {
+	eachSource(t, "..", func(rel string, fset *token.FileSet, f *ast.File) {
+		if strings.Contains("/"+rel+"/", "/testdata/") {
+			return
+		}
+		if rel == "core" && strings.HasSuffix(fset.File(f.Pos()).Name(), "errors.go") {
+			return
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.CompositeLit)
+			if !ok {
+				return true
+			}
+			if m, isMap := lit.Type.(*ast.MapType); !isMap || !isAny(m.Value) {
+				return true // a map of other values (a schema's properties)
+			}
+			for _, el := range lit.Elts {
+				kv, ok := el.(*ast.KeyValueExpr)
+				if !ok {
+					continue
+				}
+				if k, ok := kv.Key.(*ast.BasicLit); ok && (k.Value == `"error"` || k.Value == `"code"`) {
+					t.Errorf("%s: a map with the key %s: build error bodies with core.NewErrorBody", fset.Position(k.Pos()), k.Value)
+				}
+			}
+			return true
+		})
+	})
+}
+
+func isAny(e ast.Expr) bool {
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name == "any"
+	}
+	it, ok := e.(*ast.InterfaceType)
+	return ok && len(it.Methods.List) == 0
+}

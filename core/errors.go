@@ -1,6 +1,8 @@
 package core
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -98,21 +100,37 @@ func ErrorExtras(err error) map[string]any {
 
 // ErrorBody is what the one JSON error document, {"error": body}, carries:
 // the error's code, the message for people, and its extras beside them.
-// The CLI's --json, the HTTP API and the MCP server all build it here, so
-// the three cannot drift apart.
-type ErrorBody map[string]any
+// The CLI's --json, the HTTP API and the MCP server all build it with
+// NewErrorBody, so the three cannot drift apart.
+type ErrorBody struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Extras  map[string]any `json:"-"` // written beside code and message
+}
 
 // NewErrorBody is err's body. message is its text for people, which a skin
 // may word differently from err.Error() (System.ErrorMessage).
 func NewErrorBody(err error, message string) ErrorBody {
-	b := ErrorBody{}
-	maps.Copy(b, ErrorExtras(err))
-	b["code"], b["message"] = ErrorCode(err), message
-	return b
+	return ErrorBody{Code: ErrorCode(err), Message: message, Extras: ErrorExtras(err)}
 }
 
 // Document is the whole error document, {"error": b}.
 func (b ErrorBody) Document() map[string]any { return map[string]any{"error": b} }
+
+// MarshalJSON flattens the extras beside code and message. It escapes no
+// HTML itself: the encoder around it decides, as for any other value.
+func (b ErrorBody) MarshalJSON() ([]byte, error) {
+	m := make(map[string]any, len(b.Extras)+2)
+	maps.Copy(m, b.Extras)
+	m["code"], m["message"] = b.Code, b.Message
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
 
 // Error is a domain error that needs no fields of its own: a code, the
 // message for people, and the cause when there is one.

@@ -85,7 +85,7 @@ func (c *ApplyCmd) Run(a *App) error {
 		return err
 	}
 	if len(blocked) > 0 {
-		return &reportedError{errors.Join(blocked...)}
+		return reported(errors.Join(blocked...))
 	}
 	return nil
 }
@@ -113,7 +113,7 @@ func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 		return err
 	}
 	if err := apply.Check(results); err != nil {
-		return &reportedError{err}
+		return reported(err)
 	}
 	return nil
 }

@@ -66,14 +66,14 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 		}
 	}
 	if ctx.Err() != nil {
-		return &reportedError{core.Errorf(core.CodeInternal, "interrupted: the running gate was stopped and the others were not run")}
+		return reported(core.Errorf(core.CodeInternal, "interrupted: the running gate was stopped and the others were not run"))
 	}
 	if !rep.OK {
 		var failed []string
 		for _, g := range rep.Failing() {
 			failed = append(failed, g.Name)
 		}
-		return &reportedError{core.Errorf(core.CodeCheckFailed, "a required gate failed: %s", strings.Join(failed, ", "))}
+		return reported(core.Errorf(core.CodeCheckFailed, "a required gate failed: %s", strings.Join(failed, ", ")))
 	}
 	return nil
 }
@@ -232,7 +232,7 @@ func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
 	io.WriteString(a.Stdout, res.Stdout)
 	io.WriteString(a.Stderr, res.Stderr)
 	if res.ExitCode != 0 {
-		return quietExit(res.ExitCode)
+		return exitQuietly(ExitCode(res.ExitCode))
 	}
 	return nil
 }

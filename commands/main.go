@@ -146,8 +146,6 @@ func (a *App) Project() (*core.Project, error) {
 	return a.Sys.FindProject(a.projectFlag, a.noProject)
 }
 
-type kongExit int
-
 // Main runs charter and returns its exit code.
 func Main(ctx context.Context, build Build, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string, fs afero.Fs) (code int) {
 	return int(newApp(build, stdin, stdout, stderr, environ, fs, args).run(ctx, args))
@@ -179,11 +177,11 @@ func jsonRequested(args []string) bool {
 func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 	defer func() {
 		if r := recover(); r != nil {
-			c, ok := r.(kongExit)
+			exit, ok := r.(*exitError)
 			if !ok {
 				panic(r)
 			}
-			code = ExitCode(c)
+			code = a.fail(exit)
 		}
 	}()
 	if len(args) == 0 {
@@ -236,7 +234,7 @@ func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
 		kong.Name(core.Name),
 		kong.Description(fmt.Sprintf("charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates.\n\n%s", a.Build)),
 		kong.Writers(a.Stdout, a.Stderr),
-		kong.Exit(func(c int) { panic(kongExit(c)) }),
+		kong.Exit(func(c int) { panic(exitQuietly(ExitCode(c))) }),
 		kong.Bind(a, a.Build),
 		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.Vars{"version": a.Build.Version, "agents": strings.Join(append(a.Sys.AgentNames(), "all"), "|")},
@@ -245,22 +243,27 @@ func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
 	)
 }
 
-// fail prints err once: to stderr, and with --json also as a document on
-// stdout. Its code alone decides the exit status.
+// fail is the one way out of Main with an error: it prints err once, to
+// stderr, and with --json also as a document on stdout. Its code decides
+// the exit status, unless it is an *exitError, which says the status and
+// what is left to print.
 func (a *App) fail(err error) ExitCode {
-	var quiet quietExit
-	if errors.As(err, &quiet) {
-		return ExitCode(quiet)
+	status, _ := exitFor(core.ErrorCode(err))
+	var exit *exitError
+	if errors.As(err, &exit) {
+		status = exit.status
+		if exit.err == nil {
+			return status
+		}
 	}
-	code, msg := core.ErrorCode(err), a.message(err)
+	msg := a.message(err)
 	fmt.Fprintf(a.Stderr, "%s %s\n", paint(a.colorFor(a.Stderr), ansiError, "charter:"), msg)
 	var ue *cliUsageError
 	if errors.As(err, &ue) && ue.usage != "" {
 		fmt.Fprintf(a.Stderr, "usage: %s\n", ue.usage)
 	}
-	if a.JSON && !reported(err) {
+	if a.JSON && (exit == nil || !exit.printed) {
 		a.writeJSON(core.NewErrorBody(err, msg).Document())
 	}
-	status, _ := exitFor(code)
 	return status
 }

@@ -23,14 +23,14 @@ func (c *ApplyCmd) Run(a *App) error {
 	req := apply.Request{Agents: c.Agent}
 	if c.Project {
 		if a.noProject {
-			return &core.UsageError{Msg: "apply --project and --no-project contradict each other: give one of them"}
+			return core.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
 		}
 		proj, err := a.Project()
 		if err != nil {
 			return err
 		}
 		if proj == nil {
-			return &core.UsageError{Msg: "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR"}
+			return core.Errorf(core.CodeUsage, "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR")
 		}
 		req.Project = proj
 	}
@@ -84,7 +84,7 @@ func (c *ApplyCmd) Run(a *App) error {
 		return err
 	}
 	if len(blocked) > 0 {
-		return &reportedError{errors.Join(blocked...)}
+		return reported(errors.Join(blocked...))
 	}
 	return nil
 }
@@ -112,7 +112,7 @@ func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 		return err
 	}
 	if err := apply.Check(results); err != nil {
-		return &reportedError{err}
+		return reported(err)
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ func (c *DoctorCmd) Run(a *App) error {
 	}
 	if n := rep.Failed(); n > 0 {
 		// The report is the output; the error only sets the exit status.
-		return &reportedError{core.Errorf(core.CodeCheckFailed, "%d of %d checks failed: each says how to fix it", n, len(rep.Checks))}
+		return reported(core.Errorf(core.CodeCheckFailed, "%d of %d checks failed: each says how to fix it", n, len(rep.Checks)))
 	}
 	return nil
 }

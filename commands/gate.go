@@ -37,7 +37,7 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 		names, err = gates.ParseList(strings.Split(*c.Gate, ","))
 	}
 	if err != nil {
-		return &core.UsageError{Msg: "--gate: " + err.Error()}
+		return &core.Error{Kind: core.CodeUsage, Msg: "--gate: " + err.Error()}
 	}
 	_, snap, err := a.readSettings()
 	if err != nil {
@@ -70,7 +70,7 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 		}
 	}
 	if ctx.Err() != nil {
-		return &reportedError{core.Errorf(core.CodeInternal, "interrupted: the running gate was stopped and the others were not run")}
+		return reported(core.Errorf(core.CodeInternal, "interrupted: the running gate was stopped and the others were not run"))
 	}
 	if !rep.OK {
 		var failed, untrusted []string
@@ -87,7 +87,7 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 		if len(untrusted) > 0 {
 			why = append(why, fmt.Sprintf("not run because the project is not trusted: %s (check its commands, then run `%s`)", strings.Join(untrusted, ", "), setup.Trust.Command))
 		}
-		return &reportedError{core.Errorf(core.CodeCheckFailed, "%s", strings.Join(why, "; "))}
+		return reported(core.Errorf(core.CodeCheckFailed, "%s", strings.Join(why, "; ")))
 	}
 	return nil
 }
@@ -249,7 +249,7 @@ func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
 	io.WriteString(a.Stdout, res.Stdout)
 	io.WriteString(a.Stderr, res.Stderr)
 	if res.ExitCode != 0 {
-		return quietExit(res.ExitCode)
+		return exitQuietly(ExitCode(res.ExitCode))
 	}
 	return nil
 }

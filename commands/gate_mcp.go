@@ -19,7 +19,7 @@ func (a *App) gateRunner() mcpserver.GateRunner {
 	return func(ctx context.Context, req mcpserver.GateRequest, progress mcpserver.Progress) (gates.Report, error) {
 		names, err := gates.ParseList(req.Gates)
 		if err != nil {
-			return gates.Report{}, &core.UsageError{Kind: core.CodeInvalidValue, Msg: "gates: " + err.Error()}
+			return gates.Report{}, &core.Error{Kind: core.CodeInvalidValue, Msg: "gates: " + err.Error()}
 		}
 		cfg := req.Config // gates.Load's: the project's trust is decided
 		total := 0

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"reflect"
 	"runtime/debug"
@@ -128,7 +127,7 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 	}
 	if fi, err := a.Sys.Fs.Stat(root.Path); err == nil {
 		if !fi.IsDir() {
-			return &core.UsageError{Msg: fmt.Sprintf("%s: %s is a file, not a directory: give a directory", given, root.Path)}
+			return core.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory", given, root.Path)
 		}
 		return nil
 	}
@@ -136,9 +135,9 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 	fi, err := a.Sys.Fs.Stat(parent)
 	switch {
 	case err == nil && !fi.IsDir():
-		return &core.UsageError{Msg: fmt.Sprintf("%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)}
+		return core.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)
 	case err != nil:
-		return &core.UsageError{Msg: fmt.Sprintf("%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shellQuote(parent))}
+		return core.Errorf(core.CodeUsage, "%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shellQuote(parent))
 	}
 	return nil
 }
@@ -148,8 +147,6 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 func (a *App) Project() (*core.Project, error) {
 	return a.Sys.FindProject(a.projectFlag, a.noProject)
 }
-
-type kongExit int
 
 // Main runs charter and returns its exit code.
 func Main(ctx context.Context, build Build, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string, fs afero.Fs) (code int) {
@@ -198,11 +195,11 @@ func jsonRequested(args []string) bool {
 func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 	defer func() {
 		if r := recover(); r != nil {
-			c, ok := r.(kongExit)
+			exit, ok := r.(*exitError)
 			if !ok {
 				panic(r)
 			}
-			code = ExitCode(c)
+			code = a.fail(exit)
 		}
 	}()
 	if len(args) == 0 {
@@ -255,7 +252,7 @@ func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
 		kong.Name(core.Name),
 		kong.Description(fmt.Sprintf("charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates.\n\n%s", a.Build)),
 		kong.Writers(a.Stdout, a.Stderr),
-		kong.Exit(func(c int) { panic(kongExit(c)) }),
+		kong.Exit(func(c int) { panic(exitQuietly(ExitCode(c))) }),
 		kong.Bind(a, a.Build),
 		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.Vars{"version": a.Build.Version, "agents": strings.Join(append(a.Sys.AgentNames(), "all"), "|")},
@@ -264,24 +261,27 @@ func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
 	)
 }
 
-// fail prints err once: to stderr, and with --json also as a document on
-// stdout. Its code alone decides the exit status.
+// fail is the one way out of Main with an error: it prints err once, to
+// stderr, and with --json also as a document on stdout. Its code decides
+// the exit status, unless it is an *exitError, which says the status and
+// what is left to print.
 func (a *App) fail(err error) ExitCode {
-	var quiet quietExit
-	if errors.As(err, &quiet) {
-		return ExitCode(quiet)
+	status, _ := exitFor(core.ErrorCode(err))
+	var exit *exitError
+	if errors.As(err, &exit) {
+		status = exit.status
+		if exit.err == nil {
+			return status
+		}
 	}
-	code, msg := core.ErrorCode(err), a.message(err)
+	msg := a.message(err)
 	fmt.Fprintf(a.Stderr, "%s %s\n", paint(a.colorFor(a.Stderr), ansiError, "charter:"), msg)
 	var ue *cliUsageError
 	if errors.As(err, &ue) && ue.usage != "" {
 		fmt.Fprintf(a.Stderr, "usage: %s\n", ue.usage)
 	}
-	if a.JSON && !reported(err) {
-		body := map[string]any{"code": code, "message": msg}
-		maps.Copy(body, core.ErrorExtras(err))
-		a.writeJSON(map[string]any{"error": body})
+	if a.JSON && (exit == nil || !exit.printed) {
+		a.writeJSON(core.NewErrorBody(err, msg).Document())
 	}
-	status, _ := exitFor(code)
 	return status
 }

@@ -81,7 +81,7 @@ func (f LayerFlags) layer() string {
 // project layer is created at the repository root (or --project-dir).
 func (a *App) writeStore(layer string) (*settings.Store, error) {
 	if layer != settings.LayerScope && a.noProject {
-		return nil, &core.UsageError{Msg: fmt.Sprintf("--%s writes the project's file, but --no-project turns the project off: give one of them", map[string]string{settings.LayerProject: "project", settings.LayerProjectLocal: "local"}[layer])}
+		return nil, core.Errorf(core.CodeUsage, "--%s writes the project's file, but --no-project turns the project off: give one of them", map[string]string{settings.LayerProject: "project", settings.LayerProjectLocal: "local"}[layer])
 	}
 	st, err := a.settingsStore()
 	if err != nil {
@@ -179,7 +179,7 @@ func keysUnder(prefix string) ([]string, error) {
 	} else {
 		msg += ": run `charter settings list` to see every key"
 	}
-	return nil, &core.UsageError{Kind: core.CodeUnknownKey, Msg: msg}
+	return nil, &core.Error{Kind: core.CodeUnknownKey, Msg: msg}
 }
 
 // keyPrefixes lists every dotted prefix of a key and every key, sorted:

@@ -50,14 +50,14 @@ func (c *TrustCmd) Run(a *App) error {
 		})
 	}
 	if a.noProject {
-		return &core.UsageError{Msg: "--no-project leaves no project to trust: leave it out, or give --project-dir DIR"}
+		return core.Errorf(core.CodeUsage, "--no-project leaves no project to trust: leave it out, or give --project-dir DIR")
 	}
 	p, err := a.Sys.FindProjectToTrust(a.projectFlag)
 	if err != nil {
 		return err
 	}
 	if p == nil {
-		return &core.UsageError{Msg: "no project here: run inside a project (a directory with .charter/settings.yaml) or give --project-dir DIR"}
+		return core.Errorf(core.CodeUsage, "no project here: run inside a project (a directory with .charter/settings.yaml) or give --project-dir DIR")
 	}
 	if c.Revoke {
 		var found bool

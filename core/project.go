@@ -98,7 +98,7 @@ func (s *System) IgnoredProjects(flag *string, noProject bool) ([]ForeignProject
 func (s *System) findProject(flag *string, noProject bool, from string, use func(ForeignProject) bool) (*Project, error) {
 	if noProject {
 		if flag != nil {
-			return nil, &UsageError{Msg: "--project-dir and --no-project contradict each other: give one of them"}
+			return nil, Errorf(CodeUsage, "--project-dir and --no-project contradict each other: give one of them")
 		}
 		return nil, nil
 	}
@@ -192,7 +192,7 @@ func (s *System) ProjectRootForCreate(flag *string) (string, error) {
 		_, err := s.Fs.Stat(s.child(cur, ".git")) // a directory, or a file in a worktree or submodule
 		switch {
 		case err == nil && home != "" && s.Paths.equalName(cur, home):
-			return "", &UsageError{Msg: fmt.Sprintf("the nearest git repository is your home directory %s, which charter never treats as a project: give --project-dir DIR", cur)}
+			return "", Errorf(CodeUsage, "the nearest git repository is your home directory %s, which charter never treats as a project: give --project-dir DIR", cur)
 		case err == nil:
 			return cur, nil
 		case !notExist(err):
@@ -200,7 +200,7 @@ func (s *System) ProjectRootForCreate(flag *string) (string, error) {
 		}
 		parent := s.Paths.Dir(cur)
 		if s.Paths.equalName(parent, cur) {
-			return "", &UsageError{Msg: "not inside a git repository: run inside one or give --project-dir DIR"}
+			return "", Errorf(CodeUsage, "not inside a git repository: run inside one or give --project-dir DIR")
 		}
 		cur = parent
 	}
@@ -214,7 +214,7 @@ func (s *System) explicitProject(flag *string) (dir, source string, err error) {
 	switch {
 	case flag != nil:
 		if strings.TrimSpace(*flag) == "" {
-			return "", "", &UsageError{Msg: "--project-dir is blank: give a directory path, or leave the flag out to find the project from the working directory"}
+			return "", "", Errorf(CodeUsage, "--project-dir is blank: give a directory path, or leave the flag out to find the project from the working directory")
 		}
 		dir, source = *flag, SourceFlag
 	case strings.TrimSpace(s.Getenv(ProjectDirVar)) != "":
@@ -229,11 +229,11 @@ func (s *System) explicitProject(flag *string) (dir, source string, err error) {
 	fi, err := s.Fs.Stat(dir)
 	switch {
 	case notExist(err):
-		return "", "", &UsageError{Msg: fmt.Sprintf("%s %s: no such directory: give the project's root directory", name, dir)}
+		return "", "", Errorf(CodeUsage, "%s %s: no such directory: give the project's root directory", name, dir)
 	case err != nil:
 		return "", "", fmt.Errorf("%s: %w", name, err)
 	case !fi.IsDir():
-		return "", "", &UsageError{Msg: fmt.Sprintf("%s %s: not a directory: give the project's root directory", name, dir)}
+		return "", "", Errorf(CodeUsage, "%s %s: not a directory: give the project's root directory", name, dir)
 	}
 	return dir, source, nil
 }

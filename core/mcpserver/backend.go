@@ -78,8 +78,8 @@ type PolicyDoc struct {
 // agent's instruction file holds the current settings. When charter cannot
 // tell (no agent directory, broken markers), Targets is empty and Error says why.
 type ApplyStatus struct {
-	Targets []apply.Result `json:"targets"`
-	Error   *ErrorBody     `json:"error,omitempty"`
+	Targets []apply.Result  `json:"targets"`
+	Error   *core.ErrorBody `json:"error,omitempty"`
 }
 
 // GateRequest is one run of the gates.
@@ -248,7 +248,7 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 	switch {
 	case applyUnknown(err):
 		// The status is still worth having; say why apply's part is missing.
-		body := errorBody(err, l.Sys.ErrorMessage)
+		body := core.NewErrorBody(err, l.Sys.ErrorMessage(err))
 		doc.Apply.Error = &body
 	case err != nil:
 		return StatusDoc{}, err

@@ -717,12 +717,8 @@ func (st *Store) ignoreLocal(confirm bool) error {
 	return nil
 }
 
-// CodeScalarParent is a write refused because a value the user wrote sits
-// where the key's section would have to go.
-const CodeScalarParent = "scalar_parent"
-
 func scalarParent(path, key string, e *ownedValueError) Problem {
-	return Problem{Key: key, Code: CodeScalarParent, Message: fmt.Sprintf(
+	return Problem{Key: key, Code: core.CodeScalarParent, Message: fmt.Sprintf(
 		"%s:%d: %s holds a value there, so %s cannot go inside it without losing that value: edit or remove line %d, then run the command again",
 		path, e.Line, e.Parent, key, e.Line)}
 }

@@ -21,13 +21,13 @@ type ApplyCmd struct {
 
 func (c *ApplyCmd) Run(a *App) error {
 	if c.Project && a.noProject {
-		return &core.UsageError{Msg: "apply --project and --no-project contradict each other: give one of them"}
+		return core.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
 	}
 	// Only a status shows a diff.
 	req := session.ApplyRequest{Agents: c.Agent, Project: c.Project, RunOnly: !c.DryRun && !c.Check}
 	targets, err := a.session().PlanApply(req)
 	if errors.Is(err, session.ErrNoProject) {
-		return &core.UsageError{Msg: "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR"}
+		return core.Errorf(core.CodeUsage, "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR")
 	}
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func (c *ApplyCmd) Run(a *App) error {
 		return err
 	}
 	if len(blocked) > 0 {
-		return &reportedError{errors.Join(blocked...)}
+		return reported(errors.Join(blocked...))
 	}
 	return nil
 }
@@ -88,7 +88,7 @@ func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 		return err
 	}
 	if err := apply.Check(results); err != nil {
-		return &reportedError{err}
+		return reported(err)
 	}
 	return nil
 }

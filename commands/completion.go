@@ -38,5 +38,5 @@ func (c *CompletionCmd) Run(a *App) error {
 		}
 		names = append(names, s.name)
 	}
-	return &core.UsageError{Msg: fmt.Sprintf("no completion for the shell %q: choose %s", c.Shell, orList(names))}
+	return core.Errorf(core.CodeUsage, "no completion for the shell %q: choose %s", c.Shell, orList(names))
 }

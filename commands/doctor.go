@@ -16,14 +16,15 @@ type DoctorCmd struct{}
 func (c *DoctorCmd) Run(a *App) error {
 	// The same layers as every other command: the project (--project-dir,
 	// CHARTER_PROJECT_DIR, --no-project) and the policy.
-	rep := doctor.Run(doctor.Env{Session: a.session(), Version: a.Build.Version, Server: server.Probe})
+	sess := a.session()
+	rep := doctor.Run(doctor.Env{Session: sess, Version: a.Build.Version, Server: server.Probe, IgnoredProjects: sess.IgnoredProjects})
 	colour := a.colorFor(a.Stdout)
 	if err := a.emit(rep, func(w io.Writer) { printDoctor(w, rep, colour) }); err != nil {
 		return err
 	}
 	if n := rep.Failed(); n > 0 {
 		// The report is the output; the error only sets the exit status.
-		return &reportedError{core.Errorf(core.CodeCheckFailed, "%d of %d checks failed: each says how to fix it", n, len(rep.Checks))}
+		return reported(core.Errorf(core.CodeCheckFailed, "%d of %d checks failed: each says how to fix it", n, len(rep.Checks)))
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +19,7 @@ func (a *App) editorCommand() ([]string, error) {
 		}
 		words, err := shellWords(v)
 		if err != nil {
-			return nil, &core.UsageError{Msg: fmt.Sprintf("%s=%s: %v", name, v, err)}
+			return nil, core.Errorf(core.CodeUsage, "%s=%s: %v", name, v, err)
 		}
 		if len(words) > 0 {
 			return a.lookEditor(words)
@@ -55,7 +54,7 @@ func (a *App) lookEditor(words []string) ([]string, error) {
 			}
 		}
 	}
-	return nil, &core.UsageError{Msg: fmt.Sprintf("editor %q not found on PATH: set VISUAL or EDITOR to the editor you use", name)}
+	return nil, core.Errorf(core.CodeUsage, "editor %q not found on PATH: set VISUAL or EDITOR to the editor you use", name)
 }
 
 // environ is the environment charter was given, for the editor.

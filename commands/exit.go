@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/agentkit/charter/core"
@@ -52,22 +51,37 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 	return ExitRuntime, false
 }
 
-// reportedError is a failure whose outcome the command already printed as
-// its one JSON document (apply's per-target report): fail then prints it
-// to stderr only, so stdout still holds exactly one document.
-type reportedError struct{ err error }
-
-func (e *reportedError) Error() string { return e.err.Error() }
-func (e *reportedError) Unwrap() error { return e.err }
-
-func reported(err error) bool {
-	var re *reportedError
-	return errors.As(err, &re)
+// exitError is the one way a command leaves with more than its error's
+// code says; fail handles it and every other error, and nothing else picks
+// an exit status. It carries the status and what is left to print.
+type exitError struct {
+	status ExitCode
+	// err goes to stderr, as any error does; nil when the command already
+	// said all it had to say.
+	err error
+	// printed: the command already printed its outcome as the one JSON
+	// document, so --json adds no error document to stdout.
+	printed bool
 }
 
-// quietExit ends the command with this status and prints nothing more: the
-// command already printed all it had to say (the Stop hook, whose stderr
-// Claude Code hands to the agent as it is).
-type quietExit ExitCode
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", int(e.status))
+	}
+	return e.err.Error()
+}
 
-func (e quietExit) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+func (e *exitError) Unwrap() error { return e.err }
+
+// exitQuietly ends the command with status and prints nothing more (the
+// Stop hook, whose stderr Claude Code hands to the agent as it is; Kong
+// after the help).
+func exitQuietly(status ExitCode) error { return &exitError{status: status} }
+
+// reported is a failure whose outcome the command already printed as its
+// one JSON document (apply's per-target report): it goes to stderr only,
+// so stdout still holds exactly one document. Its code picks the status.
+func reported(err error) error {
+	status, _ := exitFor(core.ErrorCode(err))
+	return &exitError{status: status, err: err, printed: true}
+}

@@ -37,7 +37,7 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 		names, err = gates.ParseList(strings.Split(*c.Gate, ","))
 	}
 	if err != nil {
-		return &core.UsageError{Msg: "--gate: " + err.Error()}
+		return &core.Error{Kind: core.CodeUsage, Msg: "--gate: " + err.Error()}
 	}
 	_, snap, err := a.readSettings()
 	if err != nil {
@@ -47,7 +47,11 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 	if err != nil {
 		return err
 	}
-	cfg := gates.FromSettings(snap.Values, dir)
+	setup, err := gates.Load(a.Sys, snap, dir)
+	if err != nil {
+		return err
+	}
+	cfg := setup.Config
 	if len(cfg.Required()) == 0 && !a.JSON {
 		fmt.Fprintln(a.Stderr, "charter: note: no gate is required (gates.tests.required, gates.lint.required and gates.coverage.min are off)")
 	}
@@ -66,14 +70,24 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 		}
 	}
 	if ctx.Err() != nil {
-		return &reportedError{core.Errorf(core.CodeInternal, "interrupted: the running gate was stopped and the others were not run")}
+		return reported(core.Errorf(core.CodeInternal, "interrupted: the running gate was stopped and the others were not run"))
 	}
 	if !rep.OK {
-		var failed []string
+		var failed, untrusted []string
 		for _, g := range rep.Failing() {
 			failed = append(failed, g.Name)
 		}
-		return &reportedError{core.Errorf(core.CodeCheckFailed, "a required gate failed: %s", strings.Join(failed, ", "))}
+		for _, g := range rep.Untrusted() {
+			untrusted = append(untrusted, g.Name)
+		}
+		var why []string
+		if len(failed) > 0 {
+			why = append(why, "a required gate failed: "+strings.Join(failed, ", "))
+		}
+		if len(untrusted) > 0 {
+			why = append(why, fmt.Sprintf("not run because the project is not trusted: %s (check its commands, then run `%s`)", strings.Join(untrusted, ", "), setup.Trust.Command))
+		}
+		return reported(core.Errorf(core.CodeCheckFailed, "%s", strings.Join(why, "; ")))
 	}
 	return nil
 }
@@ -161,7 +175,7 @@ func printGate(w io.Writer, g gates.Result) {
 		return
 	}
 	status := strings.ReplaceAll(g.Status, "_", " ")
-	if g.Status == gates.StatusSkipped {
+	if g.Status == gates.StatusSkipped || g.Status == gates.StatusUntrusted {
 		fmt.Fprintf(w, "%-8s  %s\n", g.Name, status)
 	} else {
 		fmt.Fprintf(w, "%-8s  %-9s %s\n", g.Name, status, (time.Duration(g.ElapsedMs) * time.Millisecond).String())
@@ -212,14 +226,17 @@ func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
 		if err != nil {
 			return gates.HookOptions{}, err
 		}
-		onFailure, maxBlocks := gates.HookFromSettings(snap.Values)
-		return gates.HookOptions{Config: gates.FromSettings(snap.Values, dir), OnFailure: onFailure,
-			MaxBlocks: maxBlocks, RunAll: runAll, Now: a.Sys.Now}, nil
+		setup, err := gates.Load(a.Sys, snap, dir)
+		if err != nil {
+			return gates.HookOptions{}, err
+		}
+		return gates.HookOptions{Config: setup.Config, OnFailure: setup.OnFailure, MaxBlocks: setup.MaxBlocks,
+			RunAll: runAll, Now: a.Sys.Now}, nil
 	})
 	io.WriteString(a.Stdout, res.Stdout)
 	io.WriteString(a.Stderr, res.Stderr)
 	if res.ExitCode != 0 {
-		return quietExit(res.ExitCode)
+		return exitQuietly(ExitCode(res.ExitCode))
 	}
 	return nil
 }

@@ -11,17 +11,17 @@ import (
 	"github.com/agentkit/charter/core/mcpserver"
 )
 
-// gateRunner is the MCP server's gates_run: gates.Run in the directory the
-// server chose (the project's root, else the client's directory), with
-// progress as steps: each gate that runs counts two (its start and its
-// end), a skipped one two at once.
+// gateRunner is the MCP server's gates_run: gates.Run of the config the
+// server built, in the directory it chose (the project's root, else the
+// client's directory), with progress as steps: each gate that runs counts
+// two (its start and its end), a skipped or untrusted one two at once.
 func (a *App) gateRunner() mcpserver.GateRunner {
 	return func(ctx context.Context, req mcpserver.GateRequest, progress mcpserver.Progress) (gates.Report, error) {
 		names, err := gates.ParseList(req.Gates)
 		if err != nil {
-			return gates.Report{}, &core.UsageError{Kind: core.CodeInvalidValue, Msg: "gates: " + err.Error()}
+			return gates.Report{}, &core.Error{Kind: core.CodeInvalidValue, Msg: "gates: " + err.Error()}
 		}
-		cfg := gates.FromSettings(req.Settings.Values, req.Dir)
+		cfg := req.Config // gates.Load's: the project's trust is decided
 		total := 0
 		for _, n := range cfg.Required() {
 			if names == nil || slices.Contains(names, n) {
@@ -35,7 +35,7 @@ func (a *App) gateRunner() mcpserver.GateRunner {
 				step++
 				progress(step, total, fmt.Sprintf("%s: running %s", e.Gate, e.Command))
 			case gates.EventDone:
-				if e.Result.Status == gates.StatusSkipped {
+				if st := e.Result.Status; st == gates.StatusSkipped || st == gates.StatusUntrusted {
 					step++ // it never started
 				}
 				step++

@@ -7,12 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -84,6 +84,7 @@ type CLI struct {
 	Mcp      McpCmd      `cmd:"" help:"Serve charter to agents over the Model Context Protocol on stdio, read-only."`
 	Doctor   DoctorCmd   `cmd:"" help:"Check the whole setup: companion, profile, config root, settings files, shared links, server, agent files."`
 	Gate     GateCmd     `cmd:"" help:"Run the quality gates; the agents' hooks that enforce them."`
+	Trust    TrustCmd    `cmd:"" help:"Trust the project's own gate commands after showing them (--revoke, --list)."`
 }
 
 // App is what every command's Run receives.
@@ -135,7 +136,7 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 	}
 	if fi, err := a.Sys.Fs.Stat(root.Path); err == nil {
 		if !fi.IsDir() {
-			return &core.UsageError{Msg: fmt.Sprintf("%s: %s is a file, not a directory: give a directory", given, root.Path)}
+			return core.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory", given, root.Path)
 		}
 		return nil
 	}
@@ -143,9 +144,9 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 	fi, err := a.Sys.Fs.Stat(parent)
 	switch {
 	case err == nil && !fi.IsDir():
-		return &core.UsageError{Msg: fmt.Sprintf("%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)}
+		return core.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)
 	case err != nil:
-		return &core.UsageError{Msg: fmt.Sprintf("%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shellQuote(parent))}
+		return core.Errorf(core.CodeUsage, "%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shellQuote(parent))
 	}
 	return nil
 }
@@ -153,8 +154,6 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 // Project finds this run's project (SPEC §9): nil when there is none or
 // --no-project was given.
 func (a *App) Project() (*core.Project, error) { return a.session().Project() }
-
-type kongExit int
 
 // Main runs charter and returns its exit code.
 func Main(ctx context.Context, build Build, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string, fs afero.Fs) (code int) {
@@ -172,7 +171,23 @@ func newApp(build Build, stdin io.Reader, stdout, stderr io.Writer, environ []st
 		Terminal: isTerminal,
 	}
 	a.Interactive = func() bool { return a.Terminal(a.Stdin) && a.Terminal(a.Stderr) }
+	a.Sys.Warn = a.warnOnce()
 	return a
+}
+
+// warnOnce prints each of core's warnings once per run on stderr: a run
+// may find its project more than once.
+func (a *App) warnOnce() func(string) {
+	var mu sync.Mutex
+	seen := map[string]bool{}
+	return func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !seen[msg] {
+			seen[msg] = true
+			fmt.Fprintf(a.Stderr, "charter: warning: %s\n", msg)
+		}
+	}
 }
 
 // jsonRequested looks for --json before parsing, so that even a usage error
@@ -187,11 +202,11 @@ func jsonRequested(args []string) bool {
 func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 	defer func() {
 		if r := recover(); r != nil {
-			c, ok := r.(kongExit)
+			exit, ok := r.(*exitError)
 			if !ok {
 				panic(r)
 			}
-			code = ExitCode(c)
+			code = a.fail(exit)
 		}
 	}()
 	if len(args) == 0 {
@@ -244,7 +259,7 @@ func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
 		kong.Name(core.Name),
 		kong.Description(fmt.Sprintf("charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates.\n\n%s", a.Build)),
 		kong.Writers(a.Stdout, a.Stderr),
-		kong.Exit(func(c int) { panic(kongExit(c)) }),
+		kong.Exit(func(c int) { panic(exitQuietly(ExitCode(c))) }),
 		kong.Bind(a, a.Build),
 		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.Vars{"version": a.Build.Version, "agents": strings.Join(append(a.Sys.AgentNames(), "all"), "|")},
@@ -253,24 +268,27 @@ func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
 	)
 }
 
-// fail prints err once: to stderr, and with --json also as a document on
-// stdout. Its code alone decides the exit status.
+// fail is the one way out of Main with an error: it prints err once, to
+// stderr, and with --json also as a document on stdout. Its code decides
+// the exit status, unless it is an *exitError, which says the status and
+// what is left to print.
 func (a *App) fail(err error) ExitCode {
-	var quiet quietExit
-	if errors.As(err, &quiet) {
-		return ExitCode(quiet)
+	status, _ := exitFor(core.ErrorCode(err))
+	var exit *exitError
+	if errors.As(err, &exit) {
+		status = exit.status
+		if exit.err == nil {
+			return status
+		}
 	}
-	code, msg := core.ErrorCode(err), a.message(err)
+	msg := a.message(err)
 	fmt.Fprintf(a.Stderr, "%s %s\n", paint(a.colorFor(a.Stderr), ansiError, "charter:"), msg)
 	var ue *cliUsageError
 	if errors.As(err, &ue) && ue.usage != "" {
 		fmt.Fprintf(a.Stderr, "usage: %s\n", ue.usage)
 	}
-	if a.JSON && !reported(err) {
-		body := map[string]any{"code": code, "message": msg}
-		maps.Copy(body, core.ErrorExtras(err))
-		a.writeJSON(map[string]any{"error": body})
+	if a.JSON && (exit == nil || !exit.printed) {
+		a.writeJSON(core.NewErrorBody(err, msg).Document())
 	}
-	status, _ := exitFor(code)
 	return status
 }

@@ -468,6 +468,17 @@ func writeProject(t testing.TB, dir, yaml string) {
 	coretest.WriteFile(t, filepath.Join(dir, ".charter", "settings.yaml"), yaml)
 }
 
+// trustProject runs `charter trust` for dir: a project's own gate
+// commands run only once trusted (SPEC §13).
+func trustProject(t testing.TB, bin string, w world, dir string) {
+	t.Helper()
+	cmd := exec.Command(bin, "--config-root", w.root, "--project-dir", dir, "trust")
+	cmd.Env = w.env()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("charter trust: %v\n%s", err, out)
+	}
+}
+
 // ranIn reports the directory a `pwd > where.txt` gate ran in: the one
 // whose where.txt names itself, of dirs; "" when none has one.
 func ranIn(t testing.TB, dirs ...string) string {
@@ -503,6 +514,7 @@ func testMCPGateDirectory(t *testing.T, bin string) {
 		w := newWorld(t)
 		pa, pb := filepath.Join(w.dir, "pa"), filepath.Join(w.dir, "pb")
 		writeProject(t, pa, gate)
+		trustProject(t, bin, w, pa)
 		writeProject(t, pb, "rules:\n  tier: minimal\n") // a project of its own, without gates
 		for _, roots := range [][]string{nil, {pb}} {
 			for _, d := range []string{pa, pb} {
@@ -563,6 +575,7 @@ func testMCPGateDirectory(t *testing.T, bin string) {
 func testMCPGateReportAsCLI(t *testing.T, bin string) {
 	w := newWorld(t)
 	writeProject(t, w.project, "gates:\n  tests:\n    command: echo one; echo two >&2; exit 3\n")
+	trustProject(t, bin, w, w.project)
 	cli := cliJSON(t, bin, w.project, w.env(), "--config-root", w.root, "gate", "run", "--json")
 	p := startMCP(t, bin, w.project, w.env(), nil, "--config-root", w.root, "mcp")
 	res := p.call(t, "gates_run", nil)

@@ -87,6 +87,8 @@ func TestMCPCancelKillsGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	coretest.WriteFile(t, filepath.Join(w.project, ".charter", "settings.yaml"), "gates:\n  tests:\n    command: '"+gate+"'\n")
+	// The project's own command runs only once trusted (SPEC §13).
+	trustProject(t, bin, w, w.project)
 	p := startMCP(t, bin, w.home, w.env(), []string{w.project}, "--config-root", w.root, "mcp")
 
 	params := &mcp.CallToolParams{Name: "gates_run", Arguments: map[string]any{"gates": []string{"tests"}}}

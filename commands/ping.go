@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -30,6 +31,14 @@ func (c *PingCmd) Run(ctx context.Context, a *App) error {
 		return err
 	}
 	doc := core.Ping(sc, a.Build.Version).WithLayers(project, settings.ExistingPolicy(a.Sys))
+	if project != nil {
+		// A malformed policy leaves the trust unknown: ping still answers.
+		if st, err := a.session().Store(); err != nil {
+			doc.Trust = &core.TrustState{State: gates.TrustUnknown, Error: a.message(err)}
+		} else {
+			doc.Trust = gates.TrustStateOf(a.Sys, st)
+		}
+	}
 	if err := require(doc, c.Require, "this charter"); err != nil {
 		return err
 	}
@@ -49,6 +58,16 @@ func printPing(w io.Writer, doc core.PingDoc) {
 		fmt.Fprintf(w, "project:      %s\n", doc.Project.Dir)
 	} else {
 		fmt.Fprintln(w, "project:      none")
+	}
+	if t := doc.Trust; t != nil {
+		line := strings.ReplaceAll(t.State, "_", " ")
+		if t.Command != "" {
+			line += " (trust it: " + t.Command + ")"
+		}
+		if t.Error != "" {
+			line += ": " + t.Error
+		}
+		fmt.Fprintf(w, "trust:        %s\n", line)
 	}
 	if doc.Policy != nil {
 		fmt.Fprintf(w, "policy:       %s\n", doc.Policy.Path)

@@ -48,13 +48,13 @@ type stoppedDoc struct {
 
 func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 	if c.Port < 0 || c.Port > 65535 {
-		return &core.UsageError{Msg: fmt.Sprintf("--port %d: want 1-65535, or leave it out for a random port", c.Port)}
+		return core.Errorf(core.CodeUsage, "--port %d: want 1-65535, or leave it out for a random port", c.Port)
 	}
 	if c.IdleTimeout < 0 {
-		return &core.UsageError{Msg: fmt.Sprintf("--idle-timeout %s: want 0 (never) or a positive duration", c.IdleTimeout)}
+		return core.Errorf(core.CodeUsage, "--idle-timeout %s: want 0 (never) or a positive duration", c.IdleTimeout)
 	}
 	if c.Stop && c.Open {
-		return &core.UsageError{Msg: "--stop and --open contradict each other: give one of them"}
+		return core.Errorf(core.CodeUsage, "--stop and --open contradict each other: give one of them")
 	}
 	sc, err := a.Scope()
 	if err != nil {

@@ -127,7 +127,7 @@ func keysUnder(prefix string) ([]string, error) {
 	} else {
 		msg += ": run `charter settings list` to see every key"
 	}
-	return nil, &core.UsageError{Kind: core.CodeUnknownKey, Msg: msg}
+	return nil, &core.Error{Kind: core.CodeUnknownKey, Msg: msg}
 }
 
 // keyPrefixes lists every dotted prefix of a key and every key, sorted:

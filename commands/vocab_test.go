@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"reflect"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -19,6 +17,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/mcpserver"
@@ -36,11 +35,11 @@ const module = "github.com/agentkit/charter"
 // Every code maps to exactly one exit status and one HTTP status (a switch
 // cannot list a code twice).
 func TestEveryCodeHasAnExitAndAStatus(t *testing.T) {
-	codes := core.Codes()
+	codes := errcode.All()
 	seen := map[string]bool{}
 	for _, code := range codes {
 		if seen[code] {
-			t.Errorf("core.Codes lists %q twice", code)
+			t.Errorf("errcode.All lists %q twice", code)
 		}
 		seen[code] = true
 		if _, ok := exitFor(code); !ok {
@@ -74,45 +73,14 @@ func TestEveryCodeHasAnExitAndAStatus(t *testing.T) {
 	}
 }
 
-// Codes lists every Code constant of core/errors.go, and nothing else.
-func TestCodesListsEveryConstant(t *testing.T) {
-	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "core", "errors.go"), nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var consts []string
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, spec := range g.Specs {
-			vs := spec.(*ast.ValueSpec)
-			for i, n := range vs.Names {
-				if strings.HasPrefix(n.Name, "Code") && i < len(vs.Values) {
-					v, _ := strconv.Unquote(vs.Values[i].(*ast.BasicLit).Value)
-					consts = append(consts, v)
-				}
-			}
-		}
-	}
-	got := core.Codes()
-	slices.Sort(consts)
-	slices.Sort(got)
-	if !slices.Equal(consts, got) {
-		t.Errorf("core.Codes() = %v\nconstants  = %v", got, consts)
-	}
-}
-
 // samples holds one value of every error type declared in core, keyed by
 // package path and type name. A new error type fails
 // TestEveryErrorTypeHasACode until it has a Code method and a sample here
 // whose code is in the vocabulary.
 var samples = map[string]error{
 	module + "/core.Error":                         core.Errorf(core.CodeNotSupported, "x"),
-	module + "/core.UsageError":                    &core.UsageError{Msg: "x"},
 	module + "/core.SharedWriteError":              &core.SharedWriteError{Target: "/t", SharedPath: "/l"},
-	module + "/core/settings.ValidationError":      &settings.ValidationError{Problems: []settings.Problem{{Code: settings.CodeInvalidValue}}},
+	module + "/core/settings.ValidationError":      &settings.ValidationError{Problems: []settings.Problem{{Code: core.CodeInvalidValue}}},
 	module + "/core/settings.StaleError":           &settings.StaleError{Current: `"e"`},
 	module + "/core/settings.ConflictError":        &settings.ConflictError{Keys: []string{"rules.tier"}, Current: `"e"`},
 	module + "/core/settings.FileError":            &settings.FileError{Path: "/s", Problems: []settings.FileProblem{{File: "/s", Line: 1, Message: "x"}}},
@@ -148,7 +116,7 @@ func TestEveryErrorTypeHasACode(t *testing.T) {
 		t.Fatalf("found %d error types in core, fewer than the %d samples: is the scan broken?", len(types), len(samples))
 	}
 	known := map[string]bool{}
-	for _, c := range core.Codes() {
+	for _, c := range errcode.All() {
 		known[c] = true
 	}
 	for name, hasCode := range types {
@@ -168,7 +136,7 @@ func TestEveryErrorTypeHasACode(t *testing.T) {
 		}
 		code := core.ErrorCode(sample)
 		if code == core.CodeInternal || !known[code] {
-			t.Errorf("%s says code %q, which is not in core.Codes (or is internal)", name, code)
+			t.Errorf("%s says code %q, which is not in errcode.All (or is internal)", name, code)
 		}
 	}
 	for name := range samples {
@@ -180,8 +148,7 @@ func TestEveryErrorTypeHasACode(t *testing.T) {
 
 // scanErrorTypes parses every non-test Go file below root and returns each
 // type that has an Error() string method, with whether it also has a
-// Code() string method. It fails on Errorf calls and Error or UsageError
-// literals whose code is not a Code constant, and on package-level errors
+// Code() string method. It fails on Errorf calls and Error literals whose code is not a Code constant, and on package-level errors
 // made with errors.New or fmt.Errorf.
 func scanErrorTypes(t *testing.T, root string) map[string]bool {
 	t.Helper()
@@ -257,8 +224,8 @@ func eachSource(t *testing.T, root string, fn func(rel string, fset *token.FileS
 	}
 }
 
-// checkCodeUse fails on core.Errorf("…") and Error{…} or UsageError{Kind: …}
-// literals whose code is not a Code constant.
+// checkCodeUse fails on core.Errorf("…") and Error{…} literals whose code
+// is not a Code constant (core.CodeX or errcode.X).
 func checkCodeUse(t *testing.T, fset *token.FileSet, n ast.Node) {
 	t.Helper()
 	isCode := func(e ast.Expr) bool {
@@ -266,7 +233,8 @@ func checkCodeUse(t *testing.T, fset *token.FileSet, n ast.Node) {
 		case *ast.Ident:
 			return strings.HasPrefix(x.Name, "Code")
 		case *ast.SelectorExpr:
-			return strings.HasPrefix(x.Sel.Name, "Code")
+			pkg, _ := x.X.(*ast.Ident)
+			return strings.HasPrefix(x.Sel.Name, "Code") || pkg != nil && pkg.Name == "errcode"
 		}
 		return false
 	}
@@ -277,7 +245,7 @@ func checkCodeUse(t *testing.T, fset *token.FileSet, n ast.Node) {
 		}
 	case *ast.CompositeLit:
 		name := funcName(x.Type)
-		if name != "Error" && name != "UsageError" {
+		if name != "Error" {
 			return
 		}
 		if sel, ok := x.Type.(*ast.SelectorExpr); ok {
@@ -293,10 +261,10 @@ func checkCodeUse(t *testing.T, fset *token.FileSet, n ast.Node) {
 			}
 			hasKind = true
 			if !isCode(kv.Value) {
-				t.Errorf("%s: %s with a Kind that is not a Code constant", fset.Position(x.Pos()), name)
+				t.Errorf("%s: an Error with a Kind that is not a Code constant", fset.Position(x.Pos()))
 			}
 		}
-		if name == "Error" && !hasKind {
+		if !hasKind {
 			t.Errorf("%s: an Error without a Kind", fset.Position(x.Pos()))
 		}
 	}
@@ -364,7 +332,7 @@ func TestUncodedErrorIsInternalInBothSkins(t *testing.T) {
 		t.Errorf("HTTP status %d, want 500", got)
 	}
 	// A coded error keeps its code through wrapping, in both skins.
-	wrapped := errors.Join(errors.New("context"), &core.UsageError{Kind: core.CodeUnknownID, Msg: "x"})
+	wrapped := errors.Join(errors.New("context"), &core.Error{Kind: core.CodeUnknownID, Msg: "x"})
 	if got, _ := exitFor(core.ErrorCode(wrapped)); got != ExitUsage {
 		t.Errorf("wrapped unknown_id: exit %d, want 2", got)
 	}

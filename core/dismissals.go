@@ -66,7 +66,7 @@ func (s *System) Dismissed(id string) (bool, error) {
 // twice is not an error; a write that fails is.
 func (s *System) Dismiss(id string, confirmShared bool) ([]string, error) {
 	if !slices.Contains(recommendations(), id) {
-		return nil, &UsageError{Kind: CodeUnknownID, Msg: fmt.Sprintf("unknown recommendation id %q: the only id is %q", id, CompanionRecommendationID)}
+		return nil, Errorf(CodeUnknownID, "unknown recommendation id %q: the only id is %q", id, CompanionRecommendationID)
 	}
 	path, err := s.DismissalsPath()
 	if err != nil {

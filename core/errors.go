@@ -1,94 +1,65 @@
 package core
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+
+	"github.com/agentkit/charter/core/errcode"
 )
 
-// Every domain error carries one of these codes through a Code method. The
-// CLI maps a code to its exit status and the HTTP API to its status, each
-// with one table; Codes lists them all, so a test can hold both tables to
-// the whole vocabulary.
+// The codes of errcode, under the names the packages above core use. Each
+// is errcode's constant, never a string of its own: errcode is the one
+// definition (vocab_test holds this block to it name by name).
 const (
-	// CodeInternal is the code of an error nobody gave one: the operating
-	// system failed (a read, a write) or charter has a bug.
-	CodeInternal = "internal"
-
-	// Bad input from the user or a client.
-	CodeUsage                = "usage"                 // the command line
-	CodeInvalidRequest       = "invalid_request"       // a request of the wrong shape
-	CodeInvalidJSON          = "invalid_json"          // a body that is not JSON at all
-	CodeInvalidValue         = "invalid_value"         // a setting's value
-	CodeUnknownKey           = "unknown_key"           // a setting the schema does not have
-	CodeUnknownID            = "unknown_id"            // a recommendation that does not exist
-	CodeUnknownAgent         = "unknown_agent"         // --agent names no known agent
-	CodeNoAgent              = "no_agent"              // no agent to write for
-	CodeScalarParent         = "scalar_parent"         // a key below a value that is not a mapping
-	CodeLockedByPolicy       = "locked_by_policy"      // a policy layer fixes the key
-	CodeNotFound             = "not_found"             // no such resource
-	CodeMethodNotAllowed     = "method_not_allowed"    // the resource exists, the method does not
-	CodePayloadTooLarge      = "payload_too_large"     // a request body over the cap
-	CodePreconditionRequired = "precondition_required" // a write without If-Match
-	CodeUnauthorized         = "unauthorized"          // no or a wrong bearer token
-	CodeForbiddenOrigin      = "forbidden_origin"      // a foreign Origin
-	CodeMisdirectedRequest   = "misdirected_request"   // a foreign Host
-
-	// The write was not done, on purpose.
-	CodeSharedWrite  = "shared_write"   // it would pass through a link the companion shares
-	CodeCancelled    = "cancelled"      // the user declined a shared write
-	CodeStaleETag    = "stale_etag"     // the file changed since it was read
-	CodeReadOnlyFile = "read_only_file" // the target cannot be written
-	CodeGateRunning  = "gate_running"   // another gate run is under way
-	CodeUntrusted    = "untrusted"      // a project's command that the user has not trusted
-
-	// The file system is not shaped as a write needs (core/fsys spells
-	// these codes itself: it sits below core and cannot import it).
-	CodeIsDirectory        = "is_directory"
-	CodeNotDirectory       = "not_directory"
-	CodeNotRegularFile     = "not_regular_file"
-	CodeChangedDuringWrite = "changed_during_write"
-	CodeNotAbsolute        = "not_absolute"
-	CodeOutsideProject     = "outside_project" // a repository's link leads out of the project
-	CodeTooLarge           = "file_too_large"  // a file over the size charter reads of its kind
-	CodeForeignOwner       = "foreign_owner"   // a project owned by another user
-
-	// A file charter has to read is broken; it is never rewritten.
-	CodeMalformedSettings      = "malformed_settings"
-	CodeMalformedMarkers       = "malformed_markers"
-	CodeLinkLoop               = "link_loop"
-	CodeMalformedPolicy        = "malformed_policy"
-	CodeMalformedMCPJSON       = "malformed_mcp_json"
-	CodeMalformedAgentSettings = "malformed_agent_settings" // an agent's settings.json
-	CodeMalformedReport        = "malformed_report"         // a coverage report
-
-	// The machine or the other side.
-	CodeNoHome        = "no_home"        // the home directory is unknown
-	CodeNoServer      = "no_server"      // no live server for this scope
-	CodeServerRunning = "server_running" // a live server already serves this scope
-	CodeNotSupported  = "not_supported"  // a required capability is missing
-
-	// A check ran and found a problem.
-	CodeOutdated    = "outdated"     // apply --check: agent files out of date
-	CodeCheckFailed = "check_failed" // a gate or another check failed
+	CodeInternal               = errcode.Internal
+	CodeUsage                  = errcode.Usage
+	CodeInvalidRequest         = errcode.InvalidRequest
+	CodeInvalidJSON            = errcode.InvalidJSON
+	CodeInvalidValue           = errcode.InvalidValue
+	CodeUnknownKey             = errcode.UnknownKey
+	CodeUnknownID              = errcode.UnknownID
+	CodeUnknownAgent           = errcode.UnknownAgent
+	CodeNoAgent                = errcode.NoAgent
+	CodeScalarParent           = errcode.ScalarParent
+	CodeLockedByPolicy         = errcode.LockedByPolicy
+	CodeNotFound               = errcode.NotFound
+	CodeMethodNotAllowed       = errcode.MethodNotAllowed
+	CodePayloadTooLarge        = errcode.PayloadTooLarge
+	CodePreconditionRequired   = errcode.PreconditionRequired
+	CodeUnauthorized           = errcode.Unauthorized
+	CodeForbiddenOrigin        = errcode.ForbiddenOrigin
+	CodeMisdirectedRequest     = errcode.MisdirectedRequest
+	CodeSharedWrite            = errcode.SharedWrite
+	CodeCancelled              = errcode.Cancelled
+	CodeStaleETag              = errcode.StaleETag
+	CodeReadOnlyFile           = errcode.ReadOnlyFile
+	CodeGateRunning            = errcode.GateRunning
+	CodeUntrusted              = errcode.Untrusted
+	CodeIsDirectory            = errcode.IsDirectory
+	CodeNotDirectory           = errcode.NotDirectory
+	CodeNotRegularFile         = errcode.NotRegularFile
+	CodeChangedDuringWrite     = errcode.ChangedDuringWrite
+	CodeNotAbsolute            = errcode.NotAbsolute
+	CodeOutsideProject         = errcode.OutsideProject
+	CodeTooLarge               = errcode.TooLarge
+	CodeForeignOwner           = errcode.ForeignOwner
+	CodeMalformedSettings      = errcode.MalformedSettings
+	CodeMalformedMarkers       = errcode.MalformedMarkers
+	CodeLinkLoop               = errcode.LinkLoop
+	CodeMalformedPolicy        = errcode.MalformedPolicy
+	CodeMalformedMCPJSON       = errcode.MalformedMCPJSON
+	CodeMalformedAgentSettings = errcode.MalformedAgentSettings
+	CodeMalformedReport        = errcode.MalformedReport
+	CodeNoHome                 = errcode.NoHome
+	CodeNoServer               = errcode.NoServer
+	CodeServerRunning          = errcode.ServerRunning
+	CodeNotSupported           = errcode.NotSupported
+	CodeOutdated               = errcode.Outdated
+	CodeCheckFailed            = errcode.CheckFailed
 )
-
-// Codes lists every code, CodeInternal included.
-func Codes() []string {
-	return []string{
-		CodeInternal,
-		CodeUsage, CodeInvalidRequest, CodeInvalidJSON, CodeInvalidValue, CodeUnknownKey,
-		CodeUnknownID, CodeUnknownAgent, CodeNoAgent, CodeScalarParent, CodeLockedByPolicy,
-		CodeNotFound, CodeMethodNotAllowed, CodePayloadTooLarge, CodePreconditionRequired,
-		CodeUnauthorized, CodeForbiddenOrigin, CodeMisdirectedRequest,
-		CodeSharedWrite, CodeCancelled, CodeStaleETag, CodeReadOnlyFile, CodeGateRunning, CodeUntrusted,
-		CodeIsDirectory, CodeNotDirectory, CodeNotRegularFile, CodeChangedDuringWrite, CodeNotAbsolute,
-		CodeOutsideProject, CodeTooLarge, CodeForeignOwner,
-		CodeMalformedSettings, CodeMalformedMarkers, CodeLinkLoop, CodeMalformedPolicy, CodeMalformedMCPJSON,
-		CodeMalformedAgentSettings, CodeMalformedReport,
-		CodeNoHome, CodeNoServer, CodeServerRunning, CodeNotSupported,
-		CodeOutdated, CodeCheckFailed,
-	}
-}
 
 // coder is every domain error: it names its code.
 type coder interface {
@@ -117,14 +88,48 @@ type extrasError interface {
 
 // ErrorExtras returns the machine-readable fields that go with err in a JSON
 // error body, beside "code" and "message": those of the first error in the
-// chain that has an Extras method. The CLI's --json output and the HTTP API
-// both use it, so the two bodies cannot drift apart.
+// chain that has an Extras method. NewErrorBody puts them in every skin's
+// body.
 func ErrorExtras(err error) map[string]any {
 	var xe extrasError
 	if errors.As(err, &xe) {
 		return xe.Extras()
 	}
 	return nil
+}
+
+// ErrorBody is what the one JSON error document, {"error": body}, carries:
+// the error's code, the message for people, and its extras beside them.
+// The CLI's --json, the HTTP API and the MCP server all build it with
+// NewErrorBody, so the three cannot drift apart.
+type ErrorBody struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Extras  map[string]any `json:"-"` // written beside code and message
+}
+
+// NewErrorBody is err's body. message is its text for people, which a skin
+// may word differently from err.Error() (System.ErrorMessage).
+func NewErrorBody(err error, message string) ErrorBody {
+	return ErrorBody{Code: ErrorCode(err), Message: message, Extras: ErrorExtras(err)}
+}
+
+// Document is the whole error document, {"error": b}.
+func (b ErrorBody) Document() map[string]any { return map[string]any{"error": b} }
+
+// MarshalJSON flattens the extras beside code and message. It escapes no
+// HTML itself: the encoder around it decides, as for any other value.
+func (b ErrorBody) MarshalJSON() ([]byte, error) {
+	m := make(map[string]any, len(b.Extras)+2)
+	maps.Copy(m, b.Extras)
+	m["code"], m["message"] = b.Code, b.Message
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // Error is a domain error that needs no fields of its own: a code, the
@@ -158,22 +163,6 @@ func (e *Error) Extras() map[string]any {
 
 // ErrNoHome means the home directory is needed but unknown.
 var ErrNoHome error = &Error{Kind: CodeNoHome, Msg: "home directory unknown: set HOME"}
-
-// UsageError is bad input from the user: the command line or a request.
-type UsageError struct {
-	Kind string // a more precise code (unknown_id, no_agent…); empty means usage
-	Msg  string
-}
-
-func (e *UsageError) Error() string { return e.Msg }
-
-// Code is Kind, or usage when the error has no more precise one.
-func (e *UsageError) Code() string {
-	if e.Kind != "" {
-		return e.Kind
-	}
-	return CodeUsage
-}
 
 // The two choices a client must offer when a write would pass through a
 // shared link; nothing else may be offered.

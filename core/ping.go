@@ -20,6 +20,17 @@ type PingDoc struct {
 	Scope           Scope           `json:"scope"`
 	Project         *Project        `json:"project"` // null without a project
 	Policy          *PolicyRef      `json:"policy"`  // null when the policy file does not exist
+	Trust           *TrustState     `json:"trust"`   // null without a project
+}
+
+// TrustState is the project's trust state in ping (SPEC §13): trusted,
+// untrusted or not_needed; unknown when the settings cannot be read (ping
+// still answers, and Error says why).
+type TrustState struct {
+	State string `json:"state"`
+	// Command trusts the project; set while it is untrusted.
+	Command string `json:"command,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // PolicyRef names the policy file in force.

@@ -29,7 +29,10 @@ type Project struct {
 	Dir    string   `json:"path"`
 	Files  []string `json:"files"` // the settings files that exist, absolute, shared one first
 	Source string   `json:"-"`     // flag, env or discovered
-	paths  PathStyle
+	// Owner is the uid of another user who owns the project's .charter/,
+	// set only where the user accepted it (ForeignProject); nil otherwise.
+	Owner *int `json:"-"`
+	paths PathStyle
 }
 
 // SettingsPath is the shared project file, <dir>/.charter/settings.yaml.
@@ -56,10 +59,46 @@ func (s *System) FindProject(flag *string, noProject bool) (*Project, error) {
 // FindProjectFrom is FindProject with discovery starting in from instead of
 // the working directory ("" for the working directory): the MCP server
 // looks for the project of its client's directory.
+//
+// A project another user owns (ForeignProject) is not used unless the user
+// trusted it with its owner: a named one gives no project, a discovered
+// one is passed over; each is a warning (System.Warn).
 func (s *System) FindProjectFrom(flag *string, noProject bool, from string) (*Project, error) {
+	return s.findProject(flag, noProject, from, func(fp ForeignProject) bool {
+		if s.acceptedForeign(fp) {
+			return true
+		}
+		s.warn(fp.Warning())
+		return false
+	})
+}
+
+// FindProjectToTrust is FindProject for `charter trust`: a project another
+// user owns is found too, with its Owner set, so that the user can accept it.
+func (s *System) FindProjectToTrust(flag *string) (*Project, error) {
+	return s.findProject(flag, false, "", func(ForeignProject) bool { return true })
+}
+
+// IgnoredProjects lists the projects FindProject passes over or refuses
+// because another user owns them, for doctor.
+func (s *System) IgnoredProjects(flag *string, noProject bool) ([]ForeignProject, error) {
+	var out []ForeignProject
+	_, err := s.findProject(flag, noProject, "", func(fp ForeignProject) bool {
+		if s.acceptedForeign(fp) {
+			return true
+		}
+		out = append(out, fp)
+		return false
+	})
+	return out, err
+}
+
+// findProject is FindProjectFrom; use decides whether a project another
+// user owns is used.
+func (s *System) findProject(flag *string, noProject bool, from string, use func(ForeignProject) bool) (*Project, error) {
 	if noProject {
 		if flag != nil {
-			return nil, &UsageError{Msg: "--project-dir and --no-project contradict each other: give one of them"}
+			return nil, Errorf(CodeUsage, "--project-dir and --no-project contradict each other: give one of them")
 		}
 		return nil, nil
 	}
@@ -68,11 +107,22 @@ func (s *System) FindProjectFrom(flag *string, noProject bool, from string) (*Pr
 		return nil, err
 	}
 	if dir != "" {
-		files, err := s.projectFiles(dir)
+		files, infos, err := s.projectFileInfos(dir)
 		if err != nil {
 			return nil, err
 		}
-		return &Project{Dir: dir, Files: files, Source: source, paths: s.Paths}, nil
+		p := &Project{Dir: dir, Files: files, Source: source, paths: s.Paths}
+		if fi, err := s.Fs.Stat(s.child(dir, ProjectDirName)); err == nil {
+			infos = append([]fs.FileInfo{fi}, infos...)
+			files = append([]string{s.child(dir, ProjectDirName)}, files...)
+		}
+		if fp, foreign := s.foreignProject(dir, files, infos); foreign {
+			if !use(fp) {
+				return nil, nil
+			}
+			p.Owner = &fp.Owner
+		}
+		return p, nil
 	}
 
 	wd, err := s.startDir(from)
@@ -85,12 +135,21 @@ func (s *System) FindProjectFrom(flag *string, noProject bool, from string) (*Pr
 			fi, err := s.Fs.Stat(s.child(cur, ProjectDirName))
 			switch {
 			case err == nil && fi.IsDir():
-				files, err := s.projectFiles(cur)
+				files, infos, err := s.projectFileInfos(cur)
 				if err != nil {
 					return nil, err
 				}
+				var fp ForeignProject
+				foreign := false
 				if len(files) > 0 {
+					fp, foreign = s.foreignProject(cur, append([]string{s.child(cur, ProjectDirName)}, files...), append([]fs.FileInfo{fi}, infos...))
+				}
+				switch {
+				case len(files) == 0:
+				case !foreign:
 					return &Project{Dir: cur, Files: files, Source: SourceDiscovered, paths: s.Paths}, nil
+				case use(fp):
+					return &Project{Dir: cur, Files: files, Source: SourceDiscovered, Owner: &fp.Owner, paths: s.Paths}, nil
 				}
 			case err != nil && !notExist(err):
 				return nil, fmt.Errorf("find project: %w (give --project-dir DIR or --no-project)", err)
@@ -133,7 +192,7 @@ func (s *System) ProjectRootForCreate(flag *string) (string, error) {
 		_, err := s.Fs.Stat(s.child(cur, ".git")) // a directory, or a file in a worktree or submodule
 		switch {
 		case err == nil && home != "" && s.Paths.equalName(cur, home):
-			return "", &UsageError{Msg: fmt.Sprintf("the nearest git repository is your home directory %s, which charter never treats as a project: give --project-dir DIR", cur)}
+			return "", Errorf(CodeUsage, "the nearest git repository is your home directory %s, which charter never treats as a project: give --project-dir DIR", cur)
 		case err == nil:
 			return cur, nil
 		case !notExist(err):
@@ -141,7 +200,7 @@ func (s *System) ProjectRootForCreate(flag *string) (string, error) {
 		}
 		parent := s.Paths.Dir(cur)
 		if s.Paths.equalName(parent, cur) {
-			return "", &UsageError{Msg: "not inside a git repository: run inside one or give --project-dir DIR"}
+			return "", Errorf(CodeUsage, "not inside a git repository: run inside one or give --project-dir DIR")
 		}
 		cur = parent
 	}
@@ -155,7 +214,7 @@ func (s *System) explicitProject(flag *string) (dir, source string, err error) {
 	switch {
 	case flag != nil:
 		if strings.TrimSpace(*flag) == "" {
-			return "", "", &UsageError{Msg: "--project-dir is blank: give a directory path, or leave the flag out to find the project from the working directory"}
+			return "", "", Errorf(CodeUsage, "--project-dir is blank: give a directory path, or leave the flag out to find the project from the working directory")
 		}
 		dir, source = *flag, SourceFlag
 	case strings.TrimSpace(s.Getenv(ProjectDirVar)) != "":
@@ -170,29 +229,38 @@ func (s *System) explicitProject(flag *string) (dir, source string, err error) {
 	fi, err := s.Fs.Stat(dir)
 	switch {
 	case notExist(err):
-		return "", "", &UsageError{Msg: fmt.Sprintf("%s %s: no such directory: give the project's root directory", name, dir)}
+		return "", "", Errorf(CodeUsage, "%s %s: no such directory: give the project's root directory", name, dir)
 	case err != nil:
 		return "", "", fmt.Errorf("%s: %w", name, err)
 	case !fi.IsDir():
-		return "", "", &UsageError{Msg: fmt.Sprintf("%s %s: not a directory: give the project's root directory", name, dir)}
+		return "", "", Errorf(CodeUsage, "%s %s: not a directory: give the project's root directory", name, dir)
 	}
 	return dir, source, nil
 }
 
 // projectFiles lists the settings files that exist under dir/.charter.
 func (s *System) projectFiles(dir string) ([]string, error) {
+	files, _, err := s.projectFileInfos(dir)
+	return files, err
+}
+
+// projectFileInfos is projectFiles with what Stat said of each file, for
+// the ownership check.
+func (s *System) projectFileInfos(dir string) ([]string, []fs.FileInfo, error) {
 	files := []string{}
+	var infos []fs.FileInfo
 	for _, name := range []string{ProjectFile, ProjectLocalFile} {
 		p := s.Paths.Join(dir, ProjectDirName, name)
 		fi, err := s.Fs.Stat(p)
 		switch {
 		case err == nil && !fi.IsDir():
 			files = append(files, p)
+			infos = append(infos, fi)
 		case err != nil && !notExist(err):
-			return nil, fmt.Errorf("find project: %w", err)
+			return nil, nil, fmt.Errorf("find project: %w", err)
 		}
 	}
-	return files, nil
+	return files, infos, nil
 }
 
 // child appends name to the clean directory dir without cleaning again:

@@ -248,7 +248,7 @@ func TestFindProjectErrors(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := testSystem(fs, "/", append(c.env, "HOME=/home/u")...)
 			p, err := s.FindProject(c.flag, c.no)
-			var ue *UsageError
+			var ue *Error
 			if !errors.As(err, &ue) || ue.Code() != CodeUsage || !strings.Contains(ue.Msg, c.msg) {
 				t.Fatalf("got %+v, %v; want a usage error saying %q", p, err, c.msg)
 			}
@@ -327,7 +327,7 @@ func TestProjectRootForCreate(t *testing.T) {
 			s := testSystem(fs, c.wd, append(c.env, "HOME=/home/u")...)
 			got, err := s.ProjectRootForCreate(c.flag)
 			if c.msg != "" {
-				var ue *UsageError
+				var ue *Error
 				if !errors.As(err, &ue) || ue.Code() != CodeUsage || !strings.Contains(ue.Msg, c.msg) {
 					t.Fatalf("got %q, %v; want a usage error saying %q", got, err, c.msg)
 				}
@@ -392,8 +392,8 @@ func TestFindProjectOsFs(t *testing.T) {
 	// From the link, the walk goes up the link's own path: base, not repo.
 	s = testSystem(afero.NewOsFs(), link, "HOME=/nonexistent")
 	p, err = s.FindProject(str(filepath.Join(base, "file-not-dir")), false)
-	var ue *UsageError
-	if !errors.As(err, &ue) {
+	var ue *Error
+	if !errors.As(err, &ue) || ue.Code() != CodeUsage {
 		t.Fatalf("flag naming a missing path: %+v %v", p, err)
 	}
 	if p, err = s.FindProject(nil, false); err != nil || p != nil {

@@ -78,7 +78,7 @@ func (s *System) homeText() (string, error) {
 func (s *System) Normalize(p string) (string, error) {
 	p = strings.TrimSpace(p)
 	if p == "" {
-		return "", &UsageError{Msg: "empty path"}
+		return "", Errorf(CodeUsage, "empty path")
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") || (s.Paths.Windows && strings.HasPrefix(p, `~\`)) {
 		home, err := s.homeText()
@@ -113,7 +113,7 @@ func (s *System) DefaultRoot() (string, error) {
 func (s *System) ResolveRoot(flag *string) (ConfigRoot, error) {
 	if flag != nil {
 		if strings.TrimSpace(*flag) == "" {
-			return ConfigRoot{}, &UsageError{Msg: "--config-root is blank: give a directory path, or leave the flag out to use the default"}
+			return ConfigRoot{}, Errorf(CodeUsage, "--config-root is blank: give a directory path, or leave the flag out to use the default")
 		}
 		p, err := s.Normalize(*flag)
 		if err != nil {

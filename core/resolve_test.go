@@ -37,8 +37,8 @@ func TestResolveRoot(t *testing.T) {
 			s := testSystem(afero.NewMemMapFs(), "/work", append([]string{"HOME=/home/u"}, c.env...)...)
 			got, err := s.ResolveRoot(c.flag)
 			if c.wantErr {
-				var ue *UsageError
-				if !errors.As(err, &ue) {
+				var ue *Error
+				if !errors.As(err, &ue) || ue.Code() != CodeUsage {
 					t.Fatalf("want usage error, got %v", err)
 				}
 				return

@@ -41,6 +41,12 @@ type System struct {
 	UserHome func() (string, error)
 	// AgentTable is the agents this System knows; nil means DefaultAgents.
 	AgentTable []Agent
+	// Euid is the user charter runs as, for the ownership check of a
+	// project (ForeignProject); nil means the process's own.
+	Euid func() int
+	// Warn receives warnings that do not stop a command (the CLI prints
+	// them on stderr); nil drops them.
+	Warn func(msg string)
 }
 
 // NewSystem builds a System from an environment in os.Environ form.

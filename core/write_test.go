@@ -204,8 +204,8 @@ func TestDismissals(t *testing.T) {
 	if !bytes.Contains(data, []byte(`"dismissed": [`)) {
 		t.Fatalf("file %s", data)
 	}
-	var ue *UsageError
-	if _, err := s.Dismiss("other", false); !errors.As(err, &ue) {
+	var ue *Error
+	if _, err := s.Dismiss("other", false); !errors.As(err, &ue) || ue.Code() != CodeUnknownID {
 		t.Fatalf("unknown id: %v", err)
 	}
 	// A corrupt file is an error, never silently replaced.

@@ -1,7 +1,6 @@
 package apply
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -48,8 +47,7 @@ func selectAgents(sys *core.System, names []string, level string, proj *core.Pro
 			}
 		}
 		if len(out) == 0 {
-			return nil, &core.UsageError{Kind: core.CodeNoAgent,
-				Msg: fmt.Sprintf("no agent instruction file is known for provider %q of the profile %s: choose an agent with %s", *p.Provider, p.Name(), agentFlag(sys))}
+			return nil, core.Errorf(core.CodeNoAgent, "no agent instruction file is known for provider %q of the profile %s: choose an agent with %s", *p.Provider, p.Name(), agentFlag(sys))
 		}
 		return out, nil
 	}
@@ -69,8 +67,7 @@ func selectAgents(sys *core.System, names []string, level string, proj *core.Pro
 		dirs = append(dirs, dir)
 	}
 	if len(out) == 0 {
-		return nil, &core.UsageError{Kind: core.CodeNoAgent,
-			Msg: fmt.Sprintf("no agent directory found (%s): choose an agent with %s", strings.Join(dirs, ", "), agentFlag(sys))}
+		return nil, core.Errorf(core.CodeNoAgent, "no agent directory found (%s): choose an agent with %s", strings.Join(dirs, ", "), agentFlag(sys))
 	}
 	return out, nil
 }
@@ -86,14 +83,11 @@ func namedAgents(sys *core.System, names []string, level string) ([]core.Agent, 
 		switch {
 		case n == All:
 		case !ok:
-			return nil, &core.UsageError{Kind: core.CodeUnknownAgent,
-				Msg: fmt.Sprintf("unknown agent %q: choose %s", n, strings.Join(append(sys.AgentNames(), All), ", "))}
+			return nil, core.Errorf(core.CodeUnknownAgent, "unknown agent %q: choose %s", n, strings.Join(append(sys.AgentNames(), All), ", "))
 		case fileAt(a, level) == "" && level == LevelUser:
-			return nil, &core.UsageError{Kind: core.CodeUnknownAgent,
-				Msg: fmt.Sprintf("%s reads no user-level instruction file, only %s in a project: run `charter apply --project --agent %s`", n, a.ProjectFile, n)}
+			return nil, core.Errorf(core.CodeUnknownAgent, "%s reads no user-level instruction file, only %s in a project: run `charter apply --project --agent %s`", n, a.ProjectFile, n)
 		case fileAt(a, level) == "":
-			return nil, &core.UsageError{Kind: core.CodeUnknownAgent,
-				Msg: fmt.Sprintf("%s reads no project instruction file: run `charter apply --agent %s` for its user-level file", n, n)}
+			return nil, core.Errorf(core.CodeUnknownAgent, "%s reads no project instruction file: run `charter apply --agent %s` for its user-level file", n, n)
 		}
 		want[n] = true
 	}

@@ -38,7 +38,7 @@ func executable() (string, error) {
 // wherever its directory is. The entry's timeout follows gates.timeout, so
 // a changed gates.timeout makes it outdated.
 func hookTarget(sys *core.System, kind gates.HookKind, path string, snap *settings.Snapshot) (Target, error) {
-	cfg := gates.FromSettings(snap.Values, "")
+	cfg := gates.Declared(snap.Values, "")
 	present := len(cfg.Required()) > 0
 	var hook StopHook
 	if present {

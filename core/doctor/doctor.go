@@ -63,6 +63,10 @@ type Env struct {
 	// Server probes the server of a scope (core/server.Probe). It is passed
 	// in: the server owns its discovery file, and doctor stays below it.
 	Server func(*core.System, core.Scope) core.ServerState
+	// IgnoredProjects lists the projects another user owns that the
+	// session's project search passes over (Session.IgnoredProjects); nil:
+	// not checked.
+	IgnoredProjects func() ([]core.ForeignProject, error)
 }
 
 // run is one doctor run: the environment, and what several checks need,
@@ -96,6 +100,7 @@ var checks = []check{
 	configRoot,
 	scopeDir,
 	projectDir,
+	projectTrust,
 	settingsFiles,
 	policyFile,
 	unknownKeys,

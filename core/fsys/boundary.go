@@ -1,6 +1,10 @@
 package fsys
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/agentkit/charter/core/errcode"
+)
 
 // A walk with Options.Boundary confines a path a repository chose to the
 // project it came from. The rule, for both walks:
@@ -32,7 +36,7 @@ func (e *OutsideError) Error() string {
 }
 
 // Code is the stable machine name of the error.
-func (e *OutsideError) Code() string { return "outside_project" }
+func (e *OutsideError) Code() string { return errcode.OutsideProject }
 
 // escapes reports whether the directory a missing target would be created
 // in lies outside the boundary. bound holds, for each directory the walk

@@ -33,6 +33,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/agentkit/charter/core/errcode"
 )
 
 // MaxLinks bounds the links one walk follows, as the kernel does (Linux's
@@ -85,7 +87,7 @@ func (e *BlockedError) Error() string {
 }
 
 // Code is the stable machine name of the error.
-func (e *BlockedError) Code() string { return "shared_write" }
+func (e *BlockedError) Code() string { return errcode.SharedWrite }
 
 // LinkLoopError is a path whose links do not end.
 type LinkLoopError struct{ Path string }
@@ -95,7 +97,7 @@ func (e *LinkLoopError) Error() string {
 }
 
 // Code is the stable machine name of the error.
-func (e *LinkLoopError) Code() string { return "link_loop" }
+func (e *LinkLoopError) Code() string { return errcode.LinkLoop }
 
 // IsDirError is a file target that is a directory.
 type IsDirError struct{ Path string }
@@ -105,7 +107,7 @@ func (e *IsDirError) Error() string {
 }
 
 // Code is the stable machine name of the error.
-func (e *IsDirError) Code() string { return "is_directory" }
+func (e *IsDirError) Code() string { return errcode.IsDirectory }
 
 // NotDirError is a path with a file where a directory must be.
 type NotDirError struct{ Path string }
@@ -115,7 +117,7 @@ func (e *NotDirError) Error() string {
 }
 
 // Code is the stable machine name of the error.
-func (e *NotDirError) Code() string { return "not_directory" }
+func (e *NotDirError) Code() string { return errcode.NotDirectory }
 
 // NotRegularError is a target that is neither a file nor a link (a FIFO, a
 // socket, a device): replacing it would break whatever uses it, and
@@ -142,7 +144,7 @@ func (e *NotRegularError) Error() string {
 }
 
 // Code is the stable machine name of the error.
-func (e *NotRegularError) Code() string { return "not_regular_file" }
+func (e *NotRegularError) Code() string { return errcode.NotRegularFile }
 
 // ReadOnlyError is a target whose owner took away its write bit. Like a
 // careful editor, charter does not replace such a file behind its back.
@@ -156,7 +158,7 @@ func (e *ReadOnlyError) Error() string {
 }
 
 // Code is the stable machine name of the error.
-func (e *ReadOnlyError) Code() string { return "read_only_file" }
+func (e *ReadOnlyError) Code() string { return errcode.ReadOnlyFile }
 
 // ChangedError is a target that changed kind while charter wrote it (it
 // became a link or a directory after the walk): nothing was written.
@@ -167,7 +169,7 @@ func (e *ChangedError) Error() string {
 }
 
 // Code is the stable machine name of the error.
-func (e *ChangedError) Code() string { return "changed_during_write" }
+func (e *ChangedError) Code() string { return errcode.ChangedDuringWrite }
 
 // NotAbsError is a walk asked for a relative path; core always gives
 // absolute, cleaned ones.
@@ -178,7 +180,7 @@ func (e *NotAbsError) Error() string {
 }
 
 // Code is the stable machine name of the error.
-func (e *NotAbsError) Code() string { return "not_absolute" }
+func (e *NotAbsError) Code() string { return errcode.NotAbsolute }
 
 // comp is one component still to walk.
 type comp struct {

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agentkit/charter/core/errcode"
 )
 
 // Kind is a kind of file charter reads but did not write itself: a
@@ -78,7 +80,7 @@ func (e *TooLargeError) Error() string {
 }
 
 // Code is the stable machine name of the error.
-func (e *TooLargeError) Code() string { return "file_too_large" }
+func (e *TooLargeError) Code() string { return errcode.TooLarge }
 
 // human spells a size in whole MiB when it is one, else in bytes.
 func human(n int64) string {

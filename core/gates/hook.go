@@ -338,6 +338,7 @@ func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) 
 			st.Blocks++
 			res = HookResult{ExitCode: 2, Decision: DecisionBlock, Stderr: stopText(failing, cfg.Dir, st.Blocks, maxBlocks, runAll)}
 		}
+		res = tellUntrusted(res, rep, &st, cfg.TrustCommand)
 		entry.Blocks = st.Blocks
 		if err := state.Save(st); err != nil {
 			problems = append(problems, err.Error())

@@ -31,6 +31,9 @@ const (
 	StatusFailed   = "failed"
 	StatusTimedOut = "timed_out"
 	StatusSkipped  = "skipped"
+	// StatusUntrusted: the gate's command (or report) comes from a project
+	// the user has not trusted, so it was not run (SPEC §13).
+	StatusUntrusted = "untrusted"
 )
 
 // DefaultTimeout is one gate's time limit when Config.Timeout is zero.
@@ -62,16 +65,18 @@ const reportKey = KeyCoverageReport
 
 // Gate is one command gate.
 type Gate struct {
-	Command  string // run through the platform shell; "" = not configured
-	Required bool
+	Command   string // run through the platform shell; "" = not configured
+	Required  bool
+	Untrusted bool // from an untrusted project: listed, never run
 }
 
 // CoverageGate runs Command, then reads Report (relative to Config.Dir) and
 // compares its percentage with Min. It is required when Min > 0.
 type CoverageGate struct {
-	Command string
-	Report  string
-	Min     decimal.Decimal
+	Command   string
+	Report    string
+	Min       decimal.Decimal
+	Untrusted bool // the command or the report is an untrusted project's
 }
 
 // Config is what Run needs: the effective gates.* settings and where to run.
@@ -83,6 +88,21 @@ type Config struct {
 	Env         []string      // the gates' environment; nil = this process's
 	Fs          afero.Fs      // reads the coverage report; nil = the OS
 	KillGrace   time.Duration // SIGTERM → SIGKILL; 0 = DefaultKillGrace
+	// TrustCommand is what an untrusted gate's message tells to run.
+	TrustCommand string
+}
+
+// untrusted reports whether a gate waits for the project's trust.
+func (c Config) untrusted(name string) bool {
+	switch name {
+	case Tests:
+		return c.Tests.Untrusted
+	case Lint:
+		return c.Lint.Untrusted
+	case Coverage:
+		return c.Coverage.Untrusted
+	}
+	return false
 }
 
 // spec returns a gate's command and whether it is required.
@@ -143,7 +163,7 @@ type Report struct {
 }
 
 // ExitCode is 0 when every gate that ran passed (skipped ones do not
-// count), else ExitFailed.
+// count) and none waits for trust, else ExitFailed.
 func (r Report) ExitCode() int {
 	if r.OK {
 		return 0
@@ -214,6 +234,8 @@ func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) 
 		case ctx.Err() != nil:
 			res = Result{Name: name, Status: StatusSkipped, OutputTail: []string{}, Command: command,
 				Message: "not run: " + cancelReason(ctx)}
+		case cfg.untrusted(name):
+			res = untrustedResult(cfg, name, command)
 		case strings.TrimSpace(command) == "":
 			res = skipped(name)
 		default:
@@ -227,7 +249,7 @@ func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) 
 				res.ElapsedMs += time.Since(t0).Milliseconds()
 			}
 		}
-		if res.Status == StatusFailed || res.Status == StatusTimedOut {
+		if res.Status == StatusFailed || res.Status == StatusTimedOut || res.Status == StatusUntrusted {
 			rep.OK = false
 		}
 		rep.Gates = append(rep.Gates, res)

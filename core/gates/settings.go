@@ -1,8 +1,11 @@
 package gates
 
 import (
+	"maps"
+
 	"github.com/shopspring/decimal"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -20,9 +23,48 @@ const (
 	KeyMaxBlocks       = "gates.max_blocks"
 )
 
-// FromSettings builds the Config of the effective settings values (a
-// settings.Snapshot's Values) for a run in dir.
-func FromSettings(values map[string]any, dir string) Config {
+// Setup is what a run of the gates needs, built in one place from the
+// effective settings: the gates, the hook's settings, and the project's
+// trust state, which every skin (gate run, the Stop hooks, MCP, the hub)
+// gets from here.
+type Setup struct {
+	Config    Config
+	OnFailure string // gates.on_failure
+	MaxBlocks int    // gates.max_blocks; 0 when out of range
+	Trust     Trust
+}
+
+// Load builds the Setup of snap for a run in dir. In an untrusted project
+// (SPEC §13) a gate whose command or report comes from a project layer is
+// marked untrusted (Run lists it and never runs it), and the steering
+// values of project layers (timeout, on_failure, max_blocks) give way to
+// the layers below.
+func Load(sys *core.System, snap *settings.Snapshot, dir string) (Setup, error) {
+	tr, err := TrustOf(sys, snap)
+	if err != nil {
+		return Setup{}, err
+	}
+	values := snap.Values
+	if !tr.Trusted() {
+		values = maps.Clone(values)
+		for _, k := range steerKeys {
+			if v, ok := snap.BelowProject[k]; ok {
+				values[k] = v
+			}
+		}
+	}
+	cfg := Declared(values, dir)
+	cfg.Tests.Untrusted = tr.pending(KeyTestsCommand)
+	cfg.Lint.Untrusted = tr.pending(KeyLintCommand)
+	cfg.Coverage.Untrusted = tr.pending(KeyCoverageCommand) || tr.pending(KeyCoverageReport)
+	cfg.TrustCommand = tr.Command
+	onFailure, maxBlocks := hookSettings(values)
+	return Setup{Config: cfg, OnFailure: onFailure, MaxBlocks: maxBlocks, Trust: tr}, nil
+}
+
+// Declared is the gates the values declare, trust aside: what apply renders
+// (which gates are required, their time limit). Runs take Load's Config.
+func Declared(values map[string]any, dir string) Config {
 	str := func(k string) string { s, _ := values[k].(string); return s }
 	on := func(k string) bool { b, _ := values[k].(bool); return b }
 	var minimum decimal.Decimal
@@ -38,12 +80,12 @@ func FromSettings(values map[string]any, dir string) Config {
 	}
 }
 
-// HookFromSettings is the hook's share of the settings: gates.on_failure
+// hookSettings is the hook's share of the settings: gates.on_failure
 // and gates.max_blocks. max_blocks is the number settings validated, the
 // one the agent's block and the hook's message state; a number beyond the
 // schema's bounds (no settings file can hold one) is brought within them,
 // never swapped for the default.
-func HookFromSettings(values map[string]any) (onFailure string, maxBlocks int) {
+func hookSettings(values map[string]any) (onFailure string, maxBlocks int) {
 	onFailure, _ = values[KeyOnFailure].(string)
 	n, ok := values[KeyMaxBlocks].(int64)
 	if !ok {

@@ -19,10 +19,12 @@ import (
 
 // SessionState is what the hook remembers about one Claude Code session.
 type SessionState struct {
-	Session string    `json:"session"`
-	Blocks  int       `json:"blocks"` // consecutive blocks so far
-	Asked   bool      `json:"asked"`  // on_failure ask: the agent was told to ask the user
-	Updated time.Time `json:"updated"`
+	Session string `json:"session"`
+	Blocks  int    `json:"blocks"` // consecutive blocks so far
+	Asked   bool   `json:"asked"`  // on_failure ask: the agent was told to ask the user
+	// TrustTold: the user was told that the project's gates wait for trust.
+	TrustTold bool      `json:"trustTold,omitempty"`
+	Updated   time.Time `json:"updated"`
 }
 
 // LogEntry is one line of gates.log: one hook decision.

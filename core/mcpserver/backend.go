@@ -79,13 +79,16 @@ type PolicyDoc struct {
 // agent's instruction file holds the current settings. When charter cannot
 // tell (no agent directory, broken markers), Targets is empty and Error says why.
 type ApplyStatus struct {
-	Targets []apply.Result `json:"targets"`
-	Error   *ErrorBody     `json:"error,omitempty"`
+	Targets []apply.Result  `json:"targets"`
+	Error   *core.ErrorBody `json:"error,omitempty"`
 }
 
 // GateRequest is one run of the gates.
 type GateRequest struct {
 	Settings *settings.Snapshot // the effective settings, gate commands included
+	// Config is the gates to run, as gates.Load built it from Settings:
+	// an untrusted project's gates are marked and never run.
+	Config gates.Config
 	// Dir is where the gates run: the root of the project the settings
 	// came from (--project-dir, CHARTER_PROJECT_DIR or the one found from
 	// the client's directory), else the client's directory.
@@ -229,7 +232,7 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 	switch {
 	case applyUnknown(err):
 		// The status is still worth having; say why apply's part is missing.
-		body := errorBody(err, l.Sys.ErrorMessage)
+		body := core.NewErrorBody(err, l.Sys.ErrorMessage(err))
 		doc.Apply.Error = &body
 	case err != nil:
 		return StatusDoc{}, err
@@ -274,5 +277,9 @@ func (l *Local) RunGates(ctx context.Context, dir string, names []string, progre
 	if p := st.Project(); p != nil {
 		dir = p.Dir
 	}
-	return l.Gates(ctx, GateRequest{Settings: snap, Dir: dir, Gates: names}, progress)
+	setup, err := gates.Load(l.Sys, snap, dir)
+	if err != nil {
+		return gates.Report{}, err
+	}
+	return l.Gates(ctx, GateRequest{Settings: snap, Config: setup.Config, Dir: dir, Gates: names}, progress)
 }

@@ -59,7 +59,6 @@ func TestApplyUnknownByCode(t *testing.T) {
 		want bool
 	}{
 		{core.Errorf(core.CodeNoAgent, "no agent"), true},
-		{&core.UsageError{Kind: core.CodeNoAgent, Msg: "no agent"}, true},
 		{core.Errorf(core.CodeMalformedMarkers, "broken"), true},
 		{&apply.MarkerError{Path: "/x/CLAUDE.md", Msg: "unbalanced"}, true},
 		{errors.New("disk on fire"), false},

@@ -66,8 +66,7 @@ func UserSnippet(agent string, e apply.MCPEntry) (Snippet, error) {
 		fmt.Fprintf(&b, "env_vars = %s\n", tomlArray(CodexEnvVars))
 		sn.Text = b.String()
 	default:
-		return Snippet{}, &core.UsageError{Kind: core.CodeUnknownAgent,
-			Msg: fmt.Sprintf("unknown agent %q for --print-config: choose %s", agent, strings.Join(Agents, " or "))}
+		return Snippet{}, core.Errorf(core.CodeUnknownAgent, "unknown agent %q for --print-config: choose %s", agent, strings.Join(Agents, " or "))
 	}
 	return sn, nil
 }

@@ -56,7 +56,7 @@ env_vars = ["CODEX_HOME", "AGENT_SWITCH_HOME", "AGENTKIT_CONFIG_HOME", "CHARTER_
 	}
 
 	_, err = UserSnippet("cursor", e)
-	var ue *core.UsageError
+	var ue *core.Error
 	if !errors.As(err, &ue) || ue.Code() != "unknown_agent" {
 		t.Errorf("unknown agent: %v", err)
 	}

@@ -214,14 +214,14 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, re
 		var zero Out
 		dir, ask, err := s.workDir(req.Session, req.ClientCapabilities(), req.Params.InputResponses)
 		if err != nil {
-			return nil, zero, &toolError{errorBody(err, s.opts.Message)}
+			return nil, zero, &toolError{core.NewErrorBody(err, s.opts.Message(err))}
 		}
 		if ask != nil {
 			return &mcp.CallToolResult{InputRequests: ask}, zero, nil
 		}
 		out, err := h(ctx, req, dir, in)
 		if err != nil {
-			return nil, zero, &toolError{errorBody(err, s.opts.Message)}
+			return nil, zero, &toolError{core.NewErrorBody(err, s.opts.Message(err))}
 		}
 		return nil, out, nil
 	})
@@ -229,17 +229,17 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, re
 
 // toolError is a failed tool call. The SDK sends Error() as the result's
 // text, so it is the CLI's JSON error document: {"error":{"code","message"}}.
-type toolError struct{ body ErrorBody }
+type toolError struct{ body core.ErrorBody }
 
 func (e *toolError) Error() string { return errorDocument(e.body) }
 func (e *toolError) Code() string  { return e.body.Code }
 
 // ToolErrorSample is a tool error for the test that holds every error type
 // to the code vocabulary.
-func ToolErrorSample() error { return &toolError{ErrorBody{Code: core.CodeUsage, Message: "x"}} }
+func ToolErrorSample() error { return &toolError{core.ErrorBody{Code: core.CodeUsage, Message: "x"}} }
 
-func errorDocument(b ErrorBody) string {
-	doc, err := json.Marshal(map[string]any{"error": b})
+func errorDocument(b core.ErrorBody) string {
+	doc, err := json.Marshal(b.Document())
 	if err != nil {
 		return err.Error()
 	}
@@ -257,7 +257,7 @@ func codeArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		var te *toolError
 		if cause := r.GetError(); cause != nil && !errors.As(cause, &te) {
-			r.Content = []mcp.Content{&mcp.TextContent{Text: errorDocument(ErrorBody{Code: core.CodeUsage, Message: cause.Error()})}}
+			r.Content = []mcp.Content{&mcp.TextContent{Text: errorDocument(core.ErrorBody{Code: core.CodeUsage, Message: cause.Error()})}}
 		}
 		return r, nil
 	}
@@ -266,7 +266,7 @@ func codeArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 // rpcError is a failed resource read: a JSON-RPC error whose data is the
 // CLI's error body.
 func (s *Server) rpcError(err error) error {
-	body := errorBody(err, s.opts.Message)
+	body := core.NewErrorBody(err, s.opts.Message(err))
 	data, merr := json.Marshal(body)
 	if merr != nil {
 		data = nil
@@ -373,7 +373,7 @@ var typeSchemas = map[reflect.Type]*jsonschema.Schema{
 		Required:   []string{"percent", "min"},
 	},
 	// An error body carries its extras beside code and message.
-	reflect.TypeFor[ErrorBody](): {
+	reflect.TypeFor[core.ErrorBody](): {
 		Type:       "object",
 		Properties: map[string]*jsonschema.Schema{"code": {Type: "string"}, "message": {Type: "string"}},
 		Required:   []string{"code", "message"},

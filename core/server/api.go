@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -40,10 +41,25 @@ func (s *Server) api() map[string][]endpoint {
 // installed or removed later shows at once.
 func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
 	doc := s.pingDocs[0]
+	policy := ""
 	if s.policyPath != "" {
 		if _, err := s.cfg.Sys.Fs.Stat(s.policyPath); err == nil {
-			doc = s.pingDocs[1]
+			doc, policy = s.pingDocs[1], s.policyPath
 		}
+	}
+	if s.cfg.Project != nil {
+		// The trust state changes with the files: read per request.
+		d := core.Ping(s.cfg.Scope, s.cfg.Version).WithLayers(s.cfg.Project, policy)
+		if st, err := s.store(); err != nil {
+			d.Trust = &core.TrustState{State: gates.TrustUnknown, Error: s.cfg.Sys.ErrorMessage(err)}
+		} else {
+			d.Trust = gates.TrustStateOf(s.cfg.Sys, st)
+		}
+		b, err := json.Marshal(d)
+		if err != nil {
+			return err
+		}
+		doc = append(b, '\n')
 	}
 	writeRaw(w, http.StatusOK, doc)
 	return nil

@@ -17,7 +17,7 @@ import (
 func (s *Server) planApply(agents []string, project, runOnly bool) ([]apply.Target, error) {
 	targets, err := s.sess.PlanApply(session.ApplyRequest{Agents: agents, Project: project, RunOnly: runOnly})
 	if errors.Is(err, session.ErrNoProject) {
-		return nil, &core.UsageError{Msg: "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR"}
+		return nil, core.Errorf(core.CodeUsage, "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR")
 	}
 	return targets, err
 }
@@ -34,7 +34,7 @@ func (s *Server) getApply(w http.ResponseWriter, r *http.Request) error {
 	if v := r.URL.Query().Get("project"); v != "" {
 		var err error
 		if project, err = strconv.ParseBool(v); err != nil {
-			return &core.UsageError{Kind: core.CodeInvalidRequest, Msg: "project must be true or false"}
+			return core.Errorf(core.CodeInvalidRequest, "project must be true or false")
 		}
 	}
 	targets, err := s.planApply(agents, project, false)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"strings"
 
@@ -74,31 +73,25 @@ func errMethod(w http.ResponseWriter, r *http.Request, allow []string) error {
 	return core.Errorf(core.CodeMethodNotAllowed, "%s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allow, ", "))
 }
 
-// errorResponse builds the one error shape, {"code","message",…extras},
-// with the status of the error's code. A 412 also carries the current ETag
-// in its header. message is err's text for people.
-func errorResponse(err error, message string, h http.Header) (int, map[string]any) {
-	code := core.ErrorCode(err)
-	status, _ := Status(code)
-	body := map[string]any{"code": code, "message": message}
-	maps.Copy(body, core.ErrorExtras(err))
-	if tag, ok := body["currentEtag"].(string); ok && code == core.CodeStaleETag {
-		h.Set("ETag", tag)
+// errorResponse answers with core's one error document, with the status of
+// the error's code. A 412 also carries the current ETag in its header.
+// message is err's text for people.
+func errorResponse(w http.ResponseWriter, err error, message string) {
+	body := core.NewErrorBody(err, message)
+	status, _ := Status(body.Code)
+	if tag, ok := body.Extras["currentEtag"].(string); ok && body.Code == core.CodeStaleETag {
+		w.Header().Set("ETag", tag)
 	}
-	return status, body
+	writeJSON(w, status, body.Document())
 }
 
 // writeError answers with err, whose text charter wrote itself.
-func writeError(w http.ResponseWriter, err error) {
-	status, body := errorResponse(err, err.Error(), w.Header())
-	writeJSON(w, status, map[string]any{"error": body})
-}
+func writeError(w http.ResponseWriter, err error) { errorResponse(w, err, err.Error()) }
 
 // writeError answers with a handler's err, whose operating-system part is
 // said in the same words as the CLI's (System.ErrorMessage).
 func (s *Server) writeError(w http.ResponseWriter, err error) {
-	status, body := errorResponse(err, s.cfg.Sys.ErrorMessage(err), w.Header())
-	writeJSON(w, status, map[string]any{"error": body})
+	errorResponse(w, err, s.cfg.Sys.ErrorMessage(err))
 }
 
 // encodeJSON encodes v as writeJSON does.
@@ -119,7 +112,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		status, buf = http.StatusInternalServerError, *bytes.NewBufferString(fmt.Sprintf(`{"error":{"code":%q,"message":"encode the response"}}`+"\n", core.CodeInternal))
+		// Two strings always encode.
+		e := core.Errorf(core.CodeInternal, "encode the response")
+		status = http.StatusInternalServerError
+		buf.Reset()
+		enc.Encode(core.NewErrorBody(e, e.Error()).Document())
 	}
 	writeRaw(w, status, buf.Bytes())
 }

@@ -47,7 +47,11 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	cfg := gates.FromSettings(snap.Values, dir)
+	setup, err := gates.Load(s.cfg.Sys, snap, dir)
+	if err != nil {
+		return err
+	}
+	cfg := setup.Config
 	// The run may outlast the server's write timeout: give it every gate's
 	// limit and a margin.
 	limit := cfg.Timeout

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -133,7 +135,16 @@ func TestGatesRunProjectLayer(t *testing.T) {
 	e.sys.Getwd = func() (string, error) { return elsewhere, nil }
 	r, _ := e.startProject(t, proj)
 
+	// Untrusted, the project's command does not run (SPEC §13).
 	doc := runDoc(t, r)
+	if doc.OK || len(doc.Gates) != 1 || doc.Gates[0].Status != "untrusted" {
+		t.Fatalf("untrusted: %+v", doc)
+	}
+	if _, err := os.Stat(filepath.Join(proj, "out")); err == nil {
+		t.Fatal("an untrusted project's command ran")
+	}
+	trustProject(t, e, proj)
+	doc = runDoc(t, r)
 	if doc.OK || len(doc.Gates) != 1 || doc.Gates[0].Status != "failed" || doc.Gates[0].ExitCode == nil || *doc.Gates[0].ExitCode != 7 {
 		t.Fatalf("%+v", doc)
 	}
@@ -168,6 +179,7 @@ func TestGatesRunServedProjectRoot(t *testing.T) {
 	}
 
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "gates.tests.command: pwd > out; exit 7\n")
+	trustProject(t, e, repo)
 	if doc := runDoc(t, r); doc.OK || doc.Gates[0].Status != "failed" || *doc.Gates[0].ExitCode != 7 {
 		t.Fatalf("with a project file: %+v", doc)
 	}
@@ -210,5 +222,63 @@ func TestGatesRunPolicy(t *testing.T) {
 	coretest.WriteFile(t, filepath.Join(e.home, "policy.yaml"), "lokc:\n  gates.tests.required: true\n")
 	if rp := r.do("POST", "api/v1/gates/run", ""); rp.errCode(t) != "malformed_policy" {
 		t.Errorf("with a malformed policy: %d %s", rp.status, rp.body)
+	}
+}
+
+// trustProject trusts the project at dir as the hub's button will: the
+// values TrustOf shows, then TrustProject with their hash.
+func trustProject(t *testing.T, e *env, dir string) {
+	t.Helper()
+	p, err := e.sys.ProjectAt(dir, core.SourceFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := settings.Open(e.sys, e.scope, p, nil).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, err := gates.TrustOf(e.sys, snap)
+	if err != nil || shown.State != gates.TrustUntrusted || len(shown.Values) == 0 {
+		t.Fatalf("%+v %v", shown, err)
+	}
+	if _, err := gates.TrustProject(e.sys, snap, shown.SHA256, nil, false); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The hub's trust refuses a hash that is not the current values': the
+// user trusts only what was shown. A changed command stops running.
+func TestGatesRunTrustChanged(t *testing.T) {
+	e := newEnv(t)
+	proj := filepath.Join(e.dir, "proj")
+	marker := filepath.Join(e.dir, "ran")
+	coretest.WriteFile(t, filepath.Join(proj, ".charter", "settings.yaml"),
+		"gates.tests.command: touch "+marker+"\ngates.lint.required: false\n")
+	r, _ := e.startProject(t, proj)
+	trustProject(t, e, proj)
+	if doc := runDoc(t, r); !doc.OK {
+		t.Fatalf("trusted: %+v", doc)
+	}
+	if err := os.Remove(marker); err != nil {
+		t.Fatalf("the trusted command did not run: %v", err)
+	}
+
+	p, _ := e.sys.ProjectAt(proj, core.SourceFlag)
+	snap, _ := settings.Open(e.sys, e.scope, p, nil).Read()
+	shown, _ := gates.TrustOf(e.sys, snap)
+	coretest.WriteFile(t, filepath.Join(proj, ".charter", "settings.yaml"),
+		"gates.tests.command: touch "+marker+"; echo changed\ngates.lint.required: false\n")
+	if doc := runDoc(t, r); doc.OK || doc.Gates[0].Status != "untrusted" {
+		t.Fatalf("changed: %+v", doc)
+	}
+	snap2, _ := settings.Open(e.sys, e.scope, p, nil).Read()
+	if _, err := gates.TrustProject(e.sys, snap2, shown.SHA256, nil, false); core.ErrorCode(err) != core.CodeUntrusted {
+		t.Errorf("trusting the old hash: %v, want code untrusted", err)
+	}
+	if doc := runDoc(t, r); doc.OK {
+		t.Fatalf("after a refused trust: %+v", doc)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the changed command ran")
 	}
 }

@@ -66,27 +66,27 @@ func rewriteGoReply(p []byte) ([]byte, bool) {
 	if !found || bytes.ContainsAny(line, "\r\n") {
 		return nil, false
 	}
-	code, msg := goReplyError(status, string(text))
-	body, _ := encodeJSON(map[string]any{"error": map[string]any{"code": code, "message": msg}})
+	e := goReplyError(status, string(text))
+	body, _ := encodeJSON(core.NewErrorBody(e, e.Error()).Document())
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "HTTP/1.1 %s\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", line, len(body))
 	b.Write(body)
 	return b.Bytes(), true
 }
 
-// goReplyError is the code and message of one of Go's own replies.
-func goReplyError(status int, text string) (string, string) {
+// goReplyError is the error one of Go's own replies stands for.
+func goReplyError(status int, text string) *core.Error {
 	switch status {
 	case 431:
-		return core.CodePayloadTooLarge, "the request's headers are too large: send fewer or shorter headers"
+		return core.Errorf(core.CodePayloadTooLarge, "the request's headers are too large: send fewer or shorter headers")
 	case http.StatusExpectationFailed:
-		return core.CodeInvalidRequest, "the request's Expect header is not supported: send it without one (only 100-continue is understood)"
+		return core.Errorf(core.CodeInvalidRequest, "the request's Expect header is not supported: send it without one (only 100-continue is understood)")
 	case 501:
-		return core.CodeNotSupported, "the request's Transfer-Encoding is not supported: send the body with Content-Length or chunked"
+		return core.Errorf(core.CodeNotSupported, "the request's Transfer-Encoding is not supported: send the body with Content-Length or chunked")
 	case 505:
-		return core.CodeNotSupported, "the request's HTTP version is not supported: use HTTP/1.1"
+		return core.Errorf(core.CodeNotSupported, "the request's HTTP version is not supported: use HTTP/1.1")
 	}
-	return core.CodeInvalidRequest, "the request is not valid HTTP/1.1 (" + goReplyReason(text) + "): check the request line and headers"
+	return core.Errorf(core.CodeInvalidRequest, "the request is not valid HTTP/1.1 (%s): check the request line and headers", goReplyReason(text))
 }
 
 // goReplyReason is Go's text without the status it repeats ("400 Bad

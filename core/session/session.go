@@ -109,6 +109,12 @@ func (s *Session) Project() (*core.Project, error) {
 	})
 }
 
+// IgnoredProjects lists the projects another user owns that Project
+// passes over or refuses, for doctor.
+func (s *Session) IgnoredProjects() ([]core.ForeignProject, error) {
+	return s.Sys.IgnoredProjects(s.opts.ProjectDir, s.opts.NoProject)
+}
+
 // layersProject is the project whose layers the settings read: Project,
 // or a server's repository root before its first project file exists.
 func (s *Session) layersProject() (*core.Project, error) {
@@ -152,6 +158,26 @@ func (s *Session) Read() (*settings.Store, *settings.Snapshot, error) {
 	}
 	snap, err := st.Read()
 	return st, snap, err
+}
+
+// ProjectToTrust is the project `charter trust` asks about: the one
+// Project would find, another user's included.
+func (s *Session) ProjectToTrust() (*core.Project, error) {
+	return s.Sys.FindProjectToTrust(s.opts.ProjectDir)
+}
+
+// StoreFor is Store with project p in place of the session's: `charter
+// trust` reads the project it is asked to trust.
+func (s *Session) StoreFor(p *core.Project) (*settings.Store, error) {
+	sc, err := s.Scope()
+	if err != nil {
+		return nil, err
+	}
+	policy, err := s.Policy()
+	if err != nil {
+		return nil, err
+	}
+	return settings.Open(s.Sys, sc, p, policy), nil
 }
 
 // UserStore is the store of the user-level files apply writes: the

@@ -24,7 +24,7 @@ var skins = []string{"../../commands", "../server", "../mcpserver"}
 var assembly = map[string][]string{
 	"github.com/agentkit/charter/core/settings": {"Open", "LoadPolicy"},
 	"github.com/agentkit/charter/core/apply":    {"Plan", "PlanRequest", "Run"},
-	"":                                          {"FindProject", "FindProjectFrom", "ProjectRootForCreate", "ProjectAt"},
+	"":                                          {"FindProject", "FindProjectFrom", "FindProjectToTrust", "IgnoredProjects", "ProjectRootForCreate", "ProjectAt"},
 }
 
 func TestSkinsCallTheSession(t *testing.T) {

@@ -26,6 +26,11 @@ type Snapshot struct {
 	ETag    string            // quoted; changes whenever any layer file or the policy changes
 	Layers  []LayerInfo       // all six layers, lowest first
 	Locks   map[string]Lock   // what the policy does, by key
+	Project *core.Project     // the project whose layers were read; nil for none
+	// BelowProject holds, for each key whose value comes from a project
+	// layer, the value the layers below give (policy applied): what an
+	// untrusted project runs with (see gates.TrustKeys).
+	BelowProject map[string]any
 }
 
 // LayerInfo is one layer in GET /api/v1/settings and `settings list --json`.
@@ -92,15 +97,9 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
-// Problem codes, from core's one list.
-const (
-	CodeUnknownKey   = core.CodeUnknownKey
-	CodeInvalidValue = core.CodeInvalidValue
-)
-
 // unknownKey is the problem of a key the schema does not have.
 func unknownKey(key string) Problem {
-	return Problem{Key: key, Code: CodeUnknownKey, Message: UnknownKeyMessage(key)}
+	return Problem{Key: key, Code: core.CodeUnknownKey, Message: UnknownKeyMessage(key)}
 }
 
 // Patch turns an edit as a skin received it (raw values by key, keys to
@@ -146,11 +145,11 @@ type ValidationError struct{ Problems []Problem }
 func (e *ValidationError) Code() string {
 	for _, p := range e.Problems {
 		if p.Code != e.Problems[0].Code {
-			return CodeInvalidValue
+			return core.CodeInvalidValue
 		}
 	}
 	if len(e.Problems) == 0 {
-		return CodeInvalidValue
+		return core.CodeInvalidValue
 	}
 	return e.Problems[0].Code
 }

@@ -136,7 +136,7 @@ func FuzzEdit(f *testing.F) {
 		if err != nil {
 			var fe *FileError
 			var ve *ValidationError
-			if !errors.As(err, &fe) && !(errors.As(err, &ve) && ve.Code() == CodeScalarParent) {
+			if !errors.As(err, &fe) && !(errors.As(err, &ve) && ve.Code() == core.CodeScalarParent) {
 				t.Fatalf("unexpected error: %v", err)
 			}
 			if !bytes.Equal(got, data) {

@@ -159,7 +159,7 @@ func UnknownKeyMessage(key string) string {
 }
 
 func (k Key) problem(format string, args ...any) error {
-	return &ValidationError{Problems: []Problem{{Key: k.Name, Code: CodeInvalidValue, Message: k.Name + ": " + fmt.Sprintf(format, args...)}}}
+	return &ValidationError{Problems: []Problem{{Key: k.Name, Code: core.CodeInvalidValue, Message: k.Name + ": " + fmt.Sprintf(format, args...)}}}
 }
 
 // choice returns the allowed value s names in any case (Full → full), or

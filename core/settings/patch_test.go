@@ -32,7 +32,7 @@ func TestPatchReportsEveryProblemSorted(t *testing.T) {
 	if want := []string{"aaa", "nope.key", "rules.tier", "skills.autoload", "zzz"}; !slices.Equal(keys, want) {
 		t.Errorf("problem keys %v, want %v", keys, want)
 	}
-	if want := []string{CodeUnknownKey, CodeUnknownKey, CodeInvalidValue, CodeInvalidValue, CodeUnknownKey}; !slices.Equal(codes, want) {
+	if want := []string{core.CodeUnknownKey, core.CodeUnknownKey, core.CodeInvalidValue, core.CodeInvalidValue, core.CodeUnknownKey}; !slices.Equal(codes, want) {
 		t.Errorf("problem codes %v, want %v", codes, want)
 	}
 	if core.ErrorCode(err) != core.CodeInvalidValue {

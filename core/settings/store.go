@@ -353,8 +353,16 @@ func (st *Store) snapshot(ls []*layer) (*Snapshot, error) {
 		snap.Origins[k.Name] = OriginDefault
 	}
 	unknown := map[string]bool{}
-	for _, l := range ls {
+	below := map[string]any{}
+	fls := st.fileLayers()
+	for i, l := range ls {
+		project := fls[i].name == LayerProject || fls[i].name == LayerProjectLocal
 		for _, v := range l.values {
+			if project {
+				if _, seen := below[v.key]; !seen {
+					below[v.key] = snap.Values[v.key]
+				}
+			}
 			snap.Values[v.key] = v.v
 			snap.Origins[v.key] = l.path
 		}
@@ -366,6 +374,19 @@ func (st *Store) snapshot(ls []*layer) (*Snapshot, error) {
 		if v, by := st.policy.Apply(key, snap.Values[key]); by {
 			snap.Values[key], snap.Origins[key] = v, st.policy.Path
 		}
+	}
+	snap.Project = st.project
+	for key, v := range below {
+		if l := st.LayerOf(snap.Origins[key]); l != LayerProject && l != LayerProjectLocal {
+			continue // the policy decided it
+		}
+		if pv, by := st.policy.Apply(key, v); by {
+			v = pv
+		}
+		if snap.BelowProject == nil {
+			snap.BelowProject = map[string]any{}
+		}
+		snap.BelowProject[key] = v
 	}
 	for k := range unknown {
 		snap.Unknown = append(snap.Unknown, k)
@@ -731,12 +752,8 @@ func (st *Store) ignoreLocal(confirm bool) error {
 	return nil
 }
 
-// CodeScalarParent is a write refused because a value the user wrote sits
-// where the key's section would have to go.
-const CodeScalarParent = "scalar_parent"
-
 func scalarParent(path, key string, e *ownedValueError) Problem {
-	return Problem{Key: key, Code: CodeScalarParent, Message: fmt.Sprintf(
+	return Problem{Key: key, Code: core.CodeScalarParent, Message: fmt.Sprintf(
 		"%s:%d: %s holds a value there, so %s cannot go inside it without losing that value: edit or remove line %d, then run the command again",
 		path, e.Line, e.Parent, key, e.Line)}
 }

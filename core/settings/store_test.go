@@ -239,7 +239,7 @@ func TestValidationListsEveryProblem(t *testing.T) {
 	if !errors.As(err, &ve) || len(ve.Problems) != 4 {
 		t.Fatalf("%v", err)
 	}
-	if ve.Code() != CodeInvalidValue {
+	if ve.Code() != core.CodeInvalidValue {
 		t.Errorf("code %s", ve.Code())
 	}
 }
@@ -411,7 +411,7 @@ func TestScalarParentIsRefused(t *testing.T) {
 			}
 			_, err = set(st, tc.key, sampleText(tc.key))
 			var ve *ValidationError
-			if !errors.As(err, &ve) || ve.Code() != CodeScalarParent || !strings.Contains(err.Error(), st.Path()+tc.where) || !strings.Contains(err.Error(), "edit or remove line") {
+			if !errors.As(err, &ve) || ve.Code() != core.CodeScalarParent || !strings.Contains(err.Error(), st.Path()+tc.where) || !strings.Contains(err.Error(), "edit or remove line") {
 				t.Fatalf("got %v", err)
 			}
 			unchanged()

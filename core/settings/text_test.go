@@ -46,7 +46,7 @@ func TestTextRefusesControlCharacters(t *testing.T) {
 		for name, v := range hostileTexts {
 			check := func(how string, err error) {
 				t.Helper()
-				if core.ErrorCode(err) != CodeInvalidValue || !strings.Contains(err.Error(), k.Name+": the value contains "+name) {
+				if core.ErrorCode(err) != core.CodeInvalidValue || !strings.Contains(err.Error(), k.Name+": the value contains "+name) {
 					t.Errorf("%s %s %q: %v", how, k.Name, v, err)
 				}
 			}
@@ -94,7 +94,7 @@ func TestTextRefusedAtEveryLayer(t *testing.T) {
 				v = []string{"ok", hostileTexts["a line feed"]}
 			}
 			_, err := target.Write(Update{Set: map[string]any{k.Name: v}})
-			if core.ErrorCode(err) != CodeInvalidValue || !strings.Contains(err.Error(), "a line feed (U+000A)") {
+			if core.ErrorCode(err) != core.CodeInvalidValue || !strings.Contains(err.Error(), "a line feed (U+000A)") {
 				t.Errorf("%s %s: write gave %v", layer, k.Name, err)
 			}
 			if got, _ := os.ReadFile(path); string(got) != keep {
@@ -143,7 +143,7 @@ func TestGateBounds(t *testing.T) {
 		t.Error(err)
 	}
 	for _, bad := range []string{"11", "1000000", "1048576"} {
-		if _, err := ParseText("gates.max_blocks", bad); core.ErrorCode(err) != CodeInvalidValue || !strings.Contains(err.Error(), "from 1 to 10") {
+		if _, err := ParseText("gates.max_blocks", bad); core.ErrorCode(err) != core.CodeInvalidValue || !strings.Contains(err.Error(), "from 1 to 10") {
 			t.Errorf("max_blocks %s: %v", bad, err)
 		}
 	}
@@ -151,7 +151,7 @@ func TestGateBounds(t *testing.T) {
 		t.Errorf("1h: %v %v", v, err)
 	}
 	for _, bad := range []string{"1h0m1s", "999999h", "2h"} {
-		if _, err := ParseText("gates.timeout", bad); core.ErrorCode(err) != CodeInvalidValue || !strings.Contains(err.Error(), "longer than the 1h allowed") {
+		if _, err := ParseText("gates.timeout", bad); core.ErrorCode(err) != core.CodeInvalidValue || !strings.Contains(err.Error(), "longer than the 1h allowed") {
 			t.Errorf("timeout %s: %v", bad, err)
 		}
 	}

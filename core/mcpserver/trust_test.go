@@ -1,0 +1,67 @@
+//go:build unix
+
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// gates_run runs nothing of an untrusted project (SPEC §13): the request
+// the runner gets marks the project's gate, and gates.Run lists it without
+// running it. Trusted, it runs; changed, it stops again.
+func TestGatesRunUntrustedProject(t *testing.T) {
+	e := newEnv(t)
+	proj := filepath.Join(t.TempDir(), "proj")
+	marker := filepath.Join(t.TempDir(), "ran")
+	settingsFile := filepath.Join(proj, ".charter", "settings.yaml")
+	e.write(t, settingsFile, "gates:\n  tests:\n    command: touch "+marker+"\n  lint:\n    required: false\n")
+	l := e.backend(func(ctx context.Context, req GateRequest, progress Progress) (gates.Report, error) {
+		return gates.Run(ctx, req.Config, nil, nil), nil
+	})
+	run := func() gates.Report {
+		t.Helper()
+		rep, err := l.RunGates(context.Background(), proj, nil, func(int, int, string) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	ran := func() bool {
+		_, err := os.Stat(marker)
+		os.Remove(marker)
+		return err == nil
+	}
+
+	if rep := run(); rep.OK || len(rep.Gates) != 1 || rep.Gates[0].Status != gates.StatusUntrusted || ran() {
+		t.Fatalf("untrusted: %+v, ran %v", rep, ran())
+	}
+	p, err := e.sys.ProjectAt(proj, core.SourceFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := settings.Open(e.sys, e.scope, p, nil).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown, err := gates.TrustOf(e.sys, snap)
+	if err != nil || len(shown.Values) != 1 || shown.Values[0].Key != gates.KeyTestsCommand || shown.Values[0].Layer != settings.LayerProject {
+		t.Fatalf("%+v %v", shown, err)
+	}
+	if _, err := gates.TrustProject(e.sys, snap, shown.SHA256, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if rep := run(); !rep.OK || !ran() {
+		t.Fatalf("trusted: %+v", rep)
+	}
+	e.write(t, settingsFile, "gates:\n  tests:\n    command: touch "+marker+" && true\n  lint:\n    required: false\n")
+	if rep := run(); rep.OK || rep.Gates[0].Status != gates.StatusUntrusted || ran() {
+		t.Fatalf("changed: %+v", rep)
+	}
+}

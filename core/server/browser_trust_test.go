@@ -69,6 +69,9 @@ func TestBrowserTrust(t *testing.T) {
 	if got := js[string](p, `document.activeElement.id`); got != "run-gates" {
 		t.Errorf("focus on %q after trusting, want Run gates", got)
 	}
+	if p.visible("#gate-results") {
+		t.Error("the untrusted run's rows stay after trusting")
+	}
 	p.shot("trust-trusted", element("#gates-panel"))
 
 	p.do(chromedp.Click(chromedp.ID("run-gates")))

@@ -36,6 +36,8 @@ export function initGates({ onFatal }) {
   const trust = new TrustNotice({
     onFatal,
     onTrusted: () => {
+      list.replaceChildren(); // the last run's "not trusted" rows are stale now
+      list.hidden = true;
       status.textContent = 'Trusted. Run gates now runs the project\'s commands.';
       button.focus();
     },

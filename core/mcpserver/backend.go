@@ -269,13 +269,14 @@ func (l *Local) RunGates(ctx context.Context, dir string, names []string, progre
 		return gates.Report{}, err
 	}
 	defer end()
-	st, snap, err := l.read(dir)
+	sess := l.session(dir)
+	_, snap, err := sess.Read()
 	if err != nil {
 		return gates.Report{}, err
 	}
 	// The project whose settings these are is where its gates run.
-	if p := st.Project(); p != nil {
-		dir = p.Dir
+	if dir, err = sess.GateDir(); err != nil {
+		return gates.Report{}, err
 	}
 	setup, err := gates.Load(l.Sys, snap, dir)
 	if err != nil {

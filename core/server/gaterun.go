@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"net/http"
 	"time"
@@ -43,7 +42,7 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	dir, err := s.gateDir(st.Project())
+	dir, err := s.sess.GateDir()
 	if err != nil {
 		return err
 	}
@@ -62,21 +61,6 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	rep := gates.Run(r.Context(), cfg, names, nil)
 	writeRaw(w, http.StatusOK, append(rep.JSON(), '\n'))
 	return nil
-}
-
-// gateDir is where the gates run: the root of the project the server
-// serves (the store's), else the working directory. The repository root
-// that serve offers for a first project file is that project only once a
-// file exists there, as discovery would then find it.
-func (s *Server) gateDir(p *core.Project) (string, error) {
-	if p != nil && (s.cfg.Project != nil || len(p.Files) > 0) {
-		return p.Dir, nil
-	}
-	wd, err := s.cfg.Sys.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("find the working directory to run the gates in: %w", err)
-	}
-	return wd, nil
 }
 
 // decodeOptional is decode for a body that may be empty.

@@ -79,12 +79,24 @@ func (s *System) DetectCompanionInputs() (Detection, []string, error) {
 // findBinary returns the first executable companion binary on PATH; in
 // gets the directories searched and the candidates present in them.
 func (s *System) findBinary(in *[]string) string {
-	names := []string{CompanionBinary}
+	return s.lookPath(CompanionBinary, in)
+}
+
+// LookPath returns the first executable file named name (with a PATHEXT
+// extension on Windows) in a PATH directory, or "". An empty PATH entry is
+// not searched: it would mean the working directory.
+func (s *System) LookPath(name string) string {
+	var in []string
+	return s.lookPath(name, &in)
+}
+
+func (s *System) lookPath(name string, in *[]string) string {
+	names := []string{name}
 	if s.Paths.Windows {
 		names = names[:0]
 		for _, e := range s.Vars.Array("PATHEXT", []string{".COM", ".EXE", ".BAT", ".CMD"}, ";") {
 			if e != "" {
-				names = append(names, CompanionBinary+strings.ToLower(e))
+				names = append(names, name+strings.ToLower(e))
 			}
 		}
 	}

@@ -87,9 +87,9 @@ func oneLine(s string) string {
 	}), " ")
 }
 
-// globLine is the first line of a rule projected where the agent cannot
+// GlobLine is the first line of a rule projected where the agent cannot
 // scope it by path.
-func globLine(globs []string) string {
+func GlobLine(globs []string) string {
 	q := make([]string, len(globs))
 	for i, g := range globs {
 		q[i] = "`" + strings.ReplaceAll(oneLine(g), "`", "'") + "`"

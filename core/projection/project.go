@@ -156,7 +156,7 @@ func ruleFile(agent, prefix string, it *content.Item, level string) (string, []b
 		return prefix + it.Name + ".md", []byte(front(list("paths", it.Globs)) + body), always
 	}
 	if !always {
-		body = globLine(it.Globs) + body
+		body = GlobLine(it.Globs) + body
 	}
 	return prefix + it.Name + ".md", []byte(body), true
 }

@@ -74,6 +74,15 @@ func (c *ApplyCmd) Run(a *App) error {
 		confirm = ok
 		return full.Guard(a.Sys, ok)
 	}); err != nil {
+		switch core.ErrorCode(err) {
+		case core.CodeSharedWrite, core.CodeCancelled:
+			// Nothing was written: the report says which files are blocked.
+			rep := report(a, apply.Unwritten(a.Sys, full.Targets), full)
+			if err := a.emit(rep, func(w io.Writer) { printReport(w, rep, a.Stderr) }); err != nil {
+				return err
+			}
+			return reported(err)
+		}
 		return err
 	}
 	results, err := apply.RunAll(a.Sys, full, confirm)

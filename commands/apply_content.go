@@ -49,17 +49,14 @@ func (c *ApplyCmd) content(a *App, snap *settings.Snapshot, proj *core.Project) 
 // entry per projected file, and the budget per agent.
 type applyReport struct {
 	apply.Report
-	Files  []projection.Entry `json:"files"`
-	Budget []apply.Budget     `json:"budget"`
+	Files  []projection.Entry `json:"files,omitempty"`
+	Budget []apply.Budget     `json:"budget,omitempty"`
 }
 
 func report(a *App, results []apply.Result, full *apply.Full) applyReport {
-	rep := applyReport{Report: apply.NewReport(a.Sys, results), Files: []projection.Entry{}, Budget: full.Budget}
+	rep := applyReport{Report: apply.NewReport(a.Sys, results), Budget: full.Budget}
 	if full.Content != nil {
 		rep.Files = full.Content.Entries
-	}
-	if rep.Budget == nil {
-		rep.Budget = []apply.Budget{}
 	}
 	return rep
 }

@@ -196,3 +196,21 @@ func RunAll(sys *core.System, f *Full, confirm bool) ([]Result, error) {
 	}
 	return Run(sys, f.Targets, confirm)
 }
+
+// Unwritten is the report of a plan refused before any write: each target
+// behind an unconfirmed shared link blocked, the others as Plan found them.
+func Unwritten(sys *core.System, targets []Target) []Result {
+	out := make([]Result, len(targets))
+	for i, t := range targets {
+		r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateOutdated, SharedPath: t.SharedPath}
+		current, err := t.stillCurrent(sys)
+		switch {
+		case err == nil && current:
+			r.State = StateCurrent
+		case t.SharedPath != "":
+			r.State = StateBlocked
+		}
+		out[i] = r
+	}
+	return out
+}

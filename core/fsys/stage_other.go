@@ -16,10 +16,12 @@ type Staged struct {
 	p    Perm
 }
 
-func (t *Target) Stage(data []byte, p Perm) (*Staged, error) { return &Staged{t: t, data: data, p: p}, nil }
-func (s *Staged) Commit() error                             { return s.t.Write(s.data, s.p) }
-func (s *Staged) Abort()                                    {}
-func (s *Staged) Target() *Target                           { return s.t }
+func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
+	return &Staged{t: t, data: data, p: p}, nil
+}
+func (s *Staged) Commit() error   { return s.t.Write(s.data, s.p) }
+func (s *Staged) Abort()          {}
+func (s *Staged) Target() *Target { return s.t }
 
 // SyncStaged: Commit writes each file durably (Write syncs it).
 func SyncStaged(ss []*Staged) error { return nil }

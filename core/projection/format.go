@@ -41,7 +41,7 @@ func tomlBasic(s string) string {
 }
 
 // tomlMultiline is s as a TOML multi-line basic string. Every quote and
-// backslash is escaped, so no run of quotes in s ('''…''' or """) can end
+// backslash is escaped, so no run of quotes in s (”'…”' or """) can end
 // it early, and the bytes TOML forbids in a string are \u escapes.
 func tomlMultiline(s string) string {
 	return "\"\"\"\n" + tomlEscape(s, true) + "\"\"\""

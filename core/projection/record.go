@@ -21,7 +21,7 @@ const RecordVersion = 1
 // to the project root, sorted, no time stamps, so two people applying the
 // same sources write the same record.
 type Record struct {
-	Version int     `json:"version"`
+	Version int        `json:"version"`
 	Files   []Recorded `json:"files"`
 }
 

@@ -42,6 +42,7 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 		core.CodeLinkLoop, core.CodeServerRunning,
 		core.CodeIsDirectory, core.CodeNotDirectory, core.CodeNotRegularFile, core.CodeChangedDuringWrite, core.CodeNotAbsolute,
 		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted,
+		core.CodeProjectionConflict,
 		// a server's answers to charter's own requests
 		core.CodeNotFound, core.CodeMethodNotAllowed, core.CodePayloadTooLarge,
 		core.CodePreconditionRequired, core.CodeUnauthorized, core.CodeForbiddenOrigin,

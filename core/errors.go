@@ -25,6 +25,7 @@ const (
 	CodeNoAgent                = errcode.NoAgent
 	CodeScalarParent           = errcode.ScalarParent
 	CodeLockedByPolicy         = errcode.LockedByPolicy
+	CodeProjectionConflict     = errcode.ProjectionConflict
 	CodeNotFound               = errcode.NotFound
 	CodeMethodNotAllowed       = errcode.MethodNotAllowed
 	CodePayloadTooLarge        = errcode.PayloadTooLarge

@@ -39,6 +39,8 @@ const (
 	ReadOnlyFile = "read_only_file" // the target cannot be written
 	GateRunning  = "gate_running"   // another gate run is under way
 	Untrusted    = "untrusted"      // a project's command that the user has not trusted
+	// a projected file's target is foreign or was edited by hand
+	ProjectionConflict = "projection_conflict"
 
 	// The file system is not shaped as a write needs.
 	IsDirectory        = "is_directory"
@@ -78,7 +80,7 @@ func All() []string {
 		UnknownID, UnknownAgent, NoAgent, ScalarParent, LockedByPolicy,
 		NotFound, MethodNotAllowed, PayloadTooLarge, PreconditionRequired,
 		Unauthorized, ForbiddenOrigin, MisdirectedRequest,
-		SharedWrite, Cancelled, StaleETag, ReadOnlyFile, GateRunning, Untrusted,
+		SharedWrite, Cancelled, StaleETag, ReadOnlyFile, GateRunning, Untrusted, ProjectionConflict,
 		IsDirectory, NotDirectory, NotRegularFile, ChangedDuringWrite, NotAbsolute,
 		OutsideProject, TooLarge, ForeignOwner,
 		MalformedSettings, MalformedMarkers, LinkLoop, MalformedPolicy, MalformedMCPJSON,

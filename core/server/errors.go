@@ -31,7 +31,9 @@ func Status(code string) (_ int, ok bool) {
 		core.CodeMalformedMarkers, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings,
 		core.CodeChangedDuringWrite,
 		// the repository's own files or commands, not the request, are the problem
-		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted:
+		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted,
+		// a projected file a person made or edited: move it or --force
+		core.CodeProjectionConflict:
 		return http.StatusConflict, true
 	case core.CodeStaleETag:
 		return http.StatusPreconditionFailed, true

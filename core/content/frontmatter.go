@@ -106,22 +106,22 @@ func (fm *Frontmatter) parse(first int) (p *Problem) {
 	case errors.Is(err, io.EOF):
 		return nil // only blanks and comments
 	case err != nil:
-		return yamlProblem(err, first)
+		return fm.yamlProblem(err, first)
 	}
 	var next yaml.Node
 	if err := dec.Decode(&next); err == nil {
-		return &Problem{Line: next.Line + first - 1, Message: "a second YAML document starts here: the frontmatter holds one mapping"}
+		return &Problem{Line: fm.line(next.Line, first), Message: "a second YAML document starts here: the frontmatter holds one mapping"}
 	} else if !errors.Is(err, io.EOF) {
-		return yamlProblem(err, first)
+		return fm.yamlProblem(err, first)
 	}
 	if len(doc.Content) == 0 {
 		return nil
 	}
 	m := doc.Content[0]
 	if m.Kind != yaml.MappingNode {
-		return &Problem{Line: m.Line + first - 1, Message: "the frontmatter must be a mapping of keys to values"}
+		return &Problem{Line: fm.line(m.Line, first), Message: "the frontmatter must be a mapping of keys to values"}
 	}
-	shift(m, first-1)
+	fm.shift(m, first)
 	seen := map[string]int{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
@@ -137,9 +137,17 @@ func (fm *Frontmatter) parse(first int) (p *Problem) {
 	return nil
 }
 
-// shift moves every node's line by n, so that lines are the file's. An
-// alias is not followed: its anchor is shifted where it stands.
-func shift(n *yaml.Node, by int) {
+// line is the file's line of the YAML's line y. YAML also breaks lines at
+// a lone CR and at NEL, LS and PS, which Markdown tools do not: a line is
+// held to the frontmatter's own.
+func (fm *Frontmatter) line(y, first int) int {
+	last := first + bytes.Count(bytes.TrimRight(fm.Raw, "\r\n"), []byte("\n"))
+	return max(first, min(y+first-1, last))
+}
+
+// shift makes every node's line the file's. An alias is not followed: its
+// anchor is shifted where it stands.
+func (fm *Frontmatter) shift(n *yaml.Node, first int) {
 	seen := map[*yaml.Node]bool{}
 	var walk func(*yaml.Node)
 	walk = func(n *yaml.Node) {
@@ -147,7 +155,7 @@ func shift(n *yaml.Node, by int) {
 			return
 		}
 		seen[n] = true
-		n.Line += by
+		n.Line = fm.line(n.Line, first)
 		for _, c := range n.Content {
 			walk(c)
 		}
@@ -157,15 +165,21 @@ func shift(n *yaml.Node, by int) {
 
 // yamlProblem turns the YAML library's message into a problem on the
 // file's line.
-func yamlProblem(err error, first int) *Problem {
+func (fm *Frontmatter) yamlProblem(err error, first int) *Problem {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line := first
+	line := 1
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if i := strings.Index(rest, ":"); i > 0 {
 			if n, err := strconv.Atoi(rest[:i]); err == nil {
-				line, msg = n+first-1, strings.TrimSpace(rest[i+1:])
+				line, msg = n, strings.TrimSpace(rest[i+1:])
+				// The parser (not the scanner) counts a context's line
+				// from 0: "did not find expected …" is one line early.
+				if strings.HasPrefix(msg, "did not find expected") {
+					line++
+				}
 			}
 		}
 	}
-	return &Problem{Line: line, Message: "the frontmatter is not valid YAML: " + msg}
+	// The parser may point past the end (an unclosed [ on the last line).
+	return &Problem{Line: fm.line(line, first), Message: "the frontmatter is not valid YAML: " + msg}
 }

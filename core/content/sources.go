@@ -249,4 +249,3 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 	}
 	return nil
 }
-

@@ -105,6 +105,7 @@ var checks = []check{
 	settingsFiles,
 	policyFile,
 	unknownKeys,
+	contentSources,
 	sharedLinks,
 	server,
 	agentFiles,

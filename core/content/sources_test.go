@@ -21,7 +21,9 @@ type fixture struct {
 	sc                            core.Scope
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T) *fixture { return newFixtureTB(t) }
+
+func newFixtureTB(t testing.TB) *fixture {
 	m := coretest.New(t)
 	f := &fixture{m: m, root: filepath.Join(m.Home, ".agentkit", "charter")}
 	f.scope = filepath.Join(f.root, "profiles", "claude", "work")
@@ -34,7 +36,7 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func (f *fixture) load(t *testing.T) (*content.Library, error) {
+func (f *fixture) load(t testing.TB) (*content.Library, error) {
 	t.Helper()
 	p, err := f.m.Sys.ProjectAt(f.project, core.SourceFlag)
 	if err != nil {

@@ -54,6 +54,8 @@ const (
 	CodeMalformedMCPJSON       = errcode.MalformedMCPJSON
 	CodeMalformedAgentSettings = errcode.MalformedAgentSettings
 	CodeMalformedReport        = errcode.MalformedReport
+	CodeMalformedContent       = errcode.MalformedContent
+	CodeItemExists             = errcode.ItemExists
 	CodeNoHome                 = errcode.NoHome
 	CodeNoServer               = errcode.NoServer
 	CodeServerRunning          = errcode.ServerRunning

@@ -3,7 +3,6 @@ package session
 import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -137,10 +136,4 @@ func (s *Session) content(snap *settings.Snapshot, proj *core.Project, force boo
 		}
 	}
 	return out, nil
-}
-
-// activeItems are the level's active items (SPEC §12); the sources'
-// loader plugs in here.
-func (s *Session) activeItems(snap *settings.Snapshot, proj *core.Project) ([]content.Item, error) {
-	return nil, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/helpers/shell"
 )
 
 // A project's trust state (SPEC §13).
@@ -125,7 +126,7 @@ func TrustHash(vs []TrustValue) string {
 
 // TrustCommand is the command that trusts the project rooted at root.
 func TrustCommand(root string) string {
-	return "charter trust --project-dir " + shellQuote(root)
+	return "charter trust --project-dir " + shell.Quote(root)
 }
 
 // TrustProject records the trust of the project of snap, for exactly the

@@ -27,7 +27,7 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	}
 	names, err := gates.ParseList(req.Gates)
 	if err != nil {
-		return core.Errorf(core.CodeInvalidValue, "gates: %v", err)
+		return err
 	}
 	end, err := s.gateRun.Begin()
 	if err != nil {

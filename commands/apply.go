@@ -7,7 +7,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/session"
 )
 
 // ApplyCmd renders this scope's settings into each agent's instruction file.
@@ -20,39 +20,15 @@ type ApplyCmd struct {
 }
 
 func (c *ApplyCmd) Run(a *App) error {
-	req := apply.Request{Agents: c.Agent}
-	if c.Project {
-		if a.noProject {
-			return core.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
-		}
-		proj, err := a.Project()
-		if err != nil {
-			return err
-		}
-		if proj == nil {
-			return core.Errorf(core.CodeUsage, "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR")
-		}
-		req.Project = proj
+	if c.Project && a.noProject {
+		return core.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
 	}
-	st, err := a.settingsStore()
-	if err != nil {
-		return err
+	// Only a status shows a diff.
+	req := session.ApplyRequest{Agents: c.Agent, Project: c.Project, RunOnly: !c.DryRun && !c.Check}
+	targets, err := a.session().PlanApply(req)
+	if errors.Is(err, session.ErrNoProject) {
+		return core.Errorf(core.CodeUsage, "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR")
 	}
-	if !c.Project {
-		// The user-level files serve every project: no project's values
-		// may leak into them, whichever directory apply runs in.
-		sc, err := a.Scope()
-		if err != nil {
-			return err
-		}
-		st = settings.Open(a.Sys, sc, nil, st.Policy())
-	}
-	snap, err := st.Read()
-	if err != nil {
-		return err
-	}
-	req.RunOnly = !c.DryRun && !c.Check // only a status shows a diff
-	targets, err := apply.PlanRequest(a.Sys, snap, req)
 	if err != nil {
 		return err
 	}
@@ -65,7 +41,7 @@ func (c *ApplyCmd) Run(a *App) error {
 	var blocked []error
 	for i := range targets {
 		err := a.guarded(c.ConfirmShared, func(confirm bool) error {
-			rs, err := apply.Run(a.Sys, targets[i:i+1], confirm)
+			rs, err := a.session().RunApply(targets[i:i+1], confirm)
 			if len(rs) == 1 {
 				results[i] = rs[0]
 			}

@@ -8,7 +8,6 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/server"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // DoctorCmd checks everything a user can get wrong and says how to fix it.
@@ -17,9 +16,8 @@ type DoctorCmd struct{}
 func (c *DoctorCmd) Run(a *App) error {
 	// The same layers as every other command: the project (--project-dir,
 	// CHARTER_PROJECT_DIR, --no-project) and the policy.
-	rep := doctor.Run(doctor.Env{Sys: a.Sys, RootFlag: a.rootFlag, Version: a.Build.Version, Server: server.Probe,
-		Project: a.Project, LoadPolicy: settings.LoadPolicy,
-		IgnoredProjects: func() ([]core.ForeignProject, error) { return a.Sys.IgnoredProjects(a.projectFlag, a.noProject) }})
+	sess := a.session()
+	rep := doctor.Run(doctor.Env{Session: sess, Version: a.Build.Version, Server: server.Probe, IgnoredProjects: sess.IgnoredProjects})
 	colour := a.colorFor(a.Stdout)
 	if err := a.emit(rep, func(w io.Writer) { printDoctor(w, rep, colour) }); err != nil {
 		return err

@@ -1,14 +1,12 @@
 package commands
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // SettingsEditCmd opens a settings file in the user's editor, as
@@ -33,11 +31,11 @@ type editDoc struct {
 const problemPrefix = "# charter: "
 
 func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
-	st, err := c.target(a)
+	t, err := a.session().Target(LayerFlags{Project: c.Project, Local: c.Local}.layer())
 	if err != nil {
 		return err
 	}
-	path := st.Path()
+	path := t.Path()
 	// Ask about a shared link before the editor opens, not after the work.
 	confirmed := c.ConfirmShared
 	err = a.guarded(c.ConfirmShared, func(confirm bool) error {
@@ -58,7 +56,7 @@ func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
 	}
 	// A project file must stay inside the project: refuse a link out of it
 	// before its target is read into the editor.
-	within := st.WriteOptions(false).Within
+	within := t.Store().WriteOptions(false).Within
 	if err := a.Sys.Confine(within, path); err != nil {
 		return err
 	}
@@ -71,7 +69,7 @@ func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
 	if err != nil {
 		return err
 	}
-	s.st = st
+	s.st = t.Store()
 	body, changed, err := s.loop(ctx, orig)
 	if err != nil {
 		return s.keep(err)
@@ -82,15 +80,7 @@ func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
 			fmt.Fprintln(w, "edit cancelled, nothing written")
 		})
 	}
-	err = a.Sys.UpdateFileOpts(path, st.WriteOptions(confirmed), func(cur []byte) ([]byte, error) {
-		if !bytes.Equal(cur, orig) {
-			return nil, core.Errorf(core.CodeStaleETag, "%s changed on disk while you edited it, so nothing was written: run `charter settings edit` again and carry your changes over", path)
-		}
-		if body == nil {
-			body = []byte{} // an emptied file is written, not skipped
-		}
-		return body, nil
-	})
+	err = t.Replace(orig, body, confirmed)
 	if err != nil {
 		return s.keep(err)
 	}
@@ -99,12 +89,6 @@ func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
 	return a.emit(editDoc{Path: path, Written: true}, func(w io.Writer) {
 		fmt.Fprintf(w, "wrote %s\n", path)
 	})
-}
-
-// target is the store of the layer this edit writes: the scope's file, or
-// with --project or --local the project's.
-func (c *SettingsEditCmd) target(a *App) (*settings.Store, error) {
-	return a.writeStore(LayerFlags{Project: c.Project, Local: c.Local}.layer())
 }
 
 // noteUnknown names keys that are no settings, as `settings list` does:

@@ -93,20 +93,7 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 }
 
 // gateDir is where gates run: the project root, else the working directory.
-func (a *App) gateDir() (string, error) {
-	p, err := a.Project()
-	if err != nil {
-		return "", err
-	}
-	if p != nil {
-		return p.Dir, nil
-	}
-	wd, err := a.Sys.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("find the working directory to run the gates in: %w", err)
-	}
-	return wd, nil
-}
+func (a *App) gateDir() (string, error) { return a.session().GateDir() }
 
 // gateProgress shows a run as it goes: one line per finished gate on out,
 // and on a terminal a status line on stderr (the gate running, its elapsed

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/helpers/shell"
 )
 
@@ -106,6 +107,8 @@ type App struct {
 	rootFlag    *string
 	projectFlag *string
 	noProject   bool
+	// sess is this run's resolution: scope, project, policy (runParsed).
+	sess *session.Session
 	// interruptHolds counts programs that own SIGINT (holdInterrupt).
 	interruptHolds atomic.Int32
 }
@@ -113,12 +116,18 @@ type App struct {
 // Scope resolves this run's config root and scope. A root a host chose
 // (flag or variable) must have an existing parent: charter creates the
 // root itself on the first write, never a whole tree a typo made up.
-func (a *App) Scope() (core.Scope, error) {
-	sc, err := a.Sys.ResolveScope(a.rootFlag)
-	if err != nil || sc.Root.Source == core.SourceDefault {
-		return sc, err
+func (a *App) Scope() (core.Scope, error) { return a.session().Scope() }
+
+// session is this run's resolution, made once the flags are parsed.
+func (a *App) session() *session.Session {
+	if a.sess == nil {
+		a.sess = session.New(a.Sys, session.Options{
+			RootFlag: a.rootFlag, CheckRoot: a.checkHostRoot,
+			ProjectDir: a.projectFlag, NoProject: a.noProject,
+			Warn: func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", msg) },
+		})
 	}
-	return sc, a.checkHostRoot(sc.Root)
+	return a.sess
 }
 
 func (a *App) checkHostRoot(root core.ConfigRoot) error {
@@ -145,9 +154,7 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 
 // Project finds this run's project (SPEC §9): nil when there is none or
 // --no-project was given.
-func (a *App) Project() (*core.Project, error) {
-	return a.Sys.FindProject(a.projectFlag, a.noProject)
-}
+func (a *App) Project() (*core.Project, error) { return a.session().Project() }
 
 // Main runs charter and returns its exit code.
 func Main(ctx context.Context, build Build, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string, fs afero.Fs) (code int) {

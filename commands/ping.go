@@ -33,11 +33,10 @@ func (c *PingCmd) Run(ctx context.Context, a *App) error {
 	doc := core.Ping(sc, a.Build.Version).WithLayers(project, settings.ExistingPolicy(a.Sys))
 	if project != nil {
 		// A malformed policy leaves the trust unknown: ping still answers.
-		policy, err := settings.LoadPolicy(a.Sys)
-		if err != nil {
+		if st, err := a.session().Store(); err != nil {
 			doc.Trust = &core.TrustState{State: gates.TrustUnknown, Error: a.message(err)}
 		} else {
-			doc.Trust = gates.TrustStateOf(a.Sys, settings.Open(a.Sys, sc, project, policy))
+			doc.Trust = gates.TrustStateOf(a.Sys, st)
 		}
 	}
 	if err := require(doc, c.Require, "this charter"); err != nil {

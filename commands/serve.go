@@ -75,8 +75,8 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 		return err
 	}
 	projectRoot := ""
-	if project == nil && !a.noProject {
-		projectRoot, _ = a.Sys.ProjectRootForCreate(a.projectFlag) // none: the hub offers no project layer
+	if project == nil {
+		projectRoot, _ = a.session().CreateRoot() // none: the hub offers no project layer
 	}
 	srv, err := server.Open(server.Config{
 		Sys:         a.Sys,

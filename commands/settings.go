@@ -1,10 +1,8 @@
 package commands
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,33 +30,11 @@ type keyDoc struct {
 	Origin string `json:"origin"`
 }
 
-// settingsStore is the layered store of this run: scope, project (unless
-// --no-project) and policy. A malformed policy fails here, so every command
-// that reads settings fails with it.
-func (a *App) settingsStore() (*settings.Store, error) {
-	sc, err := a.Scope()
-	if err != nil {
-		return nil, err
-	}
-	project, err := a.Project()
-	if err != nil {
-		return nil, err
-	}
-	policy, err := settings.LoadPolicy(a.Sys)
-	if err != nil {
-		return nil, err
-	}
-	return settings.Open(a.Sys, sc, project, policy), nil
-}
-
-// readSettings reads this run's settings and returns its store as well.
+// readSettings reads this run's settings and returns its store as well. A
+// malformed policy fails here, so every command that reads settings fails
+// with it.
 func (a *App) readSettings() (*settings.Store, *settings.Snapshot, error) {
-	st, err := a.settingsStore()
-	if err != nil {
-		return nil, nil, err
-	}
-	snap, err := st.Read()
-	return st, snap, err
+	return a.session().Read()
 }
 
 // LayerFlags choose the file a write goes to.
@@ -75,34 +51,6 @@ func (f LayerFlags) layer() string {
 		return settings.LayerProjectLocal
 	}
 	return settings.LayerScope
-}
-
-// writeStore is the store that writes layer. Without a project yet, a
-// project layer is created at the repository root (or --project-dir).
-func (a *App) writeStore(layer string) (*settings.Store, error) {
-	if layer != settings.LayerScope && a.noProject {
-		return nil, core.Errorf(core.CodeUsage, "--%s writes the project's file, but --no-project turns the project off: give one of them", map[string]string{settings.LayerProject: "project", settings.LayerProjectLocal: "local"}[layer])
-	}
-	st, err := a.settingsStore()
-	if err != nil {
-		return nil, err
-	}
-	if layer != settings.LayerScope && st.Project() == nil {
-		root, err := a.Sys.ProjectRootForCreate(a.projectFlag)
-		if err != nil {
-			return nil, err
-		}
-		project, err := a.Sys.ProjectAt(root, core.SourceRepository)
-		if err != nil {
-			return nil, err
-		}
-		sc, err := a.Scope()
-		if err != nil {
-			return nil, err
-		}
-		st = settings.Open(a.Sys, sc, project, st.Policy())
-	}
-	return st.Target(layer)
 }
 
 // originText is an origin for people: the policy file reads as "policy".
@@ -297,28 +245,18 @@ func (a *App) writeSettings(layer string, set map[string]string, unset []string,
 	if err != nil {
 		return err
 	}
-	st, err := a.writeStore(layer)
+	t, err := a.session().Target(layer)
 	if err != nil {
 		return err
 	}
-	_, statErr := a.Sys.Fs.Stat(st.Path())
 	var snap *settings.Snapshot
 	err = a.guarded(confirmed, func(confirm bool) (err error) {
 		u.ConfirmShared = confirm
-		snap, err = st.Write(u)
+		snap, err = t.Write(u)
 		return err
 	})
 	if err != nil {
 		return err
-	}
-	// The value is written: editor support that fails to follow is a
-	// warning, never a failed write. Project files, shared through git,
-	// get no pointer into one person's home.
-	if layer == settings.LayerScope {
-		created := errors.Is(statErr, fs.ErrNotExist)
-		if err := settings.Annotate(a.Sys, snap.Scope, created, u.ConfirmShared); err != nil {
-			fmt.Fprintf(a.Stderr, "charter: warning: %s (the setting is written; editors may not complete its keys)\n", a.message(err))
-		}
 	}
 	return a.printKey(snap, key, true)
 }
@@ -339,7 +277,7 @@ func (c *SettingsSchemaCmd) Run(a *App) error {
 type SettingsPathCmd struct{}
 
 func (c *SettingsPathCmd) Run(a *App) error {
-	st, err := a.settingsStore()
+	st, err := a.session().Store()
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // TrustCmd records that the user trusts the project's commands (SPEC §13).
@@ -52,7 +51,7 @@ func (c *TrustCmd) Run(a *App) error {
 	if a.noProject {
 		return core.Errorf(core.CodeUsage, "--no-project leaves no project to trust: leave it out, or give --project-dir DIR")
 	}
-	p, err := a.Sys.FindProjectToTrust(a.projectFlag)
+	p, err := a.session().ProjectToTrust()
 	if err != nil {
 		return err
 	}
@@ -81,15 +80,11 @@ func (c *TrustCmd) Run(a *App) error {
 
 // trust shows what the project's settings would run, then records it.
 func (c *TrustCmd) trust(a *App, p *core.Project) error {
-	sc, err := a.Scope()
+	st, err := a.session().StoreFor(p)
 	if err != nil {
 		return err
 	}
-	policy, err := settings.LoadPolicy(a.Sys)
-	if err != nil {
-		return err
-	}
-	snap, err := settings.Open(a.Sys, sc, p, policy).Read()
+	snap, err := st.Read()
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package doctor
 import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -61,7 +62,7 @@ func (r *run) plan() ([]apply.Target, error) {
 		r.unreadable, r.planErr = true, err
 		return nil, r.planErr
 	}
-	r.targets, r.planErr = apply.Plan(r.Sys, snap, nil)
+	r.targets, r.planErr = r.Session.Plan(snap, session.ApplyRequest{})
 	return r.targets, r.planErr
 }
 
@@ -83,7 +84,7 @@ func projectFiles(r *run) []Check {
 	if err != nil {
 		return []Check{warn(name, label, "not checked: the project's settings cannot be read (see above)", "fix the project's settings file first")}
 	}
-	targets, err := apply.PlanRequest(r.Sys, snap, apply.Request{Project: r.project})
+	targets, err := r.Session.Plan(snap, session.ApplyRequest{Project: true})
 	if err != nil {
 		return []Check{warn(name, label, err.Error(), "fix the file by hand, then run `charter apply --project`")}
 	}

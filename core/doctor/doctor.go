@@ -14,6 +14,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -52,21 +53,19 @@ func (r Report) Failed() int {
 
 // Env is what the checks look at.
 type Env struct {
-	Sys      *core.System
-	RootFlag *string // --config-root as given; nil when absent
-	Version  string  // of this charter
+	Sys *core.System
+	// Session is the resolution the other commands work on: the scope
+	// (--config-root), the project (--project-dir, CHARTER_PROJECT_DIR,
+	// discovery, --no-project), the policy and apply's plans. nil: one of
+	// Sys with no flags.
+	Session *session.Session
+	Version string // of this charter
 	// Server probes the server of a scope (core/server.Probe). It is passed
 	// in: the server owns its discovery file, and doctor stays below it.
 	Server func(*core.System, core.Scope) core.ServerState
-	// Project finds the project whose files the settings read, as the
-	// command line does (--project-dir, CHARTER_PROJECT_DIR, discovery,
-	// --no-project); nil: no project.
-	Project func() (*core.Project, error)
-	// LoadPolicy reads the policy file (settings.LoadPolicy, which it is
-	// when nil): nil and no error when there is none.
-	LoadPolicy func(*core.System) (*settings.Policy, error)
-	// IgnoredProjects lists the projects another user owns that Project
-	// passes over (core.System.IgnoredProjects); nil: not checked.
+	// IgnoredProjects lists the projects another user owns that the
+	// session's project search passes over (Session.IgnoredProjects); nil:
+	// not checked.
 	IgnoredProjects func() ([]core.ForeignProject, error)
 }
 
@@ -113,16 +112,16 @@ var checks = []check{
 
 // Run runs every check.
 func Run(env Env) Report {
+	if env.Session == nil {
+		env.Session = session.New(env.Sys, session.Options{})
+	}
+	env.Sys = env.Session.Sys
 	r := &run{Env: env}
-	r.scope, r.scopeErr = env.Sys.ResolveScope(env.RootFlag)
-	if env.Project != nil {
-		r.project, r.projectErr = env.Project()
-	}
-	load := env.LoadPolicy
-	if load == nil {
-		load = settings.LoadPolicy
-	}
-	r.policy, r.policyErr = load(env.Sys)
+	// Each part on its own, so that one that fails is reported and the
+	// checks that do not need it still run.
+	r.scope, r.scopeErr = env.Session.ResolvedScope()
+	r.project, r.projectErr = env.Session.Project()
+	r.policy, r.policyErr = env.Session.Policy()
 	if r.scopeErr == nil {
 		r.store = settings.Open(env.Sys, r.scope, r.project, r.policy)
 	}

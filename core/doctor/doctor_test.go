@@ -12,6 +12,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -111,7 +112,7 @@ func TestUnwritableRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(root, 0o700) })
-	rep := Run(Env{Sys: sys, RootFlag: &root})
+	rep := Run(Env{Session: session.New(sys, session.Options{RootFlag: &root})})
 	c := byName(rep)["config-root"]
 	if c.Status != Fail || !strings.Contains(c.Message, "cannot be written") || rep.OK {
 		t.Errorf("config root %+v, report ok %v", c, rep.OK)
@@ -126,7 +127,7 @@ func TestRootIsAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := filepath.Join(file, "root")
-	rep := Run(Env{Sys: sys, RootFlag: &root})
+	rep := Run(Env{Session: session.New(sys, session.Options{RootFlag: &root})})
 	c := byName(rep)["config-root"]
 	if c.Status != Fail || rep.OK {
 		t.Errorf("config root %+v, report ok %v", c, rep.OK)
@@ -151,9 +152,7 @@ func TestProjectAndPolicy(t *testing.T) {
 	coretest.WriteFile(t, shared, "rules:\n  tier: full\n")
 	coretest.WriteFile(t, local, "# mine\nrules:\n  tier: extreme\n")
 	policy := m.PolicyFile
-	find := func() (*core.Project, error) { return sys.FindProject(&repo, false) }
-
-	rep := byName(Run(Env{Sys: sys, Project: find}))
+	rep := byName(Run(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})}))
 	if c := rep["project"]; c.Status != OK || c.Message != repo+" (from --project-dir): "+filepath.Join(".charter", "settings.yaml")+", "+filepath.Join(".charter", "settings.local.yaml") {
 		t.Errorf("project: %+v", c)
 	}
@@ -187,14 +186,8 @@ func TestProjectAndPolicy(t *testing.T) {
 	if c := byName(Run(Env{Sys: sys}))["policy"]; c.Status != OK || c.Message != policy+" is valid; it rules 2 keys" {
 		t.Errorf("valid policy: %+v", c)
 	}
-	loaded := false
-	Run(Env{Sys: sys, LoadPolicy: func(*core.System) (*settings.Policy, error) { loaded = true; return nil, nil }})
-	if !loaded {
-		t.Error("the policy loader given was not used")
-	}
-
 	missing := filepath.Join(home, "nowhere")
-	rep = byName(Run(Env{Sys: sys, Project: func() (*core.Project, error) { return sys.FindProject(&missing, false) }}))
+	rep = byName(Run(Env{Session: session.New(sys, session.Options{ProjectDir: &missing})}))
 	if c := rep["project"]; c.Status != Fail || !strings.Contains(c.Message, missing) {
 		t.Errorf("missing project dir: %+v", c)
 	}
@@ -307,9 +300,9 @@ func TestProjectFiles(t *testing.T) {
 		}
 	}
 	write(filepath.Join(".charter", "settings.yaml"), "rules:\n  tier: full\n")
-	find := func() (*core.Project, error) { return sys.FindProject(&repo, false) }
 	run := func() (Report, map[string]Check) {
-		rep := Run(Env{Sys: sys, Project: find})
+		// A new session each time, as each `charter doctor` is.
+		rep := Run(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})})
 		return rep, byName(rep)
 	}
 

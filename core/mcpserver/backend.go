@@ -8,6 +8,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -116,30 +117,17 @@ type Local struct {
 
 var _ Backend = (*Local)(nil)
 
-// store is the layered store for the client's directory: the project
+// session is the resolution for the client's directory: the project
 // named by --project-dir or CHARTER_PROJECT_DIR, else found from dir, and
 // the policy as it is now.
-func (l *Local) store(dir string) (*settings.Store, error) {
-	project, err := l.Sys.FindProjectFrom(l.ProjectDir, l.NoProject, dir)
-	if err != nil {
-		return nil, err
-	}
-	policy, err := settings.LoadPolicy(l.Sys)
-	if err != nil {
-		return nil, err
-	}
-	return settings.Open(l.Sys, l.Scope, project, policy), nil
+func (l *Local) session(dir string) *session.Session {
+	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir})
 }
 
 // read returns the effective settings. The files are read on every call:
 // an agent asks for its governance live.
 func (l *Local) read(dir string) (*settings.Store, *settings.Snapshot, error) {
-	st, err := l.store(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	snap, err := st.Read()
-	return st, snap, err
+	return l.session(dir).Read()
 }
 
 func (l *Local) Settings(ctx context.Context, dir string) (settings.Doc, error) {
@@ -219,7 +207,8 @@ func (l *Local) Schema(ctx context.Context) ([]byte, error) {
 }
 
 func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
-	st, _, err := l.read(dir) // every layer must read, as for the other tools
+	sess := l.session(dir)
+	st, _, err := sess.Read() // every layer must read, as for the other tools
 	if err != nil {
 		return StatusDoc{}, err
 	}
@@ -238,13 +227,8 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 	if p := st.Policy(); p != nil {
 		doc.Policy = &PolicyDoc{Path: p.Path}
 	}
-	// The user-level files hold what `charter apply` writes there: the
-	// settings without the project's layers.
-	user, err := settings.Open(l.Sys, l.Scope, nil, st.Policy()).Read()
-	if err != nil {
-		return StatusDoc{}, err
-	}
-	targets, err := apply.Plan(l.Sys, user, nil)
+	// The user-level files hold what `charter apply` writes there.
+	targets, err := sess.PlanApply(session.ApplyRequest{})
 	switch {
 	case applyUnknown(err):
 		// The status is still worth having; say why apply's part is missing.

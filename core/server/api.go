@@ -31,6 +31,7 @@ func (s *Server) api() map[string][]endpoint {
 		"/api/v1/settings/schema":               {{http.MethodGet, s.schema}},
 		"/api/v1/apply":                         {{http.MethodGet, s.getApply}, {http.MethodPost, s.postApply}},
 		"/api/v1/gates/run":                     {{http.MethodPost, s.runGates}},
+		"/api/v1/trust":                         {{http.MethodGet, s.getTrust}, {http.MethodPost, s.postTrust}, {http.MethodDelete, s.deleteTrust}},
 		shutdownPath:                            {{http.MethodPost, s.shutdown}},
 	}
 }
@@ -122,19 +123,7 @@ func writeSettings(w http.ResponseWriter, st *settings.Store, snap *settings.Sna
 // store is the layered store of this server: its scope and project, and
 // the policy as it is now (read on every request: an administrator's change
 // applies at once, and a malformed policy fails every request).
-func (s *Server) store() (*settings.Store, error) {
-	policy, err := settings.LoadPolicy(s.cfg.Sys)
-	if err != nil {
-		return nil, err
-	}
-	project := s.cfg.Project
-	if project == nil && s.cfg.ProjectRoot != "" {
-		if project, err = s.cfg.Sys.ProjectAt(s.cfg.ProjectRoot, core.SourceRepository); err != nil {
-			return nil, err
-		}
-	}
-	return settings.Open(s.cfg.Sys, s.cfg.Scope, project, policy), nil
-}
+func (s *Server) store() (*settings.Store, error) { return s.sess.Store() }
 
 // encoded is a settings document encoded once per version of its files.
 type encoded struct {
@@ -194,11 +183,8 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 	if ifMatch == "*" {
 		ifMatch = "" // any current version will do
 	}
-	st, err := s.store()
+	t, err := s.sess.Target(req.Layer)
 	if err != nil {
-		return err
-	}
-	if st, err = st.Target(req.Layer); err != nil {
 		return err
 	}
 	u, err := settings.Patch(req.Set, req.Unset, settings.ParseJSON)
@@ -213,11 +199,11 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 		u.Base = b.Set
 	}
 	u.ConfirmShared, u.IfMatch = req.ConfirmSharedWrite, ifMatch
-	res := s.writes.write(st.Path(), u, st.WriteAll)
+	res := s.writes.write(t.Path(), u, t.WriteAll)
 	if res.Err != nil {
 		return res.Err
 	}
-	writeSettings(w, st, res.Snapshot)
+	writeSettings(w, t.Store(), res.Snapshot)
 	return nil
 }
 

@@ -1,41 +1,25 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/session"
 )
 
-// planApply reads this scope's settings and plans the agents' files: the
-// user-level ones from the settings without the project layers, or with
-// project the served project's (and its .mcp.json) from all of them.
-// runOnly plans for a write, with no diff to show.
+// planApply plans the agents' files: the user-level ones, or with project
+// the served project's (and its .mcp.json). runOnly plans for a write,
+// with no diff to show.
 func (s *Server) planApply(agents []string, project, runOnly bool) ([]apply.Target, error) {
-	req := apply.Request{Agents: agents, RunOnly: runOnly}
-	if project {
-		if s.cfg.Project == nil {
-			return nil, core.Errorf(core.CodeUsage, "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR")
-		}
-		req.Project = s.cfg.Project
+	targets, err := s.sess.PlanApply(session.ApplyRequest{Agents: agents, Project: project, RunOnly: runOnly})
+	if errors.Is(err, session.ErrNoProject) {
+		return nil, core.Errorf(core.CodeUsage, "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR")
 	}
-	st, err := s.store()
-	if err != nil {
-		return nil, err
-	}
-	if !project {
-		// The user-level files serve every project: the served project's
-		// values stay out of them.
-		st = settings.Open(s.cfg.Sys, s.cfg.Scope, nil, st.Policy())
-	}
-	snap, err := st.Read()
-	if err != nil {
-		return nil, err
-	}
-	return apply.PlanRequest(s.cfg.Sys, snap, req)
+	return targets, err
 }
 
 // getApply reports each target as current or outdated, with the diff a
@@ -77,7 +61,7 @@ func (s *Server) postApply(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	results, err := apply.Run(s.cfg.Sys, targets, req.ConfirmSharedWrite)
+	results, err := s.sess.RunApply(targets, req.ConfirmSharedWrite)
 	if err != nil {
 		return err
 	}

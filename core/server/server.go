@@ -32,6 +32,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -70,6 +71,7 @@ type Config struct {
 // Server is a running API for one scope.
 type Server struct {
 	cfg   Config
+	sess  *session.Session // what every request works on (session.Options.Served)
 	ln    net.Listener
 	http  *http.Server
 	port  int
@@ -118,6 +120,10 @@ func Open(cfg Config) (*Server, error) {
 		idle:  newWatchdog(cfg.IdleTimeout),
 		stop:  make(chan struct{}),
 	}
+	// One resolution for every request: the scope and the project found
+	// when serve started, the policy read per request.
+	s.sess = session.New(cfg.Sys, session.Options{Scope: &cfg.Scope, Served: true, Project: cfg.Project, ProjectRoot: cfg.ProjectRoot,
+		Warn: func(msg string) { s.logf("warning: %s", msg) }})
 	s.routes = s.api()
 	// Ping is encoded once per state of the policy file (absent, present);
 	// each request picks one with a stat (see ping). The path depends on the

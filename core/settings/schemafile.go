@@ -47,38 +47,34 @@ func FileURL(path string) string {
 	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
-// Annotate follows a successful write of the scope's settings file. It
-// keeps the schema file in the config root current (rewritten only when
-// charter's schema changed, so an upgrade refreshes it), and when the write
-// created the settings file it puts the schema comment first. Both go
-// through core's guarded write path with the write's own confirmation.
-// Files in a project (committed, shared by people with other homes) get
-// no comment: a file URL into one person's home would be noise there.
-func Annotate(sys *core.System, sc core.Scope, created, confirmShared bool) error {
+// Header is what a scope settings file charter creates starts with: the
+// comment that points editors at the schema file, and a blank line that
+// keeps it the document's own, not the first key's, so it stays when that
+// key is removed. Files in a project (committed, shared by people with
+// other homes) get none: a file URL into one person's home would be noise
+// there.
+func Header(sys *core.System, sc core.Scope) string {
+	return SchemaComment(SchemaPath(sys, sc)) + "\n\n"
+}
+
+// HasHeader reports whether data starts with a schema comment.
+func HasHeader(data []byte) bool { return bytes.HasPrefix(data, []byte(schemaModeline)) }
+
+// WriteSchemaFile follows a successful write of the scope's settings file:
+// it keeps the schema file in the config root current (rewritten only when
+// charter's schema changed, so an upgrade refreshes it), through core's
+// guarded write path with the write's own confirmation.
+func WriteSchemaFile(sys *core.System, sc core.Scope, confirmShared bool) error {
 	schema, err := SchemaJSON()
 	if err != nil {
 		return err
 	}
-	schemaPath := SchemaPath(sys, sc)
 	// charter's own file under the root: 0600 after every write.
 	own := core.WriteOptions{ConfirmShared: confirmShared, Owned: true}
-	err = sys.UpdateFileOpts(schemaPath, own, func(old []byte) ([]byte, error) {
+	return sys.UpdateFileOpts(SchemaPath(sys, sc), own, func(old []byte) ([]byte, error) {
 		if bytes.Equal(old, schema) {
 			return nil, nil
 		}
 		return schema, nil
-	})
-	if err != nil || !created {
-		return err
-	}
-	comment := SchemaComment(schemaPath)
-	st := New(sys, sc)
-	return sys.UpdateFileOpts(st.Path(), st.WriteOptions(confirmShared), func(old []byte) ([]byte, error) {
-		if old == nil || bytes.HasPrefix(old, []byte(schemaModeline)) {
-			return nil, nil // gone again, or already marked
-		}
-		// A blank line keeps the comment the document's own, not the
-		// first key's, so it stays when that key is removed.
-		return append([]byte(comment+"\n\n"), old...), nil
 	})
 }

@@ -24,106 +24,86 @@ func schemaScope(t *testing.T) (*core.System, core.Scope) {
 	return sys, sc
 }
 
-// A settings file the write created starts with the comment that points
-// editors at the schema file, which sits in the config root and holds the
-// schema; the comment survives later writes, and a file charter did not
-// create is left as it is.
-func TestAnnotate(t *testing.T) {
+// A settings file a store WithHeader creates starts with the comment that
+// points editors at the schema file, in the same write: the snapshot's ETag
+// is the file's. The comment survives later writes, a write that changes
+// nothing creates no file, and a file charter did not create gets none.
+func TestHeader(t *testing.T) {
 	sys, sc := schemaScope(t)
-	st := New(sys, sc)
-	write := func(key, text string) {
+	st := New(sys, sc).WithHeader(Header(sys, sc))
+	write := func(u Update) *Snapshot {
 		t.Helper()
-		v, err := ParseText(key, text)
+		snap, err := st.Write(u)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := st.Write(Update{Set: map[string]any{key: v}}); err != nil {
-			t.Fatal(err)
-		}
+		return snap
 	}
-	write("rules.tier", "full")
-	if err := Annotate(sys, sc, true, false); err != nil {
+	write(Update{Unset: []string{"rules.tier"}})
+	if _, err := os.Stat(st.Path()); !os.IsNotExist(err) {
+		t.Fatalf("an unset of nothing created the file: %v", err)
+	}
+	before, err := st.Read()
+	if err != nil {
 		t.Fatal(err)
 	}
+	// If-Match of the missing file holds for the write that creates it.
+	snap := write(Update{Set: map[string]any{"rules.tier": "full"}, IfMatch: before.ETag})
 	schemaPath := filepath.Join(sc.Root.Path, SchemaFileName)
 	data, _ := os.ReadFile(st.Path())
 	want := "# yaml-language-server: $schema=file://" + filepath.ToSlash(schemaPath) + "\n\nrules:\n  tier: full\n"
 	if string(data) != want {
 		t.Fatalf("settings file\n%s\nwant\n%s", data, want)
 	}
+	if after, err := st.Read(); err != nil || after.ETag != snap.ETag {
+		t.Fatalf("the write's ETag %s is not the file's %v %v", snap.ETag, after, err)
+	}
+
+	// Later writes keep the comment and add none.
+	write(Update{Set: map[string]any{"gates.on_failure": "ask"}})
+	write(Update{Unset: []string{"rules.tier"}})
+	data, _ = os.ReadFile(st.Path())
+	if strings.Count(string(data), "yaml-language-server") != 1 || !strings.HasPrefix(string(data), want[:strings.Index(want, "\n")+1]) {
+		t.Fatalf("after later writes:\n%s", data)
+	}
+}
+
+func TestHeaderLeavesUsersFile(t *testing.T) {
+	sys, sc := schemaScope(t)
+	st := New(sys, sc).WithHeader(Header(sys, sc))
+	os.MkdirAll(sc.Path, 0o700)
+	os.WriteFile(st.Path(), []byte("# mine\nrules:\n  tier: full\n"), 0o600)
+	if _, err := st.Write(Update{Set: map[string]any{"rules.tier": "minimal"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(st.Path()); string(got) != "# mine\nrules:\n  tier: minimal\n" {
+		t.Errorf("a file charter did not create got a header:\n%s", got)
+	}
+}
+
+// The schema file holds the schema, is brought up to date when an older
+// charter wrote it, and is charter's own: 0600 whatever mode it had.
+func TestWriteSchemaFile(t *testing.T) {
+	sys, sc := schemaScope(t)
+	schemaPath := SchemaPath(sys, sc)
+	if err := WriteSchemaFile(sys, sc, false); err != nil {
+		t.Fatal(err)
+	}
 	schema, err := os.ReadFile(schemaPath)
 	var doc map[string]any
 	if err != nil || json.Unmarshal(schema, &doc) != nil || doc["title"] != "charter settings" {
 		t.Fatalf("schema file %v: %.80s", err, schema)
 	}
-	if fi, _ := os.Stat(schemaPath); fi.Mode().Perm() != core.FileMode {
-		t.Errorf("schema file mode %v", fi.Mode().Perm())
-	}
-
-	// Later writes keep the comment; a second Annotate adds none.
-	write("gates.on_failure", "ask")
-	if err := Annotate(sys, sc, true, false); err != nil {
-		t.Fatal(err)
-	}
-	data, _ = os.ReadFile(st.Path())
-	if strings.Count(string(data), "yaml-language-server") != 1 || !strings.HasPrefix(string(data), want[:strings.Index(want, "\n")+1]) {
-		t.Fatalf("after a second write:\n%s", data)
-	}
-	if _, err := st.Read(); err != nil {
-		t.Fatalf("the annotated file does not read: %v", err)
-	}
-
-	// An outdated schema file (an older charter) is brought up to date.
-	os.WriteFile(schemaPath, []byte("{}\n"), 0o600)
-	if err := Annotate(sys, sc, false, false); err != nil {
+	os.WriteFile(schemaPath, []byte("{}\n"), 0o644)
+	os.Chmod(schemaPath, 0o644)
+	if err := WriteSchemaFile(sys, sc, false); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := os.ReadFile(schemaPath); !bytes.Equal(got, schema) {
 		t.Errorf("schema file not refreshed: %.80s", got)
 	}
-}
-
-func TestAnnotateLeavesUsersFile(t *testing.T) {
-	sys, sc := schemaScope(t)
-	st := New(sys, sc)
-	os.MkdirAll(sc.Path, 0o700)
-	os.WriteFile(st.Path(), []byte("# mine\nrules:\n  tier: full\n"), 0o600)
-	if err := Annotate(sys, sc, false, false); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := os.ReadFile(st.Path()); string(got) != "# mine\nrules:\n  tier: full\n" {
-		t.Errorf("a file charter did not create was changed:\n%s", got)
-	}
-}
-
-// Both files Annotate writes are charter's own under the config root: 0600
-// after its write, whatever mode an older file had.
-func TestAnnotateModes(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no Unix modes on Windows")
-	}
-	sys, sc := schemaScope(t)
-	st := New(sys, sc)
-	schemaPath := SchemaPath(sys, sc)
-	os.MkdirAll(sc.Path, 0o700)
-	for path, data := range map[string]string{st.Path(): "rules:\n  tier: full\n", schemaPath: "{}\n"} {
-		os.WriteFile(path, []byte(data), 0o644)
-		os.Chmod(path, 0o644)
-	}
-	if err := Annotate(sys, sc, true, false); err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range []string{st.Path(), schemaPath} {
-		fi, err := os.Stat(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if fi.Mode().Perm() != core.FileMode {
-			t.Errorf("%s: mode %v after Annotate", path, fi.Mode().Perm())
-		}
-	}
-	if data, _ := os.ReadFile(st.Path()); !strings.HasPrefix(string(data), schemaModeline) {
-		t.Fatalf("not annotated:\n%s", data)
+	if fi, _ := os.Stat(schemaPath); runtime.GOOS != "windows" && fi.Mode().Perm() != core.FileMode {
+		t.Errorf("schema file mode %v", fi.Mode().Perm())
 	}
 }
 

@@ -48,6 +48,7 @@ type Store struct {
 	project *core.Project // nil: no project layers
 	policy  *Policy       // nil: no policy
 	target  string        // the layer writes go to
+	header  []byte        // what a file this store creates starts with (WithHeader)
 }
 
 // New returns the store of scope sc alone: no project, no policy.
@@ -106,6 +107,15 @@ func (st *Store) within(path string) string {
 		return st.project.Dir
 	}
 	return ""
+}
+
+// WithHeader returns a store whose writes start a file they create with
+// header (the schema comment of a new scope file); a file that exists is
+// never given one.
+func (st *Store) WithHeader(header string) *Store {
+	c := *st
+	c.header = []byte(header)
+	return &c
 }
 
 // TargetLayer names the layer writes go to.

@@ -111,23 +111,19 @@ func (st *Store) writeGroup(us []Update, idx []int, confirm bool, res []Result) 
 		if err != nil {
 			return nil, err
 		}
-		cur := loadLayer(path, old)
-		cur.exists = old != nil
-		data := old
-		for _, i := range idx {
-			next, snap, err := st.apply(path, ls, at, cur, data, us[i])
-			if err != nil {
-				res[i].Err = err
-				// A failed edit may have left the tree half changed.
-				cur = loadLayer(path, data)
-				cur.exists = data != nil
-				continue
+		var data []byte
+		data, applied = st.applyGroup(path, ls, at, old, old != nil, us, idx, res)
+		if old == nil && data != nil && len(st.header) > 0 {
+			// The file is created: the updates that passed run again on
+			// the header, so that every snapshot (and ETag) is that of the
+			// file written. Their If-Match held against the missing file.
+			again := slices.Clone(us)
+			for _, i := range applied {
+				again[i].IfMatch = ""
 			}
-			res[i].Snapshot = snap
-			applied = append(applied, i)
-			cur, data = next, next.data
+			data, applied = st.applyGroup(path, ls, at, st.header, false, again, applied, res)
 		}
-		if bytes.Equal(data, old) {
+		if data == nil || bytes.Equal(data, old) {
 			return nil, nil // nothing changed (or still nothing): keep the disk as it is
 		}
 		created = old == nil
@@ -153,6 +149,35 @@ func (st *Store) writeGroup(us []Update, idx []int, confirm bool, res []Result) 
 			}
 		}
 	}
+}
+
+// applyGroup applies us[idx] one after the other to the file's text start
+// (exists: whether the file is there) and sets each one's result. It
+// returns the text after them (nil when nothing changed a missing file)
+// and the updates applied.
+func (st *Store) applyGroup(path string, ls []*layer, at int, start []byte, exists bool, us []Update, idx []int, res []Result) ([]byte, []int) {
+	var applied []int
+	cur := loadLayer(path, start)
+	cur.exists = exists
+	data := start
+	for _, i := range idx {
+		next, snap, err := st.apply(path, ls, at, cur, data, us[i])
+		if err != nil {
+			res[i] = Result{Err: err}
+			// A failed edit may have left the tree half changed.
+			cur = loadLayer(path, data)
+			cur.exists = exists
+			continue
+		}
+		res[i] = Result{Snapshot: snap}
+		applied = append(applied, i)
+		cur, data = next, next.data
+		exists = exists || next.exists
+	}
+	if !exists {
+		return nil, applied
+	}
+	return data, applied
 }
 
 // apply checks u against cur, the file as it stands (its text is data),

@@ -108,9 +108,9 @@ async function boot() {
   $('app').hidden = false;
   keepAlive();
   const agents = new ApplyPanel({ onFatal: fatal, project: ping.project });
-  initGates({ onFatal: fatal });
+  const gates = initGates({ onFatal: fatal });
   const form = new SettingsForm({ onFatal: fatal, onSaved: () => agents.afterSave() });
-  await Promise.all([form.load(), agents.load(), loadTooling()]);
+  await Promise.all([form.load(), agents.load(), loadTooling(), gates]);
   document.body.dataset.ready = 'true';
 }
 

@@ -17,9 +17,11 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 // pathCode shows a file path as code that wraps after a separator rather
-// than inside a name: a <wbr> follows each / and \.
+// than inside a name: a <wbr> follows each / and \, and a name of common
+// length is kept whole (a browser would also break after its hyphens).
 export function pathCode(path, attrs = {}) {
   const parts = String(path).split(/(?<=[\\/])/);
-  const nodes = parts.flatMap((part, i) => (i < parts.length - 1 ? [part, document.createElement('wbr')] : [part]));
+  const name = (part) => (part.length <= 40 ? el('span', { class: 'seg' }, part) : part);
+  const nodes = parts.flatMap((part, i) => (i < parts.length - 1 ? [name(part), document.createElement('wbr')] : [name(part)]));
   return el('code', { class: 'path', ...attrs }, ...nodes);
 }

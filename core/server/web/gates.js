@@ -1,20 +1,23 @@
 // The quality gates card: a "Run gates" button that runs the served
 // project's gates (POST /api/v1/gates/run) and shows each gate's outcome,
-// with the last lines of a failing gate's output.
+// with the last lines of a failing gate's output. An untrusted project's
+// own commands are listed above it, with the button that trusts them.
 
 import { request } from './api.js';
 import { $, el } from './dom.js';
+import { TrustNotice } from './trust.js';
 
-const STATUS = { passed: 'passed', failed: 'failed', timed_out: 'timed out', skipped: 'skipped' };
+const STATUS = { passed: 'passed', failed: 'failed', timed_out: 'timed out', skipped: 'skipped', untrusted: 'not trusted' };
+const ROW_STATE = { passed: 'current', skipped: 'skipped', untrusted: 'blocked' };
 
 function seconds(ms) {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
 function gateRow(g) {
-  const row = el('li', { class: 'apply-row gate-row', 'data-gate': g.name, 'data-state': g.status === 'passed' ? 'current' : (g.status === 'skipped' ? 'skipped' : 'outdated') },
+  const row = el('li', { class: 'apply-row gate-row', 'data-gate': g.name, 'data-state': ROW_STATE[g.status] || 'outdated' },
     el('span', { class: 'apply-agent', text: g.name }),
-    el('span', { class: 'apply-path', text: g.status === 'skipped' ? '' : seconds(g.elapsedMs) }),
+    el('span', { class: 'apply-path', text: g.status === 'skipped' || g.status === 'untrusted' ? '' : seconds(g.elapsedMs) }),
     el('span', { class: 'apply-state', text: STATUS[g.status] || g.status }));
   const more = [];
   if (g.message) more.push(el('p', { class: 'field-desc gate-message', text: g.message }));
@@ -24,15 +27,26 @@ function gateRow(g) {
   return more.length ? [row, el('li', { class: 'gate-detail' }, ...more)] : [row];
 }
 
-// initGates adds the card after the agent files panel.
+// initGates adds the card after the agent files panel; it resolves once
+// the trust state is read.
 export function initGates({ onFatal }) {
   const list = el('ul', { class: 'apply-targets', id: 'gate-results', hidden: true });
   const status = el('p', { class: 'apply-status', id: 'gate-status', role: 'status', 'aria-live': 'polite', text: 'Not run yet.' });
   const button = el('button', { type: 'button', class: 'btn', id: 'run-gates', text: 'Run gates' });
+  const trust = new TrustNotice({
+    onFatal,
+    onTrusted: () => {
+      list.replaceChildren(); // the last run's "not trusted" rows are stale now
+      list.hidden = true;
+      status.textContent = 'Trusted. Run gates now runs the project\'s commands.';
+      button.focus();
+    },
+  });
   const card = el('section', { id: 'gates-panel', class: 'card apply', 'aria-labelledby': 'gates-title' },
     el('h2', { class: 'card-title', id: 'gates-title', text: 'Quality gates' }),
     el('div', { class: 'card-body' },
       el('p', { class: 'apply-lead', text: 'Runs the required gates of the project this server was started in, as charter gate run does.' }),
+      trust.node,
       list),
     el('div', { class: 'apply-foot' }, status, button));
   const anchor = $('apply-panel');
@@ -48,9 +62,13 @@ export function initGates({ onFatal }) {
       const gates = data.gates || [];
       list.replaceChildren(...gates.flatMap(gateRow));
       list.hidden = gates.length === 0;
+      const untrusted = gates.filter((g) => g.status === 'untrusted');
+      if (untrusted.length) await trust.load(); // the state may have changed since
       if (gates.length === 0) status.textContent = 'No gate is required.';
       else if (data.ok) status.textContent = gates.some((g) => g.status === 'skipped') ? 'Every gate that ran passed; some have no command yet.' : 'Every gate passed.';
-      else status.textContent = `Failing: ${gates.filter((g) => g.status === 'failed' || g.status === 'timed_out').map((g) => g.name).join(', ')}.`;
+      else if (untrusted.length && !gates.some((g) => g.status === 'failed' || g.status === 'timed_out')) {
+        status.textContent = `Not run: ${untrusted.map((g) => g.name).join(', ')} — this project's commands are not trusted.`;
+      } else status.textContent = `Failing: ${gates.filter((g) => g.status === 'failed' || g.status === 'timed_out').map((g) => g.name).join(', ')}.`;
     } catch (err) {
       if (err.status === 401) { onFatal(err); return; }
       status.textContent = err.code === 'gate_running' ? 'The gates are already running: wait for that run to finish.' : err.message;
@@ -59,4 +77,5 @@ export function initGates({ onFatal }) {
       button.disabled = false;
     }
   });
+  return trust.load();
 }

@@ -1,0 +1,72 @@
+package session
+
+import (
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// ApplyRequest is one apply, as a skin received it.
+type ApplyRequest struct {
+	Agents []string // nil: the default ones for the level
+	// Project plans the project's files (and its .mcp.json) from the
+	// project's effective settings, instead of the user-level ones.
+	Project bool
+	RunOnly bool // for Run alone: no copy of the files, no diff (apply.Request)
+}
+
+// ErrNoProject is an apply of the project's files with no project; each
+// skin says in its own words how to name one.
+var ErrNoProject = core.Errorf(core.CodeUsage, "there is no project to apply")
+
+// PlanApply reads the settings apply renders and plans the agents' files:
+// the user-level ones from the settings without the project's layers
+// (they serve every project: no project's values may leak into them), or
+// with req.Project the project's from all of them.
+func (s *Session) PlanApply(req ApplyRequest) ([]apply.Target, error) {
+	if req.Project {
+		if p, err := s.Project(); err != nil || p == nil {
+			return nil, orNoProject(err)
+		}
+	}
+	read := s.Store
+	if !req.Project {
+		read = s.UserStore
+	}
+	st, err := read()
+	if err != nil {
+		return nil, err
+	}
+	snap, err := st.Read()
+	if err != nil {
+		return nil, err
+	}
+	return s.Plan(snap, req)
+}
+
+// Plan plans req from settings already read (doctor reads them itself, to
+// tell settings that cannot be read from files apply cannot edit).
+func (s *Session) Plan(snap *settings.Snapshot, req ApplyRequest) ([]apply.Target, error) {
+	r := apply.Request{Agents: req.Agents, RunOnly: req.RunOnly}
+	if req.Project {
+		p, err := s.Project()
+		if err != nil || p == nil {
+			return nil, orNoProject(err)
+		}
+		r.Project = p
+	}
+	return apply.PlanRequest(s.Sys, snap, r)
+}
+
+// RunApply writes the planned targets; those behind a shared link only
+// when confirmed (apply.Run).
+func (s *Session) RunApply(targets []apply.Target, confirmShared bool) ([]apply.Result, error) {
+	return apply.Run(s.Sys, targets, confirmShared)
+}
+
+func orNoProject(err error) error {
+	if err != nil {
+		return err
+	}
+	return ErrNoProject
+}

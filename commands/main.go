@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/session"
+	"github.com/agentkit/charter/helpers/shell"
 )
 
 // Build identifies this binary; the release build sets it through ldflags.
@@ -151,7 +152,7 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 	case err == nil && !fi.IsDir():
 		return core.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)
 	case err != nil:
-		return core.Errorf(core.CodeUsage, "%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shellQuote(parent))
+		return core.Errorf(core.CodeUsage, "%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shell.Quote(parent))
 	}
 	return nil
 }

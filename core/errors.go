@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -126,13 +125,11 @@ func (b ErrorBody) MarshalJSON() ([]byte, error) {
 	m := make(map[string]any, len(b.Extras)+2)
 	maps.Copy(m, b.Extras)
 	m["code"], m["message"] = b.Code, b.Message
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
+	data, err := EncodeJSON(m, "", "")
+	if err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return bytes.TrimSuffix(data, []byte("\n")), nil
 }
 
 // Error is a domain error that needs no fields of its own: a code, the

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -100,29 +98,24 @@ func (s *Server) writeError(w http.ResponseWriter, err error) {
 
 // encodeJSON encodes v as writeJSON does.
 func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	data, err := core.EncodeJSON(v, "", "")
+	if err != nil {
 		return nil, fmt.Errorf("encode the response: %w", err)
 	}
-	return buf.Bytes(), nil
+	return data, nil
 }
 
 // writeJSON writes one document. HTML escaping is off, as in the CLI: paths
 // and commands should read as they are.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	doc, err := core.EncodeJSON(v, "", "")
+	if err != nil {
 		// Two strings always encode.
 		e := core.Errorf(core.CodeInternal, "encode the response")
 		status = http.StatusInternalServerError
-		buf.Reset()
-		enc.Encode(core.NewErrorBody(e, e.Error()).Document())
+		doc, _ = core.EncodeJSON(core.NewErrorBody(e, e.Error()).Document(), "", "")
 	}
-	writeRaw(w, status, buf.Bytes())
+	writeRaw(w, status, doc)
 }
 
 // writeRaw writes a JSON document already encoded.

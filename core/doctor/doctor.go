@@ -108,6 +108,7 @@ var checks = []check{
 	settingsFiles,
 	policyFile,
 	unknownKeys,
+	contentSources,
 	sharedLinks,
 	server,
 	agentFiles,

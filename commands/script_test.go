@@ -97,7 +97,7 @@ func scriptParams() testscript.Params {
 					e.Setenv(strings.ToUpper(sh), p)
 				}
 			}
-			// The binary apply writes into Claude's Stop hook entry.
+			// The charter binary itself, for scripts that copy it elsewhere.
 			if exe, err := filepath.EvalSymlinks(filepath.Join(self, "charter")); err == nil {
 				e.Setenv("CHARTER_BIN", exe)
 			}

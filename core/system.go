@@ -47,6 +47,9 @@ type System struct {
 	// Warn receives warnings that do not stop a command (the CLI prints
 	// them on stderr); nil drops them.
 	Warn func(msg string)
+	// Executable is the path of the running charter binary; nil means
+	// os.Executable. Tests set it to stand for `go run`'s build cache.
+	Executable func() (string, error)
 }
 
 // NewSystem builds a System from an environment in os.Environ form.

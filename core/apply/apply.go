@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/gates"
 )
 
 // States of a target in a Result.
@@ -54,6 +55,9 @@ type Target struct {
 	// within is the project root for a project target: the file must
 	// resolve inside it, for reads and writes alike (core.Confine).
 	within string
+	// hook is the agent whose Stop hook entry the file holds, when isHook.
+	hook   gates.HookKind
+	isHook bool
 }
 
 // unchanged reports whether parts leave the file old as it is (a file that
@@ -100,6 +104,9 @@ const MCPFile = ".mcp.json"
 
 // Current reports whether the file already is what Run would write.
 func (t Target) Current() bool { return t.current }
+
+// StopHook tells whether the file is an agent's hook file, and whose.
+func (t Target) StopHook() (gates.HookKind, bool) { return t.hook, t.isHook }
 
 // Missing reports whether the file did not exist when Plan read it.
 func (t Target) Missing() bool { return t.missing }

@@ -2,9 +2,6 @@ package apply
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"runtime"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
@@ -16,33 +13,17 @@ import (
 // keeps charter's Stop hook entry there (SPEC §10).
 const HookFile = "settings.json"
 
-// executable is the charter binary the hook entry runs: this process's
-// own, resolved through links, so the entry survives a PATH change.
-func executable() (string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return "", fmt.Errorf("find charter's own path for the Claude Code hook: %w", err)
-	}
-	if real, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = real
-	}
-	if runtime.GOOS == "windows" {
-		exe = filepath.ToSlash(exe) // see gates.HookCommand
-	}
-	return exe, nil
-}
-
 // hookTarget is the agent's hook file at path (Claude's settings.json,
 // Codex's hooks.json) with kind's Stop hook entry present while a gate is
 // required, absent when none is. Every target of such an agent gets one,
 // wherever its directory is. The entry's timeout follows gates.timeout, so
 // a changed gates.timeout makes it outdated.
-func hookTarget(sys *core.System, kind gates.HookKind, path string, snap *settings.Snapshot) (Target, error) {
+func hookTarget(sys *core.System, kind gates.HookKind, level, path string, snap *settings.Snapshot) (Target, error) {
 	cfg := gates.Declared(snap.Values, "")
 	present := len(cfg.Required()) > 0
 	var hook StopHook
 	if present {
-		exe, err := executable()
+		exe, err := hookProgram(sys, level)
 		if err != nil {
 			return Target{}, err
 		}
@@ -52,7 +33,7 @@ func hookTarget(sys *core.System, kind gates.HookKind, path string, snap *settin
 		}
 		hook = StopHook{Command: kind.Command(exe, root), Timeout: gates.HookTimeout(cfg.Timeout)}
 	}
-	t := Target{Agent: kind.Agent(), Path: path, kind: fsys.KindAgentJSON}
+	t := Target{Agent: kind.Agent(), Level: level, Path: path, kind: fsys.KindAgentJSON, hook: kind, isHook: true}
 	t.edit = func(old []byte) ([][]byte, error) {
 		data, err := EnsureStopHook(old, kind, hook, present)
 		if err != nil {

@@ -169,25 +169,7 @@ func editHookOnce(data []byte, hook StopHook, suffix string, present bool) ([]by
 			}
 		}
 	}
-	var found []charterHook
-	if stop != nil {
-		for _, g := range stop.Elems {
-			gh := g.Member("hooks")
-			if gh == nil || gh.Val.Kind != '[' {
-				continue
-			}
-			for _, e := range gh.Val.Elems {
-				c := e.Member("command")
-				if c == nil || c.Val.Kind != '"' {
-					continue
-				}
-				var s string
-				if json.Unmarshal(d.Raw(c.Val), &s) == nil && strings.HasSuffix(strings.TrimSpace(s), suffix) {
-					found = append(found, charterHook{group: g, entry: e, groupHooks: gh.Val, command: c.Val})
-				}
-			}
-		}
-	}
+	found := findCharterHooks(d, stop, suffix)
 	if !present || len(found) > 1 {
 		if len(found) == 0 {
 			return nil, nil
@@ -210,6 +192,56 @@ func editHookOnce(data []byte, hook StopHook, suffix string, present bool) ([]by
 			return d.Render(hooksStop{Stop: []hookGroup{charterGroup(hook)}}, prefix, multi)
 		}), nil
 	}
+}
+
+// findCharterHooks finds charter's entries in the Stop list (nil: none).
+func findCharterHooks(d *jsonedit.Doc, stop *jsonedit.Node, suffix string) []charterHook {
+	var found []charterHook
+	if stop == nil {
+		return nil
+	}
+	for _, g := range stop.Elems {
+		gh := g.Member("hooks")
+		if gh == nil || gh.Val.Kind != '[' {
+			continue
+		}
+		for _, e := range gh.Val.Elems {
+			c := e.Member("command")
+			if c == nil || c.Val.Kind != '"' {
+				continue
+			}
+			var s string
+			if json.Unmarshal(d.Raw(c.Val), &s) == nil && strings.HasSuffix(strings.TrimSpace(s), suffix) {
+				found = append(found, charterHook{group: g, entry: e, groupHooks: gh.Val, command: c.Val})
+			}
+		}
+	}
+	return found
+}
+
+// StopHookCommands returns the command of each charter entry of kind in
+// a hook file; none when the file holds none or is not JSON of the
+// documented shape.
+func StopHookCommands(data []byte, kind gates.HookKind) []string {
+	d, err := jsonedit.Open(bytes.TrimPrefix(data, bom), func(int, string) error { return errors.New("invalid") })
+	if err != nil || d.Root.Kind != '{' {
+		return nil
+	}
+	h := d.Root.Member("hooks")
+	if h == nil || h.Val.Kind != '{' {
+		return nil
+	}
+	stop := h.Val.Member("Stop")
+	if stop == nil || stop.Val.Kind != '[' {
+		return nil
+	}
+	var out []string
+	for _, f := range findCharterHooks(d, stop.Val, kind.Suffix()) {
+		var s string
+		json.Unmarshal(d.Raw(f.command), &s)
+		out = append(out, s)
+	}
+	return out
 }
 
 // updateHook brings charter's one entry to hook's command and timeout, one

@@ -94,11 +94,10 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			if level == LevelProject {
 				dir = sys.Paths.Join(req.Project.Dir, h.projectDir)
 			}
-			ht, err := hookTarget(sys, h.kind, sys.Paths.Join(dir, h.file), snap)
+			ht, err := hookTarget(sys, h.kind, level, sys.Paths.Join(dir, h.file), snap)
 			if err != nil {
 				return nil, err
 			}
-			ht.Level = level
 			out = append(out, ht)
 		}
 	}

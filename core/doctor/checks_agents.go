@@ -84,7 +84,11 @@ func projectFiles(r *run) []Check {
 	if err != nil {
 		return []Check{warn(name, label, "not checked: the project's settings cannot be read (see above)", "fix the project's settings file first")}
 	}
-	targets, err := r.Session.Plan(snap, session.ApplyRequest{Project: true})
+	targets, err := r.projectTargets, r.projectPlanErr
+	if !r.projectPlanned {
+		targets, err = r.Session.Plan(snap, session.ApplyRequest{Project: true})
+		r.projectPlanned, r.projectTargets, r.projectPlanErr = true, targets, err
+	}
 	if err != nil {
 		return []Check{warn(name, label, err.Error(), "fix the file by hand, then run `charter apply --project`")}
 	}
@@ -112,4 +116,13 @@ func projectFiles(r *run) []Check {
 		out = append(out, ok(name, label, "no agent file in the project yet (`charter apply --project` writes them with the project's settings)"))
 	}
 	return out
+}
+
+// projectPlan is `charter apply --project`'s plan, as projectFiles made it;
+// none outside a project or when it could not be made.
+func (r *run) projectPlan() []apply.Target {
+	if !r.projectPlanned {
+		return nil
+	}
+	return r.projectTargets
 }

@@ -88,6 +88,10 @@ type run struct {
 	targets    []apply.Target
 	planErr    error
 	unreadable bool // the plan failed because the settings or the policy cannot be read
+
+	projectPlanned bool // projectFiles made apply --project's plan
+	projectTargets []apply.Target
+	projectPlanErr error
 }
 
 // check is one entry of the list: it returns the lines it has to add.
@@ -109,6 +113,7 @@ var checks = []check{
 	server,
 	agentFiles,
 	projectFiles,
+	hookPrograms,
 }
 
 // Run runs every check.

@@ -1,13 +1,12 @@
 package gates
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"time"
 )
@@ -55,6 +54,7 @@ const (
 	DecisionWarn  = "warn"  // on_failure warn: exit 0, the user is told
 	DecisionAllow = "allow" // gates fail but the bound is reached (or ask was used): exit 0, the user is told
 	DecisionError = "error" // the hook itself failed: exit 1, never blocks
+	DecisionSkip  = "skip"  // not a stop to gate (a subagent's, a pause): exit 0, no gate ran
 )
 
 // The Stop hook's time. Up to len(Names()) gates run one after another,
@@ -115,55 +115,6 @@ func hookBudget(gateTimeout time.Duration) time.Duration {
 	return hookLimit(gateTimeout) - hookReserve
 }
 
-// maxInput bounds what the hook reads from stdin; the Stop event is small,
-// last_assistant_message aside.
-const maxInput = 8 << 20
-
-// StopInput is Claude Code's Stop (or SubagentStop) hook input. Unknown
-// fields are ignored.
-type StopInput struct {
-	SessionID            string `json:"session_id"`
-	TranscriptPath       string `json:"transcript_path"`
-	Cwd                  string `json:"cwd"`
-	PermissionMode       string `json:"permission_mode"`
-	HookEventName        string `json:"hook_event_name"`
-	StopHookActive       bool   `json:"stop_hook_active"`
-	LastAssistantMessage string `json:"last_assistant_message"`
-}
-
-// ReadStopInput decodes the hook's stdin, as kind's agent sends it. It must
-// be one JSON object with a session_id and a cwd; a hook_event_name, when
-// given, must be Stop or SubagentStop.
-func ReadStopInput(r io.Reader, kind HookKind) (StopInput, error) {
-	var in StopInput
-	b, err := io.ReadAll(io.LimitReader(r, maxInput+1))
-	if err != nil {
-		return in, fmt.Errorf("read the Stop hook input: %w", err)
-	}
-	if len(b) > maxInput {
-		return in, fmt.Errorf("the Stop hook input is larger than %d bytes", maxInput)
-	}
-	if len(bytes.TrimSpace(b)) == 0 {
-		return in, fmt.Errorf("no Stop hook input on stdin: this command is run by %s as a Stop hook, which passes the event as JSON", kind.product())
-	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	if err := d.Decode(&in); err != nil {
-		return in, fmt.Errorf("the Stop hook input is not the JSON object %s sends: %v", kind.product(), err)
-	}
-	if d.More() {
-		return in, errors.New("the Stop hook input holds more than one JSON value")
-	}
-	switch {
-	case in.SessionID == "":
-		return in, errors.New("the Stop hook input has no session_id")
-	case in.Cwd == "":
-		return in, errors.New("the Stop hook input has no cwd")
-	case in.HookEventName != "" && in.HookEventName != "Stop" && in.HookEventName != "SubagentStop":
-		return in, fmt.Errorf("this hook handles Stop events, not %s: install it under hooks.Stop", in.HookEventName)
-	}
-	return in, nil
-}
-
 // HookOptions is what the hook needs once it knows the session's cwd.
 type HookOptions struct {
 	Config    Config // the gates of the project at the input's cwd; Dir "" = that cwd
@@ -208,6 +159,19 @@ func RunHook(ctx context.Context, kind HookKind, stdin io.Reader, state StateSto
 		state = noState{}
 	}
 	in, err := ReadStopInput(stdin, kind)
+	if err == nil {
+		if why := in.notGated(); why != "" {
+			// The block count is left as it is: this is not one of the
+			// session's stops.
+			state.Append(LogEntry{Time: time.Now().UTC(), Session: in.SessionID, Cwd: in.Cwd, StopHookActive: in.StopHookActive,
+				Decision: DecisionSkip, Error: why})
+			return HookResult{Decision: DecisionSkip}
+		}
+		if in.Cwd == "" {
+			// The agent starts its hooks in the session's directory.
+			in.Cwd, err = os.Getwd()
+		}
+	}
 	if err == nil {
 		var opt HookOptions
 		if opt, err = load(in); err == nil {

@@ -186,7 +186,6 @@ func TestHookMalformedInput(t *testing.T) {
 		"wrong type":   {`{"session_id":"s","cwd":"/p","stop_hook_active":"yes"}`, "is not the JSON object"},
 		"two values":   {`{"session_id":"s","cwd":"/p"} {}`, "more than one JSON value"},
 		"no session":   {`{"cwd":"/p"}`, "has no session_id"},
-		"no cwd":       {`{"session_id":"s"}`, "has no cwd"},
 		"other event":  {`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse"}`, "not PreToolUse: install it under hooks.Stop"},
 		"load failure": {stopJSON("s", false), "malformed settings"},
 	} {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -239,10 +241,63 @@ func decode(r *http.Request, v any) error {
 	if !json.Valid(data) {
 		return core.Errorf(core.CodeInvalidJSON, "request body is not valid JSON")
 	}
+	if b := bytes.TrimSpace(data); b[0] != '{' {
+		// null decodes into a struct as nothing at all: not a request.
+		return core.Errorf(core.CodeInvalidRequest, "the request body must be a JSON object, not %s", jsonKind(b))
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
+	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
-		return core.Errorf(core.CodeInvalidRequest, "%s", strings.TrimPrefix(err.Error(), "json: "))
+		return core.Errorf(core.CodeInvalidRequest, "%s", shapeMessage(err))
 	}
 	return nil
+}
+
+// shapeMessage says what is wrong with the body in JSON's words, never in
+// Go's (no Go type names).
+func shapeMessage(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		if msg := strings.TrimPrefix(err.Error(), "json: "); strings.HasPrefix(msg, "unknown field ") {
+			return msg
+		}
+		return "the request body does not have the expected fields and types"
+	}
+	want := "a different kind of value"
+	switch te.Type.Kind() {
+	case reflect.Map, reflect.Struct:
+		want = "an object"
+	case reflect.Slice, reflect.Array:
+		want = "an array"
+	case reflect.Bool:
+		want = "true or false"
+	case reflect.String:
+		want = "a string"
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		want = "a number"
+	}
+	got := map[string]string{"bool": "true or false", "number": "a number", "string": "a string", "array": "an array", "object": "an object"}[te.Value]
+	if got == "" {
+		got = te.Value
+	}
+	if te.Field == "" {
+		return fmt.Sprintf("the request body must be %s, not %s", want, got)
+	}
+	return fmt.Sprintf("%q must be %s, not %s", te.Field, want, got)
+}
+
+// jsonKind names the kind of a valid JSON document.
+func jsonKind(b []byte) string {
+	switch b[0] {
+	case 'n':
+		return "null"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "true or false"
+	}
+	return "a number"
 }

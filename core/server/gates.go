@@ -87,11 +87,20 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errNotFound(r))
 		return
 	}
-	i := slices.IndexFunc(eps, func(e endpoint) bool { return e.method == r.Method })
+	// HEAD is GET without the body (RFC 9110 §9.3.2): net/http drops what
+	// the GET handler writes, and GET handlers only read.
+	method := r.Method
+	if method == http.MethodHead {
+		method = http.MethodGet
+	}
+	i := slices.IndexFunc(eps, func(e endpoint) bool { return e.method == method })
 	if i < 0 {
-		allow := make([]string, len(eps))
-		for i, e := range eps {
-			allow[i] = e.method
+		var allow []string
+		for _, e := range eps {
+			allow = append(allow, e.method)
+			if e.method == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
 		}
 		writeError(w, errMethod(w, r, allow))
 		return

@@ -325,11 +325,11 @@ func TestNotFoundAndMethods(t *testing.T) {
 		{"GET", "web/index.html", 404, "not_found", ""},
 		{"GET", "..%2fserver.go", 404, "not_found", ""},
 		{"POST", "nope", 404, "not_found", ""},
-		{"POST", "api/v1/ping", 405, "method_not_allowed", "GET"},
-		{"DELETE", "api/v1/settings", 405, "method_not_allowed", "GET, PATCH"},
-		{"PUT", "api/v1/settings/schema", 405, "method_not_allowed", "GET"},
+		{"POST", "api/v1/ping", 405, "method_not_allowed", "GET, HEAD"},
+		{"DELETE", "api/v1/settings", 405, "method_not_allowed", "GET, HEAD, PATCH"},
+		{"PUT", "api/v1/settings/schema", 405, "method_not_allowed", "GET, HEAD"},
 		{"GET", "api/v1/wizard/dismiss-recommendation", 405, "method_not_allowed", "POST"},
-		{"POST", "api/v1/wizard/detect-agent-switch", 405, "method_not_allowed", "GET"},
+		{"POST", "api/v1/wizard/detect-agent-switch", 405, "method_not_allowed", "GET, HEAD"},
 		{"POST", "", 405, "method_not_allowed", "GET, HEAD"},
 	}
 	for _, tt := range tests {

@@ -144,7 +144,7 @@ func TestTrustRequests(t *testing.T) {
 	if d := trustOf(t, r.do("GET", "api/v1/trust", "")); d.State != "trusted" || d.Values[0].Key != "gates.lint.command" {
 		t.Errorf("trusted: %+v", d)
 	}
-	if rp := r.do("PUT", "api/v1/trust", ""); rp.status != 405 || rp.header.Get("Allow") != "GET, POST, DELETE" {
+	if rp := r.do("PUT", "api/v1/trust", ""); rp.status != 405 || rp.header.Get("Allow") != "GET, HEAD, POST, DELETE" {
 		t.Errorf("PUT: %d %v", rp.status, rp.header)
 	}
 	r.stop()

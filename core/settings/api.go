@@ -81,8 +81,11 @@ func (st *Store) Doc(s *Snapshot) Doc {
 type Update struct {
 	Set           map[string]any // values already parsed by ParseText or ParseJSON
 	Unset         []string
-	ConfirmShared bool   // write through a link the companion shares
-	IfMatch       string // when not empty, the write happens only if the ETag still matches
+	ConfirmShared bool // write through a link the companion shares
+	// IfMatch, when not empty, is an If-Match value: an ETag or a list of
+	// them (RFC 9110 §13.1.1). The write happens only if one of them is
+	// the current one (strong comparison: a weak tag never matches).
+	IfMatch string
 	// Base, when not nil, is the per-key precondition (SPEC §8): the
 	// value each key had when the client read it. The write happens only
 	// if every such key still has that effective value, so writers of

@@ -190,7 +190,7 @@ func (st *Store) apply(path string, ls []*layer, at int, cur *layer, data []byte
 	ls = slices.Clone(ls)
 	ls[at] = cur
 	if u.IfMatch != "" {
-		if tag, whole := etag([]*layer{cur}), st.etag(ls); u.IfMatch != tag && u.IfMatch != whole {
+		if tag, whole := etag([]*layer{cur}), st.etag(ls); !ifMatches(u.IfMatch, tag, whole) {
 			return nil, nil, &StaleError{Current: tag}
 		}
 	}

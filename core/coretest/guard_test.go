@@ -81,6 +81,10 @@ var (
 		"ProgramData", "PROGRAMDATA", // only without AGENTKIT_POLICY_FILE
 		"PATHEXT", "TMPDIR", "TMP", "TEMP", // Windows program search; the edit's scratch directory
 		"CHARTER_GATE_RUN", // set in a gate's environment, never read from charter's own
+		// Where Go's build cache is: only whether the running binary lies
+		// in it (a test binary always does; clearing GOCACHE would make the
+		// scripts' own `go` builds start cold).
+		"GOCACHE", "XDG_CACHE_HOME", "LocalAppData",
 	}
 )
 

@@ -58,6 +58,13 @@ func scriptParams() testscript.Params {
 				_, err := exec.LookPath(name)
 				return err == nil, nil
 			}
+			if cond == "pyyaml" { // a YAML 1.1 reader; CI must have it (.ci/run)
+				err := exec.Command("python3", "-c", "import yaml").Run()
+				if err != nil && os.Getenv("CI") == "true" {
+					return false, fmt.Errorf("python3 with PyYAML is missing: .ci/run installs it")
+				}
+				return err == nil, nil
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -65,7 +65,7 @@ func TestBrowserLayers(t *testing.T) {
 	p.do(chromedp.Click(chromedp.ID("save")))
 	p.wait("the save", `document.querySelector('#save-status').textContent === 'Saved 1 change'`)
 	data, err := os.ReadFile(project.SettingsPath())
-	if err != nil || !strings.Contains(string(data), "autonomy: on") || !strings.Contains(string(data), "# the team's") {
+	if err != nil || !strings.Contains(string(data), `autonomy: "on"`) || !strings.Contains(string(data), "# the team's") {
 		t.Errorf("project file %q %v", data, err)
 	}
 	if _, err := os.Stat(filepath.Join(root, "settings.yaml")); !os.IsNotExist(err) {

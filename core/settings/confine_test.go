@@ -44,7 +44,7 @@ func TestProjectLayersConfined(t *testing.T) {
 	if _, err := local.Write(Update{Set: map[string]any{"worktrees.mode": "off"}}); err != nil {
 		t.Fatal(err)
 	}
-	if data, _ := os.ReadFile(filepath.Join(project.Dir, ".charter", "mine.yaml")); !strings.Contains(string(data), "mode: off") {
+	if data, _ := os.ReadFile(filepath.Join(project.Dir, ".charter", "mine.yaml")); !strings.Contains(string(data), `mode: "off"`) {
 		t.Errorf("link target %q", data)
 	}
 	if text, err := os.Readlink(project.LocalPath()); err != nil || text != "mine.yaml" {

@@ -186,7 +186,7 @@ func TestWriteAllInOrder(t *testing.T) {
 		t.Errorf("after the fourth: %v %v", v["rules.tier"], v["worktrees.mode"])
 	}
 	got, _ := afero.ReadFile(fs, st.Path())
-	if want := "rules:\n  tier: balanced\ngates: 5 # mine\nworktrees:\n  mode: on\n"; string(got) != want {
+	if want := "rules:\n  tier: balanced\ngates: 5 # mine\nworktrees:\n  mode: \"on\"\n"; string(got) != want {
 		t.Errorf("file:\n%q\nwant\n%q", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -36,8 +37,8 @@ func ParseText(key, text string) (any, error) {
 		}
 		v = b
 	case Int:
-		n, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
+		n, ok := wholeNumber(s)
+		if !ok {
 			return nil, k.problem("%q is not a whole number: use an integer %s", text, k.rangeText())
 		}
 		v = n
@@ -91,8 +92,8 @@ func ParseJSON(key string, raw json.RawMessage) (any, error) {
 		v = b
 	case Int:
 		n, ok := x.(json.Number)
-		i, err := n.Int64()
-		if !ok || err != nil {
+		i, whole := wholeNumber(n.String())
+		if !ok || !whole {
 			return nil, k.problem("want a whole number %s, got %s", k.rangeText(), raw)
 		}
 		v = i
@@ -224,6 +225,23 @@ func (k Key) rangeText() string {
 		return fmt.Sprintf("of at least %s", k.Min)
 	}
 	return ""
+}
+
+// wholeNumber reads an integer, also written as a whole decimal (4.0,
+// 1e1), as JSON Schema's "integer" allows. A number too large for int64
+// is refused here rather than wrapped.
+func wholeNumber(s string) (int64, bool) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n, true
+	}
+	if s == "" || strings.ContainsAny(s, "_xXpP") {
+		return 0, false
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil || !d.IsInteger() || d.Abs().GreaterThan(decimal.NewFromInt(math.MaxInt64)) {
+		return 0, false
+	}
+	return d.IntPart(), true
 }
 
 func parseBool(s string) (bool, bool) {

@@ -3,6 +3,7 @@ package settings
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -156,11 +157,11 @@ func TestDurationAndString(t *testing.T) {
 func TestJSONSchemaStringAndDuration(t *testing.T) {
 	gates := JSONSchema()["properties"].(map[string]any)["gates"].(map[string]any)["properties"].(map[string]any)
 	cmd := gates["tests"].(map[string]any)["properties"].(map[string]any)["command"].(map[string]any)
-	if cmd["type"] != "string" || cmd["x-kind"] != "string" || cmd["default"] != "" {
+	if fmt.Sprint(cmd["type"]) != "[string null]" || cmd["x-kind"] != "string" || cmd["default"] != "" {
 		t.Errorf("gates.tests.command: %v", cmd)
 	}
 	to := gates["timeout"].(map[string]any)
-	if to["type"] != "string" || to["x-kind"] != "duration" || to["default"] != "10m" {
+	if fmt.Sprint(to["type"]) != "[string null]" || to["x-kind"] != "duration" || to["default"] != "10m" {
 		t.Errorf("gates.timeout: %v", to)
 	}
 	re := regexp.MustCompile(to["pattern"].(string))

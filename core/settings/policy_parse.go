@@ -184,7 +184,7 @@ func (pp *policyParser) leaf(sec string, k Key, kn, vn *yaml.Node) {
 		pp.add(kn.Line, k.Name, "%s: %s is %s setting; a %s applies to numbers only (use lock to pin it)", sec, k.Name, kindArticle(k.Kind), sec)
 		return
 	}
-	v, err := fromNode(k, vn)
+	v, err := policyValue(k, vn)
 	if err != nil {
 		pp.add(vn.Line, k.Name, "%s: %v", sec, err)
 		return

@@ -68,6 +68,9 @@ func loadLayer(path string, data []byte) *layer {
 			problems = append(problems, FileProblem{Line: lf.keyNode.Line, Key: k.Name, Message: msg, repairable: true})
 			continue
 		}
+		if v == nil {
+			continue // a YAML null: not set in this file
+		}
 		l.values = append(l.values, value{k.Name, v})
 	}
 	for i := range problems {

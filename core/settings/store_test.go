@@ -647,14 +647,18 @@ func TestEnumsAndBoolsInAnyCase(t *testing.T) {
 	if _, err := ParseText("rules.tier", "fullest"); err == nil {
 		t.Error("fullest accepted")
 	}
-	// A file in any case reads as the canonical value.
+	// A file holds the exact values the published schema names, as the
+	// editor checks them: another case, or a YAML 1.1 boolean word that
+	// YAML 1.2 readers take for text, is refused with the fix.
 	fs := afero.NewMemMapFs()
 	st := globalStore(t, fs, "/home/u")
 	writeFile(t, fs, st, "rules:\n  tier: Minimal\nskills:\n  autoload: OFF\n")
-	snap, err := st.Read()
-	if err != nil || snap.Values["rules.tier"] != "minimal" || snap.Values["skills.autoload"] != false {
-		t.Fatalf("%v %v", snap, err)
+	_, err := st.Read()
+	if msg := fmt.Sprint(err); !strings.Contains(msg, ":2: rules.tier: \"Minimal\" is not allowed: use one of minimal, balanced, full") ||
+		!strings.Contains(msg, ":4: skills.autoload: OFF is not a boolean: write true or false") {
+		t.Fatalf("%v", err)
 	}
+	writeFile(t, fs, st, "rules:\n  tier: minimal\n")
 	// Written back canonical.
 	mustSet(t, st, "rules.tier", "BALANCED")
 	if got, _ := afero.ReadFile(fs, st.Path()); !strings.Contains(string(got), "tier: balanced\n") {

@@ -11,8 +11,10 @@ import "fmt"
 // value comes in: the command line, the HTTP API, every settings file read.
 
 // textPattern is the same rule as JSON Schema (ECMA-262) sees it, for
-// editors; TestTextPatternAgrees holds the two together.
-const textPattern = `^[^\u0000-\u001F\u007F-\u009F\u2028\u2029]*$`
+// editors; TestTextPatternAgrees holds the two together. It is written in
+// the part of the syntax ECMA-262 and Go's regexp share (\xHH, and the
+// two separators as themselves), so that a Go validator reads it too.
+const textPattern = `^[^\x00-\x1F\x7F-\x9F` + "\u2028\u2029" + `]*$`
 
 // ForbiddenRune reports whether r may not appear in a setting's text.
 func ForbiddenRune(r rune) bool {

@@ -126,8 +126,7 @@ func TestTextPatternAgrees(t *testing.T) {
 	if cmd["pattern"] != textPattern || items["pattern"] != textPattern {
 		t.Fatalf("patterns %v, %v", cmd["pattern"], items["pattern"])
 	}
-	// \uXXXX is ECMA's escape; Go's regexp writes it \x{XXXX}.
-	goRE := regexp.MustCompile(regexp.MustCompile(`\\u([0-9A-Fa-f]{4})`).ReplaceAllString(textPattern, `\x{$1}`))
+	goRE := regexp.MustCompile(textPattern)
 	for r := rune(0); r < 0x3000; r++ {
 		s := "a" + string(r) + "b"
 		if goRE.MatchString(s) == ForbiddenRune(r) {

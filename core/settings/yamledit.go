@@ -73,6 +73,7 @@ func flatten(doc *yaml.Node) ([]leaf, []FileProblem) {
 			}
 		}
 	}
+	problems = append(problems, aliases(doc)...)
 	slices.SortStableFunc(problems, func(a, b FileProblem) int { return a.Line - b.Line })
 	return leaves, problems
 }
@@ -282,50 +283,9 @@ func toNode(v any) *yaml.Node {
 	case []string:
 		seq := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
 		for _, it := range t {
-			seq.Content = append(seq.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: it})
+			seq.Content = append(seq.Content, strNode(it))
 		}
 		return seq
 	}
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: fmt.Sprint(v)}
-}
-
-// fromNode reads a value from the file as its key's type asks. A value may
-// be a reference to an anchor (`tier: *mine`).
-func fromNode(k Key, n *yaml.Node) (any, error) {
-	if n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	switch k.Kind {
-	case List:
-		if n.Kind != yaml.SequenceNode {
-			if n.Kind == yaml.ScalarNode && (n.Tag == "!!null" || n.Value == "") {
-				return []string{}, nil
-			}
-			return nil, k.problem("want a list of %ss", k.Item)
-		}
-		items := make([]string, 0, len(n.Content))
-		for _, c := range n.Content {
-			if c.Kind != yaml.ScalarNode {
-				return nil, k.problem("want a list of %ss", k.Item)
-			}
-			items = append(items, c.Value)
-		}
-		return items, k.check(items)
-	}
-	if n.Kind != yaml.ScalarNode {
-		return nil, k.problem("want a single value, not a %s", kindName(n.Kind))
-	}
-	return ParseText(k.Name, n.Value)
-}
-
-func kindName(k yaml.Kind) string {
-	switch k {
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.MappingNode:
-		return "mapping"
-	case yaml.AliasNode:
-		return "reference to an anchor"
-	}
-	return "value"
+	return strNode(fmt.Sprint(v))
 }

@@ -66,7 +66,7 @@ function collect(obj, prefix) {
   for (const [name, p] of Object.entries(obj.properties || {})) {
     if (p['x-key']) {
       fields.push({ prop: p, label: humanize([...prefix, name].join(' ')) });
-    } else if (p.type === 'object') {
+    } else if (p.properties) { // a section (it may also be null in a file)
       const sub = collect(p, []);
       if (sub.fields.length + sub.groups.length > 1) {
         groups.push({ title: humanize(name), ...sub });
@@ -135,7 +135,7 @@ export class Field {
       }
       case 'enum': {
         this.input = el('select', { id: this.id, 'aria-describedby': describedBy },
-          ...(p.enum || []).map((c) => el('option', { value: c, text: c })));
+          ...(p.enum || []).filter((c) => c !== null).map((c) => el('option', { value: c, text: c })));
         this.input.addEventListener('change', changed);
         return this.input;
       }

@@ -100,7 +100,10 @@ func printResults(w io.Writer, results []apply.Result) {
 	}
 	for _, r := range results {
 		fmt.Fprintf(w, "%-*s  %-8s  %s", width, r.Agent, r.State, r.Path)
-		if r.SharedPath != "" {
+		switch {
+		case len(r.Readers) > 0:
+			fmt.Fprintf(w, "  (shared by agent-switch with %s)", core.ReadersText(r.Readers))
+		case r.SharedPath != "":
 			fmt.Fprintf(w, "  (shared by agent-switch through %s)", r.SharedPath)
 		}
 		fmt.Fprintln(w)

@@ -23,6 +23,9 @@ func (c *ApplyCmd) Run(a *App) error {
 	if c.Project && a.noProject {
 		return core.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
 	}
+	if len(c.Agent) == 1 {
+		a.Sys.ServeAgent(c.Agent[0]) // one agent: its own variable chooses the profile
+	}
 	// Only a status shows a diff.
 	req := session.ApplyRequest{Agents: c.Agent, Project: c.Project, RunOnly: !c.DryRun && !c.Check}
 	targets, err := a.session().PlanApply(req)

@@ -69,6 +69,11 @@ func profile(r *run) []Check {
 		}
 		out = append(out, ok(name, label, fmt.Sprintf("none active (no %s points into %s)", which, home)))
 	}
+	if m := r.Sys.MixedProfiles(); len(m) > 0 {
+		out = append(out, warn("profile-mixed", "Profile variables",
+			fmt.Sprintf("the variables name profiles of different providers: %s; charter uses %s/%s, except that an agent's hook and `charter apply --agent A` use that agent's own variable", core.MixedText(m), m[0].Provider, m[0].Profile),
+			fmt.Sprintf("start each agent in its own profile (`%s run --provider PROVIDER NAME` sets only that provider's variable), or unset the variable that does not belong", core.CompanionBinary)))
+	}
 	for _, v := range vars {
 		if v.Ignored == "" || v.Selected || strings.Contains(v.Ignored, "already chose") {
 			continue

@@ -57,6 +57,7 @@ const (
 	CodeNoHome                 = errcode.NoHome
 	CodeNoServer               = errcode.NoServer
 	CodeServerRunning          = errcode.ServerRunning
+	CodeScopeExists            = errcode.ScopeExists
 	CodeNotSupported           = errcode.NotSupported
 	CodeOutdated               = errcode.Outdated
 	CodeCheckFailed            = errcode.CheckFailed

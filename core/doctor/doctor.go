@@ -97,6 +97,8 @@ type check func(r *run) []Check
 var checks = []check{
 	companion,
 	profile,
+	companionActive,
+	profileScopes,
 	configRoot,
 	scopeDir,
 	projectDir,

@@ -123,7 +123,8 @@ func (s *System) executable(fi fs.FileInfo) bool {
 }
 
 // companionVersion reads the version from the npm package that ships the
-// binary: start beside the binary's real path and climb at most 4 parents.
+// binary: start beside the binary's real path and climb at most 4 parents;
+// else the package a package manager's shim names (companionshim.go).
 func (s *System) companionVersion(bin string, in *[]string) *string {
 	dir := s.Paths.Dir(s.realPath(bin))
 	for i := 0; i <= 4; i++ {
@@ -137,7 +138,7 @@ func (s *System) companionVersion(bin string, in *[]string) *string {
 		}
 		dir = parent
 	}
-	return nil
+	return s.shimVersion(bin, in)
 }
 
 func (s *System) packageVersion(path string) (string, bool) {

@@ -62,15 +62,8 @@ func printDoctor(w io.Writer, rep doctor.Report, colour bool) {
 	case fails == 0 && warnings == 0:
 		fmt.Fprintln(w, "\nNo problems found.")
 	case fails == 0:
-		fmt.Fprintf(w, "\n%s, nothing failed.\n", plural(warnings, "warning"))
+		fmt.Fprintf(w, "\n%s, nothing failed.\n", core.Plural(warnings, "warning"))
 	default:
-		fmt.Fprintf(w, "\n%s failed, %s.\n", plural(fails, "check"), plural(warnings, "warning"))
+		fmt.Fprintf(w, "\n%s failed, %s.\n", core.Plural(fails, "check"), core.Plural(warnings, "warning"))
 	}
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -3,7 +3,6 @@ package commands
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -38,21 +37,9 @@ func (a *App) lookEditor(words []string) ([]string, error) {
 	if strings.ContainsAny(name, `/\`) {
 		return words, nil
 	}
-	exts := []string{""}
-	if a.Sys.Paths.Windows && filepath.Ext(name) == "" {
-		exts = a.Sys.Vars.Array("PATHEXT", []string{".COM", ".EXE", ".BAT", ".CMD"}, ";")
-	}
-	for _, dir := range a.Sys.Vars.Array("PATH", nil, a.Sys.Paths.ListSep()) {
-		if dir == "" {
-			continue
-		}
-		for _, ext := range exts {
-			p := filepath.Join(dir, name+strings.ToLower(ext))
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && (a.Sys.Paths.Windows || fi.Mode().Perm()&0o111 != 0) {
-				words[0] = p
-				return words, nil
-			}
-		}
+	if p := a.Sys.LookPath(name); p != "" {
+		words[0] = p
+		return words, nil
 	}
 	return nil, core.Errorf(core.CodeUsage, "editor %q not found on PATH: set VISUAL or EDITOR to the editor you use", name)
 }

@@ -37,7 +37,7 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 		names, err = gates.ParseList(strings.Split(*c.Gate, ","))
 	}
 	if err != nil {
-		return &core.Error{Kind: core.CodeUsage, Msg: "--gate: " + err.Error()}
+		return err // gates.ParseList's error, as the HTTP API and MCP give it
 	}
 	_, snap, err := a.readSettings()
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/session"
+	"github.com/agentkit/charter/helpers/shell"
 )
 
 // Build identifies this binary; the release build sets it through ldflags.
@@ -86,6 +87,11 @@ type CLI struct {
 	Gate     GateCmd     `cmd:"" help:"Run the quality gates; the agents' hooks that enforce them."`
 	Trust    TrustCmd    `cmd:"" help:"Trust the project's own gate commands after showing them (--revoke, --list)."`
 	Profiles ProfilesCmd `cmd:"" help:"List agent-switch's profiles with charter's settings for each; move settings after a rename."`
+
+	Rules     RulesCmd     `cmd:"" help:"List, show and scaffold the rules charter projects into the agents."`
+	Skills    SkillsCmd    `cmd:"" help:"List, show and scaffold the skills charter projects into the agents."`
+	Commands  CommandsCmd  `cmd:"" help:"List, show and scaffold the slash commands charter projects into the agents."`
+	Subagents SubagentsCmd `cmd:"" help:"List, show and scaffold the subagents charter projects into the agents."`
 }
 
 // App is what every command's Run receives.
@@ -147,7 +153,7 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 	case err == nil && !fi.IsDir():
 		return core.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)
 	case err != nil:
-		return core.Errorf(core.CodeUsage, "%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shellQuote(parent))
+		return core.Errorf(core.CodeUsage, "%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shell.Quote(parent))
 	}
 	return nil
 }

@@ -1,21 +1,22 @@
 package commands
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/agentkit/charter/core"
 	"golang.org/x/term"
 )
 
 // writeJSON prints one document. HTML escaping is off: paths and commands
 // should read as they are.
 func (a *App) writeJSON(v any) error {
-	enc := json.NewEncoder(a.Stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	data, err := core.EncodeJSON(v, "", "  ")
+	if err == nil {
+		_, err = a.Stdout.Write(data)
+	}
+	if err != nil {
 		return fmt.Errorf("write output: %w", err)
 	}
 	return nil

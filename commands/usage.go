@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/helpers/shell"
 )
 
 // This file is the one place where Kong's parse errors become charter's
@@ -133,10 +133,10 @@ func example(args []string, value string) string {
 	out := []string{core.Name}
 	for _, a := range args {
 		if a != value {
-			out = append(out, shellQuote(a))
+			out = append(out, shell.Quote(a))
 		}
 	}
-	return strings.Join(append(out, "--", shellQuote(value)), " ")
+	return strings.Join(append(out, "--", shell.Quote(value)), " ")
 }
 
 func unexpected(word string, node *kong.Node, cmd string) string {
@@ -306,14 +306,4 @@ func lowerFirst(s string) string {
 		return s
 	}
 	return strings.ToLower(s[:1]) + s[1:]
-}
-
-// shellQuote quotes a word for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || slices.Contains([]rune("-_./:=,@%+"), r))
-	}) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -2,8 +2,6 @@ package core
 
 import (
 	"encoding/json"
-	"io/fs"
-	"strings"
 
 	"github.com/agentkit/charter/core/fsys"
 )
@@ -86,41 +84,7 @@ func (s *System) DetectCompanionInputs() (Detection, []string, error) {
 
 // findBinary returns the first executable companion binary on PATH; in
 // gets the directories searched and the candidates present in them.
-func (s *System) findBinary(in *[]string) string {
-	names := []string{CompanionBinary}
-	if s.Paths.Windows {
-		names = names[:0]
-		for _, e := range s.Vars.Array("PATHEXT", []string{".COM", ".EXE", ".BAT", ".CMD"}, ";") {
-			if e != "" {
-				names = append(names, CompanionBinary+strings.ToLower(e))
-			}
-		}
-	}
-	for _, dir := range s.Vars.Array("PATH", nil, s.Paths.ListSep()) {
-		if dir == "" {
-			continue // an empty entry means ".", which charter does not search
-		}
-		*in = append(*in, dir)
-		for _, n := range names {
-			p := s.Paths.Join(dir, n)
-			fi, err := s.Fs.Stat(p)
-			if err == nil {
-				*in = append(*in, p) // its mode or target may change in place
-			}
-			if err == nil && s.executable(fi) {
-				return p
-			}
-		}
-	}
-	return ""
-}
-
-func (s *System) executable(fi fs.FileInfo) bool {
-	if !fi.Mode().IsRegular() {
-		return false
-	}
-	return s.Paths.Windows || fi.Mode().Perm()&0o111 != 0
-}
+func (s *System) findBinary(in *[]string) string { return s.lookPath(CompanionBinary, in) }
 
 // companionVersion reads the version from the npm package that ships the
 // binary: start beside the binary's real path and climb at most 4 parents;

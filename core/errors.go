@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -26,6 +25,7 @@ const (
 	CodeNoAgent                = errcode.NoAgent
 	CodeScalarParent           = errcode.ScalarParent
 	CodeLockedByPolicy         = errcode.LockedByPolicy
+	CodeProjectionConflict     = errcode.ProjectionConflict
 	CodeNotFound               = errcode.NotFound
 	CodeMethodNotAllowed       = errcode.MethodNotAllowed
 	CodePayloadTooLarge        = errcode.PayloadTooLarge
@@ -54,6 +54,8 @@ const (
 	CodeMalformedMCPJSON       = errcode.MalformedMCPJSON
 	CodeMalformedAgentSettings = errcode.MalformedAgentSettings
 	CodeMalformedReport        = errcode.MalformedReport
+	CodeMalformedContent       = errcode.MalformedContent
+	CodeItemExists             = errcode.ItemExists
 	CodeNoHome                 = errcode.NoHome
 	CodeNoServer               = errcode.NoServer
 	CodeServerRunning          = errcode.ServerRunning
@@ -125,13 +127,11 @@ func (b ErrorBody) MarshalJSON() ([]byte, error) {
 	m := make(map[string]any, len(b.Extras)+2)
 	maps.Copy(m, b.Extras)
 	m["code"], m["message"] = b.Code, b.Message
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(m); err != nil {
+	data, err := EncodeJSON(m, "", "")
+	if err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return bytes.TrimSuffix(data, []byte("\n")), nil
 }
 
 // Error is a domain error that needs no fields of its own: a code, the

@@ -14,7 +14,7 @@ import (
 func withTimeout(snap *settings.Snapshot, d string) *settings.Snapshot {
 	s := *snap
 	s.Values = maps.Clone(snap.Values)
-	s.Values[gates.KeyTimeout] = d
+	s.Values[settings.KeyGatesTimeout] = d
 	return &s
 }
 

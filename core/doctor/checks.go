@@ -227,17 +227,10 @@ func policyFile(r *run) []Check {
 		return []Check{fail(name, label, r.policyErr.Error(),
 			"fix the policy file by hand, or ask whoever manages it (charter reads it but never writes it; "+settings.PolicyVar+" points charter at another file)")}
 	case r.policy != nil:
-		return []Check{ok(name, label, fmt.Sprintf("%s is valid; it rules %s", r.policy.Path, plural(len(r.policy.Keys()), "key")))}
+		return []Check{ok(name, label, fmt.Sprintf("%s is valid; it rules %s", r.policy.Path, core.Plural(len(r.policy.Keys()), "key")))}
 	}
 	path, _ := settings.PolicyPath(r.Sys) // an error would have come from the load
 	return []Check{ok(name, label, "no policy ("+path+" does not exist)")}
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // settingsFiles: every settings file this scope reads parses, and every

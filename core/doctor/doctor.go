@@ -106,6 +106,7 @@ var checks = []check{
 	settingsFiles,
 	policyFile,
 	unknownKeys,
+	contentSources,
 	sharedLinks,
 	server,
 	agentFiles,

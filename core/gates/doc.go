@@ -3,18 +3,13 @@
 // that keeps an agent working while a required gate fails, and the edit of
 // Claude's settings.json that installs that hook.
 //
-// It knows nothing of settings files or the command line: callers build a
-// Config from the effective gates.* settings and render what comes back.
+// Load reads the gates' share of a settings snapshot (ReadSettings, typed,
+// with the key names the schema gives) and applies the project's trust.
 //
 // # Running the gates (`charter gate run`, POST /api/v1/gates/run)
 //
-//	cfg := gates.Config{
-//		Tests:    gates.Gate{Command: v["gates.tests.command"], Required: v["gates.tests.required"]},
-//		Lint:     gates.Gate{Command: v["gates.lint.command"], Required: v["gates.lint.required"]},
-//		Coverage: gates.CoverageGate{Command: …, Report: v["gates.coverage.report"], Min: min},
-//		Timeout:  v["gates.timeout"],
-//		Dir:      projectRoot, // else the working directory
-//	}
+//	setup, err := gates.Load(sys, snap, projectRoot) // projectRoot, else the working directory
+//	cfg := setup.Config
 //	names, err := gates.ParseNames(flagGate) // --gate tests,lint; nil = all
 //	rep := gates.Run(ctx, cfg, names, func(e gates.Event) { … live progress … })
 //	stdout.Write(rep.JSON())                 // --json: the SPEC §10 document
@@ -31,8 +26,8 @@
 //	state := gates.NewFileState(sys, scopeDir+"/state")
 //	res := gates.HookMain(ctx, stdin, state, func(in gates.StopInput) (gates.HookOptions, error) {
 //		// resolve the project from in.Cwd, read its settings
-//		return gates.HookOptions{Config: cfg, OnFailure: v["gates.on_failure"],
-//			MaxBlocks: v["gates.max_blocks"], RunAll: "charter gate run", Now: sys.Now}, nil
+//		return gates.HookOptions{Config: setup.Config, OnFailure: setup.OnFailure,
+//			MaxBlocks: setup.MaxBlocks, RunAll: "charter gate run", Now: sys.Now}, nil
 //	})
 //	stdout.WriteString(res.Stdout); stderr.WriteString(res.Stderr)
 //	return res.ExitCode // 0, 2 (block) or 1 (the hook's own error: never blocks)

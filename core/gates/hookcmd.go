@@ -1,6 +1,10 @@
 package gates
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentkit/charter/helpers/shell"
+)
 
 // HookCommandSuffix ends the command of charter's Claude Code Stop hook
 // entry; an entry whose command ends with it is charter's, whatever binary
@@ -26,19 +30,9 @@ func HookCommand(binary, root string) string {
 }
 
 func hookCommand(binary, root, suffix string) string {
-	words := []string{shellQuote(binary)}
+	words := []string{shell.Quote(binary)}
 	if root != "" {
-		words = append(words, "--config-root", shellQuote(root))
+		words = append(words, "--config-root", shell.Quote(root))
 	}
 	return strings.Join(append(words, suffix), " ")
-}
-
-func shellQuote(s string) string {
-	plain := func(c rune) bool {
-		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_@%+=:,./-", c)
-	}
-	if s != "" && strings.IndexFunc(s, func(c rune) bool { return !plain(c) }) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,7 +1,6 @@
 package gates
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -22,14 +21,15 @@ func ParseNames(s string) ([]string, error) {
 // ParseList reads the gates a request names (the HTTP API's and MCP's
 // "gates"): each a known gate, blanks around it aside; "" is refused as an
 // unknown gate, never taken for all. The result keeps run order, each
-// once; an empty list means all (nil).
+// once; an empty list means all (nil). Every skin returns its error as it
+// is (invalid_value), so the CLI, the HTTP API and MCP say the same.
 func ParseList(names []string) ([]string, error) {
 	all := Names()
 	var out []string
 	for _, part := range names {
 		n := strings.TrimSpace(part)
 		if !slices.Contains(all, n) {
-			return nil, fmt.Errorf("unknown gate %q: choose among %s", n, strings.Join(all, ", "))
+			return nil, core.Errorf(core.CodeInvalidValue, "unknown gate %q: choose among %s", n, strings.Join(all, ", "))
 		}
 		if !slices.Contains(out, n) {
 			out = append(out, n)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentkit/charter/core/settings"
 	"github.com/shopspring/decimal"
 	"github.com/spf13/afero"
 )
@@ -55,13 +56,13 @@ const ExitFailed = 5
 // commandKeys names the setting that holds each gate's command, for the
 // hint a skipped gate gives.
 var commandKeys = map[string]struct{ key, example string }{
-	Tests:    {KeyTestsCommand, "go test ./..."},
-	Lint:     {KeyLintCommand, "go vet ./..."},
-	Coverage: {KeyCoverageCommand, "go test -coverprofile=cover.out ./..."},
+	Tests:    {settings.KeyGatesTestsCommand, "go test ./..."},
+	Lint:     {settings.KeyGatesLintCommand, "go vet ./..."},
+	Coverage: {settings.KeyGatesCoverageCommand, "go test -coverprofile=cover.out ./..."},
 }
 
 // reportKey is the setting that names the coverage report.
-const reportKey = KeyCoverageReport
+const reportKey = settings.KeyGatesCoverageReport
 
 // Gate is one command gate.
 type Gate struct {

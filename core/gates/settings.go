@@ -2,25 +2,12 @@ package gates
 
 import (
 	"maps"
+	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
-)
-
-// Setting names the gates read; the schema in core/settings defines them.
-const (
-	KeyTestsCommand    = "gates.tests.command"
-	KeyTestsRequired   = "gates.tests.required"
-	KeyLintCommand     = "gates.lint.command"
-	KeyLintRequired    = "gates.lint.required"
-	KeyCoverageCommand = "gates.coverage.command"
-	KeyCoverageReport  = "gates.coverage.report"
-	KeyCoverageMin     = "gates.coverage.min"
-	KeyTimeout         = "gates.timeout"
-	KeyOnFailure       = "gates.on_failure"
-	KeyMaxBlocks       = "gates.max_blocks"
 )
 
 // Setup is what a run of the gates needs, built in one place from the
@@ -53,50 +40,89 @@ func Load(sys *core.System, snap *settings.Snapshot, dir string) (Setup, error) 
 			}
 		}
 	}
-	cfg := Declared(values, dir)
-	cfg.Tests.Untrusted = tr.pending(KeyTestsCommand)
-	cfg.Lint.Untrusted = tr.pending(KeyLintCommand)
-	cfg.Coverage.Untrusted = tr.pending(KeyCoverageCommand) || tr.pending(KeyCoverageReport)
+	gs := ReadSettings(values)
+	cfg := gs.config(dir)
+	cfg.Tests.Untrusted = tr.pending(settings.KeyGatesTestsCommand)
+	cfg.Lint.Untrusted = tr.pending(settings.KeyGatesLintCommand)
+	cfg.Coverage.Untrusted = tr.pending(settings.KeyGatesCoverageCommand) || tr.pending(settings.KeyGatesCoverageReport)
 	cfg.TrustCommand = tr.Command
-	onFailure, maxBlocks := hookSettings(values)
-	return Setup{Config: cfg, OnFailure: onFailure, MaxBlocks: maxBlocks, Trust: tr}, nil
+	return Setup{Config: cfg, OnFailure: gs.OnFailure, MaxBlocks: gs.MaxBlocks, Trust: tr}, nil
 }
 
 // Declared is the gates the values declare, trust aside: what apply renders
 // (which gates are required, their time limit). Runs take Load's Config.
-func Declared(values map[string]any, dir string) Config {
+func Declared(values map[string]any, dir string) Config { return ReadSettings(values).config(dir) }
+
+// Settings is the gates' share of the effective settings, typed: read once
+// from the values, with the key names the schema gives.
+type Settings struct {
+	Tests, Lint GateSettings
+	Coverage    CoverageSettings
+	Timeout     time.Duration // settings.DurationValue of gates.timeout
+	OnFailure   string        // gates.on_failure
+	// MaxBlocks is gates.max_blocks: the number settings validated, the
+	// one the agent's block and the hook's message state; a number beyond
+	// the schema's bounds (no settings file can hold one) is brought within
+	// them, never swapped for the default. 0 when it is not a number (the
+	// hook's default).
+	MaxBlocks int
+}
+
+// GateSettings is one command gate's settings.
+type GateSettings struct {
+	Command  string
+	Required bool
+}
+
+// CoverageSettings is the coverage gate's settings.
+type CoverageSettings struct {
+	Command, Report string
+	Min             decimal.Decimal
+}
+
+// ReadSettings reads the gates' settings from values (a snapshot's
+// effective values); a missing or mistyped value is the zero value.
+func ReadSettings(values map[string]any) Settings {
 	str := func(k string) string { s, _ := values[k].(string); return s }
 	on := func(k string) bool { b, _ := values[k].(bool); return b }
 	var minimum decimal.Decimal
-	if d, ok := values[KeyCoverageMin].(settings.Dec); ok {
+	if d, ok := values[settings.KeyGatesCoverageMin].(settings.Dec); ok {
 		minimum, _ = decimal.NewFromString(string(d)) // the schema validated it
 	}
+	return Settings{
+		Tests: GateSettings{Command: str(settings.KeyGatesTestsCommand), Required: on(settings.KeyGatesTestsRequired)},
+		Lint:  GateSettings{Command: str(settings.KeyGatesLintCommand), Required: on(settings.KeyGatesLintRequired)},
+		Coverage: CoverageSettings{Command: str(settings.KeyGatesCoverageCommand),
+			Report: str(settings.KeyGatesCoverageReport), Min: minimum},
+		Timeout:   settings.DurationValue(values[settings.KeyGatesTimeout]),
+		OnFailure: str(settings.KeyGatesOnFailure),
+		MaxBlocks: maxBlocks(values[settings.KeyGatesMaxBlocks]),
+	}
+}
+
+// config is the gates' Config for a run in dir, trust aside.
+func (s Settings) config(dir string) Config {
 	return Config{
-		Tests:    Gate{Command: str(KeyTestsCommand), Required: on(KeyTestsRequired)},
-		Lint:     Gate{Command: str(KeyLintCommand), Required: on(KeyLintRequired)},
-		Coverage: CoverageGate{Command: str(KeyCoverageCommand), Report: str(KeyCoverageReport), Min: minimum},
-		Timeout:  settings.DurationValue(values[KeyTimeout]),
+		Tests:    Gate{Command: s.Tests.Command, Required: s.Tests.Required},
+		Lint:     Gate{Command: s.Lint.Command, Required: s.Lint.Required},
+		Coverage: CoverageGate{Command: s.Coverage.Command, Report: s.Coverage.Report, Min: s.Coverage.Min},
+		Timeout:  s.Timeout,
 		Dir:      dir,
 	}
 }
 
-// hookSettings is the hook's share of the settings: gates.on_failure
-// and gates.max_blocks. max_blocks is the number settings validated, the
-// one the agent's block and the hook's message state; a number beyond the
-// schema's bounds (no settings file can hold one) is brought within them,
-// never swapped for the default.
-func hookSettings(values map[string]any) (onFailure string, maxBlocks int) {
-	onFailure, _ = values[KeyOnFailure].(string)
-	n, ok := values[KeyMaxBlocks].(int64)
+// maxBlocks brings gates.max_blocks within the schema's bounds.
+func maxBlocks(v any) int {
+	n, ok := v.(int64)
 	if !ok {
-		return onFailure, 0 // the hook's default
+		return 0 // the hook's default
 	}
-	k, _ := settings.Lookup(KeyMaxBlocks)
+	k, _ := settings.Lookup(settings.KeyGatesMaxBlocks)
 	if k.Max != nil {
 		n = min(n, k.Max.IntPart())
 	}
 	if k.Min != nil {
 		n = max(n, k.Min.IntPart())
 	}
-	return onFailure, int(n)
+	return int(n)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/helpers/shell"
 )
 
 // A project's trust state (SPEC §13).
@@ -21,11 +22,11 @@ const (
 
 // runKeys are the values charter executes; the coverage report is
 // a path the repository picks for charter to read, so it counts with them.
-var runKeys = []string{KeyTestsCommand, KeyLintCommand, KeyCoverageCommand, KeyCoverageReport}
+var runKeys = []string{settings.KeyGatesTestsCommand, settings.KeyGatesLintCommand, settings.KeyGatesCoverageCommand, settings.KeyGatesCoverageReport}
 
 // steerKeys steer the Stop hook: a repository must not be able to trap the
 // agent with them, so from a project layer they count only once trusted.
-var steerKeys = []string{KeyTimeout, KeyOnFailure, KeyMaxBlocks}
+var steerKeys = []string{settings.KeyGatesTimeout, settings.KeyGatesOnFailure, settings.KeyGatesMaxBlocks}
 
 // TrustKeys are the settings whose values from the project and
 // project-local layers take effect only in a trusted project.
@@ -125,7 +126,7 @@ func TrustHash(vs []TrustValue) string {
 
 // TrustCommand is the command that trusts the project rooted at root.
 func TrustCommand(root string) string {
-	return "charter trust --project-dir " + shellQuote(root)
+	return "charter trust --project-dir " + shell.Quote(root)
 }
 
 // TrustProject records the trust of the project of snap, for exactly the

@@ -2,8 +2,9 @@ package jsonedit
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
+
+	"github.com/agentkit/charter/core"
 )
 
 // Doc is one version of a file's bytes, parsed, with the file's style.
@@ -65,14 +66,11 @@ func (d *Doc) Render(v any, prefix string, multi bool) string {
 // as they are): indented with prefix and unit and nl line endings when
 // multi, else compact.
 func Encode(v any, prefix, unit string, multi bool, nl string) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if multi {
-		enc.SetIndent(prefix, unit)
+	if !multi {
+		prefix, unit = "", ""
 	}
-	enc.Encode(v) // callers encode plain structs, strings and raw JSON
-	out := strings.TrimSuffix(b.String(), "\n")
+	b, _ := core.EncodeJSON(v, prefix, unit) // callers encode plain structs, strings and raw JSON
+	out := strings.TrimSuffix(string(b), "\n")
 	if nl != "\n" {
 		out = strings.ReplaceAll(out, "\n", nl)
 	}

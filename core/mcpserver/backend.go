@@ -262,7 +262,7 @@ func (l *Local) RunGates(ctx context.Context, dir string, names []string, progre
 	}
 	names, err := gates.ParseList(names)
 	if err != nil {
-		return gates.Report{}, core.Errorf(core.CodeInvalidValue, "gates: %v", err)
+		return gates.Report{}, err
 	}
 	end, err := l.gateRun.Begin()
 	if err != nil {

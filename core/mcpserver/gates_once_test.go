@@ -23,7 +23,7 @@ func TestGatesRunRefusesAnEmptyName(t *testing.T) {
 	}), newClient(noRoots), "")
 	for _, names := range [][]string{{""}, {"tests", ""}, {"nope"}} {
 		body := toolErr(t, call(t, cs, "gates_run", GatesInput{Gates: names}))
-		want := `gates: unknown gate "` + map[bool]string{true: "nope", false: ""}[names[0] == "nope"] + `": choose among tests, lint, coverage`
+		want := `unknown gate "` + map[bool]string{true: "nope", false: ""}[names[0] == "nope"] + `": choose among tests, lint, coverage`
 		if body["code"] != core.CodeInvalidValue || body["message"] != want {
 			t.Errorf("gates %q: %v, want %s", names, body, want)
 		}

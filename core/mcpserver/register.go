@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/helpers/shell"
 )
 
 // ServerName is the name charter registers under with each agent.
@@ -52,9 +53,9 @@ func UserSnippet(agent string, e apply.MCPEntry) (Snippet, error) {
 		}
 		var b strings.Builder
 		fmt.Fprintln(&b, "# Claude Code, for every project (user scope):")
-		fmt.Fprintf(&b, "claude mcp add --transport stdio --scope user %s -- %s\n", ServerName, shellWords(append([]string{e.Command}, e.Args...)))
+		fmt.Fprintf(&b, "claude mcp add --transport stdio --scope user %s -- %s\n", ServerName, shell.Join(append([]string{e.Command}, e.Args...)))
 		fmt.Fprintln(&b, "# or the same entry as JSON:")
-		fmt.Fprintf(&b, "claude mcp add-json --scope user %s %s\n", ServerName, shellQuote(string(entry)))
+		fmt.Fprintf(&b, "claude mcp add-json --scope user %s %s\n", ServerName, shell.Quote(string(entry)))
 		sn.Text = b.String()
 	case "codex":
 		var b strings.Builder
@@ -84,21 +85,4 @@ func tomlArray(items []string) string {
 		q[i] = tomlString(s)
 	}
 	return "[" + strings.Join(q, ", ") + "]"
-}
-
-// shellWords quotes each word for a POSIX shell.
-func shellWords(words []string) string {
-	q := make([]string, len(words))
-	for i, w := range words {
-		q[i] = shellQuote(w)
-	}
-	return strings.Join(q, " ")
-}
-
-// shellQuote leaves plain words alone and single-quotes the rest.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=@%+,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

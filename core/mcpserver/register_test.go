@@ -61,18 +61,3 @@ env_vars = ["CODEX_HOME", "AGENT_SWITCH_HOME", "AGENTKIT_CONFIG_HOME", "CHARTER_
 		t.Errorf("unknown agent: %v", err)
 	}
 }
-
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"/usr/local/bin/charter": "/usr/local/bin/charter",
-		"":                       "''",
-		"a b":                    "'a b'",
-		"it's":                   `'it'\''s'`,
-		"$HOME":                  "'$HOME'",
-		"C:\\x":                  `'C:\x'`,
-	} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
-}

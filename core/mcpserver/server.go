@@ -275,14 +275,8 @@ func (s *Server) rpcError(err error) error {
 }
 
 func encode(v any) (string, error) {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	data, err := core.EncodeJSON(v, "", "  ")
+	return string(data), err
 }
 
 // rootsInput names the roots request among a call's input requests.

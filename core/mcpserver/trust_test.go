@@ -51,7 +51,7 @@ func TestGatesRunUntrustedProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	shown, err := gates.TrustOf(e.sys, snap)
-	if err != nil || len(shown.Values) != 1 || shown.Values[0].Key != gates.KeyTestsCommand || shown.Values[0].Layer != settings.LayerProject {
+	if err != nil || len(shown.Values) != 1 || shown.Values[0].Key != settings.KeyGatesTestsCommand || shown.Values[0].Layer != settings.LayerProject {
 		t.Fatalf("%+v %v", shown, err)
 	}
 	if _, err := gates.TrustProject(e.sys, snap, shown.SHA256, nil, false); err != nil {

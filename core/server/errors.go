@@ -1,8 +1,6 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -29,9 +27,13 @@ func Status(code string) (_ int, ok bool) {
 		core.CodeServerRunning, core.CodeScopeExists, core.CodeOutdated, core.CodeCheckFailed,
 		// broken markers are the user's file: fix it and send again
 		core.CodeMalformedMarkers, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings,
-		core.CodeChangedDuringWrite,
+		core.CodeChangedDuringWrite, core.CodeItemExists,
+		// a source the user wrote is broken: fix it and send again
+		core.CodeMalformedContent,
 		// the repository's own files or commands, not the request, are the problem
-		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted:
+		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted,
+		// a projected file a person made or edited: move it or --force
+		core.CodeProjectionConflict:
 		return http.StatusConflict, true
 	case core.CodeStaleETag:
 		return http.StatusPreconditionFailed, true
@@ -96,29 +98,24 @@ func (s *Server) writeError(w http.ResponseWriter, err error) {
 
 // encodeJSON encodes v as writeJSON does.
 func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	data, err := core.EncodeJSON(v, "", "")
+	if err != nil {
 		return nil, fmt.Errorf("encode the response: %w", err)
 	}
-	return buf.Bytes(), nil
+	return data, nil
 }
 
 // writeJSON writes one document. HTML escaping is off, as in the CLI: paths
 // and commands should read as they are.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	doc, err := core.EncodeJSON(v, "", "")
+	if err != nil {
 		// Two strings always encode.
 		e := core.Errorf(core.CodeInternal, "encode the response")
 		status = http.StatusInternalServerError
-		buf.Reset()
-		enc.Encode(core.NewErrorBody(e, e.Error()).Document())
+		doc, _ = core.EncodeJSON(core.NewErrorBody(e, e.Error()).Document(), "", "")
 	}
-	writeRaw(w, status, buf.Bytes())
+	writeRaw(w, status, doc)
 }
 
 // writeRaw writes a JSON document already encoded.

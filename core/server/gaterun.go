@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
 )
 
@@ -26,7 +25,7 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	}
 	names, err := gates.ParseList(req.Gates)
 	if err != nil {
-		return core.Errorf(core.CodeInvalidValue, "gates: %v", err)
+		return err
 	}
 	end, err := s.gateRun.Begin()
 	if err != nil {

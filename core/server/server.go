@@ -15,16 +15,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html"
 	"io"
 	"io/fs"
 	"log"
 	mrand "math/rand/v2"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -261,56 +258,6 @@ func (s *Server) HubURL() string { return s.URL() + "#token=" + s.token }
 // Token is the bearer token of this process.
 func (s *Server) Token() string { return s.token }
 
-// OpenFile is the page that hands the browser the hub's address with the
-// token, in the scope's state directory.
-const OpenFile = "open-hub.html"
-
-// OpenFilePath is where a scope's open page lives.
-func OpenFilePath(sys *core.System, sc core.Scope) string {
-	return sys.Paths.Join(sc.Path, "state", OpenFile)
-}
-
-// WriteOpenPage writes the page that sends a browser on to hubURL and
-// returns the file:// URL to open it by. As Jupyter does: a command line is
-// visible to every local user (ps), a file of mode 0600 only to its owner,
-// so the token travels in the file and never in the opener's arguments.
-// The token stays in the fragment, which no server or log sees.
-func WriteOpenPage(sys *core.System, sc core.Scope, hubURL string) (string, error) {
-	path := OpenFilePath(sys, sc)
-	u := html.EscapeString(hubURL)
-	page := `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="referrer" content="no-referrer">
-<meta http-equiv="refresh" content="0;url=` + u + `">
-<title>Opening the charter settings hub</title>
-</head>
-<body>
-<p>Opening the charter settings hub. If nothing happens, <a href="` + u + `">open it here</a>.</p>
-</body>
-</html>
-`
-	// WriteAtomic makes the page 0600 whatever mode an older copy had, and
-	// writes through a link at the path without replacing it.
-	if err := sys.WriteAtomic(path, []byte(page)); err != nil {
-		return "", err
-	}
-	return fileURL(sys, path), nil
-}
-
-// fileURL is the file:// URL of an absolute path (file:///C:/… on Windows).
-func fileURL(sys *core.System, path string) string {
-	p := path
-	if sys.Paths.Windows {
-		p = strings.ReplaceAll(p, `\`, "/")
-	}
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
-	return (&url.URL{Scheme: "file", Path: p}).String()
-}
-
 // Serve answers requests until ctx is cancelled, a shutdown is requested or
 // the server has been idle too long. Requests in flight are given
 // drainTimeout to finish; then the token and discovery files are removed.
@@ -410,46 +357,3 @@ func lstat(fsys afero.Fs, path string) (fs.FileInfo, error) {
 func (s *Server) logf(format string, args ...any) {
 	fmt.Fprintf(s.cfg.Log, "charter: "+format+"\n", args...)
 }
-
-// recovering answers a handler's panic with the one error shape (500) and
-// logs it, so that one bad request fails alone: net/http would only drop
-// the connection, and the page would see no reason.
-func (s *Server) recovering(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tw := &trackingWriter{ResponseWriter: w}
-		defer func() {
-			v := recover()
-			if v == nil {
-				return
-			}
-			if v == http.ErrAbortHandler { // net/http's way to cut a response short
-				panic(v)
-			}
-			s.logf("internal error answering %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
-			if !tw.wrote {
-				writeError(tw, core.Errorf(core.CodeInternal,
-					"internal error answering %s %s: %v (the server keeps running; please report this)", r.Method, r.URL.Path, v))
-			}
-		}()
-		h.ServeHTTP(tw, r)
-	})
-}
-
-// trackingWriter notes whether the status line has gone out.
-type trackingWriter struct {
-	http.ResponseWriter
-	wrote bool
-}
-
-func (w *trackingWriter) WriteHeader(code int) {
-	w.wrote = true
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *trackingWriter) Write(b []byte) (int, error) {
-	w.wrote = true
-	return w.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -30,6 +30,14 @@ const (
 	Duration Kind = "duration"
 )
 
+// The keys about content (core/content reads them by these names).
+const (
+	KeyRulesTier      = "rules.tier"
+	KeyRulesDisabled  = "rules.disabled"
+	KeySkillsAutoload = "skills.autoload"
+	KeySkillsDisabled = "skills.disabled"
+)
+
 // Key describes one setting.
 type Key struct {
 	Name        string // dotted, e.g. rules.tier
@@ -114,22 +122,37 @@ func dec(s string) *decimal.Decimal { d := decimal.RequireFromString(s); return 
 // SchemaVersion changes whenever keys or their types change.
 const SchemaVersion = 3
 
+// The keys code reads by name (the gates'), named once here for the schema
+// below and for their readers.
+const (
+	KeyGatesTestsCommand    = "gates.tests.command"
+	KeyGatesTestsRequired   = "gates.tests.required"
+	KeyGatesLintCommand     = "gates.lint.command"
+	KeyGatesLintRequired    = "gates.lint.required"
+	KeyGatesCoverageCommand = "gates.coverage.command"
+	KeyGatesCoverageReport  = "gates.coverage.report"
+	KeyGatesCoverageMin     = "gates.coverage.min"
+	KeyGatesTimeout         = "gates.timeout"
+	KeyGatesOnFailure       = "gates.on_failure"
+	KeyGatesMaxBlocks       = "gates.max_blocks"
+)
+
 var schema = []Key{
-	{Name: "rules.tier", Kind: Enum, Default: "balanced", Choices: []string{"minimal", "balanced", "full"},
+	{Name: KeyRulesTier, Kind: Enum, Default: "balanced", Choices: []string{"minimal", "balanced", "full"},
 		Description: "How many of charter's rules the agent follows: minimal, balanced or full.",
 		Tell: Tell{Label: "Rule tier", Says: says(
 			"minimal", "Follow only the essential rules (safety, correctness and the quality gates below); skip style and process rules.",
 			"balanced", "Follow the essential rules and every other rule that clearly fits the task at hand.",
 			"full", "Follow every charter rule on every task, style and process rules included.")}},
-	{Name: "rules.disabled", Kind: List, Default: []string{}, Item: "rule name",
+	{Name: KeyRulesDisabled, Kind: List, Default: []string{}, Item: "rule name",
 		Description: "Rules the agent must not apply, by name.",
 		Tell:        Tell{Line: "Never apply these rules", None: "No rule is disabled."}},
-	{Name: "skills.autoload", Kind: Bool, Default: true,
+	{Name: KeySkillsAutoload, Kind: Bool, Default: true,
 		Description: "Load matching skills automatically when a task calls for them.",
 		Tell: Tell{Says: says(
 			"true", "Load the skills that match the task automatically.",
 			"false", "Do not load skills on your own; load one only when the user asks for it.")}},
-	{Name: "skills.disabled", Kind: List, Default: []string{}, Item: "skill name",
+	{Name: KeySkillsDisabled, Kind: List, Default: []string{}, Item: "skill name",
 		Description: "Skills the agent must never load, by name.",
 		Tell:        Tell{Line: "Never load these skills", None: "No skill is disabled."}},
 	{Name: "commands.suggestions.enabled", Kind: Bool, Default: true,
@@ -141,37 +164,37 @@ var schema = []Key{
 	{Name: "commands.suggestions.confidence_floor", Kind: Decimal, Default: Dec("0.6"), Min: dec("0"), Max: dec("1"),
 		Description: "Only suggest a command when the match confidence is at least this.",
 		Tell:        Tell{If: "commands.suggestions.enabled", Line: "Suggest one only when your confidence that it fits is at least %s."}},
-	{Name: "gates.tests.required", Kind: Bool, Default: true,
+	{Name: KeyGatesTestsRequired, Kind: Bool, Default: true,
 		Description: "Tests must pass before work is declared done.",
 		Tell:        Tell{Label: "tests", Gate: "The tests pass."}},
-	{Name: "gates.lint.required", Kind: Bool, Default: true,
+	{Name: KeyGatesLintRequired, Kind: Bool, Default: true,
 		Description: "The linter must pass before work is declared done.",
 		Tell:        Tell{Label: "lint", Gate: "The linter passes."}},
-	{Name: "gates.coverage.min", Kind: Decimal, Default: Dec("0"), Min: dec("0"), Max: dec("100"),
+	{Name: KeyGatesCoverageMin, Kind: Decimal, Default: Dec("0"), Min: dec("0"), Max: dec("100"),
 		Description: "Minimum test coverage in percent (0 disables the gate).",
 		Tell:        Tell{Label: "coverage", Gate: "Test coverage is at least %s%%."}},
-	{Name: "gates.tests.command", Kind: String, Default: "",
+	{Name: KeyGatesTestsCommand, Kind: String, Default: "",
 		Description: "The command that runs the tests, through the shell in the project root (empty: not configured).",
 		Tell:        Tell{Line: "Run the tests with %s."}},
-	{Name: "gates.lint.command", Kind: String, Default: "",
+	{Name: KeyGatesLintCommand, Kind: String, Default: "",
 		Description: "The command that runs the linter, through the shell in the project root (empty: not configured).",
 		Tell:        Tell{Line: "Run the linter with %s."}},
-	{Name: "gates.coverage.command", Kind: String, Default: "",
+	{Name: KeyGatesCoverageCommand, Kind: String, Default: "",
 		Description: "The command that measures coverage and writes the report (empty: not configured).",
 		Tell:        Tell{Line: "Measure coverage with %s."}},
-	{Name: "gates.coverage.report", Kind: String, Default: "",
+	{Name: KeyGatesCoverageReport, Kind: String, Default: "",
 		Description: "The coverage report the coverage command writes, relative to the project root (Go cover profile, LCOV or Cobertura XML).",
 		Tell:        Tell{Line: "The coverage gate reads its figure from %s."}},
-	{Name: "gates.timeout", Kind: Duration, Default: "10m", MaxDuration: time.Hour,
+	{Name: KeyGatesTimeout, Kind: Duration, Default: "10m", MaxDuration: time.Hour,
 		Description: "How long one gate may run before it is stopped, e.g. 90s or 10m (at most 1h).",
 		// Claude Code and Codex get charter's Stop hook (apply installs it), but
 		// the block itself sends every agent to the gates: other agents have no
 		// such hook, and Codex runs one only once the user has trusted it.
 		Tell: Tell{Line: "Before you declare work done, run `charter gate run` and fix what it reports until it exits 0 (each gate may run for %s). In Claude Code and Codex, charter's Stop hook runs it for you when you stop."}},
-	{Name: "gates.max_blocks", Kind: Int, Default: int64(3), Min: dec("1"), Max: dec("10"),
+	{Name: KeyGatesMaxBlocks, Kind: Int, Default: int64(3), Min: dec("1"), Max: dec("10"),
 		Description: "How many times in a row charter's Stop hook keeps an agent working while a gate fails, before it lets it stop.",
 		Tell:        Tell{Line: "When charter's Stop hook keeps you working because a gate fails, fix the failure; after %s such blocks in a row it lets you stop, and you must then say plainly that gates still fail."}},
-	{Name: "gates.on_failure", Kind: Enum, Default: "stop", Choices: []string{"stop", "ask", "warn"},
+	{Name: KeyGatesOnFailure, Kind: Enum, Default: "stop", Choices: []string{"stop", "ask", "warn"},
 		Description: "What the agent does when a gate fails: stop, ask the user, or warn and go on.",
 		Tell: Tell{Says: says(
 			"stop", "If a gate fails, stop: report what failed and do not declare the work done.",

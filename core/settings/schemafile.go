@@ -2,7 +2,6 @@ package settings
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -20,14 +19,11 @@ const schemaModeline = "# yaml-language-server: $schema="
 
 // SchemaJSON is the JSON Schema as charter prints and writes it.
 func SchemaJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(JSONSchema()); err != nil {
+	data, err := core.EncodeJSON(JSONSchema(), "", "  ")
+	if err != nil {
 		return nil, fmt.Errorf("encode the settings schema: %w", err)
 	}
-	return buf.Bytes(), nil
+	return data, nil
 }
 
 // SchemaPath is the schema file of a scope: one per config root, shared by

@@ -24,6 +24,9 @@ func (c *ApplyCmd) Run(a *App) error {
 	if c.Project && a.noProject {
 		return core.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
 	}
+	if len(c.Agent) == 1 {
+		a.Sys.ServeAgent(c.Agent[0]) // one agent: its own variable chooses the profile
+	}
 	// Only a status shows a diff.
 	req := session.ApplyRequest{Agents: c.Agent, Project: c.Project, RunOnly: !c.DryRun && !c.Check, Force: c.Force}
 	full, err := a.session().PlanAll(req)
@@ -108,7 +111,10 @@ func printResults(w io.Writer, results []apply.Result) {
 	}
 	for _, r := range results {
 		fmt.Fprintf(w, "%-*s  %-8s  %s", width, r.Agent, r.State, r.Path)
-		if r.SharedPath != "" {
+		switch {
+		case len(r.Readers) > 0:
+			fmt.Fprintf(w, "  (shared by agent-switch with %s)", core.ReadersText(r.Readers))
+		case r.SharedPath != "":
 			fmt.Fprintf(w, "  (shared by agent-switch through %s)", r.SharedPath)
 		}
 		fmt.Fprintln(w)

@@ -36,11 +36,15 @@ const promptAttempts = 3
 // asks again, up to promptAttempts times; then, and at end of input, it
 // cancels. Enter alone picks the default, Cancel.
 func (a *App) promptShared(se *core.SharedWriteError) (bool, error) {
-	fmt.Fprintf(a.Stderr, "%s lies behind %s,\na link agent-switch shares between profiles. Writing affects all profiles.\n", se.Target, se.SharedPath)
+	if len(se.Readers) > 0 {
+		fmt.Fprintf(a.Stderr, "%s is shared: agent-switch links %s to %s.\nWriting affects all of them.\n", se.Target, core.ReadersText(se.Readers), se.SharedPath)
+	} else {
+		fmt.Fprintf(a.Stderr, "%s lies behind %s,\na link agent-switch shares between profiles. Writing affects all profiles.\n", se.Target, se.SharedPath)
+	}
 	for i, c := range core.SharedWriteChoices() {
 		fmt.Fprintf(a.Stderr, "  %d) %s\n", i+1, c)
 	}
-	fmt.Fprintf(a.Stderr, "For profile-local writes run `%s` first.\n", core.CompanionShareOffCommand)
+	fmt.Fprintf(a.Stderr, "Note: %s.\n", core.ShareOffHint())
 	in := bufio.NewReader(a.Stdin)
 	for try := 1; ; try++ {
 		fmt.Fprint(a.Stderr, "Choose 1 or 2 [2]: ")

@@ -39,7 +39,7 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 	case core.CodeInternal, core.CodeNoHome, core.CodeStaleETag, core.CodeReadOnlyFile,
 		core.CodeGateRunning, core.CodeMalformedSettings, core.CodeMalformedMarkers,
 		core.CodeMalformedPolicy, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings, core.CodeMalformedReport,
-		core.CodeMalformedContent, core.CodeItemExists, core.CodeLinkLoop, core.CodeServerRunning,
+		core.CodeMalformedContent, core.CodeItemExists, core.CodeLinkLoop, core.CodeServerRunning, core.CodeScopeExists,
 		core.CodeIsDirectory, core.CodeNotDirectory, core.CodeNotRegularFile, core.CodeChangedDuringWrite, core.CodeNotAbsolute,
 		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted,
 		core.CodeProjectionConflict,

@@ -199,6 +199,11 @@ func (c *GateClaudeStopCmd) Run(ctx context.Context, a *App) error {
 
 // runStopHook answers one Stop event of kind's agent.
 func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
+	agent := "claude"
+	if kind == gates.CodexStop {
+		agent = "codex"
+	}
+	a.Sys.ServeAgent(agent) // the hook's own agent chooses the profile
 	sc, err := a.Scope()
 	if err != nil {
 		return err // exit 1: never blocks the agent

@@ -86,6 +86,7 @@ type CLI struct {
 	Doctor   DoctorCmd   `cmd:"" help:"Check the whole setup: companion, profile, config root, settings files, shared links, server, agent files."`
 	Gate     GateCmd     `cmd:"" help:"Run the quality gates; the agents' hooks that enforce them."`
 	Trust    TrustCmd    `cmd:"" help:"Trust the project's own gate commands after showing them (--revoke, --list)."`
+	Profiles ProfilesCmd `cmd:"" help:"List agent-switch's profiles with charter's settings for each; move settings after a rename."`
 
 	Rules     RulesCmd     `cmd:"" help:"List, show and scaffold the rules charter projects into the agents."`
 	Skills    SkillsCmd    `cmd:"" help:"List, show and scaffold the skills charter projects into the agents."`

@@ -30,7 +30,7 @@ func (c *PingCmd) Run(ctx context.Context, a *App) error {
 	if err != nil {
 		return err
 	}
-	doc := core.Ping(sc, a.Build.Version).WithLayers(project, settings.ExistingPolicy(a.Sys))
+	doc := core.Ping(sc, a.Build.Version).WithLayers(project, settings.ExistingPolicy(a.Sys)).WithMixed(a.Sys.MixedProfiles())
 	if project != nil {
 		// A malformed policy leaves the trust unknown: ping still answers.
 		if st, err := a.session().Store(); err != nil {
@@ -51,6 +51,9 @@ func printPing(w io.Writer, doc core.PingDoc) {
 		fmt.Fprintf(w, "profile:      %s (agent-switch)\n", doc.SwitcherProfile.Name())
 	} else {
 		fmt.Fprintln(w, "profile:      none")
+	}
+	if len(doc.MixedProfiles) > 0 {
+		fmt.Fprintf(w, "mixed:        profiles of different providers: %s\n", core.MixedText(doc.MixedProfiles))
 	}
 	fmt.Fprintf(w, "config root:  %s (%s)\n", doc.ConfigRoot.Path, doc.ConfigRoot.Source)
 	fmt.Fprintf(w, "scope:        %s %s\n", doc.Scope.Kind, doc.Scope.Path)

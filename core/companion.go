@@ -9,13 +9,21 @@ import (
 // Every fact charter knows about agent-switch, its companion, so that a
 // change to the companion is one edit here.
 const (
-	CompanionBinary           = "agent-switch"
-	CompanionHomeVar          = "AGENT_SWITCH_HOME"
-	CompanionHomeDir          = ".agent-switch"
-	CompanionPackage          = "@event4u/agent-switch"
-	CompanionInstallCommand   = "npm install -g @event4u/agent-switch"
-	CompanionRepo             = "https://github.com/event4u-app/agent-switch"
-	CompanionShareOffCommand  = "agent-switch share off"
+	CompanionBinary          = "agent-switch"
+	CompanionHomeVar         = "AGENT_SWITCH_HOME"
+	CompanionHomeDir         = ".agent-switch"
+	CompanionPackage         = "@event4u/agent-switch"
+	CompanionInstallCommand  = "npm install -g @event4u/agent-switch"
+	CompanionRepo            = "https://github.com/event4u-app/agent-switch"
+	CompanionShareOffCommand = "agent-switch share off"
+	// `agent-switch share on` links each profile of this provider to the
+	// share source and lists the links in the manifest in each profile's
+	// config directory (agent-switch src/share.ts).
+	CompanionShareProvider = "claude"
+	CompanionShareManifest = ".agent-switch-shared.json"
+	// The companion's record of each provider's active profile
+	// (src/profiles.ts STATE_FILE: {"active":{"claude":"work",…}}).
+	CompanionStateFile        = "state.json"
 	CompanionRecommendationID = "agent-switch"
 	// The provider whose profile is entered by pointing HOME itself at
 	// <companion home>/<provider>/<name>/<CompanionProfileConfig>.
@@ -79,7 +87,8 @@ func (s *System) DetectCompanionInputs() (Detection, []string, error) {
 func (s *System) findBinary(in *[]string) string { return s.lookPath(CompanionBinary, in) }
 
 // companionVersion reads the version from the npm package that ships the
-// binary: start beside the binary's real path and climb at most 4 parents.
+// binary: start beside the binary's real path and climb at most 4 parents;
+// else the package a package manager's shim names (companionshim.go).
 func (s *System) companionVersion(bin string, in *[]string) *string {
 	dir := s.Paths.Dir(s.realPath(bin))
 	for i := 0; i <= 4; i++ {
@@ -93,7 +102,7 @@ func (s *System) companionVersion(bin string, in *[]string) *string {
 		}
 		dir = parent
 	}
-	return nil
+	return s.shimVersion(bin, in)
 }
 
 func (s *System) packageVersion(path string) (string, bool) {

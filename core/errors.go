@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 
 	"github.com/agentkit/charter/core/errcode"
 )
@@ -58,6 +59,7 @@ const (
 	CodeNoHome                 = errcode.NoHome
 	CodeNoServer               = errcode.NoServer
 	CodeServerRunning          = errcode.ServerRunning
+	CodeScopeExists            = errcode.ScopeExists
 	CodeNotSupported           = errcode.NotSupported
 	CodeOutdated               = errcode.Outdated
 	CodeCheckFailed            = errcode.CheckFailed
@@ -175,22 +177,59 @@ const (
 func SharedWriteChoices() []string { return []string{ChoiceWriteShared, ChoiceCancel} }
 
 // SharedWriteError is the typed result of a write that was not done because
-// its target lies behind a link the companion shares between profiles.
+// its target lies behind a link the companion shares between profiles, or
+// is a file or folder such a link of other profiles leads to.
 type SharedWriteError struct {
 	Target     string // the path charter meant to write
-	SharedPath string // the first symbolic link found on the way
+	SharedPath string // the first symbolic link found on the way, or the shared source
+	// Readers are the profiles whose share links lead to SharedPath when
+	// it is a shared source (nil for a link on the way).
+	Readers []string
+	// Kind is "file" or "dir" for a shared source; "" lets SharedKind
+	// compare the paths.
+	Kind string
 }
 
 func (e *SharedWriteError) Error() string {
-	return fmt.Sprintf("%s lies behind %s, a link agent-switch shares between profiles: a write there affects all profiles; confirm with %q (--confirm-shared), or run `%s` for profile-local writes",
-		e.Target, e.SharedPath, ChoiceWriteShared, CompanionShareOffCommand)
+	if len(e.Readers) > 0 {
+		return fmt.Sprintf("%s is %s, which agent-switch shares with %s: a write there affects all of them; confirm with %q (--confirm-shared); %s",
+			e.Target, e.sourceWhere(), ReadersText(e.Readers), ChoiceWriteShared, ShareOffHint())
+	}
+	return fmt.Sprintf("%s lies behind %s, a link agent-switch shares between profiles: a write there affects all profiles; confirm with %q (--confirm-shared); %s",
+		e.Target, e.SharedPath, ChoiceWriteShared, ShareOffHint())
+}
+
+// sourceWhere says where the target stands to the shared source.
+func (e *SharedWriteError) sourceWhere() string {
+	if e.SharedKind() == "file" {
+		return "a shared source"
+	}
+	return "inside the shared folder " + e.SharedPath
+}
+
+// ReadersText names the profiles that read a shared source.
+func ReadersText(readers []string) string {
+	if len(readers) == 1 {
+		return "profile " + readers[0]
+	}
+	return "profiles " + strings.Join(readers[:len(readers)-1], ", ") + " and " + readers[len(readers)-1]
+}
+
+// ShareOffHint says what the companion's command for profile-local files
+// really does: it has no per-profile form.
+func ShareOffHint() string {
+	return fmt.Sprintf("`%s` would keep profiles apart, but it stops sharing for every %s profile and copies nothing back (each profile is left without the shared files)",
+		CompanionShareOffCommand, CompanionShareProvider)
 }
 
 func (e *SharedWriteError) Code() string { return CodeSharedWrite }
 
-// SharedKind is "file" when the link is the target itself, else "dir": a
-// link found above the target is a folder on its way.
+// SharedKind is "file" when the link (or source) is the target itself,
+// else "dir": one found above the target is a folder on its way.
 func (e *SharedWriteError) SharedKind() string {
+	if e.Kind != "" {
+		return e.Kind
+	}
 	if e.SharedPath == e.Target {
 		return "file"
 	}
@@ -200,10 +239,15 @@ func (e *SharedWriteError) SharedKind() string {
 // Extras names the link, whether it is the file itself or a folder above
 // it, and the two choices a client must offer.
 func (e *SharedWriteError) Extras() map[string]any {
-	return map[string]any{
+	x := map[string]any{
 		"sharedPath": e.SharedPath,
 		"sharedKind": e.SharedKind(),
 		"choices":    SharedWriteChoices(),
 		"hint":       CompanionShareOffCommand,
+		"hintEffect": ShareOffHint(),
 	}
+	if len(e.Readers) > 0 {
+		x["readers"] = e.Readers
+	}
+	return x
 }

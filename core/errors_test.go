@@ -77,7 +77,7 @@ func TestErrorBody(t *testing.T) {
 	if err := enc.Encode(body.Document()); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"error":{"choices":["Write (affects all profiles)","Cancel"],"code":"shared_write","hint":"` + CompanionShareOffCommand + `","message":"a <b> & c","sharedKind":"dir","sharedPath":"/l"}}` + "\n"
+	want := `{"error":{"choices":["Write (affects all profiles)","Cancel"],"code":"shared_write","hint":"` + CompanionShareOffCommand + `","hintEffect":"` + ShareOffHint() + `","message":"a <b> & c","sharedKind":"dir","sharedPath":"/l"}}` + "\n"
 	if buf.String() != want {
 		t.Errorf("document\n%s want\n%s", buf.String(), want)
 	}

@@ -21,6 +21,9 @@ type PingDoc struct {
 	Project         *Project        `json:"project"` // null without a project
 	Policy          *PolicyRef      `json:"policy"`  // null when the policy file does not exist
 	Trust           *TrustState     `json:"trust"`   // null without a project
+	// MixedProfiles: the variables name profiles of different providers
+	// (System.MixedProfiles); absent when they do not.
+	MixedProfiles []VarProfile `json:"mixedProfiles,omitempty"`
 }
 
 // TrustState is the project's trust state in ping (SPEC §13): trusted,
@@ -45,6 +48,12 @@ func (d PingDoc) WithLayers(project *Project, policy string) PingDoc {
 	if policy != "" {
 		d.Policy = &PolicyRef{Path: policy}
 	}
+	return d
+}
+
+// WithMixed adds the profiles of different providers the variables name.
+func (d PingDoc) WithMixed(m []VarProfile) PingDoc {
+	d.MixedProfiles = m
 	return d
 }
 

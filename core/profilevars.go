@@ -1,6 +1,9 @@
 package core
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // ProfileVar is one variable charter consults to find the active profile,
 // as `charter doctor` explains it.
@@ -50,4 +53,59 @@ func (s *System) ProfileVars() []ProfileVar {
 		out = append(out, pv)
 	}
 	return out
+}
+
+// ServeAgent says this run serves the one agent named (its Stop hook,
+// `apply --agent A`): that agent's variable chooses the profile before the
+// others (SPEC §5), so a Codex session started inside a Claude profile,
+// which inherits CLAUDE_CONFIG_DIR, works in its own Codex profile. Call it
+// before the scope is resolved; an unknown name changes nothing.
+func (s *System) ServeAgent(name string) { s.serves = name }
+
+// VarProfile is a profile one variable names.
+type VarProfile struct {
+	Variable string `json:"variable"`
+	Provider string `json:"provider"`
+	Profile  string `json:"profile"`
+}
+
+// MixedProfiles lists the profiles the set variables name when they name
+// profiles of more than one provider (nil otherwise): a session of one
+// agent started inside another's profile. The first is the one chosen.
+func (s *System) MixedProfiles() []VarProfile {
+	home, err := s.CompanionHome()
+	if err != nil {
+		return nil
+	}
+	var out []VarProfile
+	providers := map[string]bool{}
+	for _, name := range s.profileVars() {
+		v := s.Getenv(name)
+		if strings.TrimSpace(v) == "" {
+			continue
+		}
+		p, err := s.Normalize(v)
+		if err != nil {
+			continue
+		}
+		segs, ok := s.Paths.Within(home, p)
+		if !ok || len(segs) < 2 || !validProfileName(segs[0]) || !validProfileName(segs[1]) {
+			continue
+		}
+		out = append(out, VarProfile{Variable: name, Provider: segs[0], Profile: segs[1]})
+		providers[segs[0]] = true
+	}
+	if len(providers) < 2 {
+		return nil
+	}
+	return out
+}
+
+// MixedText names each variable with its profile, for ping and doctor.
+func MixedText(m []VarProfile) string {
+	parts := make([]string, len(m))
+	for i, v := range m {
+		parts[i] = fmt.Sprintf("%s names %s/%s", v.Variable, v.Provider, v.Profile)
+	}
+	return strings.Join(parts, ", ")
 }

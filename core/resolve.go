@@ -232,6 +232,11 @@ func validProfileName(s string) bool {
 func (s *System) profileVars() []string {
 	var vars []string
 	for _, a := range s.Agents() {
+		if a.Name == s.serves && a.DirVar != "" {
+			vars = append(vars, a.DirVar)
+		}
+	}
+	for _, a := range s.Agents() {
 		if a.DirVar != "" && !slices.Contains(vars, a.DirVar) {
 			vars = append(vars, a.DirVar)
 		}

@@ -35,6 +35,9 @@ type System struct {
 	rootFlag *string
 
 	beforeRename func(tmp string) // lets tests interrupt a write
+	// serves is the agent a command serves alone (ServeAgent): its own
+	// variable chooses the profile first.
+	serves string
 
 	// UserHome is the account's home from the system user database: the
 	// real home when HOME is an antigravity profile's fake one.

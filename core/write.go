@@ -84,19 +84,39 @@ func walkError(target string, err error) error {
 }
 
 // SharedLink returns the first symbolic link inside the companion tree on
-// the way to target (the one a write would stop at), or "" when there is
-// none. Inside is decided by what the directories are on disk, so an alias
-// spelling of the companion home is the tree too.
+// the way to target (the one a write would stop at), else the shared
+// source target is or lies in, or "" when there is neither. Inside is
+// decided by what the directories are on disk, so an alias spelling of the
+// companion home is the tree too.
 func (s *System) SharedLink(target string) (string, error) {
+	sh, err := s.SharedAt(target)
+	return sh.Path, err
+}
+
+// Shared is what a write to a path would affect beyond this profile.
+type Shared struct {
+	Path    string   // the link on the way or the shared source; "" for none
+	Readers []string // the profiles reading a shared source (nil for a link)
+}
+
+// SharedAt is SharedLink with the profiles that read a shared source.
+func (s *System) SharedAt(target string) (Shared, error) {
 	if !s.onOS() {
-		return "", nil
+		return Shared{}, nil
 	}
 	t, err := fsys.Walk(target, s.walkOptions(true, ""))
 	if err != nil {
-		return "", err
+		return Shared{}, err
 	}
 	defer t.Close()
-	return t.Shared, nil
+	if t.Shared != "" {
+		return Shared{Path: t.Shared}, nil
+	}
+	var se *SharedWriteError
+	if errors.As(s.sourceError(target, t), &se) {
+		return Shared{Path: se.SharedPath, Readers: se.Readers}, nil
+	}
+	return Shared{}, nil
 }
 
 // UpdateFile is UpdateFileOpts for a file whose mode is kept, with FileMode
@@ -168,6 +188,11 @@ func (s *System) UpdateFileStream(target string, o WriteOptions, update func(old
 		unlock()
 		t.Close()
 	}()
+	if !o.ConfirmShared {
+		if err := s.sourceError(target, t); err != nil {
+			return err
+		}
+	}
 	t.RemoveStale() // best effort: a leftover costs disk space, not data
 	f, err := t.Open(o.Kind)
 	if err != nil {
@@ -305,6 +330,11 @@ func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error
 		return walkError(path, err)
 	}
 	defer t.Close()
+	if !o.ConfirmShared {
+		if err := s.sourceError(path, t); err != nil {
+			return err
+		}
+	}
 	// No lock of path is held here (a caller may hold WithLock of this file
 	// or another, so none can be taken), so a fresh temporary file of the
 	// name may be a live writer's: only one untouched for StaleTempAge is

@@ -37,6 +37,9 @@ type Target struct {
 	Level      string // LevelUser or LevelProject
 	Path       string
 	SharedPath string // the link the companion shares that Path lies behind, if any
+	// Readers are the profiles whose share links lead to SharedPath when
+	// it is a shared source rather than a link on the way.
+	Readers []string
 	// Old is the file as read, nil when it does not exist, and New the file
 	// as Run would write it. Both are nil in a plan made with
 	// Request.RunOnly, which holds no copy of a file, and for an
@@ -126,13 +129,14 @@ func NewReport(sys *core.System, results []Result) Report {
 
 // Result is one target in a report.
 type Result struct {
-	Agent      string `json:"agent"`
-	Level      string `json:"level"`
-	Path       string `json:"path"`
-	State      string `json:"state"`
-	SharedPath string `json:"sharedPath,omitempty"`
-	Diff       string `json:"diff,omitempty"`    // Status only: what Run would change
-	Missing    bool   `json:"missing,omitempty"` // Status only: the file does not exist yet
+	Agent      string   `json:"agent"`
+	Level      string   `json:"level"`
+	Path       string   `json:"path"`
+	State      string   `json:"state"`
+	SharedPath string   `json:"sharedPath,omitempty"`
+	Readers    []string `json:"readers,omitempty"` // the profiles reading a shared source
+	Diff       string   `json:"diff,omitempty"`    // Status only: what Run would change
+	Missing    bool     `json:"missing,omitempty"` // Status only: the file does not exist yet
 }
 
 // Status reports each target as current or outdated, with a unified diff of
@@ -140,7 +144,7 @@ type Result struct {
 func Status(targets []Target) []Result {
 	out := make([]Result, len(targets))
 	for i, t := range targets {
-		out[i] = Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
+		out[i] = Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath, Readers: t.Readers}
 		if !t.Current() {
 			out[i].State = StateOutdated
 			out[i].Diff = t.diff
@@ -176,7 +180,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 	out := make([]Result, 0, len(targets))
 	var blocked []error
 	for _, t := range targets {
-		r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath}
+		r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath, Readers: t.Readers}
 		// A file already current is left alone: no lock, and no block for a
 		// shared file that would not change. The file may have changed since
 		// Plan, so this looks again. A file Plan found outdated and that no
@@ -222,7 +226,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		var se *core.SharedWriteError
 		switch {
 		case errors.As(err, &se):
-			r.State, r.SharedPath = StateBlocked, se.SharedPath
+			r.State, r.SharedPath, r.Readers = StateBlocked, se.SharedPath, se.Readers
 			blocked = append(blocked, se)
 		case err != nil:
 			return nil, err

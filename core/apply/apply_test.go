@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -206,7 +207,7 @@ func TestRunSharedLink(t *testing.T) {
 	if !errors.As(err, &be) || !errors.As(err, &se) || se.SharedPath != link {
 		t.Fatalf("got %v, want a blocked error through %s", err, link)
 	}
-	if rs[0].State != StateBlocked || rs[0].SharedPath != link || rs[1].State != StateWritten || !slices.Equal(be.Results, rs) {
+	if rs[0].State != StateBlocked || rs[0].SharedPath != link || rs[1].State != StateWritten || !reflect.DeepEqual(be.Results, rs) {
 		t.Fatalf("results %+v", rs)
 	}
 	if m.read(t, ".agent-switch/shared/CLAUDE.md") != "# Shared\n" {

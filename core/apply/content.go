@@ -168,7 +168,7 @@ func (f *Full) Guard(sys *core.System, confirm bool) error {
 			return err
 		}
 		if !current {
-			return &core.SharedWriteError{Target: t.Path, SharedPath: t.SharedPath}
+			return &core.SharedWriteError{Target: t.Path, SharedPath: t.SharedPath, Readers: t.Readers}
 		}
 	}
 	if f.Content != nil {
@@ -202,7 +202,7 @@ func RunAll(sys *core.System, f *Full, confirm bool) ([]Result, error) {
 func Unwritten(sys *core.System, targets []Target) []Result {
 	out := make([]Result, len(targets))
 	for i, t := range targets {
-		r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateOutdated, SharedPath: t.SharedPath}
+		r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateOutdated, SharedPath: t.SharedPath, Readers: t.Readers}
 		current, err := t.stillCurrent(sys)
 		switch {
 		case err == nil && current:

@@ -147,13 +147,13 @@ func (t *Target) plan(sys *core.System, runOnly bool) error {
 	if runOnly && t.block != nil {
 		// Run reads the file under its lock and leaves a current one
 		// alone, so reading it here first would only read it twice.
-		t.SharedPath, err = sys.SharedLink(t.Path)
+		err = t.shared(sys)
 		return err
 	}
 	if t.block != nil {
 		if ok, err := t.planWindow(sys); err != nil || ok {
 			if err == nil {
-				t.SharedPath, err = sys.SharedLink(t.Path)
+				err = t.shared(sys)
 			}
 			return err
 		}
@@ -171,6 +171,14 @@ func (t *Target) plan(sys *core.System, runOnly bool) error {
 	if !runOnly {
 		t.Old, t.New = old, join(parts)
 	}
-	t.SharedPath, err = sys.SharedLink(t.Path)
+	err = t.shared(sys)
+	return err
+}
+
+// shared notes the link the companion shares on the way to the file, or
+// the shared source it is, with the profiles that read it.
+func (t *Target) shared(sys *core.System) error {
+	sh, err := sys.SharedAt(t.Path)
+	t.SharedPath, t.Readers = sh.Path, sh.Readers
 	return err
 }

@@ -69,6 +69,11 @@ func profile(r *run) []Check {
 		}
 		out = append(out, ok(name, label, fmt.Sprintf("none active (no %s points into %s)", which, home)))
 	}
+	if m := r.Sys.MixedProfiles(); len(m) > 0 {
+		out = append(out, warn("profile-mixed", "Profile variables",
+			fmt.Sprintf("the variables name profiles of different providers: %s; charter uses %s/%s, except that an agent's hook and `charter apply --agent A` use that agent's own variable", core.MixedText(m), m[0].Provider, m[0].Profile),
+			fmt.Sprintf("start each agent in its own profile (`%s run --provider PROVIDER NAME` sets only that provider's variable), or unset the variable that does not belong", core.CompanionBinary)))
+	}
 	for _, v := range vars {
 		if v.Ignored == "" || v.Selected || strings.Contains(v.Ignored, "already chose") {
 			continue
@@ -297,15 +302,18 @@ func unknownKeys(r *run) []Check {
 // profiles changes every profile at once.
 func sharedLinks(r *run) []Check {
 	const name, label = "shared-links", "Shared links"
-	type target struct{ what, path, link string }
+	type target struct {
+		what, path string
+		sh         core.Shared
+	}
 	var targets []target
 	var errs []string
 	add := func(what, path string) {
-		link, err := r.Sys.SharedLink(path)
+		sh, err := r.Sys.SharedAt(path)
 		if err != nil {
 			errs = append(errs, err.Error())
 		}
-		targets = append(targets, target{what, path, link})
+		targets = append(targets, target{what, path, sh})
 	}
 	if r.scopeErr == nil {
 		add("settings", r.store.Path())
@@ -322,14 +330,21 @@ func sharedLinks(r *run) []Check {
 	}
 	var out []Check
 	for _, t := range targets {
-		if t.link != "" {
-			where := fmt.Sprintf("%s (%s) is a link agent-switch shares between profiles", t.path, t.what)
-			if t.link != t.path {
-				where = fmt.Sprintf("%s (%s) lies in %s, a folder agent-switch shares between profiles", t.path, t.what, t.link)
-			}
-			out = append(out, warn(name+":"+strings.ReplaceAll(t.what, " ", "-"), label, where+": a write there changes every profile",
-				fmt.Sprintf("run `%s` to keep this profile's files apart; otherwise charter asks before each such write (--confirm-shared)", core.CompanionShareOffCommand)))
+		link := t.sh.Path
+		if link == "" {
+			continue
 		}
+		where := fmt.Sprintf("%s (%s) is a link agent-switch shares between profiles", t.path, t.what)
+		switch {
+		case len(t.sh.Readers) > 0 && link == t.path:
+			where = fmt.Sprintf("%s (%s) is the shared source agent-switch links %s to", t.path, t.what, core.ReadersText(t.sh.Readers))
+		case len(t.sh.Readers) > 0:
+			where = fmt.Sprintf("%s (%s) lies in %s, the shared folder agent-switch links %s to", t.path, t.what, link, core.ReadersText(t.sh.Readers))
+		case link != t.path:
+			where = fmt.Sprintf("%s (%s) lies in %s, a folder agent-switch shares between profiles", t.path, t.what, link)
+		}
+		out = append(out, warn(name+":"+strings.ReplaceAll(t.what, " ", "-"), label, where+": a write there changes every profile",
+			fmt.Sprintf("charter asks before each such write (--confirm-shared); %s", core.ShareOffHint())))
 	}
 	if len(errs) > 0 {
 		out = append(out, warn(name, label, "could not check every path: "+strings.Join(errs, "; "), "make the paths readable for your user"))

@@ -101,6 +101,8 @@ type check func(r *run) []Check
 var checks = []check{
 	companion,
 	profile,
+	companionActive,
+	profileScopes,
 	configRoot,
 	scopeDir,
 	projectDir,

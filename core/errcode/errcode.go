@@ -67,6 +67,7 @@ const (
 	NoHome        = "no_home"        // the home directory is unknown
 	NoServer      = "no_server"      // no live server for this scope
 	ServerRunning = "server_running" // a live server already serves this scope
+	ScopeExists   = "scope_exists"   // profiles move: the target profile has settings already
 	NotSupported  = "not_supported"  // a required capability is missing
 
 	// A check ran and found a problem.
@@ -87,7 +88,7 @@ func All() []string {
 		OutsideProject, TooLarge, ForeignOwner,
 		MalformedSettings, MalformedMarkers, LinkLoop, MalformedPolicy, MalformedMCPJSON,
 		MalformedAgentSettings, MalformedReport, MalformedContent, ItemExists,
-		NoHome, NoServer, ServerRunning, NotSupported,
+		NoHome, NoServer, ServerRunning, ScopeExists, NotSupported,
 		Outdated, CheckFailed,
 	}
 }

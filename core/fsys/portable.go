@@ -36,11 +36,21 @@ type portableTarget struct {
 
 	o       Options
 	dirInfo fs.FileInfo // Dir as the walk found it
+	chain   []Place     // the directories on the way and the file itself (Reaches)
+}
+
+// Place is where the file itself is: Name in the directory the walk found.
+func (t *portableTarget) Place() Place {
+	if t.Missing || t.dirInfo == nil {
+		return Place{}
+	}
+	return Place{Path: t.full(), Name: t.Name, info: t.dirInfo}
 }
 
 type pframe struct {
 	path   string
 	info   fs.FileInfo
+	at     Place // this directory as an entry of its parent (not for a root)
 	inside bool
 	bound  bool // the boundary or below it (boundary.go)
 }
@@ -70,6 +80,17 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 		}
 		bound = fi
 	}
+	var stack []pframe
+	chain := func(top pframe, name string) []Place {
+		out := make([]Place, 0, len(stack))
+		for _, f := range stack[1:] {
+			out = append(out, f.at)
+		}
+		if name != "" {
+			out = append(out, Place{Path: filepath.Join(top.path, name), Name: name, info: top.info})
+		}
+		return out
+	}
 	isBound := func(fi fs.FileInfo) bool { return bound != nil && os.SameFile(fi, bound) }
 	confined := func(inside bool, link string) error {
 		if bound == nil || inside {
@@ -77,7 +98,6 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 		}
 		return &OutsideError{Path: path, Link: link, Root: o.Boundary}
 	}
-	var stack []pframe
 	shared, outLink, links := "", "", 0
 	setRoot := func(p string) error {
 		root := filepath.VolumeName(p) + string(filepath.Separator)
@@ -116,7 +136,7 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 			if err := confined(top.bound, outLink); err != nil {
 				return nil, err
 			}
-			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, o: o, dirInfo: top.info}, nil
+			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, o: o, dirInfo: top.info, chain: chain(top, c.name)}, nil
 		case errors.Is(err, fs.ErrNotExist):
 			if bound != nil {
 				flags := make([]bool, len(stack))
@@ -132,7 +152,7 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 				names = append(names, r.name)
 			}
 			full := filepath.Join(names...)
-			return &portableTarget{Path: path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: shared, Missing: true, o: o}, nil
+			return &portableTarget{Path: path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: shared, Missing: true, o: o, chain: chain(top, c.name)}, nil
 		case err != nil:
 			return nil, err
 		case isLinkish(fi):
@@ -170,17 +190,17 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 			if err := confined(top.bound, outLink); err != nil {
 				return nil, err
 			}
-			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, IsDir: fi.IsDir(), o: o, dirInfo: top.info}, nil
+			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, IsDir: fi.IsDir(), o: o, dirInfo: top.info, chain: chain(top, c.name)}, nil
 		case !fi.IsDir():
 			return nil, &NotDirError{Path: p}
 		}
-		stack = append(stack, pframe{path: p, info: fi, inside: top.inside || (home != nil && os.SameFile(fi, home)), bound: top.bound || isBound(fi)})
+		stack = append(stack, pframe{path: p, info: fi, at: Place{Path: p, Name: c.name, info: top.info}, inside: top.inside || (home != nil && os.SameFile(fi, home)), bound: top.bound || isBound(fi)})
 	}
 	top := stack[len(stack)-1]
 	if err := confined(top.bound, outLink); err != nil {
 		return nil, err
 	}
-	return &portableTarget{Path: path, Dir: filepath.Dir(top.path), Name: filepath.Base(top.path), Shared: shared, IsDir: true, o: o}, nil
+	return &portableTarget{Path: path, Dir: filepath.Dir(top.path), Name: filepath.Base(top.path), Shared: shared, IsDir: true, o: o, chain: chain(top, "")}, nil
 }
 
 func (t *portableTarget) Close() error { return nil }

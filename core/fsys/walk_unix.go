@@ -31,6 +31,16 @@ type Target struct {
 	fd       int // Dir, opened without following links; -1 when Missing
 	rfd      int // Dir opened for reading (fsync, listing, flock); -1 until needed
 	dev, ino uint64
+	chain    []Place // the directories on the way and the file itself (Reaches)
+}
+
+// Place is where the file itself is: Name in the directory the walk holds.
+// Missing or ending on a directory: the zero Place, which matches nothing.
+func (t *Target) Place() Place {
+	if t.Missing || t.fd < 0 {
+		return Place{}
+	}
+	return Place{Path: t.full(), Name: t.Name, dev: t.dev, ino: t.ino}
 }
 
 // Close releases the directory handles.

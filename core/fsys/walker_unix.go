@@ -16,6 +16,7 @@ type frame struct {
 	inside   bool   // this directory is the companion home or lies below it
 	bound    bool   // this directory is the boundary or lies below it
 	dev, ino uint64
+	at       Place // this directory as an entry of its parent (not for "/")
 }
 
 type walker struct {
@@ -114,6 +115,7 @@ func Walk(path string, o Options) (t *Target, err error) {
 		return nil, err
 	}
 	t = &Target{Path: w.path, Dir: filepath.Dir(top.path), Name: filepath.Base(top.path), Shared: w.shared, IsDir: true, fd: -1, rfd: -1}
+	t.chain = w.chain()
 	w.closeAll()
 	return t, nil
 }
@@ -131,6 +133,16 @@ func identity(home string) ([2]uint64, bool) {
 	return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, true
 }
 
+// chain is every directory on the way below "/", each as an entry of its
+// parent, known by the handles the walk holds.
+func (w *walker) chain() []Place {
+	out := make([]Place, 0, len(w.stack))
+	for _, f := range w.stack[1:] {
+		out = append(out, f.at)
+	}
+	return out
+}
+
 func (w *walker) top() *frame { return &w.stack[len(w.stack)-1] }
 
 func (w *walker) push(fd int, path string) error {
@@ -140,6 +152,10 @@ func (w *walker) push(fd int, path string) error {
 		return &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
 	f := frame{fd: fd, path: path, dev: uint64(st.Dev), ino: uint64(st.Ino)}
+	if len(w.stack) > 0 {
+		top := w.top()
+		f.at = Place{Path: path, Name: filepath.Base(path), dev: top.dev, ino: top.ino}
+	}
 	if len(w.stack) > 0 && w.top().inside {
 		f.inside = true
 	} else if w.hasHome && f.dev == w.home[0] && f.ino == w.home[1] {
@@ -268,6 +284,7 @@ func (w *walker) finish(name string, exists bool, st *unix.Stat_t) (*Target, err
 	}
 	t := &Target{Path: w.path, Dir: top.path, Name: name, Shared: w.shared, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino}
 	t.IsDir = exists && st.Mode&unix.S_IFMT == unix.S_IFDIR
+	t.chain = append(w.chain(), Place{Path: join(top.path, name), Name: name, dev: top.dev, ino: top.ino})
 	w.stack = w.stack[:len(w.stack)-1] // the target owns top.fd now
 	w.closeAll()
 	return t, nil
@@ -290,6 +307,8 @@ func (w *walker) missing(c comp, rest []comp) (*Target, error) {
 	}
 	full := filepath.Join(names...)
 	t := &Target{Path: w.path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: w.shared, Missing: true, fd: -1, rfd: -1}
+	top := w.top()
+	t.chain = append(w.chain(), Place{Path: join(top.path, c.name), Name: c.name, dev: top.dev, ino: top.ino})
 	w.closeAll()
 	return t, nil
 }

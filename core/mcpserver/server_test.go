@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -274,7 +275,7 @@ func TestStatusApply(t *testing.T) {
 	structured(t, call(t, cs, "status", nil), &st)
 	want := []apply.Result{{Agent: "claude", Level: apply.LevelUser, Path: filepath.Join(e.home, ".claude", "CLAUDE.md"), State: apply.StateOutdated, Missing: true},
 		{Agent: "claude", Level: apply.LevelUser, Path: filepath.Join(e.home, ".claude", apply.HookFile), State: apply.StateOutdated, Missing: true}}
-	if st.Apply.Error != nil || !slices.Equal(st.Apply.Targets, want) {
+	if st.Apply.Error != nil || !reflect.DeepEqual(st.Apply.Targets, want) {
 		t.Errorf("apply status %+v, want %+v", st.Apply, want)
 	}
 }

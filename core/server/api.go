@@ -52,7 +52,7 @@ func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
 	}
 	if s.cfg.Project != nil {
 		// The trust state changes with the files: read per request.
-		d := core.Ping(s.cfg.Scope, s.cfg.Version).WithLayers(s.cfg.Project, policy)
+		d := core.Ping(s.cfg.Scope, s.cfg.Version).WithLayers(s.cfg.Project, policy).WithMixed(s.cfg.Sys.MixedProfiles())
 		if st, err := s.store(); err != nil {
 			d.Trust = &core.TrustState{State: gates.TrustUnknown, Error: s.cfg.Sys.ErrorMessage(err)}
 		} else {

@@ -24,7 +24,7 @@ func Status(code string) (_ int, ok bool) {
 	case core.CodeMethodNotAllowed:
 		return http.StatusMethodNotAllowed, true
 	case core.CodeSharedWrite, core.CodeCancelled, core.CodeReadOnlyFile, core.CodeGateRunning,
-		core.CodeServerRunning, core.CodeOutdated, core.CodeCheckFailed,
+		core.CodeServerRunning, core.CodeScopeExists, core.CodeOutdated, core.CodeCheckFailed,
 		// broken markers are the user's file: fix it and send again
 		core.CodeMalformedMarkers, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings,
 		core.CodeChangedDuringWrite, core.CodeItemExists,

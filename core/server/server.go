@@ -132,7 +132,7 @@ func Open(cfg Config) (*Server, error) {
 		s.policyPath = p
 	}
 	for i, policy := range []string{"", s.policyPath} {
-		doc, err := json.Marshal(core.Ping(cfg.Scope, cfg.Version).WithLayers(cfg.Project, policy))
+		doc, err := json.Marshal(core.Ping(cfg.Scope, cfg.Version).WithLayers(cfg.Project, policy).WithMixed(cfg.Sys.MixedProfiles()))
 		if err != nil {
 			return nil, fmt.Errorf("encode ping: %w", err)
 		}

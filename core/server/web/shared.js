@@ -14,6 +14,11 @@ export function confirmSharedWrite(error) {
   $('shared-path-label').textContent = folder ? 'Shared folder:' : 'Shared file:';
   $('shared-path').replaceChildren(pathCode(error.sharedPath || ''));
   $('shared-hint').textContent = error.hint || 'agent-switch share off';
+  // A shared source: other profiles read it through their links.
+  const readers = Array.isArray(error.readers) ? error.readers : [];
+  $('shared-message').textContent = readers.length > 0
+    ? `agent-switch links the profiles ${readers.join(', ')} to this ${folder ? 'folder' : 'file'}, so this change applies to every one of them, not just this one.`
+    : 'This change would be written through a link that agent-switch shares between profiles, so it applies to every profile, not just this one.';
   const back = document.activeElement;
   dialog.returnValue = 'cancel';
   return new Promise((resolve) => {

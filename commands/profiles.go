@@ -1,0 +1,79 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/agentkit/charter/core"
+)
+
+// ProfilesCmd lists the companion's profiles with charter's settings for
+// each, and moves settings from one profile to another after a rename.
+type ProfilesCmd struct {
+	List ProfilesListCmd `cmd:"" default:"1" help:"List agent-switch's profiles and whether charter holds settings for each (also settings of profiles agent-switch no longer has)."`
+	Move ProfilesMoveCmd `cmd:"" help:"Move charter's settings of one profile to another, e.g. after agent-switch rename (never over existing settings)."`
+}
+
+// ProfilesListCmd is `charter profiles` and `charter profiles list`.
+type ProfilesListCmd struct{}
+
+// ProfilesDoc is the answer of `charter profiles --json`.
+type ProfilesDoc struct {
+	Profiles []core.ProfileScope `json:"profiles"`
+}
+
+func (c *ProfilesListCmd) Run(a *App) error {
+	ps, err := a.Sys.ProfileScopes()
+	if err != nil {
+		return err
+	}
+	if ps == nil {
+		ps = []core.ProfileScope{}
+	}
+	return a.emit(ProfilesDoc{Profiles: ps}, func(w io.Writer) {
+		if len(ps) == 0 {
+			fmt.Fprintln(w, "no agent-switch profiles, and no settings of any")
+			return
+		}
+		width := 0
+		for _, p := range ps {
+			width = max(width, len(p.Name()))
+		}
+		for _, p := range ps {
+			what := "defaults (no settings of its own)"
+			switch {
+			case p.Settings && p.InCompanion:
+				what = "settings " + p.Path
+			case p.Settings:
+				what = fmt.Sprintf("settings %s, but agent-switch has no such profile: `charter profiles move %s PROVIDER/NEW` carries them to a renamed one", p.Path, p.Name())
+			}
+			fmt.Fprintf(w, "%-*s  %s\n", width, p.Name(), what)
+		}
+	})
+}
+
+// ProfilesMoveCmd is `charter profiles move FROM TO`.
+type ProfilesMoveCmd struct {
+	From string `arg:"" name:"from" help:"The profile whose settings move: PROVIDER/PROFILE (a bare PROFILE is claude's)."`
+	To   string `arg:"" name:"to" help:"The profile that gets them; it must have no settings of its own."`
+}
+
+// ProfilesMoveDoc is the answer of `charter profiles move --json`.
+type ProfilesMoveDoc struct {
+	OK   bool              `json:"ok"`
+	From core.ProfileScope `json:"from"`
+	To   core.ProfileScope `json:"to"`
+}
+
+func (c *ProfilesMoveCmd) Run(a *App) error {
+	from, to, err := a.Sys.MoveProfileScope(c.From, c.To)
+	if err != nil {
+		return err
+	}
+	return a.emit(ProfilesMoveDoc{OK: true, From: from, To: to}, func(w io.Writer) {
+		fmt.Fprintf(w, "Moved the settings of %s to %s (%s).\n", from.Name(), to.Name(), to.Path)
+		if !to.InCompanion {
+			fmt.Fprintf(w, "Note: agent-switch has no profile %s yet; charter uses these settings once it does.\n", to.Name())
+		}
+	})
+}

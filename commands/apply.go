@@ -55,6 +55,9 @@ func (c *ApplyCmd) Run(a *App) error {
 		case core.CodeSharedWrite, core.CodeCancelled:
 			// Nothing was written: the report says which files are blocked.
 			rep := report(a, apply.Unwritten(a.Sys, full.Targets), full)
+			if full.Content != nil {
+				rep.Files = full.Content.Unwritten()
+			}
 			if err := a.emit(rep, func(w io.Writer) { printReport(w, rep, a.Stderr) }); err != nil {
 				return err
 			}

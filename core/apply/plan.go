@@ -2,8 +2,11 @@ package apply
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
@@ -121,6 +124,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 	}
 	full.Targets = out
 	if req.Content != nil {
+		preq.Gaps = append(preq.Gaps, unplacedGaps(sys, req.Agents, sel, level, req.Content)...)
 		preq.Force = req.Content.Force
 		preq.RecordPath = req.Content.RecordPath
 		if level == LevelProject {
@@ -181,4 +185,25 @@ func (t *Target) shared(sys *core.System) error {
 	sh, err := sys.SharedAt(t.Path)
 	t.SharedPath, t.Readers = sh.Path, sh.Readers
 	return err
+}
+
+// unplacedGaps reports, when every agent was asked for, the items of the
+// agents that read no file at this level (Cursor and Copilot at user
+// level) as unsupported, rather than dropping them without a word.
+func unplacedGaps(sys *core.System, names []string, sel []core.Agent, level string, c *Content) []projection.Gap {
+	if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), All) }) {
+		return nil
+	}
+	lvl := content.LevelUser
+	if level == LevelProject {
+		lvl = content.LevelProject
+	}
+	var out []projection.Gap
+	for _, a := range sys.Agents() {
+		if slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) {
+			continue
+		}
+		out = append(out, projection.Project(a.Name, c.Items, projection.Options{Level: lvl, Autoload: c.Autoload}).Gaps...)
+	}
+	return out
 }

@@ -206,6 +206,19 @@ func (p *Plan) Blocked() []Entry {
 	return out
 }
 
+// Unwritten is the report of a plan refused before any write: each file a
+// write or delete would reach through an unconfirmed shared link is
+// blocked, the others as planned.
+func (p *Plan) Unwritten() []Entry {
+	out := slices.Clone(p.Entries)
+	for i, e := range out {
+		if e.SharedPath != "" && e.State != StateCurrent && e.State != StateUnsupported {
+			out[i].State = StateBlocked
+		}
+	}
+	return out
+}
+
 // Outdated counts the files `apply --check` fails on.
 func (p *Plan) Outdated() int {
 	n := 0

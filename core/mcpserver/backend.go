@@ -31,7 +31,7 @@ type Progress func(done, total int, msg string)
 // KeyDoc is one setting: the document of `charter settings get KEY --json`.
 type KeyDoc struct {
 	Key    string `json:"key"`
-	Value  any    `json:"value"`
+	Value  any    `json:"value" jsonschema:"the effective value"`
 	Origin string `json:"origin" jsonschema:"the file that gave the value, or default"`
 }
 
@@ -43,7 +43,7 @@ type Explanation struct {
 	Allowed     []string      `json:"allowed" jsonschema:"the values an enum takes; null for other types"`
 	Minimum     *settings.Dec `json:"minimum" jsonschema:"lowest value of a number; null when unbounded or not a number"`
 	Maximum     *settings.Dec `json:"maximum" jsonschema:"highest value of a number; null when unbounded or not a number"`
-	Default     any           `json:"default"`
+	Default     any           `json:"default" jsonschema:"the value when no layer sets the key"`
 	Value       any           `json:"value" jsonschema:"the effective value"`
 	Origin      string        `json:"origin" jsonschema:"the file that gave the value, or default"`
 	Layer       string        `json:"layer" jsonschema:"the layer that set the value: default, global, scope, project, projectLocal or policy"`

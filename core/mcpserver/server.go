@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"reflect"
 	"strings"
@@ -364,6 +365,14 @@ func fileURIPath(uri string, ps core.PathStyle) (string, bool) {
 
 // typeSchemas describe types whose JSON differs from their Go kind.
 var typeSchemas = map[reflect.Type]*jsonschema.Schema{
+	// A setting's value or default (settings_get, settings_explain). Left to
+	// itself, jsonschema-go writes `true` for an interface, which JSON Schema
+	// allows but MCP's Tool schema does not: the TypeScript SDK (1.22.0 on)
+	// and the Inspector reject the whole tools/list over it.
+	reflect.TypeFor[any](): {
+		Types: []string{"null", "boolean", "number", "string", "array"},
+		Items: &jsonschema.Schema{Type: "string"},
+	},
 	// A decimal travels as a JSON number written from its exact text.
 	reflect.TypeFor[settings.Dec](): {Type: "number"},
 	// A coverage gate's measure: two decimals, written as numbers.
@@ -387,5 +396,51 @@ func schemaFor[T any]() *jsonschema.Schema {
 	if err != nil {
 		panic(err)
 	}
+	if err := mcpSchemaOK(s); err != nil {
+		panic(fmt.Sprintf("schema of %s: %v", reflect.TypeFor[T](), err))
+	}
 	return s
+}
+
+// mcpSchemaOK holds s to what MCP's Tool schema asks beyond JSON Schema:
+// type "object" at the top, and an object (never `true` or `false`) for
+// every property, at any depth.
+func mcpSchemaOK(s *jsonschema.Schema) error {
+	data, err := json.Marshal(s)
+	if err != nil {
+		return err
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return fmt.Errorf("not an object: %s", data)
+	}
+	if doc["type"] != "object" {
+		return fmt.Errorf("type is %v, not object", doc["type"])
+	}
+	return propertiesOK("", doc)
+}
+
+func propertiesOK(path string, v any) error {
+	switch v := v.(type) {
+	case map[string]any:
+		if props, ok := v["properties"].(map[string]any); ok {
+			for name, p := range props {
+				if _, ok := p.(map[string]any); !ok {
+					return fmt.Errorf("property %s%s is %v, not a schema object", path, name, p)
+				}
+			}
+		}
+		for k, child := range v {
+			if err := propertiesOK(path+k+".", child); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, child := range v {
+			if err := propertiesOK(path, child); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -59,6 +59,7 @@ type StatusDoc struct {
 	ConfigRoot      core.ConfigRoot `json:"configRoot"`
 	Scope           core.Scope      `json:"scope"`
 	WorkDir         string          `json:"workDir" jsonschema:"the directory the project is looked for from: the client's first root, else charter's working directory"`
+	WorkDirNote     string          `json:"workDirNote,omitempty" jsonschema:"why workDir is charter's working directory although the client announced roots (its roots/list failed, timed out or named no file:// directory); absent otherwise"`
 	Project         *ProjectDoc     `json:"project" jsonschema:"the project whose settings apply, or null"`
 	Policy          *PolicyDoc      `json:"policy" jsonschema:"the policy file in force, or null"`
 	Apply           ApplyStatus     `json:"apply"`

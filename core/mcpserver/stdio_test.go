@@ -176,8 +176,8 @@ func TestStdioCancelledGetsNoReply(t *testing.T) {
 	}
 	defer conn.Close()
 	ctx := watched(t)
-	go send(t, inW, callLine(7, "gates_run", `{}`), callLine(8, "status", `{}`),
-		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}}`)
+	go io.WriteString(inW, callLine(7, "gates_run", `{}`)+"\n"+callLine(8, "status", `{}`)+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"user"}}`+"\n")
 	for range 3 {
 		if _, err := conn.Read(ctx); err != nil {
 			t.Fatal(err)

@@ -17,6 +17,7 @@ type ApplyCmd struct {
 	DryRun        bool     `name:"dry-run" help:"Print a unified diff of what would change; write nothing."`
 	Check         bool     `name:"check" help:"Write nothing; exit 5 when an agent file is out of date (for hooks and CI)."`
 	ConfirmShared bool     `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
+	Force         bool     `name:"force" help:"Take over projected files that exist but charter did not write, or that were edited by hand."`
 }
 
 func (c *ApplyCmd) Run(a *App) error {
@@ -24,8 +25,8 @@ func (c *ApplyCmd) Run(a *App) error {
 		return core.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
 	}
 	// Only a status shows a diff.
-	req := session.ApplyRequest{Agents: c.Agent, Project: c.Project, RunOnly: !c.DryRun && !c.Check}
-	targets, err := a.session().PlanApply(req)
+	req := session.ApplyRequest{Agents: c.Agent, Project: c.Project, RunOnly: !c.DryRun && !c.Check, Force: c.Force}
+	full, err := a.session().PlanAll(req)
 	if errors.Is(err, session.ErrNoProject) {
 		return core.Errorf(core.CodeUsage, "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR")
 	}
@@ -33,44 +34,46 @@ func (c *ApplyCmd) Run(a *App) error {
 		return err
 	}
 	if c.DryRun || c.Check {
-		return c.status(a, targets)
+		return c.status(a, full)
 	}
-	// One target at a time, so that a person at a terminal answers for
-	// each shared file, and a blocked one does not stop the others.
-	results := make([]apply.Result, len(targets))
-	var blocked []error
-	for i := range targets {
-		err := a.guarded(c.ConfirmShared, func(confirm bool) error {
-			rs, err := a.session().RunApply(targets[i:i+1], confirm)
-			if len(rs) == 1 {
-				results[i] = rs[0]
-			}
+	// Everything is decided before anything is written: a conflict or a
+	// refused shared link leaves every file as it was.
+	if full.Content != nil {
+		if err := full.Content.Conflict(); err != nil {
 			return err
-		})
+		}
+	}
+	confirm := c.ConfirmShared
+	if err := a.guarded(c.ConfirmShared, func(ok bool) error {
+		confirm = ok
+		return full.Guard(a.Sys, ok)
+	}); err != nil {
 		switch core.ErrorCode(err) {
 		case core.CodeSharedWrite, core.CodeCancelled:
-			blocked = append(blocked, err)
-			continue
+			// Nothing was written: the report says which files are blocked.
+			rep := report(a, apply.Unwritten(a.Sys, full.Targets), full)
+			if err := a.emit(rep, func(w io.Writer) { printReport(w, rep, a.Stderr) }); err != nil {
+				return err
+			}
+			return reported(err)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	if err := a.emit(apply.NewReport(a.Sys, results), func(w io.Writer) { printResults(w, results) }); err != nil {
 		return err
 	}
-	if len(blocked) > 0 {
-		return reported(errors.Join(blocked...))
+	results, err := a.session().RunAll(full, confirm)
+	if err != nil {
+		return err
 	}
-	return nil
+	rep := report(a, results, full)
+	return a.emit(rep, func(w io.Writer) { printReport(w, rep, a.Stderr) })
 }
 
 // status serves --dry-run and --check: nothing is written.
-func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
-	results := apply.Status(targets)
-	err := a.emit(apply.NewReport(a.Sys, results), func(w io.Writer) {
+func (c *ApplyCmd) status(a *App, full *apply.Full) error {
+	results := apply.Status(full.Targets)
+	rep := report(a, results, full)
+	err := a.emit(rep, func(w io.Writer) {
 		if !c.DryRun {
-			printResults(w, results)
+			printReport(w, rep, a.Stderr)
 			return
 		}
 		for _, r := range results {
@@ -89,6 +92,11 @@ func (c *ApplyCmd) status(a *App, targets []apply.Target) error {
 	}
 	if err := apply.Check(results); err != nil {
 		return reported(err)
+	}
+	if full.Content != nil {
+		if n := full.Content.Outdated(); n > 0 {
+			return reported(core.Errorf(core.CodeOutdated, "%d projected file(s) missing, outdated, foreign or edited: run `charter apply`", n))
+		}
 	}
 	return nil
 }

@@ -81,10 +81,10 @@ func TestApplyBlockedJSONIsOneDocument(t *testing.T) {
 	if err := dec.Decode(&doc); err != nil || dec.More() {
 		t.Fatalf("stdout is not one document: %v\n%s", err, r.stdout)
 	}
-	// The shared CLAUDE.md is blocked; the profile's own settings.json
-	// (charter's Stop hook) is still written.
+	// The shared CLAUDE.md is blocked, so nothing is written: the
+	// profile's own settings.json (charter's Stop hook) stays as it was.
 	if r.code != 4 || len(doc.Targets) != 2 || doc.Targets[0].State != "blocked" || doc.Targets[0].SharedPath != link ||
-		doc.Targets[1].State != "written" {
+		doc.Targets[1].State != "outdated" {
 		t.Errorf("exit %d, %s", r.code, r.stdout)
 	}
 	if strings.Count(r.stderr, "charter: ") != 1 {

@@ -10,6 +10,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -40,7 +41,7 @@ func (c *CompleteCmd) Run(kctx *kong.Context, a *App) error {
 	if last := len(words) - 1; words[last] == `""` {
 		words[last] = ""
 	}
-	printCompletion(a.Stdout, completeWords(kctx.Model, words))
+	printCompletion(a.Stdout, completeWords(a, kctx.Model, words))
 	return nil
 }
 
@@ -67,7 +68,7 @@ func printCompletion(w io.Writer, c completion) {
 }
 
 // completeWords completes the last of words, read against the grammar.
-func completeWords(app *kong.Application, words []string) completion {
+func completeWords(a *App, app *kong.Application, words []string) completion {
 	node := app.Node
 	var args []string // the positional words given to node so far
 	dashdash := false
@@ -123,13 +124,16 @@ func completeWords(app *kong.Application, words []string) completion {
 	if p == nil {
 		return completion{}
 	}
-	return completion{items: filter(predict(p.Tag.Get("complete"), app, args), cur)}
+	return completion{items: filter(predict(a, p.Tag.Get("complete"), app, args), cur)}
 }
 
 // predict lists the values of a positional argument whose complete tag is
 // what; args are the positional words before it.
-func predict(what string, app *kong.Application, args []string) []candidate {
+func predict(a *App, what string, app *kong.Application, args []string) []candidate {
 	var out []candidate
+	if kind, ok := strings.CutPrefix(what, "item-"); ok {
+		return itemNames(a, content.Kind(kind))
+	}
 	switch what {
 	case "key":
 		for _, k := range settings.Keys() {

@@ -39,9 +39,10 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 	case core.CodeInternal, core.CodeNoHome, core.CodeStaleETag, core.CodeReadOnlyFile,
 		core.CodeGateRunning, core.CodeMalformedSettings, core.CodeMalformedMarkers,
 		core.CodeMalformedPolicy, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings, core.CodeMalformedReport,
-		core.CodeLinkLoop, core.CodeServerRunning,
+		core.CodeMalformedContent, core.CodeItemExists, core.CodeLinkLoop, core.CodeServerRunning,
 		core.CodeIsDirectory, core.CodeNotDirectory, core.CodeNotRegularFile, core.CodeChangedDuringWrite, core.CodeNotAbsolute,
 		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted,
+		core.CodeProjectionConflict,
 		// a server's answers to charter's own requests
 		core.CodeNotFound, core.CodeMethodNotAllowed, core.CodePayloadTooLarge,
 		core.CodePreconditionRequired, core.CodeUnauthorized, core.CodeForbiddenOrigin,

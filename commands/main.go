@@ -85,6 +85,11 @@ type CLI struct {
 	Doctor   DoctorCmd   `cmd:"" help:"Check the whole setup: companion, profile, config root, settings files, shared links, server, agent files."`
 	Gate     GateCmd     `cmd:"" help:"Run the quality gates; the agents' hooks that enforce them."`
 	Trust    TrustCmd    `cmd:"" help:"Trust the project's own gate commands after showing them (--revoke, --list)."`
+
+	Rules     RulesCmd     `cmd:"" help:"List, show and scaffold the rules charter projects into the agents."`
+	Skills    SkillsCmd    `cmd:"" help:"List, show and scaffold the skills charter projects into the agents."`
+	Commands  CommandsCmd  `cmd:"" help:"List, show and scaffold the slash commands charter projects into the agents."`
+	Subagents SubagentsCmd `cmd:"" help:"List, show and scaffold the subagents charter projects into the agents."`
 }
 
 // App is what every command's Run receives.

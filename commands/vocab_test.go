@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
@@ -104,6 +105,8 @@ var samples = map[string]error{
 	module + "/core/fsys.TooLargeError":            &fsys.TooLargeError{Path: "/p"},
 	module + "/core/apply.AgentSettingsError":      &apply.AgentSettingsError{Line: 1, Msg: "x"},
 	module + "/core/gates.ReportError":             &gates.ReportError{Line: 1, Reason: "x"},
+	module + "/core/content.MalformedError":        &content.MalformedError{Problems: []content.Problem{{Path: "/p", Line: 1, Message: "x"}}},
+	module + "/core/settings.PolicyItemError":      &settings.PolicyItemError{Key: "rules.disabled", Name: "x", Folder: "/p"},
 }
 
 // Every type in core that is an error (it has an Error method) has a Code

@@ -25,6 +25,7 @@ const (
 	CodeNoAgent                = errcode.NoAgent
 	CodeScalarParent           = errcode.ScalarParent
 	CodeLockedByPolicy         = errcode.LockedByPolicy
+	CodeProjectionConflict     = errcode.ProjectionConflict
 	CodeNotFound               = errcode.NotFound
 	CodeMethodNotAllowed       = errcode.MethodNotAllowed
 	CodePayloadTooLarge        = errcode.PayloadTooLarge
@@ -53,6 +54,8 @@ const (
 	CodeMalformedMCPJSON       = errcode.MalformedMCPJSON
 	CodeMalformedAgentSettings = errcode.MalformedAgentSettings
 	CodeMalformedReport        = errcode.MalformedReport
+	CodeMalformedContent       = errcode.MalformedContent
+	CodeItemExists             = errcode.ItemExists
 	CodeNoHome                 = errcode.NoHome
 	CodeNoServer               = errcode.NoServer
 	CodeServerRunning          = errcode.ServerRunning

@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -19,6 +20,9 @@ type Request struct {
 	// instruction file is not read by Plan at all: Run reads it once, a
 	// piece at a time, under its lock (Current is then false until Run).
 	RunOnly bool
+	// Content, when set, projects the level's active items too (SPEC §12):
+	// planned with the rest, before anything is written.
+	Content *Content
 }
 
 // Plan renders snap for the chosen agents' user-level files (nil: the
@@ -31,6 +35,16 @@ func Plan(sys *core.System, snap *settings.Snapshot, agents []string) ([]Target,
 // that cannot be edited safely (broken markers, a malformed .mcp.json)
 // fails the whole plan, so that nothing is written.
 func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Target, error) {
+	full, err := PlanAll(sys, snap, req)
+	if err != nil {
+		return nil, err
+	}
+	return full.Targets, nil
+}
+
+// PlanAll is PlanRequest with the content projection: every file apply
+// would touch, decided before any is written.
+func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, error) {
 	level := LevelUser
 	if req.Project != nil {
 		level = LevelProject
@@ -44,6 +58,9 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 		block = projectBlock(snap, block)
 	}
 	out := make([]Target, 0, len(sel)+1)
+	full := &Full{}
+	var preq projection.Request
+	always := map[string]int{}
 	for _, a := range sel {
 		t := Target{Agent: a.Name, Level: level}
 		if level == LevelProject {
@@ -56,6 +73,17 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 			return nil, fmt.Errorf("agent %s: no renderer for format %q", a.Name, a.Format)
 		}
 		path := t.Path
+		block := block
+		if req.Content != nil {
+			base := sys.Paths.Dir(t.Path)
+			if level == LevelProject {
+				base = req.Project.Dir
+			}
+			files, gaps, section, n := contentFor(sys, a, level, base, req.Content)
+			preq.Files, preq.Gaps = append(preq.Files, files...), append(preq.Gaps, gaps...)
+			always[a.Name] = n
+			block = withRules(block, section)
+		}
 		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
 		if a.Format == core.FormatBlock {
 			t.block = block
@@ -92,7 +120,20 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 			return nil, err
 		}
 	}
-	return out, nil
+	full.Targets = out
+	if req.Content != nil {
+		preq.Force = req.Content.Force
+		preq.RecordPath = req.Content.RecordPath
+		if level == LevelProject {
+			preq.Root = req.Project.Dir
+			preq.RecordPath = sys.Paths.Join(req.Project.Dir, ".charter", "projection.lock")
+		}
+		if full.Content, err = projection.Make(sys, preq); err != nil {
+			return nil, err
+		}
+		full.Budget = budgets(sys, sel, out, always)
+	}
+	return full, nil
 }
 
 // plan reads the target and finds what Run would make of it. With runOnly

@@ -104,6 +104,7 @@ var checks = []check{
 	settingsFiles,
 	policyFile,
 	unknownKeys,
+	contentSources,
 	sharedLinks,
 	server,
 	agentFiles,

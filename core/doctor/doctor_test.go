@@ -63,7 +63,7 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 			t.Errorf("%s: status %s with fix %q: a fix belongs to every line that is not ok, and only to those", c.Name, c.Status, c.Fix)
 		}
 	}
-	want := []string{"companion", "profile", "config-root", "scope", "project", "settings", "policy", "shared-links", "server", "agent-file:claude", "agent-file:claude"}
+	want := []string{"companion", "profile", "config-root", "scope", "project", "settings", "policy", "content", "shared-links", "server", "agent-file:claude", "agent-file:claude"}
 	if !slices.Equal(names, want) {
 		t.Errorf("checks %v, want %v", names, want)
 	}

@@ -38,7 +38,10 @@ const (
 	StaleETag    = "stale_etag"     // the file changed since it was read
 	ReadOnlyFile = "read_only_file" // the target cannot be written
 	GateRunning  = "gate_running"   // another gate run is under way
+	ItemExists   = "item_exists"    // `new` would overwrite a content source
 	Untrusted    = "untrusted"      // a project's command that the user has not trusted
+	// a projected file's target is foreign or was edited by hand
+	ProjectionConflict = "projection_conflict"
 
 	// The file system is not shaped as a write needs.
 	IsDirectory        = "is_directory"
@@ -58,6 +61,7 @@ const (
 	MalformedMCPJSON       = "malformed_mcp_json"
 	MalformedAgentSettings = "malformed_agent_settings" // an agent's settings.json
 	MalformedReport        = "malformed_report"         // a coverage report
+	MalformedContent       = "malformed_content"        // a rule, skill, command or subagent source
 
 	// The machine or the other side.
 	NoHome        = "no_home"        // the home directory is unknown
@@ -78,11 +82,11 @@ func All() []string {
 		UnknownID, UnknownAgent, NoAgent, ScalarParent, LockedByPolicy,
 		NotFound, MethodNotAllowed, PayloadTooLarge, PreconditionRequired,
 		Unauthorized, ForbiddenOrigin, MisdirectedRequest,
-		SharedWrite, Cancelled, StaleETag, ReadOnlyFile, GateRunning, Untrusted,
+		SharedWrite, Cancelled, StaleETag, ReadOnlyFile, GateRunning, Untrusted, ProjectionConflict,
 		IsDirectory, NotDirectory, NotRegularFile, ChangedDuringWrite, NotAbsolute,
 		OutsideProject, TooLarge, ForeignOwner,
 		MalformedSettings, MalformedMarkers, LinkLoop, MalformedPolicy, MalformedMCPJSON,
-		MalformedAgentSettings, MalformedReport,
+		MalformedAgentSettings, MalformedReport, MalformedContent, ItemExists,
 		NoHome, NoServer, ServerRunning, NotSupported,
 		Outdated, CheckFailed,
 	}

@@ -31,6 +31,8 @@ import (
 //	KindState         16 MiB  charter's own files (token, discovery file,
 //	                          dismissals, gate state): someone else may
 //	                          still have put something in their place
+//	KindContent        8 MiB  a rule, skill, command or subagent source and
+//	                          a skill's other files
 type Kind int
 
 // The kinds; the zero Kind is KindInstructions, the largest cap of a file
@@ -42,6 +44,7 @@ const (
 	KindCoverage
 	KindManifest
 	KindState
+	KindContent
 )
 
 var kinds = [...]struct {
@@ -54,6 +57,7 @@ var kinds = [...]struct {
 	KindCoverage:     {"coverage report", 512 << 20},
 	KindManifest:     {"package manifest", 1 << 20},
 	KindState:        {"charter state file", 16 << 20},
+	KindContent:      {"content source", 8 << 20},
 }
 
 // Max is the most bytes charter reads of a file of kind k.

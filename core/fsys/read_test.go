@@ -181,7 +181,7 @@ func TestReadAllMemoryIsBounded(t *testing.T) {
 // The table: each kind has a name and a cap, and an instruction file's cap
 // leaves room above the 20 MB CLAUDE.md the apply benchmark uses.
 func TestKinds(t *testing.T) {
-	for k := KindInstructions; k <= KindState; k++ {
+	for k := KindInstructions; k <= KindContent; k++ {
 		if k.String() == "" || k.Max() < 1<<20 {
 			t.Errorf("kind %d: %q %d", k, k, k.Max())
 		}

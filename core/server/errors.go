@@ -29,9 +29,13 @@ func Status(code string) (_ int, ok bool) {
 		core.CodeServerRunning, core.CodeOutdated, core.CodeCheckFailed,
 		// broken markers are the user's file: fix it and send again
 		core.CodeMalformedMarkers, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings,
-		core.CodeChangedDuringWrite,
+		core.CodeChangedDuringWrite, core.CodeItemExists,
+		// a source the user wrote is broken: fix it and send again
+		core.CodeMalformedContent,
 		// the repository's own files or commands, not the request, are the problem
-		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted:
+		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted,
+		// a projected file a person made or edited: move it or --force
+		core.CodeProjectionConflict:
 		return http.StatusConflict, true
 	case core.CodeStaleETag:
 		return http.StatusPreconditionFailed, true

@@ -13,6 +13,7 @@ type ApplyRequest struct {
 	// project's effective settings, instead of the user-level ones.
 	Project bool
 	RunOnly bool // for Run alone: no copy of the files, no diff (apply.Request)
+	Force   bool // take over projected files charter did not write or that were edited
 }
 
 // ErrNoProject is an apply of the project's files with no project; each
@@ -69,4 +70,70 @@ func orNoProject(err error) error {
 		return err
 	}
 	return ErrNoProject
+}
+
+// PlanAll plans everything apply writes at the request's level, the
+// content of the level included (SPEC §12), before anything is written:
+// a conflict or a refused shared link then leaves every file as it was.
+func (s *Session) PlanAll(req ApplyRequest) (*apply.Full, error) {
+	if req.Project {
+		if p, err := s.Project(); err != nil || p == nil {
+			return nil, orNoProject(err)
+		}
+	}
+	read := s.Store
+	if !req.Project {
+		read = s.UserStore
+	}
+	st, err := read()
+	if err != nil {
+		return nil, err
+	}
+	snap, err := st.Read()
+	if err != nil {
+		return nil, err
+	}
+	r := apply.Request{Agents: req.Agents, RunOnly: req.RunOnly}
+	if req.Project {
+		if r.Project, err = s.Project(); err != nil {
+			return nil, err
+		}
+	}
+	if r.Content, err = s.content(snap, r.Project, req.Force); err != nil {
+		return nil, err
+	}
+	return apply.PlanAll(s.Sys, snap, r)
+}
+
+// RunAll writes what PlanAll planned; files behind a shared link only when
+// confirmed.
+func (s *Session) RunAll(full *apply.Full, confirmShared bool) ([]apply.Result, error) {
+	return apply.RunAll(s.Sys, full, confirmShared)
+}
+
+// content is what apply projects at a level: nil when there is nothing to
+// project and nothing was ever projected (the instruction files alone).
+func (s *Session) content(snap *settings.Snapshot, proj *core.Project, force bool) (*apply.Content, error) {
+	items, err := s.activeItems(snap, proj)
+	if err != nil {
+		return nil, err
+	}
+	out := &apply.Content{Items: items, Force: force, Autoload: snap.Values["skills.autoload"] != false}
+	var record string
+	if proj != nil {
+		record = s.Sys.Paths.Join(proj.Dir, core.ProjectDirName, "projection.lock")
+	} else {
+		sc, err := s.Scope()
+		if err != nil {
+			return nil, err
+		}
+		record = s.Sys.Paths.Join(sc.Path, "state", "projection.json")
+		out.RecordPath = record
+	}
+	if len(items) == 0 {
+		if _, err := s.Sys.Fs.Stat(record); err != nil {
+			return nil, nil
+		}
+	}
+	return out, nil
 }

@@ -30,6 +30,14 @@ const (
 	Duration Kind = "duration"
 )
 
+// The keys about content (core/content reads them by these names).
+const (
+	KeyRulesTier      = "rules.tier"
+	KeyRulesDisabled  = "rules.disabled"
+	KeySkillsAutoload = "skills.autoload"
+	KeySkillsDisabled = "skills.disabled"
+)
+
 // Key describes one setting.
 type Key struct {
 	Name        string // dotted, e.g. rules.tier
@@ -115,21 +123,21 @@ func dec(s string) *decimal.Decimal { d := decimal.RequireFromString(s); return 
 const SchemaVersion = 3
 
 var schema = []Key{
-	{Name: "rules.tier", Kind: Enum, Default: "balanced", Choices: []string{"minimal", "balanced", "full"},
+	{Name: KeyRulesTier, Kind: Enum, Default: "balanced", Choices: []string{"minimal", "balanced", "full"},
 		Description: "How many of charter's rules the agent follows: minimal, balanced or full.",
 		Tell: Tell{Label: "Rule tier", Says: says(
 			"minimal", "Follow only the essential rules (safety, correctness and the quality gates below); skip style and process rules.",
 			"balanced", "Follow the essential rules and every other rule that clearly fits the task at hand.",
 			"full", "Follow every charter rule on every task, style and process rules included.")}},
-	{Name: "rules.disabled", Kind: List, Default: []string{}, Item: "rule name",
+	{Name: KeyRulesDisabled, Kind: List, Default: []string{}, Item: "rule name",
 		Description: "Rules the agent must not apply, by name.",
 		Tell:        Tell{Line: "Never apply these rules", None: "No rule is disabled."}},
-	{Name: "skills.autoload", Kind: Bool, Default: true,
+	{Name: KeySkillsAutoload, Kind: Bool, Default: true,
 		Description: "Load matching skills automatically when a task calls for them.",
 		Tell: Tell{Says: says(
 			"true", "Load the skills that match the task automatically.",
 			"false", "Do not load skills on your own; load one only when the user asks for it.")}},
-	{Name: "skills.disabled", Kind: List, Default: []string{}, Item: "skill name",
+	{Name: KeySkillsDisabled, Kind: List, Default: []string{}, Item: "skill name",
 		Description: "Skills the agent must never load, by name.",
 		Tell:        Tell{Line: "Never load these skills", None: "No skill is disabled."}},
 	{Name: "commands.suggestions.enabled", Kind: Bool, Default: true,

@@ -538,7 +538,10 @@ func (st *Store) precheck(u Update) error {
 	}
 
 	// The policy wins at every layer: refuse before anything is touched.
-	return st.policy.CheckSet(u.Set)
+	if err := st.policy.CheckSet(u.Set); err != nil {
+		return err
+	}
+	return checkPolicyItems(st.sys, u.Set, nil)
 
 }
 

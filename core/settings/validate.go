@@ -13,9 +13,6 @@ func Validate(path string, data []byte) error {
 // writes a value the policy does not allow. Only keys whose value changes
 // count: a file already beyond the policy can still be edited elsewhere.
 func (st *Store) CheckEdit(old, data []byte) error {
-	if st.policy == nil {
-		return nil
-	}
 	before := map[string]any{}
 	for _, v := range loadLayer(st.Path(), old).values {
 		before[v.key] = v.v
@@ -25,6 +22,9 @@ func (st *Store) CheckEdit(old, data []byte) error {
 			continue
 		}
 		if err := st.policy.Check(v.key, v.v); err != nil {
+			return err
+		}
+		if err := checkPolicyItems(st.sys, map[string]any{v.key: v.v}, before); err != nil {
 			return err
 		}
 	}

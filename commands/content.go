@@ -1,0 +1,169 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
+)
+
+// The rules, skills, commands and subagents groups (rules.go, skills.go,
+// commandscmd.go, subagents.go) share list, show and new, here.
+
+// library reads this run's settings and every content source (SPEC §12):
+// the scope's, the project's and the policy folder's.
+func (a *App) library() (*content.Library, content.Selection, error) {
+	return a.session().Library()
+}
+
+// commandOf is the command group of a kind.
+func commandOf(k content.Kind) string {
+	if k == content.KindSubagent {
+		return "subagents"
+	}
+	return k.Dir()
+}
+
+type listDoc struct {
+	Items []content.Entry `json:"items"`
+}
+
+func (a *App) listContent(k content.Kind) error {
+	lib, sel, err := a.library()
+	if err != nil {
+		return err
+	}
+	doc := listDoc{Items: []content.Entry{}}
+	for _, e := range lib.Effective("", sel) {
+		if e.Kind == k {
+			doc.Items = append(doc.Items, e)
+		}
+	}
+	return a.emit(doc, func(w io.Writer) {
+		if len(doc.Items) == 0 {
+			fmt.Fprintf(w, "no %s yet: add one with `charter %s new NAME` (--project for the repository's)\n", k.Dir(), commandOf(k))
+			return
+		}
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		head := "NAME\tSTATE\tLEVEL\tORIGIN\tDESCRIPTION"
+		if k == content.KindRule {
+			head = "NAME\tTIER\tSTATE\tLEVEL\tORIGIN\tDESCRIPTION"
+		}
+		fmt.Fprintln(tw, head)
+		for _, e := range doc.Items {
+			cols := []string{e.Name, e.State, e.Level, e.Path, oneLine(e.Description)}
+			if k == content.KindRule {
+				cols = append([]string{e.Name, e.Tier}, cols[1:]...)
+			}
+			fmt.Fprintln(tw, strings.Join(cols, "\t"))
+		}
+		tw.Flush()
+	})
+}
+
+// showDoc is `show --json`: the entry, its body and a skill's other files.
+type showDoc struct {
+	content.Entry
+	Files []string `json:"files,omitempty"`
+	Body  string   `json:"body"`
+}
+
+func (a *App) showContent(k content.Kind, name string) error {
+	lib, sel, err := a.library()
+	if err != nil {
+		return err
+	}
+	e, ok := lib.Find("", sel, k, name)
+	if !ok {
+		return core.Errorf(core.CodeNotFound, "there is no %s named %q: `charter %s list` shows them, `charter %s new %s` makes one", k, name, commandOf(k), commandOf(k), name)
+	}
+	doc := showDoc{Entry: e, Body: string(e.Body)}
+	for _, f := range e.Files {
+		doc.Files = append(doc.Files, f.Rel)
+	}
+	return a.emit(doc, func(w io.Writer) {
+		field := func(label, v string) {
+			if v != "" {
+				fmt.Fprintf(w, "%-13s %s\n", label+":", v)
+			}
+		}
+		field("name", e.Name)
+		field("kind", string(e.Kind))
+		field("state", e.State)
+		field("tier", e.Tier)
+		field("level", e.Level)
+		field("origin", e.Path)
+		field("description", oneLine(e.Description))
+		field("globs", strings.Join(e.Globs, ", "))
+		field("agents", strings.Join(e.Agents, ", "))
+		field("argument-hint", e.ArgHint)
+		field("tools", strings.Join(e.Tools, ", "))
+		field("model", e.Model)
+		field("files", strings.Join(doc.Files, ", "))
+		fmt.Fprintln(w)
+		io.WriteString(w, doc.Body)
+	})
+}
+
+// NewFlags choose where `new` writes the source.
+type NewFlags struct {
+	Project bool `name:"project" help:"Write it into the project's .charter/ (committed with the repository) instead of this scope's folder."`
+}
+
+type newDoc struct {
+	Kind content.Kind `json:"kind"`
+	Name string       `json:"name"`
+	Path string       `json:"path"`
+}
+
+func (a *App) newContent(k content.Kind, name string, f NewFlags) error {
+	if msg := content.CheckName(name); msg != "" {
+		return core.Errorf(core.CodeUsage, "%s", msg)
+	}
+	base, opts, err := a.newTarget(f.Project)
+	if err != nil {
+		return err
+	}
+	path := a.Sys.Paths.Join(base, k.Dir(), name+".md")
+	if k == content.KindSkill {
+		path = a.Sys.Paths.Join(base, k.Dir(), name, content.SkillFile)
+	}
+	err = a.Sys.UpdateFileOpts(path, opts, func(old []byte) ([]byte, error) {
+		if old != nil {
+			return nil, core.Errorf(core.CodeItemExists, "%s already exists: charter never overwrites a source; edit it, or choose another name", path)
+		}
+		return content.Scaffold(k, name), nil
+	})
+	if err != nil {
+		return err
+	}
+	return a.emit(newDoc{Kind: k, Name: name, Path: path}, func(w io.Writer) {
+		fmt.Fprintf(w, "created %s: describe the %s in it, then run `charter apply`\n", path, k)
+	})
+}
+
+// newTarget is the folder a new source goes to and how it is written: the
+// scope's folder, or with project the project's .charter/ (created at the
+// repository root when there is no project yet).
+func (a *App) newTarget(project bool) (string, core.WriteOptions, error) {
+	return a.session().SourceDir(project)
+}
+
+// itemNames completes the names of a kind's items in effect here; nothing
+// when the sources cannot be read (completion never prints an error).
+func itemNames(a *App, k content.Kind) []candidate {
+	lib, sel, err := a.library()
+	if err != nil {
+		return nil
+	}
+	var out []candidate
+	for _, e := range lib.Effective("", sel) {
+		if e.Kind == k {
+			out = append(out, candidate{e.Name, e.Description})
+		}
+	}
+	return out
+}

@@ -1,0 +1,30 @@
+package commands
+
+import "github.com/agentkit/charter/core/content"
+
+// RulesCmd groups the rules commands (SPEC §12).
+type RulesCmd struct {
+	List RulesListCmd `cmd:"" help:"List the rules in effect here: name, state, level, origin, description."`
+	Show RulesShowCmd `cmd:"" help:"Show one rule's fields and body."`
+	New  RulesNewCmd  `cmd:"" help:"Scaffold a new rule in this scope (--project: in the project's .charter/)."`
+}
+
+// RulesListCmd lists the effective rules.
+type RulesListCmd struct{}
+
+func (c *RulesListCmd) Run(a *App) error { return a.listContent(content.KindRule) }
+
+// RulesShowCmd shows one rule.
+type RulesShowCmd struct {
+	Name string `arg:"" help:"The rule's name." complete:"item-rule"`
+}
+
+func (c *RulesShowCmd) Run(a *App) error { return a.showContent(content.KindRule, c.Name) }
+
+// RulesNewCmd scaffolds a rule, never overwriting one.
+type RulesNewCmd struct {
+	Name string `arg:"" help:"The new rule's name: lowercase letters, digits and hyphens."`
+	NewFlags
+}
+
+func (c *RulesNewCmd) Run(a *App) error { return a.newContent(content.KindRule, c.Name, c.NewFlags) }

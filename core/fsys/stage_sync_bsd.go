@@ -1,0 +1,6 @@
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
+
+package fsys
+
+// SyncStaged makes every staged file durable before any is renamed.
+func SyncStaged(ss []*Staged) error { return syncEach(ss) }

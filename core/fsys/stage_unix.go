@@ -1,0 +1,157 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package fsys
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// Staged is a file written to its temporary name and not yet renamed: a
+// batch of many files stages them all, makes them durable together
+// (SyncStaged), then commits each and syncs each directory once
+// (SyncDirs), instead of an fsync per file one after another.
+type Staged struct {
+	t   *Target
+	tmp string
+	fd  int
+	dev uint64
+}
+
+// Stage writes data to a new temporary file beside the target, in the
+// directory handle the walk checked, with the mode Write would give it.
+// The target keeps its directory open until Commit or Abort.
+func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
+	if t.IsDir {
+		return nil, &IsDirError{Path: t.Path}
+	}
+	if t.Missing {
+		return nil, &fs.PathError{Op: "write", Path: t.Path, Err: fs.ErrNotExist}
+	}
+	var st unix.Stat_t
+	mode, exact := p.New, false
+	if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFREG:
+		case unix.S_IFDIR:
+			return nil, &IsDirError{Path: t.Path}
+		default:
+			return nil, &NotRegularError{Path: t.Path}
+		}
+	} else if err != unix.ENOENT {
+		return nil, &fs.PathError{Op: "write", Path: t.Path, Err: err}
+	}
+	if p.Fixed != 0 {
+		mode, exact = p.Fixed, true
+	}
+	if mode == 0 {
+		mode = 0o600
+	}
+	tmp, fd, err := t.createTemp(mode)
+	if err != nil {
+		return nil, err
+	}
+	s := &Staged{t: t, tmp: tmp, fd: fd, dev: t.dev}
+	f := os.NewFile(uintptr(fd), join(t.Dir, tmp))
+	_, err = f.Write(data)
+	if err == nil && exact {
+		err = f.Chmod(mode)
+	}
+	if err != nil {
+		f.Close()
+		unix.Unlinkat(t.fd, tmp, 0)
+		return nil, fmt.Errorf("write %s: %w", t.Path, err)
+	}
+	// Keep the descriptor: SyncStaged may fsync it.
+	s.fd, err = unix.Dup(fd)
+	f.Close()
+	if err != nil {
+		unix.Unlinkat(t.fd, tmp, 0)
+		return nil, fmt.Errorf("write %s: %w", t.Path, err)
+	}
+	return s, nil
+}
+
+// Commit renames the temporary file over the target. A name that stopped
+// being a regular file since Stage is refused, as Write refuses it.
+func (s *Staged) Commit() error {
+	t := s.t
+	s.closeFD()
+	if t.BeforeRename != nil {
+		t.BeforeRename(join(t.Dir, s.tmp))
+	}
+	var st unix.Stat_t
+	if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Unlinkat(t.fd, s.tmp, 0)
+		return &ChangedError{Path: t.Path, What: "stopped being a regular file"}
+	}
+	if err := unix.Renameat(t.fd, s.tmp, t.fd, t.Name); err != nil {
+		unix.Unlinkat(t.fd, s.tmp, 0)
+		return fmt.Errorf("write %s: %w", t.Path, err)
+	}
+	return nil
+}
+
+// Abort removes the temporary file.
+func (s *Staged) Abort() {
+	s.closeFD()
+	unix.Unlinkat(s.t.fd, s.tmp, 0)
+}
+
+func (s *Staged) closeFD() {
+	if s.fd >= 0 {
+		unix.Close(s.fd)
+		s.fd = -1
+	}
+}
+
+// Target is the walked target the file is staged for.
+func (s *Staged) Target() *Target { return s.t }
+
+// SyncDirs fsyncs each distinct directory of the targets once, after
+// their renames: the new names are then durable.
+func SyncDirs(ts []*Target) {
+	seen := map[string]bool{}
+	for _, t := range ts {
+		if t.Missing || seen[t.Dir] {
+			continue
+		}
+		seen[t.Dir] = true
+		if rfd, err := t.readFD(); err == nil {
+			unix.Fsync(rfd) // a directory that cannot be synced still holds the names
+		}
+	}
+}
+
+// Remove deletes the target's file (a regular file only) in the handle
+// the walk checked; a missing one is no error.
+func (t *Target) Remove() error {
+	if t.Missing {
+		return nil
+	}
+	var st unix.Stat_t
+	if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == unix.ENOENT {
+		return nil
+	} else if err != nil {
+		return &fs.PathError{Op: "remove", Path: t.Path, Err: err}
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return &NotRegularError{Path: t.Path}
+	}
+	if err := unix.Unlinkat(t.fd, t.Name, 0); err != nil && err != unix.ENOENT {
+		return &fs.PathError{Op: "remove", Path: t.Path, Err: err}
+	}
+	return nil
+}
+
+// RemoveEmptyDir removes the target when it is an empty directory; a
+// directory holding anything is left as it is (reported false).
+func (t *Target) RemoveEmptyDir() bool {
+	if t.Missing {
+		return false
+	}
+	return unix.Unlinkat(t.fd, t.Name, unix.AT_REMOVEDIR) == nil
+}

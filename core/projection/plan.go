@@ -1,0 +1,238 @@
+package projection
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/fsys"
+)
+
+// States of a projected file in a report (SPEC §12 "Ownership").
+const (
+	StateWritten     = "written"     // Run wrote it
+	StateCurrent     = "current"     // it already holds the projected bytes
+	StateOutdated    = "outdated"    // recorded, unedited, and the sources changed
+	StateMissing     = "missing"     // not on disk yet
+	StateForeign     = "foreign"     // exists and charter never recorded it
+	StateEdited      = "edited"      // recorded, and its bytes differ from the record
+	StatePruned      = "pruned"      // recorded, its item is no longer active: deleted
+	StateBlocked     = "blocked"     // behind a link the companion shares, not confirmed
+	StateUnsupported = "unsupported" // the agent has no place for this kind
+)
+
+// Placed is a projected file with its absolute path.
+type Placed struct {
+	File
+	Path string
+}
+
+// Request is one level's projection to plan.
+type Request struct {
+	Root       string // the project root at project level, "" at user level
+	RecordPath string // projection.lock or the scope's projection.json
+	Files      []Placed
+	Gaps       []Gap
+	Force      bool // take foreign and edited files over
+}
+
+// Entry is one file in the report: `apply --json` prints one per file.
+type Entry struct {
+	Kind  string  `json:"kind"`
+	Item  string  `json:"item"`
+	Agent string  `json:"agent"`
+	Path  *string `json:"path"` // null for unsupported
+	State string  `json:"state"`
+	// SharedPath is the companion's link the file lies behind, if any.
+	SharedPath string `json:"sharedPath,omitempty"`
+}
+
+// Plan is what Run will do, decided before anything is written.
+type Plan struct {
+	Entries   []Entry
+	req       Request
+	writes    []Placed // files to write, in path order
+	deletes   []Placed // recorded files to delete (pruned)
+	record    Record   // the record after Run
+	oldRecord Record
+	conflicts []string
+}
+
+// Changes reports whether Run would write or delete anything.
+func (p *Plan) Changes() bool {
+	return len(p.writes) > 0 || len(p.deletes) > 0 || !bytes.Equal(p.record.Encode(), p.oldRecord.Encode())
+}
+
+// recPath is path as the record holds it: relative to the project root at
+// project level, absolute at user level.
+func (r Request) recPath(sys *core.System, path string) string {
+	if r.Root == "" {
+		return path
+	}
+	rel, ok := sys.Paths.Within(r.Root, path)
+	if !ok {
+		return path
+	}
+	return strings.Join(rel, "/")
+}
+
+func (r Request) absPath(sys *core.System, rec string) string {
+	if r.Root == "" {
+		return rec
+	}
+	return sys.Paths.Join(append([]string{r.Root}, strings.Split(rec, "/")...)...)
+}
+
+// Make plans req: every target is read and given its state. A foreign or
+// edited target without Force is a conflict: Conflict() says which.
+func Make(sys *core.System, req Request) (*Plan, error) {
+	old, err := ReadRecord(sys, req.RecordPath, req.Root)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{req: req, oldRecord: old, record: Record{Version: RecordVersion}}
+	recorded := old.index()
+	planned := map[string]bool{}
+	shared := sharedCache{sys: sys, dirs: map[string]string{}}
+	files := slices.Clone(req.Files)
+	slices.SortStableFunc(files, func(a, b Placed) int { return strings.Compare(a.Path, b.Path) })
+	for _, f := range files {
+		rp := req.recPath(sys, f.Path)
+		if planned[rp] {
+			continue // the same file for two agents (.agents/skills): once
+		}
+		planned[rp] = true
+		sum := Sum(f.Data)
+		p.record.Files = append(p.record.Files, Recorded{Path: rp, SHA256: sum, Kind: string(f.Kind), Item: f.Item, Agent: f.Agent})
+		disk, err := sys.ReadWithin(req.Root, f.Path, fsys.KindInstructions)
+		if err != nil {
+			return nil, err
+		}
+		rec, isRec := recorded[rp]
+		state := StateCurrent
+		switch {
+		case disk == nil:
+			state = StateMissing
+		case bytes.Equal(disk, f.Data):
+			// As projected, recorded or not: a run killed after its rename
+			// and before its record left exactly this.
+		case !isRec:
+			state = StateForeign
+		case Sum(disk) != rec.SHA256:
+			state = StateEdited
+		default:
+			state = StateOutdated
+		}
+		if (state == StateForeign || state == StateEdited) && !req.Force {
+			p.conflicts = append(p.conflicts, conflictLine(f.Path, state))
+		}
+		e := entry(f.File, f.Path, state)
+		if state != StateCurrent {
+			e.SharedPath, err = shared.of(f.Path)
+			if err != nil {
+				return nil, err
+			}
+			p.writes = append(p.writes, f)
+		}
+		p.Entries = append(p.Entries, e)
+	}
+	for _, r := range old.Files {
+		if planned[r.Path] {
+			continue
+		}
+		path := req.absPath(sys, r.Path)
+		disk, err := sys.ReadWithin(req.Root, path, fsys.KindInstructions)
+		if err != nil {
+			return nil, err
+		}
+		f := Placed{File: File{Agent: r.Agent, Kind: content.Kind(r.Kind), Item: r.Item}, Path: path}
+		e := entry(f.File, path, StatePruned)
+		switch {
+		case disk == nil: // gone already: only the record forgets it
+		case Sum(disk) != r.SHA256 && !req.Force:
+			e.State = StateEdited
+			p.conflicts = append(p.conflicts, conflictLine(path, StateEdited))
+		case Sum(disk) != r.SHA256:
+			// --force: charter lets go of a file a person edited, and
+			// leaves it where it is.
+		default:
+			if e.SharedPath, err = shared.of(path); err != nil {
+				return nil, err
+			}
+			p.deletes = append(p.deletes, f)
+		}
+		p.Entries = append(p.Entries, e)
+	}
+	for _, g := range req.Gaps {
+		p.Entries = append(p.Entries, Entry{Kind: string(g.Kind), Item: g.Item, Agent: g.Agent, State: StateUnsupported})
+	}
+	return p, nil
+}
+
+func entry(f File, path, state string) Entry {
+	return Entry{Kind: string(f.Kind), Item: f.Item, Agent: f.Agent, Path: &path, State: state}
+}
+
+func conflictLine(path, state string) string {
+	if state == StateForeign {
+		return path + " (foreign: charter did not write it)"
+	}
+	return path + " (edited by hand since charter wrote it)"
+}
+
+// Conflict is the error a plan with foreign or edited targets stops with:
+// nothing is written.
+func (p *Plan) Conflict() error {
+	if len(p.conflicts) == 0 {
+		return nil
+	}
+	return core.Errorf(core.CodeProjectionConflict,
+		"%d projected file(s) would overwrite or delete a file charter does not own: %s; nothing was written: turn the file into a charter source with `charter import`, move it away, or run `charter apply --force` to take it over",
+		len(p.conflicts), strings.Join(p.conflicts, ", "))
+}
+
+// Blocked lists the files a write or delete would reach through a link the
+// companion shares.
+func (p *Plan) Blocked() []Entry {
+	var out []Entry
+	for _, e := range p.Entries {
+		if e.SharedPath != "" && e.State != StateCurrent && e.State != StateUnsupported {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Outdated counts the files `apply --check` fails on.
+func (p *Plan) Outdated() int {
+	n := 0
+	for _, e := range p.Entries {
+		switch e.State {
+		case StateMissing, StateOutdated, StateForeign, StateEdited, StatePruned:
+			n++
+		}
+	}
+	return n
+}
+
+// sharedCache asks the guard once per directory.
+type sharedCache struct {
+	sys  *core.System
+	dirs map[string]string
+}
+
+func (c sharedCache) of(path string) (string, error) {
+	dir := c.sys.Paths.Dir(path)
+	if v, ok := c.dirs[dir]; ok {
+		return v, nil
+	}
+	v, err := c.sys.SharedLink(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	c.dirs[dir] = v
+	return v, nil
+}

@@ -1,0 +1,164 @@
+package projection
+
+import (
+	"strings"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/fsys"
+)
+
+// Guard is the shared-link verdict on a plan: a *core.SharedWriteError for
+// the first file behind a link the companion shares when confirm is not
+// set, else nil. Checked before anything at all is written.
+func (p *Plan) Guard(confirm bool) error {
+	if confirm {
+		return nil
+	}
+	if b := p.Blocked(); len(b) > 0 {
+		return &core.SharedWriteError{Target: *b[0].Path, SharedPath: b[0].SharedPath}
+	}
+	return nil
+}
+
+// Run carries the plan out: nothing when it has a conflict or an
+// unconfirmed shared link. Otherwise, under one lock (the record's):
+// every new file is staged beside its target, all are made durable
+// together (fsys.SyncStaged), renamed into place, each directory synced
+// once; pruned files are deleted with the folders made for them once
+// empty; the record is written last. A run killed anywhere leaves no torn
+// file (renames are atomic), and every file it renamed either is in the
+// record or holds exactly the bytes the next plan projects (then it is
+// current, and recorded by that run).
+func (p *Plan) Run(sys *core.System, confirm bool) error {
+	if err := p.Conflict(); err != nil {
+		return err
+	}
+	if err := p.Guard(confirm); err != nil {
+		return err
+	}
+	if !p.Changes() {
+		return nil
+	}
+	return sys.WithLock(p.req.RecordPath, func() error {
+		if err := p.writeAll(sys, confirm); err != nil {
+			return err
+		}
+		if err := p.prune(sys, confirm); err != nil {
+			return err
+		}
+		o := core.WriteOptions{ConfirmShared: confirm, Owned: p.req.Root == "", NewMode: 0o644, Within: p.req.Root}
+		if err := sys.WriteAtomicOpts(p.req.RecordPath, o, p.record.Encode()); err != nil {
+			return err
+		}
+		for i := range p.Entries {
+			switch p.Entries[i].State {
+			case StateMissing, StateOutdated, StateForeign, StateEdited:
+				p.Entries[i].State = StateWritten
+			}
+		}
+		return nil
+	})
+}
+
+func (p *Plan) writeAll(sys *core.System, confirm bool) error {
+	staged := make([]*fsys.Staged, 0, len(p.writes))
+	defer func() {
+		for _, s := range staged {
+			if s != nil {
+				s.Abort()
+				s.Target().Close()
+			}
+		}
+	}()
+	for _, f := range p.writes {
+		o := core.WriteOptions{ConfirmShared: confirm, NewMode: f.Mode, Within: p.req.Root}
+		s, err := sys.StageFile(f.Path, o, f.Data)
+		if err != nil {
+			return err
+		}
+		staged = append(staged, s)
+	}
+	if err := fsys.SyncStaged(staged); err != nil {
+		return err
+	}
+	targets := make([]*fsys.Target, 0, len(staged))
+	for i, s := range staged {
+		err := s.Commit()
+		targets = append(targets, s.Target())
+		staged[i] = nil
+		if err != nil {
+			for _, s := range staged[i+1:] {
+				s.Abort()
+				s.Target().Close()
+			}
+			staged = nil
+			fsys.SyncDirs(targets)
+			closeAll(targets)
+			return err
+		}
+	}
+	fsys.SyncDirs(targets)
+	closeAll(targets)
+	return nil
+}
+
+func closeAll(ts []*fsys.Target) {
+	for _, t := range ts {
+		t.Close()
+	}
+}
+
+// prune deletes the recorded files of items no longer active, then a
+// skill's folders once empty: never a folder that holds anything else.
+func (p *Plan) prune(sys *core.System, confirm bool) error {
+	o := core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root}
+	dirs := map[string]bool{}
+	for _, f := range p.deletes {
+		if err := sys.RemoveFile(f.Path, o); err != nil {
+			return err
+		}
+		if f.Kind != content.KindSkill {
+			continue
+		}
+		slash := strings.ReplaceAll(f.Path, "\\", "/")
+		i := strings.LastIndex(slash, "/"+f.Item+"/")
+		if i < 0 {
+			continue
+		}
+		top := f.Path[:i+1+len(f.Item)]
+		for d := sys.Paths.Dir(f.Path); len(d) >= len(top); d = sys.Paths.Dir(d) {
+			dirs[d] = true
+			if d == top {
+				break
+			}
+		}
+	}
+	// Deepest first, so a folder's empty subfolders go before it.
+	list := make([]string, 0, len(dirs))
+	for d := range dirs {
+		list = append(list, d)
+	}
+	sortDeepFirst(list)
+	for _, d := range list {
+		if _, err := sys.RemoveEmptyDir(d, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sortDeepFirst(ds []string) {
+	for i := 1; i < len(ds); i++ {
+		for j := i; j > 0 && less(ds[j], ds[j-1]); j-- {
+			ds[j], ds[j-1] = ds[j-1], ds[j]
+		}
+	}
+}
+
+func less(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) > len(b)
+	}
+	return a < b
+}

@@ -1,0 +1,71 @@
+package session
+
+import (
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// Library reads every content source this run sees (SPEC §12): the
+// global and scope folders, the project's .charter/ and the policy's
+// folder, with the selection the effective settings make.
+func (s *Session) Library() (*content.Library, content.Selection, error) {
+	st, snap, err := s.Read()
+	if err != nil {
+		return nil, content.Selection{}, err
+	}
+	lib, err := s.load(snap, st.Project())
+	return lib, content.SelectionOf(snap.Values), err
+}
+
+// load reads the sources apply projects at proj's level (nil: user level).
+func (s *Session) load(snap *settings.Snapshot, proj *core.Project) (*content.Library, error) {
+	policy, err := settings.PolicyPath(s.Sys)
+	if err != nil {
+		return nil, err
+	}
+	return content.Load(s.Sys, snap.Scope, proj, policy)
+}
+
+// activeItems are the items apply projects at proj's level, selected by
+// snap: the settings that level renders with.
+func (s *Session) activeItems(snap *settings.Snapshot, proj *core.Project) ([]content.Item, error) {
+	lib, err := s.load(snap, proj)
+	if err != nil {
+		return nil, err
+	}
+	level := content.LevelUser
+	if proj != nil {
+		level = content.LevelProject
+	}
+	entries := lib.ActiveItems(level, content.SelectionOf(snap.Values))
+	items := make([]content.Item, len(entries))
+	for i, e := range entries {
+		items[i] = e.Item
+	}
+	return items, nil
+}
+
+// SourceDir is where a new item's source goes: the scope's folder, or
+// with project the project's .charter/ (created at the repository root
+// when there is no project yet), with the options its writes take.
+func (s *Session) SourceDir(project bool) (string, core.WriteOptions, error) {
+	if !project {
+		sc, err := s.Scope()
+		return sc.Path, core.WriteOptions{}, err
+	}
+	if s.opts.NoProject {
+		return "", core.WriteOptions{}, core.Errorf(core.CodeUsage, "--project writes into the project, but --no-project turns the project off: give one of them")
+	}
+	p, err := s.Project()
+	if err != nil {
+		return "", core.WriteOptions{}, err
+	}
+	root := ""
+	if p != nil {
+		root = p.Dir
+	} else if root, err = s.CreateRoot(); err != nil {
+		return "", core.WriteOptions{}, err
+	}
+	return s.Sys.Paths.Join(root, core.ProjectDirName), core.WriteOptions{NewMode: settings.ProjectFileMode, Within: root}, nil
+}

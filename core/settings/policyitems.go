@@ -1,0 +1,97 @@
+package settings
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+)
+
+// An administrator's rules and skills live in the folder of the policy
+// file (SPEC §12), whether or not the file exists, and are always active:
+// naming one in rules.disabled or skills.disabled is refused at every
+// layer. core/content reads those folders whole; a write needs only the
+// names, so it lists them here (settings cannot import content, which
+// reads settings' keys).
+
+// disabledKinds maps each disabling key to its source folder and item word.
+var disabledKinds = []struct{ key, dir, what string }{
+	{KeyRulesDisabled, "rules", "rule"},
+	{KeySkillsDisabled, "skills", "skill"},
+}
+
+// PolicyItemNames lists the names of the policy folder's rules (NAME.md
+// files) or skills (folders), for key rules.disabled or skills.disabled;
+// nil for another key or when there are none.
+func PolicyItemNames(sys *core.System, key string) []string {
+	i := slices.IndexFunc(disabledKinds, func(d struct{ key, dir, what string }) bool { return d.key == key })
+	path, err := PolicyPath(sys)
+	if i < 0 || err != nil {
+		return nil
+	}
+	entries, err := afero.ReadDir(sys.Fs, sys.Paths.Join(sys.Paths.Dir(path), disabledKinds[i].dir))
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		if disabledKinds[i].dir == "rules" {
+			if stem, ok := strings.CutSuffix(name, ".md"); ok {
+				names = append(names, stem)
+			}
+			continue
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// PolicyItemError refuses a write that names a policy item in
+// rules.disabled or skills.disabled.
+type PolicyItemError struct {
+	Key    string // rules.disabled or skills.disabled
+	Name   string // the item
+	Folder string // the policy folder's rules/ or skills/
+	what   string
+}
+
+// Code is the policy's: the administrator decided.
+func (e *PolicyItemError) Code() string { return core.CodeLockedByPolicy }
+
+// Extras names the key, the item and where it lives.
+func (e *PolicyItemError) Extras() map[string]any {
+	return map[string]any{"key": e.Key, "item": e.Name, "policy": e.Folder}
+}
+
+func (e *PolicyItemError) Error() string {
+	return fmt.Sprintf("%s: %s is a policy %s (in %s): it is always active and cannot be disabled at any layer; nothing was written (leave it out of %s)",
+		e.Key, e.Name, e.what, e.Folder, e.Key)
+}
+
+// checkPolicyItems refuses values that disable a policy item. before,
+// when not nil, holds the values a file had: a name it already gave is
+// not refused again (an edit of a file that names one may change the rest).
+func checkPolicyItems(sys *core.System, values, before map[string]any) error {
+	for _, d := range disabledKinds {
+		v, ok := values[d.key].([]string)
+		if !ok || len(v) == 0 {
+			continue
+		}
+		had, _ := before[d.key].([]string)
+		names := PolicyItemNames(sys, d.key)
+		for _, n := range v {
+			if slices.Contains(names, n) && !slices.Contains(had, n) {
+				path, _ := PolicyPath(sys)
+				return &PolicyItemError{Key: d.key, Name: n, Folder: sys.Paths.Join(sys.Paths.Dir(path), d.dir), what: d.what}
+			}
+		}
+	}
+	return nil
+}

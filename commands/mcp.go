@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/agentkit/charter/core/mcpserver"
 )
 
@@ -37,13 +35,9 @@ func (c *McpCmd) Run(ctx context.Context, a *App) error {
 	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version, Gates: a.gateRunner(), ProjectDir: a.projectFlag, NoProject: a.noProject},
 		mcpserver.Options{Version: a.Build.Version, Getwd: a.Sys.Getwd, Paths: a.Sys.Paths, Message: a.Sys.ErrorMessage})
 	// stdout is the protocol's: nothing else may be printed there.
-	err = srv.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(a.Stdin), Writer: nopWriteCloser{a.Stdout}})
+	err = srv.Run(ctx, &mcpserver.StdioTransport{In: a.Stdin, Out: a.Stdout})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil // SIGINT or SIGTERM: a clean stop, as for serve
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -31,7 +31,7 @@ type Progress func(done, total int, msg string)
 // KeyDoc is one setting: the document of `charter settings get KEY --json`.
 type KeyDoc struct {
 	Key    string `json:"key"`
-	Value  any    `json:"value"`
+	Value  any    `json:"value" jsonschema:"the effective value"`
 	Origin string `json:"origin" jsonschema:"the file that gave the value, or default"`
 }
 
@@ -43,7 +43,7 @@ type Explanation struct {
 	Allowed     []string      `json:"allowed" jsonschema:"the values an enum takes; null for other types"`
 	Minimum     *settings.Dec `json:"minimum" jsonschema:"lowest value of a number; null when unbounded or not a number"`
 	Maximum     *settings.Dec `json:"maximum" jsonschema:"highest value of a number; null when unbounded or not a number"`
-	Default     any           `json:"default"`
+	Default     any           `json:"default" jsonschema:"the value when no layer sets the key"`
 	Value       any           `json:"value" jsonschema:"the effective value"`
 	Origin      string        `json:"origin" jsonschema:"the file that gave the value, or default"`
 	Layer       string        `json:"layer" jsonschema:"the layer that set the value: default, global, scope, project, projectLocal or policy"`
@@ -59,6 +59,7 @@ type StatusDoc struct {
 	ConfigRoot      core.ConfigRoot `json:"configRoot"`
 	Scope           core.Scope      `json:"scope"`
 	WorkDir         string          `json:"workDir" jsonschema:"the directory the project is looked for from: the client's first root, else charter's working directory"`
+	WorkDirNote     string          `json:"workDirNote,omitempty" jsonschema:"why workDir is charter's working directory although the client announced roots (its roots/list failed, timed out or named no file:// directory); absent otherwise"`
 	Project         *ProjectDoc     `json:"project" jsonschema:"the project whose settings apply, or null"`
 	Policy          *PolicyDoc      `json:"policy" jsonschema:"the policy file in force, or null"`
 	Apply           ApplyStatus     `json:"apply"`

@@ -9,18 +9,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/url"
-	"reflect"
 	"strings"
 	"sync"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // Resource URIs.
@@ -55,7 +51,7 @@ type Server struct {
 	opts Options
 
 	mu    sync.Mutex
-	roots map[*mcp.ServerSession]string // the directory of each session whose client announced roots
+	roots map[*mcp.ServerSession]*clientDir // the directory of each session whose client announced roots
 }
 
 // New builds the server over b.
@@ -63,7 +59,7 @@ func New(b Backend, opts Options) *Server {
 	if opts.Message == nil {
 		panic("mcpserver.New: Options.Message is nil") // errors would be said in the OS's words
 	}
-	s := &Server{b: b, opts: opts, roots: map[*mcp.ServerSession]string{}}
+	s := &Server{b: b, opts: opts, roots: map[*mcp.ServerSession]*clientDir{}}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: core.Name, Title: "charter", Version: opts.Version}, &mcp.ServerOptions{
 		Instructions:            Instructions,
 		RootsListChangedHandler: s.rootsChanged,
@@ -121,7 +117,7 @@ func (s *Server) resource(r *mcp.Resource, read func(ctx context.Context, dir st
 			}
 			text = string(data)
 		} else {
-			dir, ask, err := s.workDir(req.Session, req.ClientCapabilities(), req.Params.InputResponses)
+			dir, ask, err := s.workDir(ctx, req.Session, req.ClientCapabilities(), req.Params.InputResponses)
 			if err != nil {
 				return nil, s.rpcError(err)
 			}
@@ -172,7 +168,9 @@ func (s *Server) addTools() {
 		Name: "status", Title: "charter status", Annotations: readOnly,
 		Description: "Where charter stands: companion profile, config root, scope, project, policy, and whether each agent's instruction file holds the current settings.",
 	}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in StatusInput) (StatusDoc, error) {
-		return s.b.Status(ctx, dir)
+		doc, err := s.b.Status(ctx, dir)
+		doc.WorkDirNote = s.rootsNote(req.Session)
+		return doc, err
 	})
 	addTool(s, &mcp.Tool{
 		Name: "gates_run", Title: "Run the quality gates",
@@ -212,7 +210,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, re
 	t.OutputSchema = schemaFor[Out]()
 	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		var zero Out
-		dir, ask, err := s.workDir(req.Session, req.ClientCapabilities(), req.Params.InputResponses)
+		dir, ask, err := s.workDir(ctx, req.Session, req.ClientCapabilities(), req.Params.InputResponses)
 		if err != nil {
 			return nil, zero, &toolError{core.NewErrorBody(err, s.opts.Message(err))}
 		}
@@ -277,109 +275,4 @@ func (s *Server) rpcError(err error) error {
 func encode(v any) (string, error) {
 	data, err := core.EncodeJSON(v, "", "  ")
 	return string(data), err
-}
-
-// rootsInput names the roots request among a call's input requests.
-const rootsInput = "roots"
-
-// workDir is the directory the client works in: its first root when it
-// announces roots, else charter's working directory. When the client has
-// roots charter has not seen yet, workDir returns the request that asks for
-// them; the SDK sends it and calls the handler again with the answer.
-func (s *Server) workDir(sess *mcp.ServerSession, caps *mcp.ClientCapabilities, answers mcp.InputResponseMap) (string, mcp.InputRequestMap, error) {
-	if caps == nil || caps.RootsV2 == nil {
-		dir, err := s.opts.Getwd()
-		return dir, nil, err
-	}
-	s.mu.Lock()
-	dir, ok := s.roots[sess]
-	s.mu.Unlock()
-	if ok {
-		return dir, nil, nil
-	}
-	if answers == nil {
-		return "", mcp.InputRequestMap{rootsInput: &mcp.ListRootsParams{}}, nil
-	}
-	res, _ := answers[rootsInput].(*mcp.ListRootsResult)
-	dir, ok = s.firstRoot(res)
-	if !ok {
-		var err error
-		if dir, err = s.opts.Getwd(); err != nil {
-			return "", nil, err
-		}
-	}
-	// Only a client that says when its roots change may have them remembered.
-	if caps.RootsV2.ListChanged && sess != nil {
-		s.mu.Lock()
-		s.roots[sess] = dir
-		s.mu.Unlock()
-	}
-	return dir, nil, nil
-}
-
-func (s *Server) rootsChanged(ctx context.Context, req *mcp.RootsListChangedRequest) {
-	s.mu.Lock()
-	delete(s.roots, req.Session)
-	s.mu.Unlock()
-}
-
-// firstRoot turns the client's first root into a path. Only file:// roots
-// name a directory; any other first root is as good as none.
-func (s *Server) firstRoot(res *mcp.ListRootsResult) (string, bool) {
-	if res == nil || len(res.Roots) == 0 || res.Roots[0] == nil {
-		return "", false
-	}
-	return fileURIPath(res.Roots[0].URI, s.opts.Paths)
-}
-
-// fileURIPath is the path a file:// URI names (RFC 8089), in style ps.
-func fileURIPath(uri string, ps core.PathStyle) (string, bool) {
-	u, err := url.Parse(uri)
-	if err != nil || !strings.EqualFold(u.Scheme, "file") || u.Opaque != "" {
-		return "", false
-	}
-	p := u.Path
-	if ps.Windows {
-		switch {
-		case u.Host != "" && !strings.EqualFold(u.Host, "localhost"):
-			p = "//" + u.Host + p // UNC: file://host/share/x
-		case len(p) >= 3 && p[0] == '/' && p[2] == ':':
-			p = p[1:] // file:///C:/x
-		}
-		p = strings.ReplaceAll(p, "/", `\`)
-	} else if u.Host != "" && !strings.EqualFold(u.Host, "localhost") {
-		return "", false // another machine's file
-	}
-	if !ps.IsAbs(p) {
-		return "", false
-	}
-	return ps.Clean(p), true
-}
-
-// typeSchemas describe types whose JSON differs from their Go kind.
-var typeSchemas = map[reflect.Type]*jsonschema.Schema{
-	// A decimal travels as a JSON number written from its exact text.
-	reflect.TypeFor[settings.Dec](): {Type: "number"},
-	// A coverage gate's measure: two decimals, written as numbers.
-	reflect.TypeFor[gates.CoverageResult](): {
-		Type:       "object",
-		Properties: map[string]*jsonschema.Schema{"percent": {Type: "number"}, "min": {Type: "number"}},
-		Required:   []string{"percent", "min"},
-	},
-	// An error body carries its extras beside code and message.
-	reflect.TypeFor[core.ErrorBody](): {
-		Type:       "object",
-		Properties: map[string]*jsonschema.Schema{"code": {Type: "string"}, "message": {Type: "string"}},
-		Required:   []string{"code", "message"},
-	},
-}
-
-// schemaFor is the JSON Schema of T. The types are this package's own, so
-// a failure is a programming error.
-func schemaFor[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
-	if err != nil {
-		panic(err)
-	}
-	return s
 }

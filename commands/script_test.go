@@ -59,11 +59,11 @@ func scriptParams() testscript.Params {
 				return err == nil, nil
 			}
 			if cond == "pyyaml" { // a YAML 1.1 reader; CI must have it (.ci/run)
-				err := exec.Command("python3", "-c", "import yaml").Run()
-				if err != nil && os.Getenv("CI") == "true" {
+				ok := pyYAML() != ""
+				if !ok && os.Getenv("CI") == "true" {
 					return false, fmt.Errorf("python3 with PyYAML is missing: .ci/run installs it")
 				}
-				return err == nil, nil
+				return ok, nil
 			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
@@ -102,6 +102,12 @@ func scriptParams() testscript.Params {
 			for _, sh := range shellsForScripts {
 				if p, err := exec.LookPath(sh); err == nil {
 					e.Setenv(strings.ToUpper(sh), p)
+				}
+			}
+			// A python3 with PyYAML, for settings_yaml11.txtar.
+			if py := pyYAML(); py != "" {
+				if p, err := exec.LookPath(py); err == nil {
+					e.Setenv("PYYAML", p)
 				}
 			}
 			// The charter binary itself, for scripts that copy it elsewhere.
@@ -227,4 +233,16 @@ func cmdTree(ts *testscript.TestScript, neg bool, args []string) {
 	})
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644))
+}
+
+// pyYAML is a python3 that imports PyYAML: the one on PATH, else the
+// system's (Debian's python3-yaml, which .ci/run installs, is for
+// /usr/bin/python3 even where another python3 comes first on PATH).
+func pyYAML() string {
+	for _, py := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(py, "-c", "import yaml").Run() == nil {
+			return py
+		}
+	}
+	return ""
 }

@@ -337,8 +337,9 @@ func TestProjectFiles(t *testing.T) {
 	}
 
 	// The project's settings cannot be read: its files are not checked,
-	// and the settings' own line says why.
-	write(filepath.Join(".charter", "settings.local.yaml"), "rules:\n  tier: extreme\n")
+	// and the settings' own line says why. (The personal settings.local.yaml
+	// is not what apply --project renders from.)
+	write(filepath.Join(".charter", "settings.yaml"), "rules:\n  tier: extreme\n")
 	_, checks = run()
 	if c := checks["project-files"]; c.Status != Warn || !strings.HasPrefix(c.Message, "not checked: the project's settings") {
 		t.Errorf("unreadable project settings: %+v", c)

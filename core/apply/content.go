@@ -81,11 +81,22 @@ func contentFor(sys *core.System, a core.Agent, level, base string, c *Content) 
 		}
 	}
 	lib.BlockRules, lib.Skills = out.BlockRules, len(skills)
-	if prefix, _ := projection.Layout(a.Name, lvl, content.KindRule); lib.Rules > 0 {
-		lib.RulesDir = strings.TrimSuffix(prefix, "/")
+	// A project's block names its folders relative to the root (it is
+	// committed); a user-level block names them whole, so that the agent
+	// never looks for them in the project.
+	where := func(k content.Kind) string {
+		prefix, _ := projection.Layout(a.Name, lvl, k)
+		prefix = strings.TrimSuffix(prefix, "/")
+		if level == LevelProject {
+			return prefix
+		}
+		return sys.Paths.Join(append([]string{base}, strings.Split(prefix, "/")...)...)
 	}
-	if prefix, _ := projection.Layout(a.Name, lvl, content.KindSkill); lib.Skills > 0 {
-		lib.SkillsDir = strings.TrimSuffix(prefix, "/")
+	if lib.Rules > 0 {
+		lib.RulesDir = where(content.KindRule)
+	}
+	if lib.Skills > 0 {
+		lib.SkillsDir = where(content.KindSkill)
 	}
 	return files, out.Gaps, lib, always
 }
@@ -94,6 +105,8 @@ func contentFor(sys *core.System, a core.Agent, level, base string, c *Content) 
 // are active and where they are; "" when there are none (the section is
 // then left out).
 func (l Library) intro(section string) string {
+	// A folder's name is one line: it can never forge a marker.
+	l.RulesDir, l.SkillsDir = clean(l.RulesDir), clean(l.SkillsDir)
 	switch section {
 	case "rules":
 		switch {

@@ -355,3 +355,34 @@ func TestProjectFiles(t *testing.T) {
 		}
 	}
 }
+
+// Content apply has not projected yet is out of date, and an agent whose
+// always-loaded instructions pass its documented limit fails doctor:
+// Codex would silently read only the first 32 KiB of AGENTS.md.
+func TestContentAndBudget(t *testing.T) {
+	m := coretest.New(t)
+	sys := m.Sys
+	if err := os.MkdirAll(filepath.Join(m.Home, ".codex"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sys.ResolveScope(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	coretest.WriteFile(t, filepath.Join(sc.Path, "commands", "review.md"), "---\ndescription: Review the diff.\n---\nReview $ARGUMENTS.\n")
+	coretest.WriteFile(t, filepath.Join(sc.Path, "rules", "small.md"), "Keep functions short.\n")
+	rep := Run(Env{Sys: sys})
+	checks := byName(rep)
+	if c := checks["projection"]; c.Status != Warn || !strings.Contains(c.Message, "1 of 1 projected files out of date") || !strings.Contains(c.Fix, "charter apply") {
+		t.Errorf("unprojected content: %+v", c)
+	}
+	if _, ok := checks["budget:codex"]; ok || !rep.OK {
+		t.Errorf("a small rule passes no budget: %+v", checks["budget:codex"])
+	}
+
+	coretest.WriteFile(t, filepath.Join(sc.Path, "rules", "huge.md"), strings.Repeat("Say it plainly, every time.\n", 1300))
+	rep = Run(Env{Sys: sys})
+	if c := byName(rep)["budget:codex"]; c.Status != Fail || !strings.Contains(c.Message, "over its documented limit of 32768") || rep.OK {
+		t.Errorf("over Codex's limit: %+v (report ok %v)", c, rep.OK)
+	}
+}

@@ -100,17 +100,3 @@ func (c *ApplyCmd) status(a *App, full *apply.Full) error {
 	}
 	return nil
 }
-
-func printResults(w io.Writer, results []apply.Result) {
-	width := 6 // claude, codex
-	for _, r := range results {
-		width = max(width, len(r.Agent))
-	}
-	for _, r := range results {
-		fmt.Fprintf(w, "%-*s  %-8s  %s", width, r.Agent, r.State, r.Path)
-		if r.SharedPath != "" {
-			fmt.Fprintf(w, "  (shared by agent-switch through %s)", r.SharedPath)
-		}
-		fmt.Fprintln(w)
-	}
-}

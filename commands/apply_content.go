@@ -24,14 +24,36 @@ func report(a *App, results []apply.Result, full *apply.Full) applyReport {
 	return rep
 }
 
+// printReport prints one table: a row per instruction file, hook entry
+// and projected file (agent, state, path, then the kind and item of a
+// projected file), aligned together, then the budget line of each agent.
 func printReport(w io.Writer, rep applyReport, stderr io.Writer) {
-	printResults(w, rep.Targets)
+	type row struct{ agent, state, path, note string }
+	rows := make([]row, 0, len(rep.Targets)+len(rep.Files))
+	for _, r := range rep.Targets {
+		rows = append(rows, row{r.Agent, r.State, r.Path, shared(r.SharedPath)})
+	}
 	for _, e := range rep.Files {
-		path := "-"
+		path := "-" // unsupported: the agent has no place for the kind
 		if e.Path != nil {
 			path = *e.Path
 		}
-		fmt.Fprintf(w, "%-7s  %-11s  %s %s  %s\n", e.Agent, e.State, e.Kind, e.Item, path)
+		note := e.Kind + " " + e.Item
+		if s := shared(e.SharedPath); s != "" {
+			note += " " + s
+		}
+		rows = append(rows, row{e.Agent, e.State, path, note})
+	}
+	aw, sw := 6, 8 // claude, codex; outdated
+	for _, r := range rows {
+		aw, sw = max(aw, len(r.agent)), max(sw, len(r.state))
+	}
+	for _, r := range rows {
+		line := fmt.Sprintf("%-*s  %-*s  %s", aw, r.agent, sw, r.state, r.path)
+		if r.note != "" {
+			line += "  " + r.note
+		}
+		fmt.Fprintln(w, line)
 	}
 	for _, b := range rep.Budget {
 		if b.Limit > 0 {
@@ -43,4 +65,12 @@ func printReport(w io.Writer, rep applyReport, stderr io.Writer) {
 			fmt.Fprintf(stderr, "charter: warning: %s loads %d bytes of instructions, over its documented limit of %d: it will not read them all; disable rules or scope them with globs\n", b.Agent, b.Bytes, b.Limit)
 		}
 	}
+}
+
+// shared is the note of a file behind a link the companion shares.
+func shared(link string) string {
+	if link == "" {
+		return ""
+	}
+	return "(shared by agent-switch through " + link + ")"
 }

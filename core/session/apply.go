@@ -111,11 +111,9 @@ func (s *Session) content(snap *settings.Snapshot, proj *core.Project, force boo
 	if proj != nil {
 		record = s.Sys.Paths.Join(proj.Dir, core.ProjectDirName, "projection.lock")
 	} else {
-		sc, err := s.Scope()
-		if err != nil {
-			return nil, err
-		}
-		record = s.Sys.Paths.Join(sc.Path, "state", "projection.json")
+		// The scope the settings were read for (doctor's resolved one even
+		// when the root cannot be created yet).
+		record = s.Sys.Paths.Join(snap.Scope.Path, "state", "projection.json")
 		out.RecordPath = record
 	}
 	if len(items) == 0 {

@@ -198,9 +198,9 @@ func TestRenderContentSections(t *testing.T) {
 		}
 	}
 	for lib, want := range map[*Library]string{
-		{Rules: 1, RulesDir: ".claude/rules"}:                       "### Rules\n\n1 charter rule is active, in its own file in `.claude/rules/` (loaded as its globs say).\n\n- Rule tier: **full**.",
+		{Rules: 1, RulesDir: ".claude/rules"}:                              "### Rules\n\n1 charter rule is active, in its own file in `.claude/rules/` (loaded as its globs say).\n\n- Rule tier: **full**.",
 		{Rules: 2, RulesDir: "rules", BlockRules: blockContent.BlockRules}: "4 charter rules are active: 2 in `rules/` (loaded as their globs say) and 2 written out below.",
-		{Skills: 1, SkillsDir: ".claude/skills"}:                    "### Skills\n\n1 charter skill is active, in its own folder in `.claude/skills/`.\n\n- Do not load skills on your own",
+		{Skills: 1, SkillsDir: ".claude/skills"}:                           "### Skills\n\n1 charter skill is active, in its own folder in `.claude/skills/`.\n\n- Do not load skills on your own",
 	} {
 		got := string(Render(snap, *lib))
 		if !strings.Contains(got, want) || !strings.Contains(got, "Never") {

@@ -172,4 +172,11 @@ func TestPlanApplyLevels(t *testing.T) {
 	if strings.Contains(user, "Worktrees: **on**") || !strings.Contains(project, "Worktrees: **on**") {
 		t.Errorf("user level:\n%s\nproject:\n%s", user, project)
 	}
+	// The personal project-local file and the scope never reach the
+	// project's committed files.
+	set(t, s, settings.LayerProjectLocal, "worktrees.mode", "off")
+	set(t, s, settings.LayerScope, "memory.cadence", "never")
+	if again := plan(s, true); again != project {
+		t.Errorf("the project's plan read the personal or scope settings:\n%s\nbefore:\n%s", again, project)
+	}
 }

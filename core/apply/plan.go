@@ -77,6 +77,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 		}
 		path := t.Path
 		block := block
+		var loadedHook *bool // nil: no content planned, the entry stays as it is
 		if req.Content != nil {
 			base := sys.Paths.Dir(t.Path)
 			if level == LevelProject {
@@ -86,6 +87,8 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			preq.Files, preq.Gaps = append(preq.Files, files...), append(preq.Gaps, gaps...)
 			always[a.Name] = n
 			block = withRules(block, section)
+			rules := slices.ContainsFunc(files, func(f projection.Placed) bool { return f.Kind == content.KindRule })
+			loadedHook = &rules
 		}
 		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
 		if a.Format == core.FormatBlock {
@@ -97,7 +100,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			if level == LevelProject {
 				dir = sys.Paths.Join(req.Project.Dir, h.projectDir)
 			}
-			ht, err := hookTarget(sys, h.kind, level, sys.Paths.Join(dir, h.file), snap)
+			ht, err := hookTarget(sys, h.kind, level, sys.Paths.Join(dir, h.file), snap, loadedHook)
 			if err != nil {
 				return nil, err
 			}

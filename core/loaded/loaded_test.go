@@ -63,7 +63,7 @@ func TestRealisticEventsMarkTheRightItems(t *testing.T) {
 	f := newFixture(t)
 	f.record(t, event("s1", f.proj, f.always, "session_start"))
 	f.record(t, event("s1", f.proj, f.userRule, "session_start"))
-	f.record(t, event("s1", f.proj, filepath.Join(f.proj, "CLAUDE.md"), "session_start"))    // not projected
+	f.record(t, event("s1", f.proj, filepath.Join(f.proj, "CLAUDE.md"), "session_start"))     // not projected
 	f.record(t, event("s1", f.proj, filepath.Join(f.proj, "..", "x", "rules.md"), "include")) // outside any record
 	v := Read(f.sys, f.state, f.proj)
 	for item, want := range map[string]string{"always": StateLoaded, "mine": StateLoaded, "go-style": StateNever, "other": StateNever} {

@@ -1,0 +1,83 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package fsys
+
+import (
+	"io/fs"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// Batch walks each directory of a batch of targets once and holds it open:
+// the first target in a directory walks to the directory itself, with every
+// check of Walk (links in the tree, the boundary, creation), and later
+// targets in it are looked up in the held handle, so the directory checked
+// is still the one written. A target whose own name is a link is walked
+// whole by Walk, which follows or blocks it. Close the Batch after its
+// targets: they borrow its handles.
+type Batch struct {
+	o    Options
+	dirs map[string]*Target
+}
+
+// NewBatch starts a batch of walks with o.
+func NewBatch(o Options) *Batch { return &Batch{o: o, dirs: map[string]*Target{}} }
+
+// Target is Walk(path) through the batch's held directories.
+func (b *Batch) Target(path string) (*Target, error) {
+	if !filepath.IsAbs(path) {
+		return nil, &NotAbsError{Path: path}
+	}
+	path = filepath.Clean(path)
+	dir, name := filepath.Dir(path), filepath.Base(path)
+	if dir == path || name == ".." {
+		return Walk(path, b.o)
+	}
+	d, ok := b.dirs[dir]
+	if !ok {
+		var err error
+		if d, err = walk(dir, b.o, true); err != nil {
+			return nil, err
+		}
+		if d.Missing { // a walk that may not create: nothing to hold
+			return Walk(path, b.o)
+		}
+		b.dirs[dir] = d
+	}
+	var st unix.Stat_t
+	err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	switch {
+	case err == nil && isLink(&st):
+		return Walk(path, b.o)
+	case err != nil && err != unix.ENOENT:
+		return nil, &fs.PathError{Op: "lstat", Path: path, Err: err}
+	}
+	return &Target{Path: path, Dir: d.Dir, Name: name, Shared: d.Shared, fd: d.fd, rfd: -1, dev: d.dev, ino: d.ino,
+		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d}, nil
+}
+
+// Close releases the held directories.
+func (b *Batch) Close() {
+	for k, d := range b.dirs {
+		d.Close()
+		delete(b.dirs, k)
+	}
+}
+
+// listing is a held directory's names, read once: the caller holds the
+// batch's lock, so a temporary file a killed writer left is in it, and one
+// this batch makes later is not (RemoveStale removes only the former).
+func (t *Target) listing() ([]string, error) {
+	if t.names == nil {
+		names, err := t.list()
+		if err != nil {
+			return nil, err
+		}
+		if names == nil {
+			names = []string{} // listed, and empty
+		}
+		t.names = names
+	}
+	return t.names, nil
+}

@@ -86,6 +86,50 @@ func (g *Stager) Close() {
 	}
 }
 
+// Reader is ReadWithin(root, ...) for a batch of files, walking each
+// directory once (fsys.Batch). Close it when done.
+type Reader struct {
+	s    *System
+	root string
+	b    *fsys.Batch
+}
+
+// Reader starts a batch of ReadWithin(root, ...).
+func (s *System) Reader(root string) *Reader {
+	r := &Reader{s: s, root: root}
+	if root != "" && s.onOS() {
+		r.b = fsys.NewBatch(fsys.Options{Boundary: root, Confirmed: true})
+	}
+	return r
+}
+
+// Read is ReadWithin(root, path, k): nil for a missing file.
+func (r *Reader) Read(path string, k fsys.Kind) ([]byte, error) {
+	if r.b == nil {
+		return r.s.ReadWithin(r.root, path, k)
+	}
+	var data []byte
+	t, err := r.b.Target(path)
+	if err == nil {
+		data, err = t.Read(k)
+		t.Close()
+	}
+	switch { // as ReadWithin answers
+	case IsAbsent(err):
+		return nil, nil
+	case err != nil:
+		return nil, ReadError(path, err)
+	}
+	return data, nil
+}
+
+// Close releases the directories the batch held.
+func (r *Reader) Close() {
+	if r.b != nil {
+		r.b.Close()
+	}
+}
+
 // RemoveFile deletes the regular file at path through the guarded walk; a
 // missing file or directory is no error.
 func (s *System) RemoveFile(path string, o WriteOptions) error {

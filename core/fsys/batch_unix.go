@@ -17,12 +17,15 @@ import (
 // whole by Walk, which follows or blocks it. Close the Batch after its
 // targets: they borrow its handles.
 type Batch struct {
-	o    Options
-	dirs map[string]*Target
+	o       Options
+	dirs    map[string]*Target
+	missing map[string]*Target // a walk without Create: a directory not there
 }
 
 // NewBatch starts a batch of walks with o.
-func NewBatch(o Options) *Batch { return &Batch{o: o, dirs: map[string]*Target{}} }
+func NewBatch(o Options) *Batch {
+	return &Batch{o: o, dirs: map[string]*Target{}, missing: map[string]*Target{}}
+}
 
 // Target is Walk(path) through the batch's held directories.
 func (b *Batch) Target(path string) (*Target, error) {
@@ -34,6 +37,11 @@ func (b *Batch) Target(path string) (*Target, error) {
 	if dir == path || name == ".." {
 		return Walk(path, b.o)
 	}
+	if m := b.missing[dir]; m != nil {
+		// Walk would find what it found for m: the same directories, the
+		// same verdict on the boundary, and the name is never reached.
+		return &Target{Path: path, Dir: m.Dir, Name: name, Shared: m.Shared, Missing: true, fd: -1, rfd: -1}, nil
+	}
 	d, ok := b.dirs[dir]
 	if !ok {
 		var err error
@@ -41,7 +49,11 @@ func (b *Batch) Target(path string) (*Target, error) {
 			return nil, err
 		}
 		if d.Missing { // a walk that may not create: nothing to hold
-			return Walk(path, b.o)
+			t, err := Walk(path, b.o)
+			if err == nil && t.Missing {
+				b.missing[dir] = t
+			}
+			return t, err
 		}
 		b.dirs[dir] = d
 	}

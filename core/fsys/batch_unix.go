@@ -20,6 +20,10 @@ type Batch struct {
 	o       Options
 	dirs    map[string]*Target
 	missing map[string]*Target // a walk without Create: a directory not there
+
+	ids             bool // home and bnd are known
+	home, bnd       [2]uint64
+	hasHome, hasBnd bool
 }
 
 // NewBatch starts a batch of walks with o.
@@ -42,23 +46,19 @@ func (b *Batch) Target(path string) (*Target, error) {
 		// same verdict on the boundary, and the name is never reached.
 		return &Target{Path: path, Dir: m.Dir, Name: name, Shared: m.Shared, Missing: true, fd: -1, rfd: -1}, nil
 	}
-	d, ok := b.dirs[dir]
-	if !ok {
-		var err error
-		if d, err = walk(dir, b.o, true); err != nil {
-			return nil, err
+	d, err := b.dir(dir)
+	if err != nil {
+		return Walk(path, b.o) // the refusal as Walk words it, for this path
+	}
+	if d.Missing { // a walk that may not create: nothing to hold
+		t, err := Walk(path, b.o)
+		if err == nil && t.Missing {
+			b.missing[dir] = t
 		}
-		if d.Missing { // a walk that may not create: nothing to hold
-			t, err := Walk(path, b.o)
-			if err == nil && t.Missing {
-				b.missing[dir] = t
-			}
-			return t, err
-		}
-		b.dirs[dir] = d
+		return t, err
 	}
 	var st unix.Stat_t
-	err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	err = unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 	switch {
 	case err == nil && isLink(&st):
 		return Walk(path, b.o)
@@ -67,6 +67,63 @@ func (b *Batch) Target(path string) (*Target, error) {
 	}
 	return &Target{Path: path, Dir: d.Dir, Name: name, Shared: d.Shared, fd: d.fd, rfd: -1, dev: d.dev, ino: d.ino,
 		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d}, nil
+}
+
+// dir is the held directory at the clean path dir: opened in its held
+// parent when no link is on that step, else walked whole from "/".
+func (b *Batch) dir(dir string) (*Target, error) {
+	if d, ok := b.dirs[dir]; ok {
+		return d, nil
+	}
+	parent := filepath.Dir(dir)
+	var d *Target
+	if parent != dir {
+		if p, err := b.dir(parent); err == nil && !p.Missing {
+			d = b.below(p, dir)
+		}
+	}
+	if d == nil {
+		var err error
+		if d, err = walk(dir, b.o, true); err != nil {
+			return nil, err
+		}
+	}
+	b.dirs[dir] = d
+	return d, nil
+}
+
+// below opens dir's last component in its held parent p, with the checks
+// of a walk's step (push: the tree and the boundary by identity; openDir:
+// never through a link, creating it when the walk may). Anything but a
+// plain directory there — a link, a name missing, a parent outside the
+// boundary — is nil: the caller walks dir whole, which decides it.
+func (b *Batch) below(p *Target, dir string) *Target {
+	if b.o.Boundary != "" && !p.bound {
+		return nil
+	}
+	w := &walker{o: b.o, path: dir, shared: p.Shared}
+	if !b.ids {
+		b.home, b.hasHome = identity(b.o.Home)
+		b.bnd, b.hasBnd = identity(b.o.Boundary)
+		b.ids = true
+	}
+	w.home, w.hasHome, w.bound, w.hasBound = b.home, b.hasHome, b.bnd, b.hasBnd
+	if b.o.Boundary != "" && !w.hasBound {
+		return nil
+	}
+	top := &frame{fd: p.fd, path: p.Dir, inside: p.inside, bound: p.bound, dev: p.dev, ino: p.ino}
+	w.stack = []frame{*top}
+	name := filepath.Base(dir)
+	fd, err := w.openDir(top, name)
+	if err != nil {
+		return nil
+	}
+	if err := w.push(fd, join(p.Dir, name)); err != nil {
+		return nil
+	}
+	c := w.top()
+	return &Target{Path: dir, Dir: c.path, Shared: w.shared, IsDir: true, fd: c.fd, rfd: -1, dev: c.dev, ino: c.ino,
+		inside: c.inside, bound: c.bound}
 }
 
 // Close releases the held directories.

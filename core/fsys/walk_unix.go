@@ -32,8 +32,9 @@ type Target struct {
 	rfd      int // Dir opened for reading (fsync, listing, flock); -1 until needed
 	dev, ino uint64
 
-	held  *Target  // the Batch's directory whose handles fd and rfd are
-	names []string // a held directory's listing, read once (RemoveStale)
+	held          *Target  // the Batch's directory whose handles fd and rfd are
+	inside, bound bool     // a held directory: in the companion tree, in the boundary
+	names         []string // a held directory's listing, read once (RemoveStale)
 }
 
 // Close releases the directory handles (a Batch's target leaves them to

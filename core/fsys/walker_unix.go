@@ -121,7 +121,8 @@ func walk(path string, o Options, dir bool) (t *Target, err error) {
 		return nil, err
 	}
 	if dir {
-		t = &Target{Path: w.path, Dir: top.path, Shared: w.shared, IsDir: true, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino}
+		t = &Target{Path: w.path, Dir: top.path, Shared: w.shared, IsDir: true, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino,
+			inside: top.inside, bound: top.bound}
 		w.stack = w.stack[:len(w.stack)-1] // the target owns top.fd now
 		w.closeAll()
 		return t, nil

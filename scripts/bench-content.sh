@@ -21,7 +21,6 @@ ROUNDS=${1:-5}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${BENCH_DIR:-$(mktemp -d /tmp/bench-content.XXXXXX)}
 PEERS=${PEERS_DIR:-$WORK/peers}
-rm -rf "$WORK/run"
 mkdir -p "$WORK/bin" "$WORK/src" "$WORK/run" "$WORK/home" "$PEERS"
 log() { printf '%s\n' "$*" >&2; }
 
@@ -172,3 +171,5 @@ cx=$WORK/run/ruler-$ROUNDS/AGENTS.md
 cx=$WORK/run/rulesync-$ROUNDS/AGENTS.md
 [ -f "$cx" ] && echo "rulesync's AGENTS.md for codex: $(wc -c <"$cx") bytes"
 echo "raw results: $WORK/results; outputs: $WORK/run/*.out"
+# The projected trees go last (see the note on deletions above).
+rm -rf "$WORK/run"/*-[0-9]*

@@ -21,6 +21,7 @@ ROUNDS=${1:-5}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${BENCH_DIR:-$(mktemp -d /tmp/bench-content.XXXXXX)}
 PEERS=${PEERS_DIR:-$WORK/peers}
+rm -rf "$WORK/run"/*-[0-9]* # an interrupted run's trees
 mkdir -p "$WORK/bin" "$WORK/src" "$WORK/run" "$WORK/home" "$PEERS"
 log() { printf '%s\n' "$*" >&2; }
 

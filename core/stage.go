@@ -1,6 +1,8 @@
 package core
 
 import (
+	"io/fs"
+
 	"github.com/agentkit/charter/core/fsys"
 )
 
@@ -32,6 +34,100 @@ func (s *System) StageFile(path string, o WriteOptions, data []byte) (*fsys.Stag
 		return nil, err
 	}
 	return st, nil
+}
+
+// Stager stages a batch of files with one walk per directory
+// (fsys.Batch): every check of StageFile, without walking from "/" again
+// for each file of a folder. Close it after committing or aborting.
+type Stager struct {
+	s       *System
+	o       WriteOptions
+	batches map[fs.FileMode]*fsys.Batch // by the mode of directories made
+}
+
+// Stager starts a batch of StageFile with o; each file gives its own new
+// mode. Only on the operating system's file system.
+func (s *System) Stager(o WriteOptions) (*Stager, error) {
+	if !s.onOS() {
+		return nil, Errorf(CodeNotSupported, "projecting files needs the operating system's file system")
+	}
+	return &Stager{s: s, o: o, batches: map[fs.FileMode]*fsys.Batch{}}, nil
+}
+
+// Stage is StageFile(path) with the new file mode mode.
+func (g *Stager) Stage(path string, mode fs.FileMode, data []byte) (*fsys.Staged, error) {
+	o := g.o
+	o.NewMode = mode
+	b := g.batches[o.dirMode()]
+	if b == nil {
+		opts := g.s.walkOptions(o.ConfirmShared, o.Within)
+		opts.Create, opts.DirMode = true, o.dirMode()
+		b = fsys.NewBatch(opts)
+		g.batches[o.dirMode()] = b
+	}
+	t, err := b.Target(path)
+	if err != nil {
+		return nil, walkError(path, err)
+	}
+	t.RemoveStale() // best effort: the caller's lock makes any leftover stale
+	t.BeforeRename = g.s.beforeRename
+	st, err := t.Stage(data, o.perm())
+	if err != nil {
+		t.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// Close releases the directories the batch held.
+func (g *Stager) Close() {
+	for _, b := range g.batches {
+		b.Close()
+	}
+}
+
+// Reader is ReadWithin(root, ...) for a batch of files, walking each
+// directory once (fsys.Batch). Close it when done.
+type Reader struct {
+	s    *System
+	root string
+	b    *fsys.Batch
+}
+
+// Reader starts a batch of ReadWithin(root, ...).
+func (s *System) Reader(root string) *Reader {
+	r := &Reader{s: s, root: root}
+	if root != "" && s.onOS() {
+		r.b = fsys.NewBatch(fsys.Options{Boundary: root, Confirmed: true})
+	}
+	return r
+}
+
+// Read is ReadWithin(root, path, k): nil for a missing file.
+func (r *Reader) Read(path string, k fsys.Kind) ([]byte, error) {
+	if r.b == nil {
+		return r.s.ReadWithin(r.root, path, k)
+	}
+	var data []byte
+	t, err := r.b.Target(path)
+	if err == nil {
+		data, err = t.Read(k)
+		t.Close()
+	}
+	switch { // as ReadWithin answers
+	case IsAbsent(err):
+		return nil, nil
+	case err != nil:
+		return nil, ReadError(path, err)
+	}
+	return data, nil
+}
+
+// Close releases the directories the batch held.
+func (r *Reader) Close() {
+	if r.b != nil {
+		r.b.Close()
+	}
 }
 
 // RemoveFile deletes the regular file at path through the guarded walk; a

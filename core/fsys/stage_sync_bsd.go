@@ -4,3 +4,6 @@ package fsys
 
 // SyncStaged makes every staged file durable before any is renamed.
 func SyncStaged(ss []*Staged) error { return syncEach(ss) }
+
+// SyncDirs makes the renames durable: each directory synced once.
+func SyncDirs(ts []*Target) { syncDirsEach(ts) }

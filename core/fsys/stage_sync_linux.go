@@ -18,3 +18,22 @@ func SyncStaged(ss []*Staged) error {
 	}
 	return nil
 }
+
+// SyncDirs makes the targets' renames durable after them: one syncfs per
+// file system (it commits every directory's new names at once), instead of
+// an fsync per directory, each its own journal commit. A file system
+// without syncfs has each directory synced.
+func SyncDirs(ts []*Target) {
+	done := map[uint64]bool{}
+	for _, t := range ts {
+		if t.Missing || done[t.dev] {
+			continue
+		}
+		done[t.dev] = true
+		rfd, err := t.readFD()
+		if err != nil || unix.Syncfs(rfd) != nil {
+			syncDirsEach(ts)
+			return
+		}
+	}
+}

@@ -111,9 +111,9 @@ func (s *Staged) closeFD() {
 // Target is the walked target the file is staged for.
 func (s *Staged) Target() *Target { return s.t }
 
-// SyncDirs fsyncs each distinct directory of the targets once, after
+// syncDirsEach fsyncs each distinct directory of the targets once, after
 // their renames: the new names are then durable.
-func SyncDirs(ts []*Target) {
+func syncDirsEach(ts []*Target) {
 	seen := map[string]bool{}
 	for _, t := range ts {
 		if t.Missing || seen[t.Dir] {

@@ -32,6 +32,10 @@ type Target struct {
 	rfd      int // Dir opened for reading (fsync, listing, flock); -1 until needed
 	dev, ino uint64
 	chain    []Place // the directories on the way and the file itself (Reaches)
+
+	held          *Target  // the Batch's directory whose handles fd and rfd are
+	inside, bound bool     // a held directory: in the companion tree, in the boundary
+	names         []string // a held directory's listing, read once (RemoveStale)
 }
 
 // Place is where the file itself is: Name in the directory the walk holds.
@@ -43,8 +47,13 @@ func (t *Target) Place() Place {
 	return Place{Path: t.full(), Name: t.Name, dev: t.dev, ino: t.ino}
 }
 
-// Close releases the directory handles.
+// Close releases the directory handles (a Batch's target leaves them to
+// the Batch).
 func (t *Target) Close() error {
+	if t.held != nil {
+		t.fd, t.rfd, t.held = -1, -1, nil
+		return nil
+	}
 	if t.rfd >= 0 {
 		unix.Close(t.rfd)
 		t.rfd = -1
@@ -59,6 +68,9 @@ func (t *Target) Close() error {
 // readFD opens Dir for reading: listing, fsync and flock need a real
 // descriptor, which Linux's O_PATH handles are not.
 func (t *Target) readFD() (int, error) {
+	if t.held != nil {
+		return t.held.readFD()
+	}
 	if t.rfd < 0 {
 		fd, err := unix.Openat(t.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
@@ -251,19 +263,15 @@ func (t *Target) removeTemps(cutoff time.Time) (int, error) {
 	if t.Missing || t.IsDir {
 		return 0, nil
 	}
-	rfd, err := t.readFD()
+	var names []string
+	var err error
+	if t.held != nil {
+		names, err = t.held.listing()
+	} else {
+		names, err = t.list()
+	}
 	if err != nil {
 		return 0, err
-	}
-	dup, err := unix.Dup(rfd)
-	if err != nil {
-		return 0, &fs.PathError{Op: "list", Path: t.Dir, Err: err}
-	}
-	d := os.NewFile(uintptr(dup), t.Dir)
-	names, err := d.Readdirnames(-1)
-	d.Close()
-	if err != nil {
-		return 0, fmt.Errorf("list %s: %w", t.Dir, err)
 	}
 	prefix, n := tempPrefix(t.Name), 0
 	for _, name := range names {
@@ -282,6 +290,24 @@ func (t *Target) removeTemps(cutoff time.Time) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+func (t *Target) list() ([]string, error) {
+	rfd, err := t.readFD()
+	if err != nil {
+		return nil, err
+	}
+	dup, err := unix.Dup(rfd)
+	if err != nil {
+		return nil, &fs.PathError{Op: "list", Path: t.Dir, Err: err}
+	}
+	d := os.NewFile(uintptr(dup), t.Dir)
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", t.Dir, err)
+	}
+	return names, nil
 }
 
 // lockKeys names the file for locking: by the physical path (stable when

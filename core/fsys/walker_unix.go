@@ -41,6 +41,13 @@ var errIsLink = errors.New("is a link")
 // looked at without following it, and followed the same way when it is a
 // link, so Target.Name is the file's real name in Target.Dir.
 func Walk(path string, o Options) (t *Target, err error) {
+	return walk(path, o, false)
+}
+
+// walk is Walk; with dir the last component is walked as a directory too
+// (created when o.Create), and the Target holds that directory itself with
+// Name "" (WalkDir).
+func walk(path string, o Options, dir bool) (t *Target, err error) {
 	if !filepath.IsAbs(path) {
 		return nil, &NotAbsError{Path: path}
 	}
@@ -67,7 +74,7 @@ func Walk(path string, o Options) (t *Target, err error) {
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
-		last := len(queue) == 0
+		last := len(queue) == 0 && !dir
 		if c.name == ".." {
 			w.pop()
 			continue
@@ -113,6 +120,13 @@ func Walk(path string, o Options) (t *Target, err error) {
 	top := w.top()
 	if err := w.confined(top.bound); err != nil {
 		return nil, err
+	}
+	if dir {
+		t = &Target{Path: w.path, Dir: top.path, Shared: w.shared, IsDir: true, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino,
+			inside: top.inside, bound: top.bound, chain: w.chain()}
+		w.stack = w.stack[:len(w.stack)-1] // the target owns top.fd now
+		w.closeAll()
+		return t, nil
 	}
 	t = &Target{Path: w.path, Dir: filepath.Dir(top.path), Name: filepath.Base(top.path), Shared: w.shared, IsDir: true, fd: -1, rfd: -1}
 	t.chain = w.chain()

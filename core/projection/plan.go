@@ -94,6 +94,8 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		return nil, err
 	}
 	p := &Plan{req: req, oldRecord: old, record: Record{Version: RecordVersion}}
+	rd := sys.Reader(req.Root)
+	defer rd.Close()
 	recorded := old.index()
 	planned := map[string]bool{}
 	shared := sharedCache{sys: sys, dirs: map[string]string{}}
@@ -107,7 +109,7 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		planned[rp] = true
 		sum := Sum(f.Data)
 		p.record.Files = append(p.record.Files, Recorded{Path: rp, SHA256: sum, Kind: string(f.Kind), Item: f.Item, Agent: f.Agent})
-		disk, err := sys.ReadWithin(req.Root, f.Path, fsys.KindInstructions)
+		disk, err := rd.Read(f.Path, fsys.KindInstructions)
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +146,7 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 			continue
 		}
 		path := req.absPath(sys, r.Path)
-		disk, err := sys.ReadWithin(req.Root, path, fsys.KindInstructions)
+		disk, err := rd.Read(path, fsys.KindInstructions)
 		if err != nil {
 			return nil, err
 		}

@@ -62,6 +62,11 @@ func (p *Plan) Run(sys *core.System, confirm bool) error {
 }
 
 func (p *Plan) writeAll(sys *core.System, confirm bool) error {
+	stager, err := sys.Stager(core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root})
+	if err != nil {
+		return err
+	}
+	defer stager.Close() // after every target below is closed
 	staged := make([]*fsys.Staged, 0, len(p.writes))
 	defer func() {
 		for _, s := range staged {
@@ -72,8 +77,7 @@ func (p *Plan) writeAll(sys *core.System, confirm bool) error {
 		}
 	}()
 	for _, f := range p.writes {
-		o := core.WriteOptions{ConfirmShared: confirm, NewMode: f.Mode, Within: p.req.Root}
-		s, err := sys.StageFile(f.Path, o, f.Data)
+		s, err := stager.Stage(f.Path, f.Mode, f.Data)
 		if err != nil {
 			return err
 		}

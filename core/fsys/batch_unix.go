@@ -1,0 +1,156 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package fsys
+
+import (
+	"io/fs"
+	"path/filepath"
+	"slices"
+
+	"golang.org/x/sys/unix"
+)
+
+// Batch walks each directory of a batch of targets once and holds it open:
+// the first target in a directory walks to the directory itself, with every
+// check of Walk (links in the tree, the boundary, creation), and later
+// targets in it are looked up in the held handle, so the directory checked
+// is still the one written. A target whose own name is a link is walked
+// whole by Walk, which follows or blocks it. Close the Batch after its
+// targets: they borrow its handles.
+type Batch struct {
+	o       Options
+	dirs    map[string]*Target
+	missing map[string]*Target // a walk without Create: a directory not there
+
+	ids             bool // home and bnd are known
+	home, bnd       [2]uint64
+	hasHome, hasBnd bool
+}
+
+// NewBatch starts a batch of walks with o.
+func NewBatch(o Options) *Batch {
+	return &Batch{o: o, dirs: map[string]*Target{}, missing: map[string]*Target{}}
+}
+
+// Target is Walk(path) through the batch's held directories.
+func (b *Batch) Target(path string) (*Target, error) {
+	if !filepath.IsAbs(path) {
+		return nil, &NotAbsError{Path: path}
+	}
+	path = filepath.Clean(path)
+	dir, name := filepath.Dir(path), filepath.Base(path)
+	if dir == path || name == ".." {
+		return Walk(path, b.o)
+	}
+	if m := b.missing[dir]; m != nil {
+		// Walk would find what it found for m: the same directories, the
+		// same verdict on the boundary, and the name is never reached.
+		return &Target{Path: path, Dir: m.Dir, Name: name, Shared: m.Shared, Missing: true, fd: -1, rfd: -1, chain: m.chain}, nil
+	}
+	d, err := b.dir(dir)
+	if err != nil {
+		return Walk(path, b.o) // the refusal as Walk words it, for this path
+	}
+	if d.Missing { // a walk that may not create: nothing to hold
+		t, err := Walk(path, b.o)
+		if err == nil && t.Missing {
+			b.missing[dir] = t
+		}
+		return t, err
+	}
+	var st unix.Stat_t
+	err = unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	switch {
+	case err == nil && isLink(&st):
+		return Walk(path, b.o)
+	case err != nil && err != unix.ENOENT:
+		return nil, &fs.PathError{Op: "lstat", Path: path, Err: err}
+	}
+	// The directories on the way, as Walk would hold them, and the file as
+	// an entry of its directory: shared sources are matched on them.
+	chain := append(slices.Clip(d.chain), Place{Path: join(d.Dir, name), Name: name, dev: d.dev, ino: d.ino})
+	return &Target{Path: path, Dir: d.Dir, Name: name, Shared: d.Shared, fd: d.fd, rfd: -1, dev: d.dev, ino: d.ino,
+		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d, chain: chain}, nil
+}
+
+// dir is the held directory at the clean path dir: opened in its held
+// parent when no link is on that step, else walked whole from "/".
+func (b *Batch) dir(dir string) (*Target, error) {
+	if d, ok := b.dirs[dir]; ok {
+		return d, nil
+	}
+	parent := filepath.Dir(dir)
+	var d *Target
+	if parent != dir {
+		if p, err := b.dir(parent); err == nil && !p.Missing {
+			d = b.below(p, dir)
+		}
+	}
+	if d == nil {
+		var err error
+		if d, err = walk(dir, b.o, true); err != nil {
+			return nil, err
+		}
+	}
+	b.dirs[dir] = d
+	return d, nil
+}
+
+// below opens dir's last component in its held parent p, with the checks
+// of a walk's step (push: the tree and the boundary by identity; openDir:
+// never through a link, creating it when the walk may). Anything but a
+// plain directory there — a link, a name missing, a parent outside the
+// boundary — is nil: the caller walks dir whole, which decides it.
+func (b *Batch) below(p *Target, dir string) *Target {
+	if b.o.Boundary != "" && !p.bound {
+		return nil
+	}
+	w := &walker{o: b.o, path: dir, shared: p.Shared}
+	if !b.ids {
+		b.home, b.hasHome = identity(b.o.Home)
+		b.bnd, b.hasBnd = identity(b.o.Boundary)
+		b.ids = true
+	}
+	w.home, w.hasHome, w.bound, w.hasBound = b.home, b.hasHome, b.bnd, b.hasBnd
+	if b.o.Boundary != "" && !w.hasBound {
+		return nil
+	}
+	top := &frame{fd: p.fd, path: p.Dir, inside: p.inside, bound: p.bound, dev: p.dev, ino: p.ino}
+	w.stack = []frame{*top}
+	name := filepath.Base(dir)
+	fd, err := w.openDir(top, name)
+	if err != nil {
+		return nil
+	}
+	if err := w.push(fd, join(p.Dir, name)); err != nil {
+		return nil
+	}
+	c := w.top()
+	return &Target{Path: dir, Dir: c.path, Shared: w.shared, IsDir: true, fd: c.fd, rfd: -1, dev: c.dev, ino: c.ino,
+		inside: c.inside, bound: c.bound, chain: append(slices.Clip(p.chain), c.at)}
+}
+
+// Close releases the held directories.
+func (b *Batch) Close() {
+	for k, d := range b.dirs {
+		d.Close()
+		delete(b.dirs, k)
+	}
+}
+
+// listing is a held directory's names, read once: the caller holds the
+// batch's lock, so a temporary file a killed writer left is in it, and one
+// this batch makes later is not (RemoveStale removes only the former).
+func (t *Target) listing() ([]string, error) {
+	if t.names == nil {
+		names, err := t.list()
+		if err != nil {
+			return nil, err
+		}
+		if names == nil {
+			names = []string{} // listed, and empty
+		}
+		t.names = names
+	}
+	return t.names, nil
+}

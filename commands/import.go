@@ -111,7 +111,11 @@ func printImport(w io.Writer, a *App, doc importDoc) {
 	counts := []string{}
 	for _, s := range []string{importer.StateImported, importer.StateClash, importer.StateSkipped} {
 		if n := res.Count(s); n > 0 {
-			counts = append(counts, fmt.Sprintf("%d %s", n, s))
+			label := s
+			if v, ok := verb[s]; ok {
+				label = v
+			}
+			counts = append(counts, fmt.Sprintf("%d %s", n, label))
 		}
 	}
 	fmt.Fprintf(w, "%s", strings.Join(counts, ", "))

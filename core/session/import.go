@@ -8,6 +8,7 @@ import (
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/importer"
 	"github.com/agentkit/charter/core/projection"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // ImportRequest is one `charter import`.
@@ -98,6 +99,11 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 			adopt[p] = true
 		}
 	}
+	if out.Count(importer.StateImported) > 0 && req.Project && !req.DryRun {
+		if err := s.ensureProject(); err != nil {
+			return out, err
+		}
+	}
 	if out.Count(importer.StateImported) > 0 {
 		out.Apply = ApplyRequest{Project: req.Project, Adopt: adopt}
 		if !importer.Peer(req.From) {
@@ -105,6 +111,20 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 		}
 	}
 	return out, nil
+}
+
+// ensureProject makes the repository a charter project when it is not
+// one yet (a .charter/ holding sources alone is none): an empty settings
+// file, so that this apply and every later one find it.
+func (s *Session) ensureProject() error {
+	if p, err := s.Project(); err != nil || p != nil {
+		return err
+	}
+	t, err := s.Target(settings.LayerProject)
+	if err != nil {
+		return err
+	}
+	return t.Replace(nil, []byte("# The project's charter settings (charter import made this file).\n"), false)
 }
 
 // importSettings fills in what the level's settings and record say:

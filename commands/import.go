@@ -36,15 +36,21 @@ func (c *ImportCmd) Run(a *App) error {
 		return err
 	}
 	doc := importDoc{Imported: res, DryRun: c.DryRun}
+	var stopped error
 	if !c.DryRun && res.Count(importer.StateImported) > 0 {
 		rep, err := c.project(a, res)
 		if err != nil {
-			return fmt.Errorf("%d source(s) written in %s; projecting them stopped (run `charter apply` once it is solved): %w", res.Count(importer.StateImported), res.SourceDir, err)
+			// The sources stay: the report says what was imported.
+			stopped = fmt.Errorf("%d source(s) written in %s; projecting them stopped (run `charter apply` once it is solved): %w", res.Count(importer.StateImported), res.SourceDir, err)
+		} else {
+			doc.Apply = &rep
 		}
-		doc.Apply = &rep
 	}
 	if err := a.emit(doc, func(w io.Writer) { printImport(w, a, doc) }); err != nil {
 		return err
+	}
+	if stopped != nil {
+		return reported(stopped)
 	}
 	if res.Count(importer.StateImported) == 0 && res.Count(importer.StateClash) > 0 {
 		return reported(core.Errorf(core.CodeItemExists, "nothing was imported: every item clashes with an existing source, kept as it is"))

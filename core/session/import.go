@@ -20,10 +20,10 @@ type ImportRequest struct {
 
 // Imported is what an import found and did.
 type Imported struct {
-	From      string                `json:"from"`
-	Level     string                `json:"level"`
-	SourceDir string                `json:"sourceDir"` // where the sources go
-	Items     []importer.Candidate  `json:"items"`
+	From      string               `json:"from"`
+	Level     string               `json:"level"`
+	SourceDir string               `json:"sourceDir"` // where the sources go
+	Items     []importer.Candidate `json:"items"`
 	// Apply is what the projection after the import asks for: the agents
 	// read from and the native files it takes over. Empty when nothing
 	// was imported.

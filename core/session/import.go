@@ -131,15 +131,7 @@ func (s *Session) ensureProject() error {
 // skills.autoload for the verdict on skills, and the files charter
 // already projected (its own output is not imported back).
 func (s *Session) importSettings(ireq *importer.Request, project bool, record string) error {
-	read := s.Store
-	if !project {
-		read = s.UserStore
-	}
-	st, err := read()
-	if err != nil {
-		return err
-	}
-	snap, err := st.Read()
+	snap, err := s.ApplySettings(project)
 	if err != nil {
 		return err
 	}

@@ -92,6 +92,7 @@ type CLI struct {
 	Skills    SkillsCmd    `cmd:"" help:"List, show and scaffold the skills charter projects into the agents."`
 	Commands  CommandsCmd  `cmd:"" help:"List, show and scaffold the slash commands charter projects into the agents."`
 	Subagents SubagentsCmd `cmd:"" help:"List, show and scaffold the subagents charter projects into the agents."`
+	Import    ImportCmd    `cmd:"" help:"Turn an agent's rules, skills, commands and subagents (or a .rulesync/ or .ruler/ folder) into charter sources."`
 }
 
 // App is what every command's Run receives.

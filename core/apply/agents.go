@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -68,6 +69,26 @@ func selectAgents(sys *core.System, names []string, level string, proj *core.Pro
 	}
 	if len(out) == 0 {
 		return nil, core.Errorf(core.CodeNoAgent, "no agent directory found (%s): choose an agent with %s", strings.Join(dirs, ", "), agentFlag(sys))
+	}
+	return out, nil
+}
+
+// withAlso adds the agents named in also to the default selection (which
+// may have found none), in canonical order.
+func withAlso(sys *core.System, sel []core.Agent, err error, also []string, level string) ([]core.Agent, error) {
+	if err != nil && core.ErrorCode(err) != core.CodeNoAgent {
+		return nil, err
+	}
+	more, err := namedAgents(sys, also, level)
+	if err != nil {
+		return nil, err
+	}
+	var out []core.Agent
+	for _, a := range sys.Agents() {
+		if slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) ||
+			slices.ContainsFunc(more, func(s core.Agent) bool { return s.Name == a.Name }) {
+			out = append(out, a)
+		}
 	}
 	return out, nil
 }

@@ -12,9 +12,10 @@ import (
 // Content is what apply projects besides the instruction files: the active
 // rules, skills, commands and subagents of the level (SPEC §12).
 type Content struct {
-	Items    []content.Item // the active set (states active and policy)
-	Autoload bool           // skills.autoload
-	Force    bool           // take foreign and edited files over
+	Items    []content.Item  // the active set (states active and policy)
+	Autoload bool            // skills.autoload
+	Force    bool            // take foreign and edited files over
+	Adopt    map[string]bool // files taken over that charter did not write (import's)
 	// RecordPath is the scope's state/projection.json at user level; the
 	// project's lock is always <root>/.charter/projection.lock.
 	RecordPath string

@@ -15,6 +15,9 @@ import (
 // Request is what to plan.
 type Request struct {
 	Agents []string // nil: the default ones for the level
+	// Also are agents planned besides the default ones (Agents nil): the
+	// agents `charter import` read from.
+	Also []string
 	// Project, when set, plans the project's files instead of the
 	// user-level ones, charter's entry in its .mcp.json last.
 	Project *core.Project
@@ -53,6 +56,9 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 		level = LevelProject
 	}
 	sel, err := selectAgents(sys, req.Agents, level, req.Project)
+	if len(req.Agents) == 0 && len(req.Also) > 0 {
+		sel, err = withAlso(sys, sel, err, req.Also, level)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +133,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 	full.Targets = out
 	if req.Content != nil {
 		preq.Gaps = append(preq.Gaps, unplacedGaps(sys, req.Agents, sel, level, req.Content)...)
-		preq.Force = req.Content.Force
+		preq.Force, preq.Adopt = req.Content.Force, req.Content.Adopt
 		preq.RecordPath = req.Content.RecordPath
 		if level == LevelProject {
 			preq.Root = req.Project.Dir

@@ -249,3 +249,18 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 	}
 	return nil
 }
+
+// ReadSkill reads one skill folder whole, as Load does, for a folder that
+// is not a layer's (an agent's native skill, for import): the item, or
+// the problems that make it no item. within confines a repository's
+// folder; e is the folder's entry as listed (a link is followed once).
+func ReadSkill(sys *core.System, within, dir string, e fs.FileInfo) (*Item, []Problem, error) {
+	l := &loader{sys: sys, agents: sys.AgentNames()}
+	if err := l.skill(Layer{Within: within}, dir, e.Name(), e); err != nil {
+		return nil, nil, err
+	}
+	if len(l.problems) > 0 {
+		return nil, l.problems, nil
+	}
+	return l.items[0], nil, nil
+}

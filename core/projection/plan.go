@@ -37,6 +37,9 @@ type Request struct {
 	Files      []Placed
 	Gaps       []Gap
 	Force      bool // take foreign and edited files over
+	// Adopt are files charter takes over though it did not write them:
+	// the native files `charter import` just turned into sources.
+	Adopt map[string]bool
 }
 
 // Entry is one file in the report: `apply --json` prints one per file.
@@ -128,7 +131,7 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		default:
 			state = StateOutdated
 		}
-		if (state == StateForeign || state == StateEdited) && !req.Force {
+		if (state == StateForeign || state == StateEdited) && !req.Force && !req.Adopt[f.Path] {
 			p.conflicts = append(p.conflicts, conflictLine(f.Path, state))
 		}
 		e := entry(f.File, f.Path, state)

@@ -14,6 +14,11 @@ type ApplyRequest struct {
 	Project bool
 	RunOnly bool // for Run alone: no copy of the files, no diff (apply.Request)
 	Force   bool // take over projected files charter did not write or that were edited
+	// Also are agents planned besides the default ones, Adopt the files
+	// the projection takes over though charter did not write them: the
+	// agents and native files `charter import` read.
+	Also  []string
+	Adopt map[string]bool
 }
 
 // ErrNoProject is an apply of the project's files with no project; each
@@ -78,7 +83,7 @@ func (s *Session) PlanAll(req ApplyRequest) (*apply.Full, error) {
 // itself, to tell settings that cannot be read from files apply cannot
 // edit): snap must be ApplySettings' for the level.
 func (s *Session) PlanWith(snap *settings.Snapshot, req ApplyRequest) (*apply.Full, error) {
-	r := apply.Request{Agents: req.Agents, RunOnly: req.RunOnly}
+	r := apply.Request{Agents: req.Agents, Also: req.Also, RunOnly: req.RunOnly}
 	if req.Project {
 		p, err := s.Project()
 		if err != nil || p == nil {
@@ -89,6 +94,9 @@ func (s *Session) PlanWith(snap *settings.Snapshot, req ApplyRequest) (*apply.Fu
 	var err error
 	if r.Content, err = s.content(snap, r.Project, req.Force); err != nil {
 		return nil, err
+	}
+	if r.Content != nil {
+		r.Content.Adopt = req.Adopt
 	}
 	return apply.PlanAll(s.Sys, snap, r)
 }

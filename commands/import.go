@@ -1,0 +1,135 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/importer"
+	"github.com/agentkit/charter/core/session"
+)
+
+// ImportCmd turns an agent's or a peer tool's files into charter sources
+// (SPEC §12), then projects them so the native files become charter's.
+type ImportCmd struct {
+	From          string `name:"from" required:"" enum:"claude,codex,gemini,cursor,copilot,rulesync,ruler" placeholder:"claude|codex|gemini|cursor|copilot|rulesync|ruler" help:"Whose files to import: an agent's native rules, skills, commands and subagents, or a rulesync (.rulesync/) or ruler (.ruler/) source folder."`
+	Project       bool   `name:"project" help:"Import the repository's files into its .charter/ (default: the agent's user-level folder into this scope's folder)."`
+	DryRun        bool   `name:"dry-run" help:"Show what would be imported, what clashes and what is skipped; write nothing."`
+	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
+}
+
+// importDoc is `import --json`: every item found, with what became of
+// it, and the report of the projection that followed.
+type importDoc struct {
+	*session.Imported
+	DryRun bool         `json:"dryRun"`
+	Apply  *applyReport `json:"apply,omitempty"`
+}
+
+func (c *ImportCmd) Run(a *App) error {
+	if c.Project && a.noProject {
+		return core.Errorf(core.CodeUsage, "import --project and --no-project contradict each other: give one of them")
+	}
+	res, err := a.session().Import(session.ImportRequest{From: c.From, Project: c.Project, DryRun: c.DryRun})
+	if err != nil {
+		return err
+	}
+	doc := importDoc{Imported: res, DryRun: c.DryRun}
+	var stopped error
+	if !c.DryRun && res.Count(importer.StateImported) > 0 {
+		rep, err := c.project(a, res)
+		if err != nil {
+			// The sources stay: the report says what was imported.
+			stopped = fmt.Errorf("%d source(s) written in %s; projecting them stopped (run `charter apply` once it is solved): %w", res.Count(importer.StateImported), res.SourceDir, err)
+		} else {
+			doc.Apply = &rep
+		}
+	}
+	if err := a.emit(doc, func(w io.Writer) { printImport(w, a, doc) }); err != nil {
+		return err
+	}
+	if stopped != nil {
+		return reported(stopped)
+	}
+	if res.Count(importer.StateImported) == 0 && res.Count(importer.StateClash) > 0 {
+		return reported(core.Errorf(core.CodeItemExists, "nothing was imported: every item clashes with an existing source, kept as it is"))
+	}
+	return nil
+}
+
+// project is the apply that follows an import: the level's agents and
+// the ones read from, taking over the native files just imported.
+func (c *ImportCmd) project(a *App, res *session.Imported) (applyReport, error) {
+	full, err := a.session().PlanAll(res.Apply)
+	if err != nil {
+		return applyReport{}, err
+	}
+	if full.Content != nil {
+		if err := full.Content.Conflict(); err != nil {
+			return applyReport{}, err
+		}
+	}
+	confirm := c.ConfirmShared
+	if err := a.guarded(c.ConfirmShared, func(ok bool) error {
+		confirm = ok
+		return full.Guard(a.Sys, ok)
+	}); err != nil {
+		return applyReport{}, err
+	}
+	results, err := a.session().RunAll(full, confirm)
+	if err != nil {
+		return applyReport{}, err
+	}
+	return report(a, results, full), nil
+}
+
+func printImport(w io.Writer, a *App, doc importDoc) {
+	res := doc.Imported
+	if len(res.Items) == 0 {
+		fmt.Fprintf(w, "nothing to import from %s at %s level\n", res.From, res.Level)
+		return
+	}
+	verb := map[string]string{importer.StateImported: "imported"}
+	if doc.DryRun {
+		verb[importer.StateImported] = "would import"
+	}
+	for _, c := range res.Items {
+		state := c.State
+		if v, ok := verb[state]; ok {
+			state = v
+		}
+		fmt.Fprintf(w, "%-12s  %-8s  %-24s  %s", state, c.Kind, c.Name, c.Native)
+		if c.Source != "" && c.State == importer.StateImported {
+			fmt.Fprintf(w, " -> %s", c.Source)
+		}
+		if c.Projection != "" {
+			fmt.Fprintf(w, " (%s)", c.Projection)
+		}
+		fmt.Fprintln(w)
+		if c.Reason != "" {
+			fmt.Fprintf(w, "              %s\n", c.Reason)
+		}
+		for _, n := range c.Notes {
+			fmt.Fprintf(w, "              note: %s\n", n)
+		}
+	}
+	counts := []string{}
+	for _, s := range []string{importer.StateImported, importer.StateClash, importer.StateSkipped} {
+		if n := res.Count(s); n > 0 {
+			label := s
+			if v, ok := verb[s]; ok {
+				label = v
+			}
+			counts = append(counts, fmt.Sprintf("%d %s", n, label))
+		}
+	}
+	fmt.Fprintf(w, "%s", strings.Join(counts, ", "))
+	if doc.DryRun {
+		fmt.Fprint(w, " (dry run: nothing written)")
+	}
+	fmt.Fprintln(w)
+	if doc.Apply != nil {
+		printReport(w, *doc.Apply, a.Stderr)
+	}
+}

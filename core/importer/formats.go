@@ -1,0 +1,300 @@
+package importer
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agentkit/charter/core/content"
+)
+
+// spot is one folder of native files of one kind.
+type spot struct {
+	agent   string // the agent that reads them ("" for a peer's source)
+	kind    content.Kind
+	dir     string // below the base, slash-separated
+	suffix  string // the file name after the item's name
+	convert func(c *Candidate, data []byte)
+	ignore  []string // names that are not items (charter's own file, a peer's other folders)
+	subdirs bool     // a subfolder is reported, not passed over
+}
+
+// spotsOf says where each source keeps each kind, by level: the places
+// charter's projector writes (core/projection), so that what is imported
+// is what apply then owns, plus the peers' source folders.
+var spotsOf = map[string]map[string][]spot{
+	"claude": {
+		content.LevelUser:    claude(""),
+		content.LevelProject: claude(".claude/"),
+	},
+	"codex": {
+		content.LevelUser: {
+			{agent: "codex", kind: content.KindSkill, dir: "skills"},
+			{agent: "codex", kind: content.KindCommand, dir: "prompts", suffix: ".md", convert: verbatim},
+		},
+		content.LevelProject: {{agent: "codex", kind: content.KindSkill, dir: ".agents/skills"}},
+	},
+	"gemini": {
+		content.LevelUser: {
+			{agent: "gemini", kind: content.KindSkill, dir: "skills"},
+			{agent: "gemini", kind: content.KindCommand, dir: "commands", suffix: ".toml", convert: geminiCommand},
+			{agent: "gemini", kind: content.KindSubagent, dir: "agents", suffix: ".md", convert: subagent},
+		},
+		content.LevelProject: {
+			{agent: "gemini", kind: content.KindSkill, dir: ".agents/skills"},
+			{agent: "gemini", kind: content.KindCommand, dir: ".gemini/commands", suffix: ".toml", convert: geminiCommand},
+			{agent: "gemini", kind: content.KindSubagent, dir: ".gemini/agents", suffix: ".md", convert: subagent},
+		},
+	},
+	"cursor": {content.LevelProject: {
+		{agent: "cursor", kind: content.KindRule, dir: ".cursor/rules", suffix: ".mdc", convert: cursorRule, ignore: []string{"charter.mdc"}},
+		{agent: "cursor", kind: content.KindSkill, dir: ".cursor/skills"},
+		{agent: "cursor", kind: content.KindCommand, dir: ".cursor/commands", suffix: ".md", convert: plain},
+		{agent: "cursor", kind: content.KindSubagent, dir: ".cursor/agents", suffix: ".md", convert: subagent},
+	}},
+	"copilot": {content.LevelProject: {
+		{agent: "copilot", kind: content.KindRule, dir: ".github/instructions", suffix: ".instructions.md", convert: copilotRule},
+		{agent: "copilot", kind: content.KindSkill, dir: ".github/skills"},
+		{agent: "copilot", kind: content.KindCommand, dir: ".github/prompts", suffix: ".prompt.md", convert: copilotPrompt},
+		{agent: "copilot", kind: content.KindSubagent, dir: ".github/agents", suffix: ".agent.md", convert: subagent},
+	}},
+	"rulesync": {content.LevelProject: {
+		{kind: content.KindRule, dir: ".rulesync/rules", suffix: ".md", convert: rulesyncRule, subdirs: true},
+		{kind: content.KindSkill, dir: ".rulesync/skills"},
+		{kind: content.KindCommand, dir: ".rulesync/commands", suffix: ".md", convert: verbatim, subdirs: true},
+		{kind: content.KindSubagent, dir: ".rulesync/subagents", suffix: ".md", convert: rulesyncSubagent},
+	}},
+	"ruler": {content.LevelProject: {
+		{kind: content.KindRule, dir: ".ruler", suffix: ".md", convert: plain, subdirs: true, ignore: []string{"skills", "agents"}},
+		{kind: content.KindSkill, dir: ".ruler/skills"},
+		{kind: content.KindSubagent, dir: ".ruler/agents", suffix: ".md", convert: subagent},
+	}},
+}
+
+func claude(p string) []spot {
+	return []spot{
+		{agent: "claude", kind: content.KindRule, dir: p + "rules", suffix: ".md", convert: claudeRule, subdirs: true},
+		{agent: "claude", kind: content.KindSkill, dir: p + "skills"},
+		{agent: "claude", kind: content.KindCommand, dir: p + "commands", suffix: ".md", convert: verbatim},
+		{agent: "claude", kind: content.KindSubagent, dir: p + "agents", suffix: ".md", convert: subagent},
+	}
+}
+
+// split is data's frontmatter; a file whose frontmatter cannot be read is
+// skipped with the reason.
+func split(c *Candidate, data []byte) (content.Frontmatter, bool) {
+	fm, p := content.ParseFrontmatter(data)
+	if p != nil {
+		c.skip("line %d: %s", p.Line, p.Message)
+		return fm, false
+	}
+	return fm, true
+}
+
+// verbatim keeps the file as the source: a command's or subagent's
+// frontmatter may carry any keys, and charter keeps them.
+func verbatim(c *Candidate, data []byte) {
+	if _, ok := split(c, data); ok {
+		c.Data = data
+	}
+}
+
+// plain is a file the agent reads as Markdown alone (a Cursor command, a
+// ruler rule): a frontmatter-looking start is kept as body behind an empty
+// frontmatter, so charter does not take it for fields.
+func plain(c *Candidate, data []byte) {
+	if fm, _ := content.ParseFrontmatter(data); fm.Present || bytes.HasPrefix(data, []byte("---")) {
+		c.Data = append([]byte("---\n---\n"), data...)
+		return
+	}
+	c.Data = data
+}
+
+// subagent keeps the file, naming it after its file when the frontmatter
+// has no name (Copilot's agents often have none).
+func subagent(c *Candidate, data []byte) {
+	fm, ok := split(c, data)
+	if !ok {
+		return
+	}
+	if !fm.Present || fm.Lookup("name") != nil {
+		c.Data = data
+		return
+	}
+	c.note("name %s added to the frontmatter (charter names a subagent in it)", c.Name)
+	c.Data = []byte("---\nname: " + c.Name + "\n" + string(fm.Raw) + "---\n" + string(fm.Body))
+}
+
+// ruleFront is a rule source's frontmatter, in charter's field order.
+type ruleFront struct {
+	Description string   `yaml:"description,omitempty"`
+	Globs       []string `yaml:"globs,omitempty,flow"`
+	Agents      []string `yaml:"agents,omitempty,flow"`
+}
+
+func (f ruleFront) source(body []byte) []byte {
+	if f.Description == "" && len(f.Globs) == 0 && len(f.Agents) == 0 {
+		if _, p := content.ParseFrontmatter(body); p != nil || bytes.HasPrefix(body, []byte("---")) {
+			return append([]byte("---\n---\n"), body...)
+		}
+		return body
+	}
+	y, _ := yaml.Marshal(f) // strings and lists only: cannot fail
+	return append([]byte("---\n"+string(y)+"---\n"), body...)
+}
+
+// text and texts read a field leniently: a native file's own tool decides
+// what is valid, charter only takes what it understands.
+func text(fm *content.Frontmatter, key string) string {
+	if f := fm.Lookup(key); f != nil && f.Value.Kind == yaml.ScalarNode && f.Value.Tag != "!!null" {
+		return f.Value.Value
+	}
+	return ""
+}
+
+func texts(fm *content.Frontmatter, key string) []string {
+	f := fm.Lookup(key)
+	if f == nil {
+		return nil
+	}
+	var raw []string
+	switch f.Value.Kind {
+	case yaml.ScalarNode:
+		if f.Value.Tag != "!!null" {
+			raw = strings.Split(f.Value.Value, ",")
+		}
+	case yaml.SequenceNode:
+		for _, n := range f.Value.Content {
+			if n.Kind == yaml.ScalarNode {
+				raw = append(raw, n.Value)
+			}
+		}
+	}
+	var out []string
+	for _, s := range raw {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// others notes the keys charter has no field for: dropped, and said so.
+func others(c *Candidate, fm *content.Frontmatter, known ...string) {
+	for _, f := range fm.Fields {
+		if !slices.Contains(known, f.Key) {
+			c.note("%s (line %d) has no charter field: left out of the source", f.Key, f.Line)
+		}
+	}
+}
+
+// everywhere reports globs that match every file: an always-loaded rule.
+func everywhere(globs []string) bool {
+	return len(globs) == 1 && (globs[0] == "**" || globs[0] == "**/*")
+}
+
+func claudeRule(c *Candidate, data []byte) {
+	fm, ok := split(c, data)
+	if !ok {
+		return
+	}
+	if !fm.Present {
+		c.Data = data
+		return
+	}
+	others(c, &fm, "paths", "description")
+	c.Data = ruleFront{Description: text(&fm, "description"), Globs: texts(&fm, "paths")}.source(fm.Body)
+}
+
+func cursorRule(c *Candidate, data []byte) {
+	fm, ok := split(c, data)
+	if !ok {
+		return
+	}
+	others(c, &fm, "description", "globs", "alwaysApply")
+	f := ruleFront{Description: text(&fm, "description"), Globs: texts(&fm, "globs")}
+	always := text(&fm, "alwaysApply") == "true"
+	switch {
+	case always && len(f.Globs) > 0:
+		c.note("alwaysApply: true wins over its globs in Cursor: the rule is always loaded")
+		f.Globs = nil
+	case !always && len(f.Globs) == 0 && fm.Present:
+		c.note("Cursor applied it only when asked (no globs, alwaysApply false): charter's rule is always loaded; add globs or disable it")
+	}
+	c.Data = f.source(fm.Body)
+}
+
+func copilotRule(c *Candidate, data []byte) {
+	fm, ok := split(c, data)
+	if !ok {
+		return
+	}
+	others(c, &fm, "description", "applyTo")
+	f := ruleFront{Description: text(&fm, "description"), Globs: texts(&fm, "applyTo")}
+	if everywhere(f.Globs) {
+		f.Globs = nil
+	}
+	c.Data = f.source(fm.Body)
+}
+
+// copilotPrompt turns Copilot's argument variable into charter's, the
+// one the projector turns back.
+func copilotPrompt(c *Candidate, data []byte) {
+	fm, ok := split(c, data)
+	if !ok {
+		return
+	}
+	if bytes.Contains(fm.Body, []byte("$ARGUMENTS")) {
+		c.skip("its body says $ARGUMENTS, which charter would turn into ${input:args} for Copilot: rename it and import again")
+		return
+	}
+	body := bytes.ReplaceAll(fm.Body, []byte("${input:args}"), []byte("$ARGUMENTS"))
+	if !fm.Present {
+		c.Data = body
+		return
+	}
+	c.Data = []byte("---\n" + string(fm.Raw) + "---\n" + string(body))
+}
+
+// geminiCommand reads a Gemini command's TOML: its prompt with {{args}}
+// as $ARGUMENTS, and its description.
+func geminiCommand(c *Candidate, data []byte) {
+	var doc map[string]any
+	md, err := toml.Decode(string(data), &doc)
+	if err != nil {
+		c.skip("is not valid TOML: %s", firstLine(err.Error()))
+		return
+	}
+	prompt, _ := doc["prompt"].(string)
+	desc, _ := doc["description"].(string)
+	if prompt == "" {
+		c.skip("has no prompt: a Gemini command's text is its prompt")
+		return
+	}
+	if strings.Contains(prompt, "$ARGUMENTS") {
+		c.skip("its prompt says $ARGUMENTS, which charter would turn into {{args}} for Gemini: rename it and import again")
+		return
+	}
+	for _, k := range md.Keys() {
+		if len(k) == 1 && k[0] != "prompt" && k[0] != "description" {
+			c.note("%s has no charter field: left out of the source", k[0])
+		}
+	}
+	body := strings.ReplaceAll(prompt, "{{args}}", "$ARGUMENTS")
+	var fm string
+	if desc != "" {
+		y, _ := yaml.Marshal(map[string]string{"description": desc})
+		fm = "---\n" + string(y) + "---\n"
+	} else if strings.HasPrefix(body, "---") {
+		fm = "---\n---\n"
+	}
+	c.Data = []byte(fm + body)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

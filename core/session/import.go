@@ -1,0 +1,203 @@
+package session
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/importer"
+	"github.com/agentkit/charter/core/projection"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// ImportRequest is one `charter import`.
+type ImportRequest struct {
+	From    string // an agent or a peer tool (importer.Sources)
+	Project bool   // the repository's files, into .charter/
+	DryRun  bool   // find and decide, write nothing
+}
+
+// Imported is what an import found and did.
+type Imported struct {
+	From      string               `json:"from"`
+	Level     string               `json:"level"`
+	SourceDir string               `json:"sourceDir"` // where the sources go
+	Items     []importer.Candidate `json:"items"`
+	// Apply is what the projection after the import asks for: the agents
+	// read from and the native files it takes over. Empty when nothing
+	// was imported.
+	Apply ApplyRequest `json:"-"`
+}
+
+// Count is how many items are in state.
+func (r *Imported) Count(state string) int {
+	n := 0
+	for _, c := range r.Items {
+		if c.State == state {
+			n++
+		}
+	}
+	return n
+}
+
+// Import finds req.From's files at the level, converts them and writes
+// each as a charter source in the scope's folder or the project's
+// .charter/, never over an existing source (a clash: reported and kept).
+// The caller then projects with Apply, so the native files become
+// charter's.
+func (s *Session) Import(req ImportRequest) (*Imported, error) {
+	if !slices.Contains(importer.Sources(), req.From) {
+		return nil, core.Errorf(core.CodeUsage, "--from %q is not a source charter imports: choose %s", req.From, strings.Join(importer.Sources(), ", "))
+	}
+	dir, opts, err := s.SourceDir(req.Project)
+	if err != nil {
+		return nil, err
+	}
+	ireq := importer.Request{From: req.From, Level: content.LevelUser, Autoload: true}
+	var record string
+	if req.Project {
+		ireq.Level, ireq.Base, ireq.Within = content.LevelProject, s.Sys.Paths.Dir(dir), s.Sys.Paths.Dir(dir)
+		record = s.Sys.Paths.Join(ireq.Base, core.ProjectDirName, "projection.lock")
+	} else {
+		record = s.Sys.Paths.Join(dir, "state", "projection.json")
+		if a, ok := s.Sys.LookupAgent(req.From); ok && !importer.Peer(req.From) {
+			if ireq.Base, err = s.Sys.AgentDir(a); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := s.importSettings(&ireq, req.Project, record); err != nil {
+		return nil, err
+	}
+	items, err := importer.Scan(s.Sys, ireq)
+	if err != nil {
+		return nil, err
+	}
+	out := &Imported{From: req.From, Level: ireq.Level, SourceDir: dir, Items: items}
+	adopt := map[string]bool{}
+	for i := range out.Items {
+		c := &out.Items[i]
+		if c.State != importer.StateImported {
+			continue
+		}
+		c.Source = sourcePath(s.Sys, dir, c)
+		if _, err := s.Sys.Fs.Stat(c.Source); err == nil || !core.IsAbsent(err) {
+			c.State, c.Reason = importer.StateClash, c.Source+" exists: charter never overwrites a source; rename one of them and import again"
+			c.Projection = ""
+			continue
+		}
+		if !req.DryRun {
+			if err := s.writeSource(c, opts); core.ErrorCode(err) == core.CodeItemExists {
+				c.State, c.Reason, c.Projection = importer.StateClash, s.Sys.ErrorMessage(err), ""
+				continue
+			} else if err != nil {
+				return out, err
+			}
+		}
+		for p := range c.Paths {
+			adopt[p] = true
+		}
+	}
+	if out.Count(importer.StateImported) > 0 && req.Project && !req.DryRun {
+		if err := s.ensureProject(); err != nil {
+			return out, err
+		}
+	}
+	if out.Count(importer.StateImported) > 0 {
+		out.Apply = ApplyRequest{Project: req.Project, Adopt: adopt}
+		if !importer.Peer(req.From) {
+			out.Apply.Also = []string{req.From}
+		}
+	}
+	return out, nil
+}
+
+// ensureProject makes the repository a charter project when it is not
+// one yet (a .charter/ holding sources alone is none): an empty settings
+// file, so that this apply and every later one find it.
+func (s *Session) ensureProject() error {
+	if p, err := s.Project(); err != nil || p != nil {
+		return err
+	}
+	t, err := s.Target(settings.LayerProject)
+	if err != nil {
+		return err
+	}
+	return t.Replace(nil, []byte("# The project's charter settings (charter import made this file).\n"), false)
+}
+
+// importSettings fills in what the level's settings and record say:
+// skills.autoload for the verdict on skills, and the files charter
+// already projected (its own output is not imported back).
+func (s *Session) importSettings(ireq *importer.Request, project bool, record string) error {
+	snap, err := s.ApplySettings(project)
+	if err != nil {
+		return err
+	}
+	ireq.Autoload = snap.Values["skills.autoload"] != false
+	rec, err := projection.ReadRecord(s.Sys, record, ireq.Within)
+	if err != nil {
+		return err
+	}
+	own := map[string]bool{}
+	for _, f := range rec.Files {
+		p := f.Path
+		if project {
+			p = s.Sys.Paths.Join(append([]string{ireq.Base}, strings.Split(f.Path, "/")...)...)
+		}
+		own[p] = true
+		if f.Kind == string(content.KindSkill) {
+			// A skill is known by its folder: the nearest one of its name.
+			for d := s.Sys.Paths.Dir(p); d != s.Sys.Paths.Dir(d); d = s.Sys.Paths.Dir(d) {
+				if strings.HasSuffix(d, f.Item) && len(d) > len(f.Item) && strings.ContainsRune(`/\`, rune(d[len(d)-len(f.Item)-1])) {
+					own[d] = true
+					break
+				}
+			}
+		}
+	}
+	ireq.Recorded = func(path string) bool { return own[path] }
+	return nil
+}
+
+// sourcePath is where c's source goes: a skill's folder, else its file.
+func sourcePath(sys *core.System, dir string, c *importer.Candidate) string {
+	if c.Kind == content.KindSkill {
+		return sys.Paths.Join(dir, c.Kind.Dir(), c.Name)
+	}
+	return sys.Paths.Join(dir, c.Kind.Dir(), c.Name+".md")
+}
+
+// writeSource writes c's source through the guarded write, each file
+// only where none is (a source made meanwhile is a clash, kept).
+func (s *Session) writeSource(c *importer.Candidate, opts core.WriteOptions) error {
+	write := func(path string, data []byte, exec bool) error {
+		o := opts
+		if exec {
+			o.NewMode = 0o755
+			if opts.NewMode == 0 {
+				o.NewMode = 0o700
+			}
+		}
+		return s.Sys.UpdateFileOpts(path, o, func(old []byte) ([]byte, error) {
+			if old != nil {
+				return nil, core.Errorf(core.CodeItemExists, "%s exists: charter never overwrites a source; rename one of them and import again", path)
+			}
+			return data, nil
+		})
+	}
+	if c.Kind != content.KindSkill {
+		return write(c.Source, c.Data, false)
+	}
+	if err := write(s.Sys.Paths.Join(c.Source, content.SkillFile), c.Data, false); err != nil {
+		return err
+	}
+	for _, f := range c.Files {
+		p := s.Sys.Paths.Join(append([]string{c.Source}, strings.Split(f.Rel, "/")...)...)
+		if err := write(p, f.Data, f.Exec); err != nil {
+			return err
+		}
+	}
+	return nil
+}

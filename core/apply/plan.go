@@ -56,10 +56,6 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 	if err != nil {
 		return nil, err
 	}
-	block := Render(snap)
-	if level == LevelProject {
-		block = projectBlock(snap, block)
-	}
 	out := make([]Target, 0, len(sel)+1)
 	full := &Full{}
 	var preq projection.Request
@@ -76,16 +72,19 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			return nil, fmt.Errorf("agent %s: no renderer for format %q", a.Name, a.Format)
 		}
 		path := t.Path
-		block := block
+		var lib Library
 		if req.Content != nil {
 			base := sys.Paths.Dir(t.Path)
 			if level == LevelProject {
 				base = req.Project.Dir
 			}
-			files, gaps, section, n := contentFor(sys, a, level, base, req.Content)
+			files, gaps, l, n := contentFor(sys, a, level, base, req.Content)
 			preq.Files, preq.Gaps = append(preq.Files, files...), append(preq.Gaps, gaps...)
-			always[a.Name] = n
-			block = withRules(block, section)
+			always[a.Name], lib = n, l
+		}
+		block := Render(snap, lib)
+		if level == LevelProject {
+			block = projectBlock(snap, block)
 		}
 		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
 		if a.Format == core.FormatBlock {

@@ -71,7 +71,7 @@ export class ContentPage {
         el('h2', { class: 'card-title', id, text: `${title} (${items.length})` }),
         el('div', { class: 'card-body' }, items.length
           ? el('ul', { class: 'content-items' }, ...items.map((it) => this.row(it)))
-          : el('p', { class: 'muted content-empty', text: `No ${title.toLowerCase()} yet: charter ${kind === 'subagent' ? 'subagents' : `${kind}s`} new NAME adds one.` })));
+          : el('p', { class: 'muted content-empty' }, `No ${title.toLowerCase()} yet: `, el('code', { text: `charter ${kind}s new NAME` }), ' adds one.')));
     });
     $('content-list').replaceChildren(...sections);
   }

@@ -22,7 +22,11 @@ import (
 // matches pattern.
 func GlobMatch(pattern, rel string) bool {
 	rel = strings.TrimPrefix(path.Clean("/"+rel), "/")
-	for _, p := range expandBraces(pattern) {
+	alts, ok := expandBraces(pattern, maxAlternatives)
+	if !ok {
+		return false // a hostile pattern of braces in braces: malformed
+	}
+	for _, p := range alts {
 		p = strings.TrimPrefix(p, "./")
 		p = strings.TrimPrefix(p, "/")
 		if matchSegments(strings.Split(p, "/"), strings.Split(rel, "/")) {
@@ -46,25 +50,34 @@ func (it *Item) AppliesTo(rel string) bool {
 	return false
 }
 
+// matchSegments matches pattern segments against path segments. Each
+// (pattern, path) position is decided once, so a repository's rule with
+// many ** segments costs at most len(pat)×len(segs) steps, never an
+// exponential backtrack.
 func matchSegments(pat, segs []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for len(pat) > 1 && pat[1] == "**" {
-				pat = pat[1:]
-			}
-			for i := 0; i <= len(segs); i++ {
-				if matchSegments(pat[1:], segs[i:]) {
-					return true
-				}
-			}
-			return false
+	memo := make([]int8, (len(pat)+1)*(len(segs)+1)) // 0 unknown, 1 no, 2 yes
+	var match func(i, j int) bool
+	match = func(i, j int) bool {
+		k := i*(len(segs)+1) + j
+		if memo[k] != 0 {
+			return memo[k] == 2
 		}
-		if len(segs) == 0 || !matchSegment(pat[0], segs[0]) {
-			return false
+		var ok bool
+		switch {
+		case i == len(pat):
+			ok = j == len(segs)
+		case pat[i] == "**":
+			ok = match(i+1, j) || (j < len(segs) && match(i, j+1))
+		default:
+			ok = j < len(segs) && matchSegment(pat[i], segs[j]) && match(i+1, j+1)
 		}
-		pat, segs = pat[1:], segs[1:]
+		memo[k] = 1
+		if ok {
+			memo[k] = 2
+		}
+		return ok
 	}
-	return len(segs) == 0
+	return match(0, 0)
 }
 
 // matchSegment is path.Match for one segment, with `[!…]` as `[^…]` and a
@@ -78,9 +91,14 @@ func matchSegment(pat, seg string) bool {
 	return ok && err == nil
 }
 
-// expandBraces turns `a{b,c{d,e}}` into ab, acd, ace. An unbalanced or
-// escaped brace is literal.
-func expandBraces(p string) []string {
+// maxAlternatives bounds what one pattern's braces expand to: ten
+// `{a,b}` in a row would otherwise make a thousand patterns, thirty a
+// billion.
+const maxAlternatives = 256
+
+// expandBraces turns `a{b,c{d,e}}` into ab, acd, ace, at most limit of
+// them (false beyond). An unbalanced or escaped brace is literal.
+func expandBraces(p string, limit int) ([]string, bool) {
 	depth, open := 0, -1
 	for i := 0; i < len(p); i++ {
 		switch p[i] {
@@ -101,12 +119,19 @@ func expandBraces(p string) []string {
 			}
 			var out []string
 			for _, alt := range splitTop(p[open+1 : i]) {
-				out = append(out, expandBraces(p[:open]+alt+p[i+1:])...)
+				more, ok := expandBraces(p[:open]+alt+p[i+1:], limit-len(out))
+				if !ok {
+					return nil, false
+				}
+				out = append(out, more...)
+				if len(out) > limit {
+					return nil, false
+				}
 			}
-			return out
+			return out, true
 		}
 	}
-	return []string{p}
+	return []string{p}, limit >= 1
 }
 
 // splitTop splits s at the commas outside nested braces.

@@ -1,6 +1,9 @@
 package content
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestGlobMatch(t *testing.T) {
 	cases := []struct {
@@ -39,6 +42,31 @@ func TestGlobMatch(t *testing.T) {
 		if got := GlobMatch(c.pattern, c.path); got != c.want {
 			t.Errorf("GlobMatch(%q, %q) = %v, want %v", c.pattern, c.path, got, c.want)
 		}
+	}
+}
+
+// A hostile repository's rule with many ** segments, against a deep path
+// that never matches, must not backtrack exponentially (the test would
+// not finish).
+func TestGlobMatchManyDoubleStars(t *testing.T) {
+	pattern := strings.Repeat("**/a/", 30) + "b"
+	path := strings.Repeat("a/", 200) + "c"
+	if GlobMatch(pattern, path) {
+		t.Error("matched")
+	}
+	if !GlobMatch(pattern, strings.Repeat("a/", 40)+"b") {
+		t.Error("did not match")
+	}
+}
+
+// Braces after braces multiply: past a bound the pattern is malformed
+// and matches nothing, instead of expanding to a billion patterns.
+func TestGlobMatchBraceBomb(t *testing.T) {
+	if GlobMatch(strings.Repeat("{a,b}", 30), strings.Repeat("a", 30)) {
+		t.Error("a brace bomb matched")
+	}
+	if !GlobMatch(strings.Repeat("{a,b}", 8), strings.Repeat("b", 8)) {
+		t.Error("256 alternatives must still match")
 	}
 }
 

@@ -73,6 +73,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 		}
 		path := t.Path
 		var lib Library
+		var loadedHook *bool // nil: no content planned, the entry stays as it is
 		if req.Content != nil {
 			base := sys.Paths.Dir(t.Path)
 			if level == LevelProject {
@@ -81,6 +82,8 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			files, gaps, l, n := contentFor(sys, a, level, base, req.Content)
 			preq.Files, preq.Gaps = append(preq.Files, files...), append(preq.Gaps, gaps...)
 			always[a.Name], lib = n, l
+			rules := slices.ContainsFunc(files, func(f projection.Placed) bool { return f.Kind == content.KindRule })
+			loadedHook = &rules
 		}
 		block := Render(snap, lib)
 		if level == LevelProject {
@@ -96,7 +99,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			if level == LevelProject {
 				dir = sys.Paths.Join(req.Project.Dir, h.projectDir)
 			}
-			ht, err := hookTarget(sys, h.kind, level, sys.Paths.Join(dir, h.file), snap)
+			ht, err := hookTarget(sys, h.kind, level, sys.Paths.Join(dir, h.file), snap, loadedHook)
 			if err != nil {
 				return nil, err
 			}

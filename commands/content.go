@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/session"
 )
 
 // The rules, skills, commands and subagents groups (rules.go, skills.go,
@@ -28,20 +29,15 @@ func commandOf(k content.Kind) string {
 }
 
 type listDoc struct {
-	Items []content.Entry `json:"items"`
+	Items []session.ContentItem `json:"items"`
 }
 
 func (a *App) listContent(k content.Kind) error {
-	lib, sel, err := a.library()
+	items, err := a.session().ContentList(k, "")
 	if err != nil {
 		return err
 	}
-	doc := listDoc{Items: []content.Entry{}}
-	for _, e := range lib.Effective("", sel) {
-		if e.Kind == k {
-			doc.Items = append(doc.Items, e)
-		}
-	}
+	doc := listDoc{Items: items}
 	return a.emit(doc, func(w io.Writer) {
 		if len(doc.Items) == 0 {
 			fmt.Fprintf(w, "no %s yet: add one with `charter %s new NAME` (--project for the repository's)\n", k.Dir(), commandOf(k))
@@ -64,26 +60,13 @@ func (a *App) listContent(k content.Kind) error {
 	})
 }
 
-// showDoc is `show --json`: the entry, its body and a skill's other files.
-type showDoc struct {
-	content.Entry
-	Files []string `json:"files,omitempty"`
-	Body  string   `json:"body"`
-}
-
+// showContent prints `show`: the entry, its body and a skill's other files.
 func (a *App) showContent(k content.Kind, name string) error {
-	lib, sel, err := a.library()
+	doc, err := a.session().ContentShow(k, name)
 	if err != nil {
 		return err
 	}
-	e, ok := lib.Find("", sel, k, name)
-	if !ok {
-		return core.Errorf(core.CodeNotFound, "there is no %s named %q: `charter %s list` shows them, `charter %s new %s` makes one", k, name, commandOf(k), commandOf(k), name)
-	}
-	doc := showDoc{Entry: e, Body: string(e.Body)}
-	for _, f := range e.Files {
-		doc.Files = append(doc.Files, f.Rel)
-	}
+	e := doc.Entry
 	return a.emit(doc, func(w io.Writer) {
 		field := func(label, v string) {
 			if v != "" {

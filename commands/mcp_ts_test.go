@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -25,6 +26,7 @@ const TSSDKVar = "CHARTER_MCP_TS_SDK"
 // schemas MCP does not allow). With ROOTS=error it announces the roots
 // capability and answers roots/list with an error (no handler: "method not
 // found"), as the clients of issue 25 did. It prints the status result.
+// Each content kind's list and get run on one sample item of the scope.
 const tsClient = `import { pathToFileURL } from "node:url";
 const mods = process.env.SDK_DIR + "/node_modules/";
 const load = (p) => import(pathToFileURL(mods + p).href);
@@ -44,6 +46,10 @@ const calls = [["status", {}], ["gates_run", {}]];
 for (const key of process.env.KEYS.split(",")) {
   calls.push(["settings_get", { key }], ["settings_explain", { key }]);
 }
+for (const [kind, plural] of [["rule", "rules"], ["skill", "skills"], ["command", "commands"], ["subagent", "subagents"]]) {
+  calls.push([plural + "_list", {}], [kind + "_get", { name: "sample-" + kind }]);
+}
+calls.push(["rules_list", { path: "src/main.go" }]);
 let status;
 for (const [name, args] of calls) {
   const res = await client.callTool({ name, arguments: args });
@@ -99,6 +105,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 	for _, roots := range []string{"none", "error"} {
 		t.Run("roots="+roots, func(t *testing.T) {
 			w := newWorld(t)
+			writeSamples(t, w.root)
 			// A watchdog, not a timing assertion: a hang fails instead of
 			// holding the test run.
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -120,7 +127,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 				t.Fatalf("client output %q: %v", stdout.String(), err)
 			}
-			if strings.Join(got.Tools, ",") != "gates_run,settings_explain,settings_get,status" || got.Calls != 2+2*len(keys) {
+			if strings.Join(got.Tools, ",") != "command_get,commands_list,gates_run,rule_get,rules_list,settings_explain,settings_get,skill_get,skills_list,status,subagent_get,subagents_list" || got.Calls != 2+2*len(keys)+9 {
 				t.Errorf("tools %v, calls %d", got.Tools, got.Calls)
 			}
 			if got.Status.WorkDir != w.project {
@@ -131,4 +138,14 @@ func TestMCPTypeScriptClient(t *testing.T) {
 			}
 		})
 	}
+}
+
+// writeSamples writes one item of each kind, named sample-KIND, in dir's
+// source folders.
+func writeSamples(t *testing.T, dir string) {
+	t.Helper()
+	coretest.WriteFile(t, filepath.Join(dir, "rules", "sample-rule.md"), "---\ndescription: A rule\nglobs: [\"**/*.go\"]\n---\nBody.\n")
+	coretest.WriteFile(t, filepath.Join(dir, "skills", "sample-skill", "SKILL.md"), "---\nname: sample-skill\ndescription: A skill\n---\nBody.\n")
+	coretest.WriteFile(t, filepath.Join(dir, "commands", "sample-command.md"), "---\ndescription: A command\n---\nDo $ARGUMENTS.\n")
+	coretest.WriteFile(t, filepath.Join(dir, "subagents", "sample-subagent.md"), "---\nname: sample-subagent\ndescription: A subagent\ntools: [Read]\n---\nBody.\n")
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/session"
@@ -24,6 +25,8 @@ type Backend interface {
 	Schema(ctx context.Context) ([]byte, error)
 	Status(ctx context.Context, dir string) (StatusDoc, error)
 	RunGates(ctx context.Context, dir string, names []string, progress Progress) (gates.Report, error)
+	ContentList(ctx context.Context, dir string, k content.Kind, path string) (ItemList, error)
+	ContentGet(ctx context.Context, dir string, k content.Kind, name string) (session.ContentBody, error)
 }
 
 // Progress reports a running job: done of total steps, and what happens now.

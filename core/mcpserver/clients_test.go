@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -39,6 +40,14 @@ func TestToolsMeetMCPSchema(t *testing.T) {
 	for _, proto := range protocols {
 		t.Run(protoName(proto), func(t *testing.T) {
 			e := newEnv(t)
+			for _, f := range [][2]string{
+				{"rules/sample.md", "---\ndescription: A rule\nglobs: [\"**/*.go\"]\n---\nBody.\n"},
+				{"skills/sample/SKILL.md", "---\nname: sample\ndescription: A skill\n---\nBody.\n"},
+				{"commands/sample.md", "---\ndescription: A command\nargument-hint: X\n---\nDo $ARGUMENTS.\n"},
+				{"subagents/sample.md", "---\nname: sample\ndescription: A subagent\ntools: [Read]\nmodel: small\n---\nBody.\n"},
+			} {
+				e.write(t, filepath.Join(e.scope.Path, f[0]), f[1])
+			}
 			cs := connect(t, e.server(passRunner), newClient(noRoots), proto)
 			list, err := cs.ListTools(watched(t), nil)
 			if err != nil {
@@ -87,8 +96,13 @@ func TestToolsMeetMCPSchema(t *testing.T) {
 			}
 			check("status", map[string]any{})
 			check("gates_run", map[string]any{})
-			if len(schemas) != 4 {
-				t.Errorf("tools listed: %d, want the 4 this test calls", len(schemas))
+			for _, kind := range []string{"rule", "skill", "command", "subagent"} {
+				check(kind+"s_list", map[string]any{})
+				check(kind+"_get", map[string]any{"name": "sample"})
+			}
+			check("rules_list", map[string]any{"path": "main.go"})
+			if len(schemas) != 12 {
+				t.Errorf("tools listed: %d, want the 12 this test calls", len(schemas))
 			}
 		})
 	}

@@ -515,8 +515,12 @@ func TestBrowserHub(t *testing.T) {
 
 	// The tabs work from the keyboard: arrows move, the panel follows.
 	p.do(chromedp.Focus(chromedp.ID("tab-settings")), chromedp.KeyEvent(kb.ArrowRight))
+	if got := js[string](p, `document.activeElement.id + ' ' + document.activeElement.getAttribute('aria-selected')`); got != "tab-content true" {
+		t.Errorf("after ArrowRight: %q, want the Content tab focused and selected", got)
+	}
+	p.do(chromedp.KeyEvent(kb.ArrowRight))
 	if got := js[string](p, `document.activeElement.id + ' ' + document.activeElement.getAttribute('aria-selected')`); got != "tab-setup true" {
-		t.Errorf("after ArrowRight: %q, want the Setup tab focused and selected", got)
+		t.Errorf("after ArrowRight twice: %q, want the Setup tab focused and selected", got)
 	}
 
 	// The wizard: not installed, not dismissed, so the row is there.

@@ -69,6 +69,15 @@ func (s *Server) tokenOK(tok string) bool {
 	return subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) == 1
 }
 
+// subtree is the folder route that owns path: /api/v1/content/ serves
+// /api/v1/content/{kind}/{name}.
+func subtree(path string) string {
+	if strings.HasPrefix(path, contentPrefix) {
+		return contentPrefix
+	}
+	return ""
+}
+
 // serveAPI authenticates, routes and caps the body of an /api/ request.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
@@ -83,6 +92,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		s.keepAlive()
 	}
 	eps, ok := s.routes[r.URL.Path]
+	if !ok {
+		eps, ok = s.routes[subtree(r.URL.Path)]
+	}
 	if !ok {
 		writeError(w, errNotFound(r))
 		return

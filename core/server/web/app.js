@@ -7,6 +7,7 @@ import { $, pathCode } from './dom.js';
 import { SettingsForm } from './settings.js';
 import { ApplyPanel } from './apply.js';
 import { initGates } from './gates.js';
+import { initContent } from './content.js';
 import { initWizard, loadTooling, showFacts } from './wizard.js';
 
 const PING_EVERY = 60_000;
@@ -109,8 +110,10 @@ async function boot() {
   keepAlive();
   const agents = new ApplyPanel({ onFatal: fatal, project: ping.project });
   const gates = initGates({ onFatal: fatal });
-  const form = new SettingsForm({ onFatal: fatal, onSaved: () => agents.afterSave() });
-  await Promise.all([form.load(), agents.load(), loadTooling(), gates]);
+  const form = new SettingsForm({ onFatal: fatal, onSaved: () => { agents.afterSave(); content.load(); } });
+  // A toggle changes the settings the form shows and the files apply writes.
+  const content = initContent({ onFatal: fatal, onChanged: () => { agents.afterSave(); if (form.changes().count === 0) form.reload(); } });
+  await Promise.all([form.load(), agents.load(), content.load(), loadTooling(), gates]);
   document.body.dataset.ready = 'true';
 }
 

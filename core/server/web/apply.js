@@ -7,6 +7,7 @@
 import { request, ApiError } from './api.js';
 import { $, el, pathCode } from './dom.js';
 import { confirmSharedWrite } from './shared.js';
+import { renderFiles } from './applyfiles.js';
 
 const STATES = {
   current: 'Up to date',
@@ -48,6 +49,10 @@ class Part {
     this.onFatal = onFatal;
     this.onChange = onChange;
     this.busy = false;
+    this.files = el('div', { class: 'apply-files', id: ids.files, hidden: true });
+    this.list.after(this.files);
+    this.filesPending = 0;
+    this.filesConflicts = 0;
     this.button.addEventListener('click', () => this.run());
   }
 
@@ -56,10 +61,12 @@ class Part {
   async load() {
     try {
       const { data } = await request('GET', this.project ? 'apply?project=true' : 'apply');
+      this.showFiles(data);
       this.show(data.targets);
       this.summary();
       return data.agents || [];
     } catch (err) {
+      this.showFiles({});
       this.show([]); // what was shown may no longer hold
       this.failed(err, 'Could not check the agent files');
       return null;
@@ -68,7 +75,14 @@ class Part {
 
   // outdated counts the files Apply would write.
   outdated() {
-    return this.count('outdated', 'missing', 'blocked');
+    return this.count('outdated', 'missing', 'blocked') + this.filesPending;
+  }
+
+  // showFiles shows the content files and budget of an apply document.
+  showFiles(data, done = false) {
+    const n = renderFiles(this.files, data.files, data.budget, { done });
+    this.filesPending = n.pending;
+    this.filesConflicts = n.conflicts;
   }
 
   count(...states) {
@@ -94,6 +108,11 @@ class Part {
     const parts = [];
     if (old) parts.push(`${files(old)} out of date: agents still follow the earlier settings.`);
     if (missing) parts.push(`${files(missing)} not written yet: ${missing === 1 ? 'its agent does' : 'their agents do'} not know these settings.`);
+    if (this.filesPending) parts.push(`${files(this.filesPending)} of rules, skills, commands or subagents to write or remove.`);
+    if (this.filesConflicts) {
+      this.status(`${parts.join(' ')} ${files(this.filesConflicts)} in the way: charter did not write ${this.filesConflicts === 1 ? 'it' : 'them'} or ${this.filesConflicts === 1 ? 'it was' : 'they were'} edited by hand; move ${this.filesConflicts === 1 ? 'it' : 'them'} away or run charter import.`.trim(), { error: true });
+      return;
+    }
     if (parts.length) this.status(parts.join(' '));
     else this.status('Every agent file is up to date.', { ok: true });
   }
@@ -133,7 +152,9 @@ class Part {
       const body = { confirmSharedWrite: confirm };
       if (this.project) body.project = true;
       const { data } = await request('POST', 'apply', { body });
-      const n = data.targets.filter((t) => t.state === 'written').length;
+      const n = data.targets.filter((t) => t.state === 'written').length
+        + (data.files || []).filter((f) => f.state === 'written' || f.state === 'pruned').length;
+      this.showFiles(data, true);
       this.show(data.targets);
       this.status(n ? `Applied: ${files(n)} updated.` : 'Nothing to apply: every agent file was up to date.', { ok: true });
     } catch (err) {
@@ -165,12 +186,12 @@ export class ApplyPanel {
   // project is the project the server serves (ping's project), or null.
   constructor({ onFatal, project = null }) {
     const onChange = () => this.changed();
-    this.parts = [new Part({ ids: { list: 'apply-targets', status: 'apply-status', button: 'apply' }, project: false, onFatal, onChange })];
+    this.parts = [new Part({ ids: { list: 'apply-targets', files: 'apply-files', status: 'apply-status', button: 'apply' }, project: false, onFatal, onChange })];
     if (project) {
       $('apply-user-title').hidden = false;
       $('apply-project-title').replaceChildren('This project (', pathCode(project.path, { id: 'apply-project-dir' }), ')');
       $('apply-project-part').hidden = false;
-      this.parts.push(new Part({ ids: { list: 'apply-project-targets', status: 'apply-project-status', button: 'apply-project' }, project: true, onFatal, onChange }));
+      this.parts.push(new Part({ ids: { list: 'apply-project-targets', files: 'apply-project-files', status: 'apply-project-status', button: 'apply-project' }, project: true, onFatal, onChange }));
     }
     $('apply-offer-go').addEventListener('click', () => {
       $('apply-panel').scrollIntoView({ block: 'nearest', behavior: reduced() ? 'auto' : 'smooth' });

@@ -1,0 +1,74 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/session"
+)
+
+// ListInput filters a kind's list; path only for rules.
+type ListInput struct{}
+
+// RulesInput asks which rules apply to one file.
+type RulesInput struct {
+	Path string `json:"path,omitempty" jsonschema:"a file path, relative to the project root or absolute inside the project: only the rules in effect that apply to it (their globs match it, or they have none); leave out for every rule with its state"`
+}
+
+// NameInput names one item.
+type NameInput struct {
+	Name string `json:"name" jsonschema:"the item's name, as the list tool shows it"`
+}
+
+// ItemList is a kind's items, as `charter rules list --json` prints them.
+type ItemList struct {
+	Items []session.ContentItem `json:"items"`
+}
+
+// ContentList is the effective items of kind k for the client's
+// directory; for rules, with path, those that apply to it.
+func (l *Local) ContentList(ctx context.Context, dir string, k content.Kind, path string) (ItemList, error) {
+	items, err := l.session(dir).ContentList(k, path)
+	return ItemList{Items: items}, err
+}
+
+// ContentGet is one item with its body.
+func (l *Local) ContentGet(ctx context.Context, dir string, k content.Kind, name string) (session.ContentBody, error) {
+	return l.session(dir).ContentShow(k, name)
+}
+
+// addContentTools registers <kind>s_list and <kind>_get for each kind.
+func (s *Server) addContentTools(readOnly *mcp.ToolAnnotations) {
+	for _, k := range content.Kinds() {
+		plural := k.Dir()
+		if k == content.KindSubagent {
+			plural = "subagents"
+		}
+		get := func(ctx context.Context, req *mcp.CallToolRequest, dir string, in NameInput) (session.ContentBody, error) {
+			return s.b.ContentGet(ctx, dir, k, in.Name)
+		}
+		desc := fmt.Sprintf("Every %s charter governs here (the effective set of `charter %s list --json`): name, kind, layer and level, path of its source, state (active, disabled, below_tier, policy), description, and receivedBy, the agents that get it.", k, plural)
+		if k == content.KindRule {
+			addTool(s, &mcp.Tool{
+				Name: "rules_list", Title: "List the rules", Annotations: readOnly,
+				Description: desc + " With path, only the rules in effect that apply to that file: those whose globs match it and those without globs, which always apply." +
+					" Globs are anchored at the project root: * and ? stay inside one path segment, ** is any number of segments, {a,b} either, [a-z] a class; dotfiles are not special.",
+			}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in RulesInput) (ItemList, error) {
+				return s.b.ContentList(ctx, dir, k, in.Path)
+			})
+		} else {
+			addTool(s, &mcp.Tool{
+				Name: plural + "_list", Title: "List the " + plural, Annotations: readOnly, Description: desc,
+			}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in ListInput) (ItemList, error) {
+				return s.b.ContentList(ctx, dir, k, "")
+			})
+		}
+		addTool(s, &mcp.Tool{
+			Name: string(k) + "_get", Title: "Show a " + string(k), Annotations: readOnly,
+			Description: fmt.Sprintf("One %s with its fields and its body (`charter %s show NAME --json`).", k, plural),
+		}, get)
+	}
+}

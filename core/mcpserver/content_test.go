@@ -1,0 +1,95 @@
+package mcpserver
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/agentkit/charter/core/session"
+)
+
+// contentWorld is a project (the client's directory) whose rules are
+// scoped by globs, one without globs, one disabled, and a scope command.
+func contentWorld(t *testing.T) *env {
+	t.Helper()
+	e := newEnv(t)
+	rules := filepath.Join(e.wd, ".charter", "rules")
+	e.write(t, filepath.Join(e.wd, ".charter", "settings.yaml"), "rules:\n  disabled: [off-go]\n")
+	e.write(t, filepath.Join(rules, "always.md"), "---\ndescription: Everywhere\n---\nBe kind.\n")
+	e.write(t, filepath.Join(rules, "go.md"), "---\ndescription: Go\nglobs: [\"**/*.go\", \"go.mod\"]\n---\ngofmt.\n")
+	e.write(t, filepath.Join(rules, "api-go.md"), "---\ndescription: API\nglobs: [\"api/**/*.go\"]\n---\nVersion it.\n")
+	e.write(t, filepath.Join(rules, "web.md"), "---\ndescription: Web\nglobs: [\"web/**/*.{ts,tsx}\"]\n---\nTyped.\n")
+	e.write(t, filepath.Join(rules, "off-go.md"), "---\ndescription: Disabled\nglobs: [\"**/*.go\"]\n---\nNo.\n")
+	e.write(t, filepath.Join(e.scope.Path, "commands", "ship.md"), "---\ndescription: Ship it\nargument-hint: VERSION\n---\nShip $ARGUMENTS.\n")
+	return e
+}
+
+func names(items []session.ContentItem) []string {
+	out := []string{}
+	for _, it := range items {
+		out = append(out, it.Name)
+	}
+	return out
+}
+
+// rules_list with a path returns exactly the rules in effect whose globs
+// match it, and those without globs.
+func TestRulesListPath(t *testing.T) {
+	e := contentWorld(t)
+	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cases := []struct {
+		path string
+		want []string
+	}{
+		{"", []string{"always", "api-go", "go", "off-go", "web"}},
+		{"main.go", []string{"always", "go"}},
+		{"api/v1/user.go", []string{"always", "api-go", "go"}},
+		{filepath.Join(e.wd, "api", "x.go"), []string{"always", "api-go", "go"}},
+		{"go.mod", []string{"always", "go"}},
+		{"web/src/app.tsx", []string{"always", "web"}},
+		{"web/src/app.js", []string{"always"}},
+		{"README.md", []string{"always"}},
+	}
+	for _, c := range cases {
+		var got ItemList
+		structured(t, call(t, cs, "rules_list", map[string]any{"path": c.path}), &got)
+		if n := names(got.Items); !reflect.DeepEqual(n, c.want) {
+			t.Errorf("rules_list %q = %v, want %v", c.path, n, c.want)
+		}
+	}
+	// A path outside the project is refused, with the CLI's code.
+	res := call(t, cs, "rules_list", map[string]any{"path": filepath.Join(filepath.Dir(e.wd), "elsewhere.go")})
+	if !res.IsError || toolErr(t, res)["code"] != "outside_project" {
+		t.Errorf("outside path: %s", text(res))
+	}
+}
+
+func TestContentTools(t *testing.T) {
+	e := contentWorld(t)
+	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	var list ItemList
+	structured(t, call(t, cs, "commands_list", map[string]any{}), &list)
+	if len(list.Items) != 1 || list.Items[0].Name != "ship" || list.Items[0].ArgHint != "VERSION" || list.Items[0].Layer != "scope" {
+		t.Errorf("commands_list %+v", list.Items)
+	}
+	var cmd session.ContentBody
+	structured(t, call(t, cs, "command_get", map[string]any{"name": "ship"}), &cmd)
+	if cmd.Body != "Ship $ARGUMENTS.\n" || cmd.State != "active" || !reflect.DeepEqual(cmd.ReceivedBy, []string{"claude", "codex", "gemini"}) {
+		t.Errorf("command_get %+v", cmd)
+	}
+	var rule session.ContentBody
+	structured(t, call(t, cs, "rule_get", map[string]any{"name": "off-go"}), &rule)
+	if rule.State != "disabled" || len(rule.ReceivedBy) != 0 || rule.Body != "No.\n" {
+		t.Errorf("rule_get %+v", rule)
+	}
+	res := call(t, cs, "skill_get", map[string]any{"name": "nope"})
+	if !res.IsError || toolErr(t, res)["code"] != "not_found" {
+		t.Errorf("skill_get of a missing skill: %s", text(res))
+	}
+	for _, tool := range []string{"skills_list", "subagents_list"} {
+		structured(t, call(t, cs, tool, map[string]any{}), &list)
+		if list.Items == nil || len(list.Items) != 0 {
+			t.Errorf("%s %+v", tool, list.Items)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package session
+
+import (
+	"strings"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/projection"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// ContentItem is one entry of the effective set as `charter rules list
+// --json` shows it, with the agents that get it.
+type ContentItem struct {
+	content.Entry
+	// ReceivedBy names the agents that get the item at its level while it
+	// is active (none while it is disabled or below the tier).
+	ReceivedBy []string `json:"receivedBy"`
+}
+
+// ContentBody is one item with its body and a skill's other files, as
+// `charter rules show NAME --json` shows it.
+type ContentBody struct {
+	ContentItem
+	Files []string `json:"files,omitempty"`
+	Body  string   `json:"body"`
+}
+
+// DisabledAt is what one writable layer's file says of rules.disabled
+// and skills.disabled, with the file's own ETag: a toggle edits that
+// layer's list and sends the ETag as If-Match.
+type DisabledAt struct {
+	Layer  string   `json:"layer"`
+	Path   string   `json:"path"`
+	Exists bool     `json:"exists"`
+	ETag   string   `json:"etag"`
+	Rules  []string `json:"rules"`
+	Skills []string `json:"skills"`
+	// Set tells whether the file sets each key at all (a layer above one
+	// that sets it decides the effective list).
+	SetsRules  bool `json:"setsRules"`
+	SetsSkills bool `json:"setsSkills"`
+}
+
+// ContentDoc is every item in effect here with what a toggle needs.
+type ContentDoc struct {
+	Items []ContentItem `json:"items"`
+	// Layers are the writable layers, lowest first, with their lists.
+	Layers []DisabledAt `json:"layers"`
+	// Policy is the policy file whose folder holds the policy items.
+	Policy string `json:"policy"`
+}
+
+// Contents is the effective set for this directory at both levels (what
+// `rules list` and friends show), every kind, each with its receivers.
+func (s *Session) Contents() (ContentDoc, error) {
+	lib, sel, err := s.Library()
+	if err != nil {
+		return ContentDoc{}, err
+	}
+	doc := ContentDoc{Items: []ContentItem{}, Layers: []DisabledAt{}}
+	names := s.Sys.AgentNames()
+	for _, e := range lib.Effective("", sel) {
+		doc.Items = append(doc.Items, s.contentItem(names, e))
+	}
+	st, err := s.Store()
+	if err != nil {
+		return ContentDoc{}, err
+	}
+	sets, err := st.LayerSets()
+	if err != nil {
+		return ContentDoc{}, err
+	}
+	for _, ls := range sets {
+		rules, setsRules := ls.Values[settings.KeyRulesDisabled].([]string)
+		skills, setsSkills := ls.Values[settings.KeySkillsDisabled].([]string)
+		doc.Layers = append(doc.Layers, DisabledAt{Layer: ls.Name, Path: ls.Path, Exists: ls.Exists, ETag: ls.ETag,
+			Rules: orEmpty(rules), Skills: orEmpty(skills), SetsRules: setsRules, SetsSkills: setsSkills})
+	}
+	doc.Policy, _ = settings.PolicyPath(s.Sys)
+	return doc, nil
+}
+
+func orEmpty(v []string) []string {
+	if v == nil {
+		return []string{}
+	}
+	return v
+}
+
+func (s *Session) contentItem(names []string, e content.Entry) ContentItem {
+	ci := ContentItem{Entry: e, ReceivedBy: []string{}}
+	if e.Active() {
+		ci.ReceivedBy = projection.Receivers(names, e.Level, &e.Item)
+	}
+	return ci
+}
+
+// ContentList is one kind's items in effect here; with path (project-
+// relative, or absolute inside the project) only the rules in effect
+// (active or policy) whose globs match it, and those without globs.
+func (s *Session) ContentList(k content.Kind, path string) ([]ContentItem, error) {
+	lib, sel, err := s.Library()
+	if err != nil {
+		return nil, err
+	}
+	rel := ""
+	if path != "" {
+		if rel, err = s.projectRel(path); err != nil {
+			return nil, err
+		}
+	}
+	names := s.Sys.AgentNames()
+	out := []ContentItem{}
+	for _, e := range lib.Effective("", sel) {
+		if e.Kind != k || (path != "" && (!e.Active() || !e.AppliesTo(rel))) {
+			continue
+		}
+		out = append(out, s.contentItem(names, e))
+	}
+	return out, nil
+}
+
+// ContentShow is one item in effect here with its body; not_found names
+// the command that lists them.
+func (s *Session) ContentShow(k content.Kind, name string) (ContentBody, error) {
+	lib, sel, err := s.Library()
+	if err != nil {
+		return ContentBody{}, err
+	}
+	e, ok := lib.Find("", sel, k, name)
+	if !ok {
+		group := k.Dir()
+		if k == content.KindSubagent {
+			group = "subagents"
+		}
+		return ContentBody{}, core.Errorf(core.CodeNotFound, "there is no %s named %q: `charter %s list` shows them, `charter %s new %s` makes one", k, name, group, group, name)
+	}
+	doc := ContentBody{ContentItem: s.contentItem(s.Sys.AgentNames(), e), Body: string(e.Body)}
+	for _, f := range e.Files {
+		doc.Files = append(doc.Files, f.Rel)
+	}
+	return doc, nil
+}
+
+// projectRel turns a path an agent names into the slash-separated path
+// relative to the project root (the directory the gates run in): a
+// relative path is taken as it is, an absolute one must lie inside.
+func (s *Session) projectRel(path string) (string, error) {
+	if !s.Sys.Paths.IsAbs(path) {
+		if s.Sys.Paths.Sep() != "/" {
+			path = strings.ReplaceAll(path, s.Sys.Paths.Sep(), "/")
+		}
+		return path, nil
+	}
+	root, err := s.GateDir()
+	if err != nil {
+		return "", err
+	}
+	segs, ok := s.Sys.Paths.Within(s.Sys.Paths.Clean(root), s.Sys.Paths.Clean(path))
+	if !ok {
+		return "", core.Errorf(core.CodeOutsideProject, "%s is not inside the project %s: give a path relative to the project root, or an absolute one inside it", path, root)
+	}
+	return strings.Join(segs, "/"), nil
+}

@@ -37,6 +37,7 @@ const (
 	CodeCancelled              = errcode.Cancelled
 	CodeStaleETag              = errcode.StaleETag
 	CodeReadOnlyFile           = errcode.ReadOnlyFile
+	CodeNotWritable            = errcode.NotWritable
 	CodeGateRunning            = errcode.GateRunning
 	CodeUntrusted              = errcode.Untrusted
 	CodeIsDirectory            = errcode.IsDirectory

@@ -38,6 +38,7 @@ const (
 	CodeStaleETag              = errcode.StaleETag
 	CodeReadOnlyFile           = errcode.ReadOnlyFile
 	CodeNotWritable            = errcode.NotWritable
+	CodeNoBrowser              = errcode.NoBrowser
 	CodeGateRunning            = errcode.GateRunning
 	CodeUntrusted              = errcode.Untrusted
 	CodeIsDirectory            = errcode.IsDirectory

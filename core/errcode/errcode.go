@@ -71,6 +71,7 @@ const (
 	ServerRunning = "server_running" // a live server already serves this scope
 	ScopeExists   = "scope_exists"   // profiles move: the target profile has settings already
 	NotSupported  = "not_supported"  // a required capability is missing
+	NoBrowser     = "no_browser"     // serve --open: no browser could be opened
 
 	// A check ran and found a problem.
 	Outdated    = "outdated"     // apply --check: agent files out of date
@@ -90,7 +91,7 @@ func All() []string {
 		OutsideProject, TooLarge, ForeignOwner,
 		MalformedSettings, MalformedMarkers, LinkLoop, MalformedPolicy, MalformedMCPJSON,
 		MalformedAgentSettings, MalformedReport, MalformedContent, ItemExists,
-		NoHome, NoServer, ServerRunning, ScopeExists, NotSupported,
+		NoHome, NoServer, ServerRunning, ScopeExists, NotSupported, NoBrowser,
 		Outdated, CheckFailed,
 	}
 }

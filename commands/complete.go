@@ -10,8 +10,8 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 

@@ -96,12 +96,16 @@ func (c *ApplyCmd) status(a *App, full *apply.Full) error {
 	if err != nil || !c.Check {
 		return err
 	}
-	if err := apply.Check(results); err != nil {
+	fix := "charter apply"
+	if c.Project {
+		fix += " --project"
+	}
+	if err := apply.Check(results, fix); err != nil {
 		return reported(err)
 	}
 	if full.Content != nil {
 		if n := full.Content.Outdated(); n > 0 {
-			return reported(core.Errorf(core.CodeOutdated, "%d projected file(s) missing, outdated, foreign or edited: run `charter apply`", n))
+			return reported(core.Errorf(core.CodeOutdated, "%d projected file(s) missing, outdated, foreign or edited: run `%s`", n, fix))
 		}
 	}
 	return nil

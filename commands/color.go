@@ -27,8 +27,16 @@ func (a *App) terminal(stream any) bool {
 }
 
 // colorFor reports whether text written to stream may carry colour.
+// CLICOLOR_FORCE (set, not 0) forces it into a pipe, for a pager or CI
+// log that renders it (https://bixense.com/clicolors); NO_COLOR still wins.
 func (a *App) colorFor(stream any) bool {
-	return a.terminal(stream) && a.Sys.Getenv("NO_COLOR") == "" && a.Sys.Getenv("TERM") != "dumb"
+	if a.Sys.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	if f := a.Sys.Getenv("CLICOLOR_FORCE"); f != "" && f != "0" {
+		return true
+	}
+	return a.terminal(stream) && a.Sys.Getenv("TERM") != "dumb"
 }
 
 // paint wraps s in an ANSI colour when on is set.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -201,6 +202,10 @@ func flagValues(f *kong.Flag, prefix, cur string) completion {
 			items = append(items, candidate{ag.Name, "writes " + cmp.Or(ag.UserFile, ag.ProjectFile)})
 		}
 		items = append(items, candidate{"all", "every agent"})
+	case "gate": // a comma-separated list in one string
+		for _, g := range gates.Names() {
+			items = append(items, candidate{g, "the " + g + " gate"})
+		}
 	case "capability":
 		for name := range core.Capabilities() {
 			items = append(items, candidate{name, ""})
@@ -209,7 +214,7 @@ func flagValues(f *kong.Flag, prefix, cur string) completion {
 	default:
 		return completion{}
 	}
-	if f.IsSlice() {
+	if f.IsSlice() || f.Tag.Get("complete") == "gate" {
 		if i := strings.LastIndex(cur, ","); i >= 0 {
 			given := strings.Split(cur[:i], ",")
 			items = slices.DeleteFunc(items, func(c candidate) bool { return slices.Contains(given, c.value) })

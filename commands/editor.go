@@ -27,6 +27,11 @@ func (a *App) editorCommand() ([]string, error) {
 	if a.Sys.Paths.Windows {
 		return a.lookEditor([]string{"notepad"})
 	}
+	// vi with no terminal (a script, an agent, CI) would hang or mangle
+	// the file: without a chosen editor, only a person at one gets it.
+	if !a.terminal(a.Stdin) || !a.terminal(a.Stdout) {
+		return nil, core.Errorf(core.CodeUsage, "no editor is set and this is not a terminal, so charter will not start vi: set VISUAL or EDITOR (EDITOR=nano charter settings edit), or change one value with `charter settings set KEY VALUE`")
+	}
 	return a.lookEditor([]string{"vi"})
 }
 

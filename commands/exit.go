@@ -36,7 +36,7 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 		return ExitCheckFailed, true
 	case core.CodeNotSupported:
 		return ExitNotSupported, true
-	case core.CodeInternal, core.CodeNoHome, core.CodeStaleETag, core.CodeReadOnlyFile,
+	case core.CodeInternal, core.CodeNoHome, core.CodeStaleETag, core.CodeReadOnlyFile, core.CodeNotWritable, core.CodeNoBrowser,
 		core.CodeGateRunning, core.CodeMalformedSettings, core.CodeMalformedMarkers,
 		core.CodeMalformedPolicy, core.CodeMalformedMCPJSON, core.CodeMalformedAgentSettings, core.CodeMalformedReport,
 		core.CodeMalformedContent, core.CodeItemExists, core.CodeLinkLoop, core.CodeServerRunning, core.CodeScopeExists,

@@ -28,7 +28,7 @@ type GateHookCmd struct {
 
 // GateRunCmd runs the gates.
 type GateRunCmd struct {
-	Gate *string `name:"gate" placeholder:"tests,lint,coverage" help:"Run only these gates (default: every required gate)."`
+	Gate *string `name:"gate" placeholder:"tests,lint,coverage" help:"Run only these gates (default: every required gate)." complete:"gate"`
 }
 
 func (c *GateRunCmd) Run(ctx context.Context, a *App) error {

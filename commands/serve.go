@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"time"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/server"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/helpers/shell"
 )
 
 // ServeCmd runs the loopback HTTP API and the settings hub of this scope.
@@ -116,7 +118,10 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 		// open=1 tells the tab it owns this server: the hub sends the
 		// shutdown beacon when that tab goes away. A tab opened later by
 		// `serve --open` beside this server has no such flag.
-		a.openHub(sc, srv.HubURL()+"&open=1")
+		if err := a.openHub(sc, srv.HubURL()+"&open=1", srv.Port()); err != nil {
+			// The server serves on: the way in is printed instead.
+			fmt.Fprintf(a.Stderr, "charter: %s\n", a.message(err))
+		}
 	}
 	return srv.Serve(ctx)
 }
@@ -130,8 +135,10 @@ func (c *ServeCmd) reuse(ctx context.Context, a *App, sc core.Scope) error {
 	if err != nil {
 		return err
 	}
-	a.openHub(sc, cl.HubURL())
 	d := cl.Discovery
+	if err := a.openHub(sc, cl.HubURL(), d.Port); err != nil {
+		return err
+	}
 	doc := readyDoc{Event: "opened", URL: d.BaseURL(), Port: d.Port, PID: d.PID, Scope: sc, Settings: settings.New(a.Sys, sc).Path()}
 	return a.emit(doc, func(w io.Writer) {
 		fmt.Fprintf(w, "opened the hub of the charter server already running at %s (pid %d)\n", d.BaseURL(), d.PID)
@@ -157,21 +164,35 @@ func (c *ServeCmd) stop(ctx context.Context, a *App, sc core.Scope) error {
 }
 
 // openHub writes the scope's open page for hubURL and opens it. The
-// opener sees a file:// URL only: the token stays in the 0600 page. A
-// failure is a warning that says how to open the hub by hand.
-func (a *App) openHub(sc core.Scope, hubURL string) {
+// opener sees a file:// URL only: the token stays in the 0600 page. When
+// no browser opened, the error says so and how to reach the hub by hand.
+func (a *App) openHub(sc core.Scope, hubURL string, port int) error {
 	page, err := server.WriteOpenPage(a.Sys, sc, hubURL)
 	if err != nil {
-		fmt.Fprintf(a.Stderr, "charter: warning: cannot hand the hub to the browser: %v\n", err)
-		return
+		return fmt.Errorf("cannot hand the hub to the browser: %w", err)
 	}
 	open := a.OpenURL
 	if open == nil {
 		open = openBrowser
 	}
 	if err := open(page); err != nil {
-		fmt.Fprintf(a.Stderr, "charter: warning: open the browser: %v: open %s in a browser yourself\n", err, page)
+		return core.Errorf(core.CodeNoBrowser, "no browser opened (%v): %s", err, reachHub(a.Sys, sc, page, port))
 	}
+	return nil
+}
+
+// reachHub says how to open the hub without `serve --open`: the page that
+// holds the token, or the address plus the token file, on this machine or
+// through an SSH tunnel. The token itself is never printed: output lands
+// in terminals' scrollback, logs and CI.
+func reachHub(sys *core.System, sc core.Scope, page string, port int) string {
+	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	token := server.TokenPath(sys, sc)
+	return fmt.Sprintf("open the hub yourself:\n"+
+		"  on this machine, open %s in a browser (a page only you can read, which carries the key);\n"+
+		"  or open %s#token= followed by the content of %s;\n"+
+		"  from another machine, forward the port with `ssh -L %d:127.0.0.1:%d THIS-HOST`, then open %s#token= there, followed by the output of `ssh THIS-HOST cat %s`",
+		page, url, token, port, port, url, shell.Quote(token))
 }
 
 // describeScope names a scope for people: "scope profile claude/work".
@@ -198,7 +219,13 @@ func (a *App) noteOtherScope(sc core.Scope) {
 		other.Profile.Name(), settings.New(a.Sys, other).Path(), sc.Root.Path)
 }
 
-// openBrowser hands url to the system's opener without waiting for it.
+// openerWait is how long openBrowser waits for the opener's verdict. An
+// opener that fails (xdg-open on a box without a browser) says so at
+// once; one still running then has started a browser that keeps it.
+const openerWait = 3 * time.Second
+
+// openBrowser hands url to the system's opener and reports its failure:
+// missing, or exiting with an error.
 func openBrowser(url string) error {
 	var cmd *exec.Cmd
 	switch runtime.GOOS {
@@ -209,9 +236,21 @@ func openBrowser(url string) error {
 	default:
 		cmd = exec.Command("xdg-open", url)
 	}
+	name := filepath.Base(cmd.Path)
 	if err := cmd.Start(); err != nil {
-		return err
+		if errors.Is(err, exec.ErrNotFound) {
+			return fmt.Errorf("%s is not installed", name)
+		}
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	go cmd.Wait() // reap it
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("%s failed: %w", name, err)
+		}
+	case <-time.After(openerWait):
+	}
 	return nil
 }

@@ -3,6 +3,7 @@ package commands
 import (
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/alecthomas/kong"
 
@@ -21,7 +22,10 @@ type versionDoc struct {
 	Capabilities map[string]bool `json:"capabilities"`
 }
 
-func (versionFlag) BeforeReset(k *kong.Kong, a *App) error {
+func (versionFlag) BeforeReset(k *kong.Kong, a *App, ctx *kong.Context) error {
+	if err := leadingVersion(ctx); err != nil {
+		return err
+	}
 	if err := a.printVersion(); err != nil {
 		return err
 	}
@@ -43,4 +47,28 @@ func (a *App) printVersion() error {
 		Commit:       a.Build.Commit,
 		Capabilities: core.Capabilities(),
 	}, func(w io.Writer) { fmt.Fprintf(w, "%s %s\n", core.Name, a.Build.Version) })
+}
+
+// leadingVersion refuses -v/--version after a command word: `charter
+// settings get rules.tier -v` is a slip (a verbose flag?), and printing the
+// version there would run nothing while looking like success. Only a
+// leading -v or --version (or `charter version`) prints the version.
+func leadingVersion(ctx *kong.Context) error {
+	var cmd *kong.Node
+	for _, p := range ctx.Path {
+		switch {
+		case p.Command != nil:
+			cmd = p.Command
+		case p.Flag != nil && p.Flag.Name == "version" && cmd != nil:
+			flag := "--version"
+			if slices.Contains(ctx.Args, "-v") {
+				flag = "-v"
+			}
+			return &cliUsageError{
+				msg:   fmt.Sprintf("%s is not a flag of `%s`: to print the version, run `charter --version` (or `charter version`) on its own", flag, commandText(cmd)),
+				usage: usageLine(cmd),
+			}
+		}
+	}
+	return nil
 }

@@ -37,6 +37,8 @@ const (
 	CodeCancelled              = errcode.Cancelled
 	CodeStaleETag              = errcode.StaleETag
 	CodeReadOnlyFile           = errcode.ReadOnlyFile
+	CodeNotWritable            = errcode.NotWritable
+	CodeNoBrowser              = errcode.NoBrowser
 	CodeGateRunning            = errcode.GateRunning
 	CodeUntrusted              = errcode.Untrusted
 	CodeIsDirectory            = errcode.IsDirectory

@@ -176,6 +176,10 @@ func (s *System) UpdateFileParts(target string, o WriteOptions, update func(old 
 // write nothing). A large file is then never held in memory: the update can
 // copy from old to the new file, which the kernel does without a copy here.
 func (s *System) UpdateFileStream(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
+	return s.notWritable(target, s.updateFileStream(target, o, update))
+}
+
+func (s *System) updateFileStream(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
 	if !s.onOS() {
 		return s.memUpdate(target, o, update)
 	}
@@ -292,7 +296,7 @@ func (s *System) WithLock(path string, fn func() error) error {
 	}
 	t, unlock, err := s.lockTarget(path, s.walkOptions(true, ""))
 	if err != nil {
-		return err
+		return s.notWritable(path, err)
 	}
 	defer func() {
 		unlock()
@@ -320,6 +324,10 @@ const StaleTempAge = time.Hour
 // file both here and with UpdateFile*: that cleanup, under the lock, takes
 // every temporary file of the name for stale.
 func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error {
+	return s.notWritable(path, s.writeAtomicOpts(path, o, data))
+}
+
+func (s *System) writeAtomicOpts(path string, o WriteOptions, data []byte) error {
 	if !s.onOS() {
 		return s.memWrite(path, o, data)
 	}

@@ -159,8 +159,10 @@ func Status(targets []Target) []Result {
 }
 
 // Check is the verdict of `apply --check` on a Status report: an error
-// coded outdated when any target is out of date, else nil.
-func Check(results []Result) error {
+// coded outdated when any target is out of date, else nil. command is the
+// apply that brings them up to date (`charter apply --project` for a
+// project's files).
+func Check(results []Result, command string) error {
 	n := 0
 	for _, r := range results {
 		if r.State == StateOutdated {
@@ -170,7 +172,7 @@ func Check(results []Result) error {
 	if n == 0 {
 		return nil
 	}
-	return core.Errorf(core.CodeOutdated, "%d of %d agent files out of date: run `charter apply`", n, len(results))
+	return core.Errorf(core.CodeOutdated, "%d of %d agent files out of date: run `%s`", n, len(results), command)
 }
 
 // Run writes every target that is out of date. A target behind a shared

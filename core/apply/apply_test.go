@@ -236,11 +236,11 @@ func TestRunSharedLink(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
-	if err := Check([]Result{{State: StateCurrent}}); err != nil {
+	if err := Check([]Result{{State: StateCurrent}}, "charter apply"); err != nil {
 		t.Errorf("all current: %v", err)
 	}
-	err := Check([]Result{{State: StateCurrent}, {State: StateOutdated}})
-	if core.ErrorCode(err) != core.CodeOutdated || !strings.Contains(err.Error(), "1 of 2 agent files out of date") {
+	err := Check([]Result{{State: StateCurrent}, {State: StateOutdated}}, "charter apply --project")
+	if core.ErrorCode(err) != core.CodeOutdated || !strings.Contains(err.Error(), "1 of 2 agent files out of date: run `charter apply --project`") {
 		t.Errorf("one outdated: %v (%s)", err, core.ErrorCode(err))
 	}
 }

@@ -39,9 +39,13 @@ const projectPrecedence = "These are this project's settings. Where they differ 
 
 // projectBlock turns the user-level block into the project's: it names the
 // project rather than the scope's directory (the file is shared through
-// git; no one's home belongs in it) and says that it takes precedence.
+// git; no one's home belongs in it), names the project's commands and says
+// that it takes precedence.
 func projectBlock(snap *settings.Snapshot, block []byte) []byte {
 	out := bytes.Replace(block, []byte(" for "+scopeText(snap.Scope)+"."), []byte(" for this project."), 1)
+	// The fixes the block names are the project's: `settings set` alone
+	// would change the user's settings.
+	out = bytes.Replace(out, []byte("`charter settings set`"), []byte("`charter settings set --project`"), 1)
 	out = bytes.Replace(out, []byte("then run `charter apply`"), []byte("then run `charter apply --project`"), 1)
 	at := bytes.Index(out, []byte(projectHeading))
 	if at < 0 {

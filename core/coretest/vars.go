@@ -16,6 +16,7 @@ func Cleared() []string {
 		core.CompanionHomeVar,
 		core.ProjectDirVar,
 		"NO_COLOR",
+		"CLICOLOR_FORCE",
 		"TERM",
 		"VISUAL",
 		"EDITOR",

@@ -37,9 +37,11 @@ const (
 	Cancelled    = "cancelled"      // the user declined a shared write
 	StaleETag    = "stale_etag"     // the file changed since it was read
 	ReadOnlyFile = "read_only_file" // the target cannot be written
-	GateRunning  = "gate_running"   // another gate run is under way
-	ItemExists   = "item_exists"    // `new` would overwrite a content source
-	Untrusted    = "untrusted"      // a project's command that the user has not trusted
+	// the directory of a write is not writable (permissions, a read-only file system)
+	NotWritable = "not_writable"
+	GateRunning = "gate_running" // another gate run is under way
+	ItemExists  = "item_exists"  // `new` would overwrite a content source
+	Untrusted   = "untrusted"    // a project's command that the user has not trusted
 	// a projected file's target is foreign or was edited by hand
 	ProjectionConflict = "projection_conflict"
 
@@ -69,6 +71,7 @@ const (
 	ServerRunning = "server_running" // a live server already serves this scope
 	ScopeExists   = "scope_exists"   // profiles move: the target profile has settings already
 	NotSupported  = "not_supported"  // a required capability is missing
+	NoBrowser     = "no_browser"     // serve --open: no browser could be opened
 
 	// A check ran and found a problem.
 	Outdated    = "outdated"     // apply --check: agent files out of date
@@ -83,12 +86,12 @@ func All() []string {
 		UnknownID, UnknownAgent, NoAgent, ScalarParent, LockedByPolicy,
 		NotFound, MethodNotAllowed, PayloadTooLarge, PreconditionRequired,
 		Unauthorized, ForbiddenOrigin, MisdirectedRequest,
-		SharedWrite, Cancelled, StaleETag, ReadOnlyFile, GateRunning, Untrusted, ProjectionConflict,
+		SharedWrite, Cancelled, StaleETag, ReadOnlyFile, NotWritable, GateRunning, Untrusted, ProjectionConflict,
 		IsDirectory, NotDirectory, NotRegularFile, ChangedDuringWrite, NotAbsolute,
 		OutsideProject, TooLarge, ForeignOwner,
 		MalformedSettings, MalformedMarkers, LinkLoop, MalformedPolicy, MalformedMCPJSON,
 		MalformedAgentSettings, MalformedReport, MalformedContent, ItemExists,
-		NoHome, NoServer, ServerRunning, ScopeExists, NotSupported,
+		NoHome, NoServer, ServerRunning, ScopeExists, NotSupported, NoBrowser,
 		Outdated, CheckFailed,
 	}
 }

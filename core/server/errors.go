@@ -47,7 +47,7 @@ func Status(code string) (_ int, ok bool) {
 		return http.StatusUnprocessableEntity, true
 	case core.CodePreconditionRequired:
 		return http.StatusPreconditionRequired, true
-	case core.CodeInternal, core.CodeNoHome, core.CodeLinkLoop, core.CodeNotAbsolute,
+	case core.CodeInternal, core.CodeNoHome, core.CodeLinkLoop, core.CodeNotAbsolute, core.CodeNotWritable, core.CodeNoBrowser,
 		// the server's own files cannot be written where they belong
 		core.CodeIsDirectory, core.CodeNotDirectory, core.CodeNotRegularFile,
 		// a broken settings file is the server's own state gone wrong

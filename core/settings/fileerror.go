@@ -3,6 +3,7 @@ package settings
 import (
 	"cmp"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -27,6 +28,8 @@ type FileProblem struct {
 	Message string `json:"message"`
 	// repairable: a bad value of Key, which a write of Key replaces.
 	repairable bool
+	// syntax: the file is not YAML; `settings edit` shows it and checks it.
+	syntax bool
 }
 
 // Code is the same for every problem: the file, not the request, is wrong.
@@ -63,6 +66,9 @@ func (e *FileError) hint() string {
 		k := e.Problems[0].Key
 		return fmt.Sprintf("fix it with `charter settings set %s VALUE` or `charter settings unset %s`, or edit the file", k, k)
 	}
+	if len(e.Problems) == 1 && e.Problems[0].syntax {
+		return fmt.Sprintf("fix it with `charter settings edit%s`, which checks the file before it saves it, or by hand; charter will not overwrite it until then", editFlag(e.Problems[0].File))
+	}
 	if len(e.Problems) == 1 {
 		return "fix the file by hand; charter will not overwrite it until then"
 	}
@@ -87,4 +93,20 @@ func fileError(problems []FileProblem, order []string) error {
 		return cmp.Or(cmp.Compare(slices.Index(order, a.File), slices.Index(order, b.File)), cmp.Compare(a.Line, b.Line))
 	})
 	return &FileError{Path: ps[0].File, Problems: ps}
+}
+
+// editFlag is the `settings edit` flag that opens file: a project's files
+// are --project and --local.
+func editFlag(file string) string {
+	dir, name := filepath.Split(file)
+	if filepath.Base(dir) != ".charter" {
+		return ""
+	}
+	switch name {
+	case "settings.yaml":
+		return " --project"
+	case "settings.local.yaml":
+		return " --local"
+	}
+	return ""
 }

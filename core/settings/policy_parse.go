@@ -78,7 +78,7 @@ func (pp *policyParser) parse(data []byte) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err != io.EOF { // io.EOF: empty or comments only, an empty policy
-			pp.yamlError(err)
+			pp.yamlError(err, data)
 		}
 		return
 	}
@@ -87,7 +87,7 @@ func (pp *policyParser) parse(data []byte) {
 	case err == nil:
 		pp.add(next.Line, "", "a second YAML document: a policy is one document (remove the --- line)")
 	case err != io.EOF:
-		pp.yamlError(err)
+		pp.yamlError(err, data)
 	}
 	if len(doc.Content) == 0 {
 		return
@@ -129,8 +129,8 @@ func (pp *policyParser) parse(data []byte) {
 }
 
 // yamlError records a YAML syntax error with the line the parser names.
-func (pp *policyParser) yamlError(err error) {
-	p := syntaxProblem(err)
+func (pp *policyParser) yamlError(err error, data []byte) {
+	p := syntaxProblem(err, data)
 	pp.add(p.Line, "", "%s", p.Message)
 }
 

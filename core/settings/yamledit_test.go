@@ -60,7 +60,7 @@ func TestDecodeRefuses(t *testing.T) {
 	}{
 		"two documents": {"a: 1\n---\nb: 2\n", 2, "second YAML document"},
 		"top level":     {"- a\n", 1, "top level must be a mapping"},
-		"syntax":        {"a: [1\n", 1, "did not find"},
+		"syntax":        {"a: [1\n", 1, "a list opened with [ is not closed with ]"},
 		"utf16":         {"\xff\xfea\x00", 1, "UTF-16"},
 	} {
 		t.Run(name, func(t *testing.T) {

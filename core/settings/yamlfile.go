@@ -8,7 +8,6 @@ import (
 	"errors"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -44,14 +43,14 @@ func decodeFile(data []byte) (*yamlFile, *FileProblem) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
-		return nil, syntaxProblem(err)
+		return nil, syntaxProblem(err, data)
 	}
 	// A second document would be dropped by the first write.
 	var next yaml.Node
 	if err := dec.Decode(&next); err == nil {
 		return nil, &FileProblem{Line: next.Line, Message: "a second YAML document starts here: a settings file holds one, so merge them or delete one"}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, syntaxProblem(err)
+		return nil, syntaxProblem(err, data)
 	}
 	if doc.Kind == 0 {
 		// Nothing but comments: the parser returns none of them, so keep
@@ -63,20 +62,6 @@ func decodeFile(data []byte) (*yamlFile, *FileProblem) {
 	}
 	f.doc = &doc
 	return f, nil
-}
-
-// syntaxProblem pulls the line out of a YAML parser message.
-func syntaxProblem(err error) *FileProblem {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line := 0
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if i := strings.Index(rest, ":"); i > 0 {
-			if n, err := strconv.Atoi(rest[:i]); err == nil {
-				line, msg = n, strings.TrimSpace(rest[i+1:])
-			}
-		}
-	}
-	return &FileProblem{Line: line, Message: msg}
 }
 
 // root is the top-level mapping, created in an empty document.

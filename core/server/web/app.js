@@ -49,7 +49,9 @@ function banner(ping) {
   }
   $('scope-banner').dataset.kind = kind;
   $('scope-banner').hidden = false;
-  $('version').textContent = ping.version ? `v${ping.version.replace(/^v/, '')}` : '';
+  // A source build says "dev": no "v" before a word that is not a version.
+  const v = (ping.version || '').replace(/^v/, '');
+  $('version').textContent = !v ? '' : v === 'dev' ? 'dev (built from source)' : `v${v}`;
 }
 
 // Tabs follow the WAI-ARIA pattern: arrows move between them, Tab leaves.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/helpers/shell"
 	"github.com/shopspring/decimal"
 	"github.com/spf13/afero"
 )
@@ -91,6 +92,9 @@ type Config struct {
 	KillGrace   time.Duration // SIGTERM → SIGKILL; 0 = DefaultKillGrace
 	// TrustCommand is what an untrusted gate's message tells to run.
 	TrustCommand string
+	// Suggested is the test command the project's files suggest, for a
+	// tests gate without one (DetectTests); nil when none does.
+	Suggested *Suggestion
 }
 
 // untrusted reports whether a gate waits for the project's trust.
@@ -238,7 +242,7 @@ func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) 
 		case cfg.untrusted(name):
 			res = untrustedResult(cfg, name, command)
 		case strings.TrimSpace(command) == "":
-			res = skipped(name)
+			res = cfg.skipped(name)
 		default:
 			progress(Event{Kind: EventStart, Gate: name, Command: command})
 			res = runCommand(ctx, cfg, name, command, func(line string) {
@@ -259,15 +263,22 @@ func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) 
 	return rep
 }
 
-func skipped(name string) Result {
+func (c Config) skipped(name string) Result {
 	k := commandKeys[name]
-	msg := fmt.Sprintf("%s is required but %s is empty; configure it with: charter settings set --project %s %q",
-		name, k.key, k.key, k.example)
+	msg := fmt.Sprintf("%s is required but no %s command is configured (%s is empty), so it was not checked; configure it with: charter settings set --project %s %s",
+		name, gateNoun[name], k.key, k.key, shell.Quote(k.example))
+	if name == Tests && c.Suggested != nil {
+		msg = fmt.Sprintf("tests is required but no test command is configured (%s is empty), so the tests were not run; %s suggests: %s",
+			k.key, c.Suggested.From, c.Suggested.Set)
+	}
 	if name == Coverage {
 		msg += fmt.Sprintf(" and charter settings set --project %s cover.out", reportKey)
 	}
 	return Result{Name: name, Status: StatusSkipped, OutputTail: []string{}, Message: msg}
 }
+
+// gateNoun names a gate's command in a message.
+var gateNoun = map[string]string{Tests: "test", Lint: "lint", Coverage: "coverage"}
 
 // runCommand runs one gate's command and reports how it ended.
 func runCommand(ctx context.Context, cfg Config, name, command string, onLine func(string)) Result {

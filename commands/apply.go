@@ -106,20 +106,3 @@ func (c *ApplyCmd) status(a *App, full *apply.Full) error {
 	}
 	return nil
 }
-
-func printResults(w io.Writer, results []apply.Result) {
-	width := 6 // claude, codex
-	for _, r := range results {
-		width = max(width, len(r.Agent))
-	}
-	for _, r := range results {
-		fmt.Fprintf(w, "%-*s  %-8s  %s", width, r.Agent, r.State, r.Path)
-		switch {
-		case len(r.Readers) > 0:
-			fmt.Fprintf(w, "  (shared by agent-switch with %s)", core.ReadersText(r.Readers))
-		case r.SharedPath != "":
-			fmt.Fprintf(w, "  (shared by agent-switch through %s)", r.SharedPath)
-		}
-		fmt.Fprintln(w)
-	}
-}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/projection"
 )
@@ -24,14 +25,36 @@ func report(a *App, results []apply.Result, full *apply.Full) applyReport {
 	return rep
 }
 
+// printReport prints one table: a row per instruction file, hook entry
+// and projected file (agent, state, path, then the kind and item of a
+// projected file), aligned together, then the budget line of each agent.
 func printReport(w io.Writer, rep applyReport, stderr io.Writer) {
-	printResults(w, rep.Targets)
+	type row struct{ agent, state, path, note string }
+	rows := make([]row, 0, len(rep.Targets)+len(rep.Files))
+	for _, r := range rep.Targets {
+		rows = append(rows, row{r.Agent, r.State, r.Path, shared(r.SharedPath, r.Readers)})
+	}
 	for _, e := range rep.Files {
-		path := "-"
+		path := "-" // unsupported: the agent has no place for the kind
 		if e.Path != nil {
 			path = *e.Path
 		}
-		fmt.Fprintf(w, "%-7s  %-11s  %s %s  %s\n", e.Agent, e.State, e.Kind, e.Item, path)
+		note := e.Kind + " " + e.Item
+		if s := shared(e.SharedPath, nil); s != "" {
+			note += " " + s
+		}
+		rows = append(rows, row{e.Agent, e.State, path, note})
+	}
+	aw, sw := 6, 8 // claude, codex; outdated
+	for _, r := range rows {
+		aw, sw = max(aw, len(r.agent)), max(sw, len(r.state))
+	}
+	for _, r := range rows {
+		line := fmt.Sprintf("%-*s  %-*s  %s", aw, r.agent, sw, r.state, r.path)
+		if r.note != "" {
+			line += "  " + r.note
+		}
+		fmt.Fprintln(w, line)
 	}
 	for _, b := range rep.Budget {
 		if b.Limit > 0 {
@@ -43,4 +66,16 @@ func printReport(w io.Writer, rep applyReport, stderr io.Writer) {
 			fmt.Fprintf(stderr, "charter: warning: %s loads %d bytes of instructions, over its documented limit of %d: it will not read them all; disable rules or scope them with globs\n", b.Agent, b.Bytes, b.Limit)
 		}
 	}
+}
+
+// shared is the note of a file the companion shares: the profiles that
+// read it when known, else the link on its way.
+func shared(link string, readers []string) string {
+	switch {
+	case len(readers) > 0:
+		return "(shared by agent-switch with " + core.ReadersText(readers) + ")"
+	case link != "":
+		return "(shared by agent-switch through " + link + ")"
+	}
+	return ""
 }

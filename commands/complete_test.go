@@ -75,7 +75,7 @@ func TestComplete(t *testing.T) {
 // Candidates carry a description after a tab; __complete is hidden.
 func TestCompleteDescriptions(t *testing.T) {
 	r := runCharter(t, t.TempDir(), "", false, "__complete", "--", "settings", "set", "rules.tier", "")
-	if !strings.Contains(r.stdout, "full\tFollow every charter rule on every task") {
+	if !strings.Contains(r.stdout, "full\tEvery rule is active, style and process rules included") {
 		t.Errorf("stdout %q", r.stdout)
 	}
 	if r := runCharter(t, t.TempDir(), "", false, "--help"); strings.Contains(r.stdout, "__complete") {

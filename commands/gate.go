@@ -22,6 +22,8 @@ type GateCmd struct {
 type GateHookCmd struct {
 	ClaudeStop GateClaudeStopCmd `cmd:"" name:"claude-stop" help:"Claude Code's Stop hook: reads the event on stdin and blocks the stop (exit 2) while a required gate fails."`
 	CodexStop  GateCodexStopCmd  `cmd:"" name:"codex-stop" help:"Codex's Stop hook: reads the event on stdin and blocks the stop (a JSON decision on stdout) while a required gate fails."`
+	// Not a gate: it only records, and the hooks apply installs live here.
+	ClaudeLoaded GateClaudeLoadedCmd `cmd:"" name:"claude-loaded" help:"Claude Code's InstructionsLoaded hook: records which of charter's projected files the session loaded; always exits 0."`
 }
 
 // GateRunCmd runs the gates.

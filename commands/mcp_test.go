@@ -224,6 +224,8 @@ func newWorld(t testing.TB) world {
 		}
 	}
 	coretest.WriteFile(t, filepath.Join(w.root, "settings.yaml"), "rules:\n  tier: full # chosen for this host\n")
+	// A rule of the host scope: the block speaks of the tier only while a rule is active.
+	coretest.WriteFile(t, filepath.Join(w.root, "rules", "plain-words.md"), "---\ndescription: Say it plainly.\n---\nSay it plainly.\n")
 	coretest.WriteFile(t, filepath.Join(w.project, "README.md"), "a project\n")
 	return w
 }
@@ -293,7 +295,7 @@ func testMCPEndToEnd(t *testing.T, bin string) {
 	if doc.Scope.Kind != "host" || doc.Scope.Path != w.root || doc.Values["rules"]["tier"] != "full" || doc.Origins["rules.tier"] != settingsFile {
 		t.Errorf("charter://settings: %+v", doc)
 	}
-	if gov := p.read(t, mcpserver.URIGovernance); !strings.Contains(gov, "<!-- charter:begin") || !strings.Contains(gov, "**full**") {
+	if gov := p.read(t, mcpserver.URIGovernance); !strings.Contains(gov, "<!-- charter:begin") || !strings.Contains(gov, "**full**") || !strings.Contains(gov, "1 charter rule is active") {
 		t.Errorf("charter://governance:\n%s", gov)
 	}
 	if schema := p.read(t, mcpserver.URISchema); !strings.Contains(schema, `"x-key": "rules.tier"`) {

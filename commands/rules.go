@@ -4,10 +4,16 @@ import "github.com/agentkit/charter/core/content"
 
 // RulesCmd groups the rules commands (SPEC §12).
 type RulesCmd struct {
-	List RulesListCmd `cmd:"" help:"List the rules in effect here: name, state, level, origin, description."`
-	Show RulesShowCmd `cmd:"" help:"Show one rule's fields and body."`
-	New  RulesNewCmd  `cmd:"" help:"Scaffold a new rule in this scope (--project: in the project's .charter/)."`
+	List   RulesListCmd   `cmd:"" help:"List the rules in effect here: name, state, level, origin, description."`
+	Show   RulesShowCmd   `cmd:"" help:"Show one rule's fields and body."`
+	New    RulesNewCmd    `cmd:"" help:"Scaffold a new rule in this scope (--project: in the project's .charter/)."`
+	Status RulesStatusCmd `cmd:"" help:"Show each rule with whether Claude Code loaded it in the last session, as its InstructionsLoaded hook reported."`
 }
+
+// RulesStatusCmd shows what the agents reported loading.
+type RulesStatusCmd struct{}
+
+func (c *RulesStatusCmd) Run(a *App) error { return a.statusContent(content.KindRule) }
 
 // RulesListCmd lists the effective rules.
 type RulesListCmd struct{}

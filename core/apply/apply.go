@@ -20,6 +20,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/projection"
 )
 
 // States of a target in a Result.
@@ -284,6 +285,7 @@ func (t Target) stream(sys *core.System) (missing, current bool, err error) {
 // a link the companion shares. It unwraps to each *core.SharedWriteError.
 type BlockedError struct {
 	Results []Result
+	Files   []projection.Entry // the projected files, when the whole plan was refused (Full.Refused)
 	errs    []error
 }
 
@@ -303,6 +305,9 @@ func (e *BlockedError) Code() string { return core.CodeSharedWrite }
 // target with its state, so a client sees what was written and what not.
 func (e *BlockedError) Extras() map[string]any {
 	x := map[string]any{"targets": e.Results}
+	if e.Files != nil {
+		x["files"] = e.Files
+	}
 	if len(e.errs) > 0 {
 		for k, v := range core.ErrorExtras(e.errs[0]) {
 			x[k] = v

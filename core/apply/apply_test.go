@@ -139,7 +139,7 @@ func TestRunStatus(t *testing.T) {
 	if rs[0].State != StateWritten || rs[1].State != StateWritten {
 		t.Fatalf("run %+v", rs)
 	}
-	block := string(Render(m.snap))
+	block := string(Render(m.snap, Library{}))
 	if got := m.read(t, ".claude/CLAUDE.md"); got != "# Mine\n\n"+block {
 		t.Errorf("CLAUDE.md:\n%s", got)
 	}
@@ -218,7 +218,7 @@ func TestRunSharedLink(t *testing.T) {
 	if err != nil || rs[0].State != StateWritten || rs[0].SharedPath != link || rs[1].State != StateCurrent {
 		t.Fatalf("confirmed: %+v %v", rs, err)
 	}
-	want := "# Shared\n\n" + string(Render(m.snap))
+	want := "# Shared\n\n" + string(Render(m.snap, Library{}))
 	for _, p := range []string{"a", "b"} {
 		rel := ".agent-switch/claude/" + p + "/config/CLAUDE.md"
 		if dest, err := os.Readlink(m.path(rel)); err != nil || dest != "../../../shared/CLAUDE.md" {

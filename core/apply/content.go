@@ -42,86 +42,133 @@ func (b Budget) Over() bool { return b.Limit > 0 && b.Bytes > b.Limit }
 // reads at most 32 KiB of AGENTS.md (project_doc_max_bytes).
 var limits = map[string]int{"codex": 32 << 10}
 
+// Library is what the managed block says about charter's content for one
+// agent at one level: the rules and skills it has, and where. The zero
+// Library (no content) makes a block that says nothing about rules or
+// skills, whose settings only matter once some exist.
+type Library struct {
+	Rules      int            // active rules in their own files, for this agent
+	RulesDir   string         // where those files are, e.g. ".claude/rules"
+	BlockRules []content.Item // active rules the block carries itself (Codex, Gemini)
+	Skills     int            // active skills projected for this agent
+	SkillsDir  string
+}
+
+// ruleCount is every active rule the agent gets.
+func (l Library) ruleCount() int { return l.Rules + len(l.BlockRules) }
+
 // contentFor projects c for one agent at a level: its files placed under
-// base (the agent's directory, or the project root), the rules its block
-// carries, and the line the block says about rules.
-func contentFor(sys *core.System, a core.Agent, level, base string, c *Content) (files []projection.Placed, gaps []projection.Gap, rules string, always int) {
+// base (the agent's directory, or the project root), and what the block
+// says about them.
+func contentFor(sys *core.System, a core.Agent, level, base string, c *Content) (files []projection.Placed, gaps []projection.Gap, lib Library, always int) {
 	lvl := content.LevelUser
 	if level == LevelProject {
 		lvl = content.LevelProject
 	}
 	out := projection.Project(a.Name, c.Items, projection.Options{Level: lvl, Autoload: c.Autoload})
-	n := 0
+	skills := map[string]bool{}
 	for _, f := range out.Files {
 		p := sys.Paths.Join(append([]string{base}, strings.Split(f.Rel, "/")...)...)
 		files = append(files, projection.Placed{File: f, Path: p})
-		if f.Kind == content.KindRule {
-			n++
+		switch f.Kind {
+		case content.KindRule:
+			lib.Rules++
+		case content.KindSkill:
+			skills[f.Item] = true
 		}
 		if f.Always {
 			always += len(f.Data)
 		}
 	}
-	for _, g := range out.Gaps {
-		if g.Kind == content.KindRule {
-			n++
+	lib.BlockRules, lib.Skills = out.BlockRules, len(skills)
+	// A project's block names its folders relative to the root (it is
+	// committed); a user-level block names them whole, so that the agent
+	// never looks for them in the project.
+	where := func(k content.Kind) string {
+		prefix, _ := projection.Layout(a.Name, lvl, k)
+		prefix = strings.TrimSuffix(prefix, "/")
+		if level == LevelProject {
+			return prefix
+		}
+		return sys.Paths.Join(append([]string{base}, strings.Split(prefix, "/")...)...)
+	}
+	if lib.Rules > 0 {
+		lib.RulesDir = where(content.KindRule)
+	}
+	if lib.Skills > 0 {
+		lib.SkillsDir = where(content.KindSkill)
+	}
+	return files, out.Gaps, lib, always
+}
+
+// intro is the first line of the block's rules or skills section: how many
+// are active and where they are; "" when there are none (the section is
+// then left out).
+func (l Library) intro(section string) string {
+	// A folder's name is one line: it can never forge a marker.
+	l.RulesDir, l.SkillsDir = clean(l.RulesDir), clean(l.SkillsDir)
+	switch section {
+	case "rules":
+		switch {
+		case len(l.BlockRules) > 0 && l.Rules > 0:
+			return fmt.Sprintf("%s active: %d in `%s/` (loaded as their globs say) and %d written out below.",
+				count(l.ruleCount(), "rule"), l.Rules, l.RulesDir, len(l.BlockRules))
+		case len(l.BlockRules) > 0:
+			return fmt.Sprintf("%s active, written out below. Follow each one where it applies.", count(len(l.BlockRules), "rule"))
+		case l.Rules > 0 && l.RulesDir == "": // no agent named
+			return fmt.Sprintf("%s active (`charter rules list` shows them).", count(l.Rules, "rule"))
+		case l.Rules == 1:
+			return fmt.Sprintf("1 charter rule is active, in its own file in `%s/` (loaded as its globs say).", l.RulesDir)
+		case l.Rules > 0:
+			return fmt.Sprintf("%s active, each in its own file in `%s/` (loaded as its globs say).", count(l.Rules, "rule"), l.RulesDir)
+		}
+	case "skills":
+		if l.Skills > 0 && l.SkillsDir == "" {
+			return fmt.Sprintf("%s active (`charter skills list` shows them).", count(l.Skills, "skill"))
+		}
+		if l.Skills == 1 {
+			return fmt.Sprintf("1 charter skill is active, in its own folder in `%s/`.", l.SkillsDir)
+		}
+		if l.Skills > 0 {
+			return fmt.Sprintf("%s active, each in its own folder in `%s/`.", count(l.Skills, "skill"), l.SkillsDir)
 		}
 	}
-	return files, out.Gaps, rulesSection(a, lvl, n, out.BlockRules), always
+	return ""
 }
 
-// rulesSection is what the managed block says about charter's rules: how
-// many are active and where they are, or the rules themselves for an agent
-// without a rules folder.
-func rulesSection(a core.Agent, level string, inFiles int, block []content.Item) string {
-	var b strings.Builder
-	b.WriteString("\n### Charter rules\n\n")
-	switch {
-	case len(block) > 0:
-		fmt.Fprintf(&b, "%s active; %s below. Follow each one where it applies.\n", count(len(block)), them(len(block)))
-		for _, r := range block {
-			fmt.Fprintf(&b, "\n#### %s\n\n", r.Name)
-			if len(r.Globs) > 0 {
-				b.WriteString(strings.TrimSuffix(projection.GlobLine(r.Globs), "\n"))
-			}
-			b.WriteString(strings.TrimRight(string(r.Body), "\n"))
-			b.WriteString("\n")
+// blockRules are the rules the block carries, one heading each.
+func (l Library) blockRules() []string {
+	var out []string
+	for _, r := range l.BlockRules {
+		out = append(out, "", "#### "+r.Name, "")
+		body := strings.TrimRight(string(r.Body), "\n")
+		if len(r.Globs) > 0 {
+			body = projection.GlobLine(r.Globs) + body
 		}
-	case inFiles > 0:
-		prefix, _ := projection.Layout(a.Name, level, content.KindRule)
-		fmt.Fprintf(&b, "%s active, each in its own file in `%s` (loaded by you as its globs say).\n", count(inFiles), strings.TrimSuffix(prefix, "/"))
-	default:
-		b.WriteString("No charter rule is active.\n")
+		out = append(out, unmark(body))
 	}
-	return b.String()
+	return out
 }
 
-func count(n int) string {
+// unmark escapes a line of a rule's body that would read as one of the
+// block's markers: a rule is repository input, and inside the block an end
+// marker would cut it short (a begin marker break it) on the next apply.
+// The backslash keeps the line as it reads in Markdown.
+func unmark(body string) string {
+	lines := strings.Split(body, "\n")
+	for i, l := range lines {
+		if marker([]byte(l), BeginMarker) || marker([]byte(l), EndMarker) {
+			lines[i] = "\\" + strings.TrimLeft(l, " \t")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func count(n int, what string) string {
 	if n == 1 {
-		return "1 charter rule is"
+		return "1 charter " + what + " is"
 	}
-	return fmt.Sprintf("%d charter rules are", n)
-}
-
-func them(n int) string {
-	if n == 1 {
-		return "it follows"
-	}
-	return "they follow"
-}
-
-// withRules puts the rules section at the end of a block, before its end
-// marker.
-func withRules(block []byte, section string) []byte {
-	end := []byte(EndMarker)
-	i := len(block) - len(end) - 1
-	if section == "" || i < 0 || string(block[i:i+len(end)]) != EndMarker {
-		return block
-	}
-	out := make([]byte, 0, len(block)+len(section))
-	out = append(out, block[:i]...)
-	out = append(out, section...)
-	return append(out, block[i:]...)
+	return fmt.Sprintf("%d charter %ss are", n, what)
 }
 
 // budgets measures, per agent, its instruction file as apply leaves it
@@ -213,4 +260,16 @@ func Unwritten(sys *core.System, targets []Target) []Result {
 		out[i] = r
 	}
 	return out
+}
+
+// Refused is the error of a whole plan refused before any write because a
+// file lies behind an unconfirmed shared link (err, from Guard): every
+// target and projected file with its state, none written, so that a
+// client shows what would have been written and what is blocked.
+func (f *Full) Refused(sys *core.System, err error) *BlockedError {
+	b := &BlockedError{Results: Unwritten(sys, f.Targets), errs: []error{err}}
+	if f.Content != nil {
+		b.Files = f.Content.Entries
+	}
+	return b
 }

@@ -68,7 +68,13 @@ type StopHook struct {
 // object or "Stop" that is not a list is an *AgentSettingsError, and
 // nothing is changed. Of duplicate keys the last counts, as in Claude Code.
 func EnsureStopHook(data []byte, kind gates.HookKind, hook StopHook, present bool) ([]byte, error) {
-	suffix := kind.Suffix()
+	return EnsureEventHook(data, "Stop", kind.Suffix(), hook, present)
+}
+
+// EnsureEventHook is EnsureStopHook for the hooks list of any event (Claude
+// Code's InstructionsLoaded): charter's entry there is the hook whose
+// command ends with suffix.
+func EnsureEventHook(data []byte, event, suffix string, hook StopHook, present bool) ([]byte, error) {
 	if present && !strings.HasSuffix(strings.TrimSpace(hook.Command), suffix) {
 		return nil, fmt.Errorf("hook command %q does not end with %q", hook.Command, suffix)
 	}
@@ -84,14 +90,14 @@ func EnsureStopHook(data []byte, kind gates.HookKind, hook StopHook, present boo
 		if !present {
 			return data, nil
 		}
-		return []byte(jsonedit.Encode(hookFile{Hooks: hooksStop{Stop: []hookGroup{charterGroup(hook)}}}, "", "  ", true, "\n") + "\n"), nil
+		return []byte(jsonedit.Encode(map[string]any{"hooks": eventGroups(event, hook)}, "", "  ", true, "\n") + "\n"), nil
 	}
 	changed := false
 	for round := 0; ; round++ {
 		if round > 1000 {
 			return nil, errors.New("too many charter hook entries to edit")
 		}
-		next, err := editHookOnce(body, hook, suffix, present)
+		next, err := editHookOnce(body, event, hook, suffix, present)
 		if err != nil {
 			return nil, err
 		}
@@ -106,14 +112,7 @@ func EnsureStopHook(data []byte, kind gates.HookKind, hook StopHook, present boo
 	return append(bytes.Clone(data[:bomLen]), body...), nil
 }
 
-// hookFile, hookGroup and hookEntry render charter's entry in key order.
-type hookFile struct {
-	Hooks hooksStop `json:"hooks"`
-}
-
-type hooksStop struct {
-	Stop []hookGroup `json:"Stop"`
-}
+// hookGroup and hookEntry render charter's entry in key order.
 
 type hookGroup struct {
 	Hooks []hookEntry `json:"hooks"`
@@ -123,6 +122,11 @@ type hookEntry struct {
 	Type    string `json:"type"`
 	Command string `json:"command"`
 	Timeout int    `json:"timeout"`
+}
+
+// eventGroups is a hooks object holding event's list with charter's group.
+func eventGroups(event string, hook StopHook) map[string][]hookGroup {
+	return map[string][]hookGroup{event: {charterGroup(hook)}}
 }
 
 func charterGroup(hook StopHook) hookGroup {
@@ -146,7 +150,7 @@ type charterHook struct {
 
 // editHookOnce makes the first edit needed and returns the new bytes, or
 // nil when the file already is as wanted.
-func editHookOnce(data []byte, hook StopHook, suffix string, present bool) ([]byte, error) {
+func editHookOnce(data []byte, event string, hook StopHook, suffix string, present bool) ([]byte, error) {
 	fail := hookFail(data)
 	d, err := jsonedit.Open(data, func(off int, msg string) error { return fail(off, "invalid JSON: "+msg) })
 	if err != nil {
@@ -163,9 +167,9 @@ func editHookOnce(data []byte, hook StopHook, suffix string, present bool) ([]by
 		if hooksM.Val.Kind != '{' {
 			return nil, fail(hooksM.Val.Start, `"hooks" is not an object; fix it by hand, then run again`)
 		}
-		if stopM = hooksM.Val.Member("Stop"); stopM != nil {
+		if stopM = hooksM.Val.Member(event); stopM != nil {
 			if stop = stopM.Val; stop.Kind != '[' {
-				return nil, fail(stop.Start, `"hooks.Stop" is not a list; fix it by hand, then run again`)
+				return nil, fail(stop.Start, `"hooks.`+event+`" is not a list; fix it by hand, then run again`)
 			}
 		}
 	}
@@ -184,12 +188,12 @@ func editHookOnce(data []byte, hook StopHook, suffix string, present bool) ([]by
 			return d.Render(charterGroup(hook), prefix, multi)
 		}), nil
 	case hooksM != nil:
-		return d.AppendMember(hooksM.Val, "Stop", func(prefix string, multi bool) string {
+		return d.AppendMember(hooksM.Val, event, func(prefix string, multi bool) string {
 			return d.Render([]hookGroup{charterGroup(hook)}, prefix, multi)
 		}), nil
 	default:
 		return d.AppendMember(root, "hooks", func(prefix string, multi bool) string {
-			return d.Render(hooksStop{Stop: []hookGroup{charterGroup(hook)}}, prefix, multi)
+			return d.Render(eventGroups(event, hook), prefix, multi)
 		}), nil
 	}
 }

@@ -60,8 +60,8 @@ func checkRender(t *testing.T, v string) {
 		}
 		s2 := *snap
 		s2.Values = values
-		block := Render(&s2)
-		got, err := splice("F", []byte("# Mine\n"+string(Render(snap))+"tail\n"), block)
+		block := Render(&s2, someContent)
+		got, err := splice("F", []byte("# Mine\n"+string(Render(snap, someContent))+"tail\n"), block)
 		if err != nil {
 			t.Fatalf("%q: %v", v, err)
 		}

@@ -44,7 +44,7 @@ func TestApplyLargeFileKeepsText(t *testing.T) {
 			t.Fatalf("runOnly %v: plan current %v, missing %v, kept the file %v", runOnly, ts[0].Current(), ts[0].Missing(), ts[0].Old != nil)
 		}
 		if !runOnly { // the window's diff is the whole file's
-			next, err := splice(m.path(".claude/CLAUDE.md"), data, Render(m.snap))
+			next, err := splice(m.path(".claude/CLAUDE.md"), data, Render(m.snap, Library{}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +61,7 @@ func TestApplyLargeFileKeepsText(t *testing.T) {
 		}
 		i := bytes.Index(data, []byte(BeginMarker))
 		j := bytes.Index(data, []byte(EndMarker)) + len(EndMarker) + 1
-		block := Render(m.snap)
+		block := Render(m.snap, Library{})
 		if !bytes.HasPrefix(got, data[:i]) || !bytes.HasSuffix(got, data[j:]) ||
 			!bytes.Equal(got[i:len(got)-(len(data)-j)], block) {
 			t.Fatalf("runOnly %v: the text around the block changed (len %d, was %d)", runOnly, len(got), len(data))
@@ -97,7 +97,7 @@ func TestRunOnlyRereadsUnderLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	current := "mine, edited\n\n" + string(Render(m.snap))
+	current := "mine, edited\n\n" + string(Render(m.snap, Library{}))
 	m.write(t, ".claude/CLAUDE.md", current)
 	rs, err := Run(m.sys, ts[:1], false)
 	if err != nil || rs[0].State != StateCurrent {
@@ -112,7 +112,7 @@ func TestRunOnlyRereadsUnderLock(t *testing.T) {
 		t.Fatalf("%+v %v", rs, err)
 	}
 	got, _ := os.ReadFile(m.path(".claude/CLAUDE.md"))
-	if want := "mine, again\n" + string(Render(m.snap)) + "tail\n"; string(got) != want {
+	if want := "mine, again\n" + string(Render(m.snap, Library{})) + "tail\n"; string(got) != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }

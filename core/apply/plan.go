@@ -56,10 +56,6 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 	if err != nil {
 		return nil, err
 	}
-	block := Render(snap)
-	if level == LevelProject {
-		block = projectBlock(snap, block)
-	}
 	out := make([]Target, 0, len(sel)+1)
 	full := &Full{}
 	var preq projection.Request
@@ -76,16 +72,22 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			return nil, fmt.Errorf("agent %s: no renderer for format %q", a.Name, a.Format)
 		}
 		path := t.Path
-		block := block
+		var lib Library
+		var loadedHook *bool // nil: no content planned, the entry stays as it is
 		if req.Content != nil {
 			base := sys.Paths.Dir(t.Path)
 			if level == LevelProject {
 				base = req.Project.Dir
 			}
-			files, gaps, section, n := contentFor(sys, a, level, base, req.Content)
+			files, gaps, l, n := contentFor(sys, a, level, base, req.Content)
 			preq.Files, preq.Gaps = append(preq.Files, files...), append(preq.Gaps, gaps...)
-			always[a.Name] = n
-			block = withRules(block, section)
+			always[a.Name], lib = n, l
+			rules := slices.ContainsFunc(files, func(f projection.Placed) bool { return f.Kind == content.KindRule })
+			loadedHook = &rules
+		}
+		block := Render(snap, lib)
+		if level == LevelProject {
+			block = projectBlock(snap, block)
 		}
 		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
 		if a.Format == core.FormatBlock {
@@ -97,7 +99,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			if level == LevelProject {
 				dir = sys.Paths.Join(req.Project.Dir, h.projectDir)
 			}
-			ht, err := hookTarget(sys, h.kind, level, sys.Paths.Join(dir, h.file), snap)
+			ht, err := hookTarget(sys, h.kind, level, sys.Paths.Join(dir, h.file), snap, loadedHook)
 			if err != nil {
 				return nil, err
 			}

@@ -18,7 +18,7 @@ import (
 func TestProjectGolden(t *testing.T) {
 	global := core.Scope{Kind: core.ScopeGlobal, Path: "/home/me/.agentkit/charter"}
 	snap := snapshot(t, global, customYAML)
-	block := projectBlock(snap, Render(snap))
+	block := projectBlock(snap, Render(snap, Library{Rules: 2, RulesDir: ".cursor/rules", Skills: 1, SkillsDir: ".cursor/skills"}))
 	coretest.Golden(t, filepath.Join("testdata", "project.golden"), block)
 	if bytes.Contains(block, []byte("/home/me")) {
 		t.Error("the project block names a home directory; it is shared through git")
@@ -74,7 +74,7 @@ func TestPlanProject(t *testing.T) {
 	if _, err := Run(m.sys, ts, false); err != nil {
 		t.Fatal(err)
 	}
-	block := string(projectBlock(m.snap, Render(m.snap)))
+	block := string(projectBlock(m.snap, Render(m.snap, Library{})))
 	if got := m.read(t, "repo/CLAUDE.md"); got != "# Team notes\n\nkeep   me\n\n"+block {
 		t.Errorf("CLAUDE.md:\n%s", got)
 	}

@@ -9,13 +9,16 @@ import (
 	"github.com/agentkit/charter/core/settings"
 )
 
-// Render is the managed block for snap, markers included. It depends on
-// nothing but the settings and the scope, never on the binary or the run
-// (no version, no time), so its bytes change only when what it says changes
+// Render is the managed block for snap, markers included, for an agent
+// that gets lib of charter's content. It depends on nothing but the
+// settings, the scope and the content, never on the binary or the run (no
+// version, no time), so its bytes change only when what it says changes
 // and upgrading charter never makes `apply --check` fail. What each setting
 // says comes from its Tell in the settings schema: one heading per section,
-// in schema order.
-func Render(snap *settings.Snapshot) []byte {
+// in schema order. The rules and skills sections say how many are active
+// and where, and only exist while some are: settings about rules that do
+// not exist would be noise the agent reads as an instruction.
+func Render(snap *settings.Snapshot, lib Library) []byte {
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 
@@ -33,6 +36,17 @@ func Render(snap *settings.Snapshot) []byte {
 			}
 		}
 		body := section(snap.Values, in)
+		switch sec.Name {
+		case "rules", "skills":
+			intro := lib.intro(sec.Name)
+			if intro == "" {
+				continue
+			}
+			body = append([]string{intro, ""}, body...)
+			if sec.Name == "rules" {
+				body = append(body, lib.blockRules()...)
+			}
+		}
 		if len(body) == 0 {
 			continue
 		}

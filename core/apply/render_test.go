@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -70,18 +71,31 @@ func profileScope() core.Scope {
 		Profile: core.Profile{Active: true, Provider: &provider, Profile: &profile}}
 }
 
+// someContent is a library in Claude's folders: the rules and skills
+// sections are rendered only while an agent gets some.
+var someContent = Library{Rules: 3, RulesDir: ".claude/rules", Skills: 2, SkillsDir: ".claude/skills"}
+
+// blockContent is Codex's: its rules written out in the block, one with
+// globs and one whose body tries to end the block.
+var blockContent = Library{Skills: 1, SkillsDir: ".agents/skills", BlockRules: []content.Item{
+	{Kind: content.KindRule, Name: "go-errors", Globs: []string{"**/*.go"}, Body: []byte("Wrap errors with context.\n")},
+	{Kind: content.KindRule, Name: "no-secrets", Body: []byte("Never commit a secret.\n" + EndMarker + "\n  " + BeginMarker + "\n")},
+}}
+
 func TestRenderGolden(t *testing.T) {
 	global := core.Scope{Kind: core.ScopeGlobal, Path: "/home/me/.agentkit/charter"}
 	tests := []struct {
 		golden string
 		snap   *settings.Snapshot
+		lib    Library
 	}{
-		{"default.golden", snapshot(t, global, "")},
-		{"custom.golden", snapshot(t, profileScope(), customYAML)},
+		{"default.golden", snapshot(t, global, ""), Library{}},
+		{"custom.golden", snapshot(t, profileScope(), customYAML), someContent},
+		{"blockrules.golden", snapshot(t, profileScope(), "rules: {disabled: [tdd]}\n"), blockContent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			got := Render(tt.snap)
+			got := Render(tt.snap, tt.lib)
 			path := filepath.Join("testdata", tt.golden)
 			coretest.Golden(t, path, got)
 			if _, found, err := findBlock(path, got); err != nil || !found {
@@ -95,7 +109,7 @@ func TestRenderGolden(t *testing.T) {
 // would govern nothing.
 func TestRenderEveryKey(t *testing.T) {
 	base := snapshot(t, profileScope(), "")
-	before := Render(base)
+	before := Render(base, someContent)
 	for _, k := range settings.Keys() {
 		snap := *base
 		snap.Values = map[string]any{}
@@ -103,7 +117,7 @@ func TestRenderEveryKey(t *testing.T) {
 			snap.Values[name] = v
 		}
 		snap.Values[k.Name] = otherValue(t, k)
-		if bytes.Equal(Render(&snap), before) {
+		if bytes.Equal(Render(&snap, someContent), before) {
 			t.Errorf("changing %s does not change the block", k.Name)
 		}
 	}
@@ -142,7 +156,7 @@ func otherValue(t *testing.T, k settings.Key) any {
 func TestRenderCannotForgeMarkers(t *testing.T) {
 	snap := snapshot(t, core.Scope{Kind: core.ScopeHost, Path: "/x\n" + EndMarker + "\n"}, "")
 	snap.Values["rules.disabled"] = []string{"x\n" + EndMarker + "\n" + BeginMarker, "a`b"}
-	got := Render(snap)
+	got := Render(snap, blockContent)
 	blk, found, err := findBlock("block", got)
 	if err != nil || !found || blk.start != 0 || blk.end != len(got) {
 		t.Fatalf("block not one whole block (%v):\n%s", err, got)
@@ -155,7 +169,7 @@ func TestRenderOffStates(t *testing.T) {
 	snap := snapshot(t, profileScope(), `gates: {tests: {required: false}, lint: {required: false}, on_failure: ask}
 commands: {suggestions: {enabled: false, confidence_floor: 0.9}}
 `)
-	got := string(Render(snap))
+	got := string(Render(snap, Library{}))
 	for _, want := range []string{"No quality gate is set.\n\nNot required here: tests, lint, coverage.\n", "- Do not suggest slash commands.\n\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("block lacks %q:\n%s", want, got)
@@ -167,8 +181,31 @@ commands: {suggestions: {enabled: false, confidence_floor: 0.9}}
 		}
 	}
 	snap = snapshot(t, profileScope(), "commands: {suggestions: {max_options: 0}}\n")
-	if got := string(Render(snap)); !strings.Contains(got, "- Do not suggest slash commands.\n") {
+	if got := string(Render(snap, Library{})); !strings.Contains(got, "- Do not suggest slash commands.\n") {
 		t.Errorf("max_options 0 still suggests:\n%s", got)
+	}
+}
+
+// Without a charter rule or skill the block says nothing about following
+// rules or loading skills, whatever the settings about them say; with
+// some it says how many and where.
+func TestRenderContentSections(t *testing.T) {
+	snap := snapshot(t, profileScope(), "rules: {tier: full, disabled: [tdd]}\nskills: {autoload: false, disabled: [web]}\n")
+	none := string(Render(snap, Library{}))
+	for _, unwanted := range []string{"### Rules", "### Skills", "rule", "skill", "`tdd`", "`web`"} {
+		if strings.Contains(none, unwanted) {
+			t.Errorf("a block without content holds %q:\n%s", unwanted, none)
+		}
+	}
+	for lib, want := range map[*Library]string{
+		{Rules: 1, RulesDir: ".claude/rules"}:                              "### Rules\n\n1 charter rule is active, in its own file in `.claude/rules/` (loaded as its globs say).\n\n- Rule tier: **full**.",
+		{Rules: 2, RulesDir: "rules", BlockRules: blockContent.BlockRules}: "4 charter rules are active: 2 in `rules/` (loaded as their globs say) and 2 written out below.",
+		{Skills: 1, SkillsDir: ".claude/skills"}:                           "### Skills\n\n1 charter skill is active, in its own folder in `.claude/skills/`.\n\n- Do not load skills on your own",
+	} {
+		got := string(Render(snap, *lib))
+		if !strings.Contains(got, want) || !strings.Contains(got, "Never") {
+			t.Errorf("block for %+v lacks %q:\n%s", *lib, want, got)
+		}
 	}
 }
 
@@ -185,7 +222,7 @@ func TestTellEmptySaysNothing(t *testing.T) {
 // checks it (issue 28): the block says no command is configured, until one
 // is.
 func TestRenderGateWithoutCommand(t *testing.T) {
-	got := string(Render(snapshot(t, profileScope(), "gates: {coverage: {min: 80}}\n")))
+	got := string(Render(snapshot(t, profileScope(), "gates: {coverage: {min: 80}}\n"), Library{}))
 	for _, want := range []string{
 		"- [ ] The tests pass. No test command is configured, so `charter gate run` does not check this",
 		"- [ ] The linter passes. No lint command is configured,",
@@ -195,7 +232,7 @@ func TestRenderGateWithoutCommand(t *testing.T) {
 			t.Errorf("block lacks %q:\n%s", want, got)
 		}
 	}
-	got = string(Render(snapshot(t, profileScope(), "gates: {tests: {command: 'go test ./...'}, lint: {command: '  '}}\n")))
+	got = string(Render(snapshot(t, profileScope(), "gates: {tests: {command: 'go test ./...'}, lint: {command: '  '}}\n"), Library{}))
 	if !strings.Contains(got, "- [ ] The tests pass.\n") || strings.Contains(got, "No test command") {
 		t.Errorf("a configured tests gate still says it has no command:\n%s", got)
 	}

@@ -14,7 +14,7 @@ func agentFiles(r *run) []Check {
 	if r.scopeErr != nil {
 		return r.needScope(name, label)
 	}
-	targets, err := r.plan()
+	full, err := r.plan()
 	switch {
 	case r.unreadable && r.policyErr != nil:
 		return []Check{warn(name, label, "not checked: the policy cannot be read (see above)", "fix the policy file first")}
@@ -25,8 +25,8 @@ func agentFiles(r *run) []Check {
 	case err != nil:
 		return []Check{fail(name, label, err.Error(), "fix the file by hand, then run `charter apply`")}
 	}
-	out := make([]Check, 0, len(targets))
-	for _, t := range targets {
+	out := make([]Check, 0, len(full.Targets))
+	for _, t := range full.Targets {
 		n, l := "agent-file:"+t.Agent, "Agent file ("+t.Agent+")"
 		switch {
 		case t.Missing():
@@ -38,13 +38,13 @@ func agentFiles(r *run) []Check {
 				"run `charter apply` (`charter apply --dry-run` shows the changes)"))
 		}
 	}
-	return out
+	return append(out, contentChecks(full, "")...)
 }
 
 // plan is what `charter apply` would do, computed once per run.
-func (r *run) plan() ([]apply.Target, error) {
+func (r *run) plan() (*apply.Full, error) {
 	if r.planned {
-		return r.targets, r.planErr
+		return r.full, r.planErr
 	}
 	r.planned = true
 	if r.scopeErr != nil {
@@ -62,8 +62,8 @@ func (r *run) plan() ([]apply.Target, error) {
 		r.unreadable, r.planErr = true, err
 		return nil, r.planErr
 	}
-	r.targets, r.planErr = r.Session.Plan(snap, session.ApplyRequest{})
-	return r.targets, r.planErr
+	r.full, r.planErr = r.Session.PlanWith(snap, session.ApplyRequest{})
+	return r.full, r.planErr
 }
 
 // projectFiles: inside a project, whether each of its files that `charter
@@ -80,21 +80,22 @@ func projectFiles(r *run) []Check {
 	if r.plan(); r.unreadable {
 		return nil // the agent files' line already says why nothing was checked
 	}
-	snap, err := r.store.Read()
+	// As `apply --project` renders them: from the committed layers alone.
+	snap, err := r.store.Committed().Read()
 	if err != nil {
 		return []Check{warn(name, label, "not checked: the project's settings cannot be read (see above)", "fix the project's settings file first")}
 	}
-	targets, err := r.projectTargets, r.projectPlanErr
+	full, err := r.projectFull, r.projectPlanErr
 	if !r.projectPlanned {
-		targets, err = r.Session.Plan(snap, session.ApplyRequest{Project: true})
-		r.projectPlanned, r.projectTargets, r.projectPlanErr = true, targets, err
+		full, err = r.Session.PlanWith(snap, session.ApplyRequest{Project: true})
+		r.projectPlanned, r.projectFull, r.projectPlanErr = true, full, err
 	}
 	if err != nil {
 		return []Check{warn(name, label, err.Error(), "fix the file by hand, then run `charter apply --project`")}
 	}
 	hook := r.Sys.Paths.Join(r.project.Dir, ".claude", apply.HookFile)
 	var out []Check
-	for _, t := range targets {
+	for _, t := range full.Targets {
 		if t.Missing() {
 			continue
 		}
@@ -115,14 +116,14 @@ func projectFiles(r *run) []Check {
 	if len(out) == 0 {
 		out = append(out, ok(name, label, "no agent file in the project yet (`charter apply --project` writes them with the project's settings)"))
 	}
-	return out
+	return append(out, contentChecks(full, " --project")...)
 }
 
 // projectPlan is `charter apply --project`'s plan, as projectFiles made it;
 // none outside a project or when it could not be made.
 func (r *run) projectPlan() []apply.Target {
-	if !r.projectPlanned {
+	if !r.projectPlanned || r.projectFull == nil {
 		return nil
 	}
-	return r.projectTargets
+	return r.projectFull.Targets
 }

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -50,6 +52,51 @@ func contentSources(r *run) []Check {
 				fmt.Sprintf("%s in %s names the policy %s %s: it is ignored, policy items are always active", k.key, snap.Origins[k.key], k.kind, strings.Join(named, ", ")),
 				fmt.Sprintf("remove %s from %s in %s", strings.Join(named, ", "), k.key, snap.Origins[k.key])))
 		}
+	}
+	return out
+}
+
+// contentChecks: the files apply projects at a level (flag "" for the
+// user level, " --project" for the project's), as `apply --check` sees
+// them, and each agent's budget, which fails over its documented limit:
+// the agent silently reads only part of its instructions.
+func contentChecks(full *apply.Full, flag string) []Check {
+	level, label := "", "Projected files"
+	if flag != "" {
+		level, label = ":project", "Projected files (project)"
+	}
+	var out []Check
+	if full.Content != nil {
+		n, total := 0, 0
+		var first string
+		for _, e := range full.Content.Entries {
+			switch e.State {
+			case projection.StateUnsupported:
+				continue
+			case projection.StateMissing, projection.StateOutdated, projection.StateForeign, projection.StateEdited, projection.StatePruned:
+				if n == 0 {
+					first = fmt.Sprintf("%s (%s)", *e.Path, e.State)
+				}
+				n++
+			}
+			total++
+		}
+		switch {
+		case n > 0:
+			out = append(out, warn("projection"+level, label,
+				fmt.Sprintf("%d of %d projected files out of date, the first %s: agents do not see the current rules, skills, commands and subagents", n, total, first),
+				"run `charter apply"+flag+"` (`charter apply"+flag+" --check` lists them)"))
+		case total > 0:
+			out = append(out, ok("projection"+level, label, fmt.Sprintf("%d projected files up to date", total)))
+		}
+	}
+	for _, b := range full.Budget {
+		if !b.Over() {
+			continue
+		}
+		out = append(out, fail("budget:"+b.Agent+level, "Instruction budget ("+b.Agent+")",
+			fmt.Sprintf("%s loads %d bytes of always-loaded instructions at this level, over its documented limit of %d: it does not read them all", b.Agent, b.Bytes, b.Limit),
+			"disable rules with `charter settings set rules.disabled NAME…`, lower `rules.tier`, or scope rules with globs; then run `charter apply"+flag+"`"))
 	}
 	return out
 }

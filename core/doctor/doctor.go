@@ -84,13 +84,13 @@ type run struct {
 	policy     *settings.Policy
 	policyErr  error
 
-	planned    bool // plan ran; targets and planErr hold its result
-	targets    []apply.Target
+	planned    bool // plan ran; full and planErr hold its result
+	full       *apply.Full
 	planErr    error
 	unreadable bool // the plan failed because the settings or the policy cannot be read
 
 	projectPlanned bool // projectFiles made apply --project's plan
-	projectTargets []apply.Target
+	projectFull    *apply.Full
 	projectPlanErr error
 }
 

@@ -337,8 +337,9 @@ func TestProjectFiles(t *testing.T) {
 	}
 
 	// The project's settings cannot be read: its files are not checked,
-	// and the settings' own line says why.
-	write(filepath.Join(".charter", "settings.local.yaml"), "rules:\n  tier: extreme\n")
+	// and the settings' own line says why. (The personal settings.local.yaml
+	// is not what apply --project renders from.)
+	write(filepath.Join(".charter", "settings.yaml"), "rules:\n  tier: extreme\n")
 	_, checks = run()
 	if c := checks["project-files"]; c.Status != Warn || !strings.HasPrefix(c.Message, "not checked: the project's settings") {
 		t.Errorf("unreadable project settings: %+v", c)
@@ -352,5 +353,36 @@ func TestProjectFiles(t *testing.T) {
 		if c.Name == "project-files" || strings.HasSuffix(c.Name, ":project") {
 			t.Errorf("a project line without a project: %+v", c)
 		}
+	}
+}
+
+// Content apply has not projected yet is out of date, and an agent whose
+// always-loaded instructions pass its documented limit fails doctor:
+// Codex would silently read only the first 32 KiB of AGENTS.md.
+func TestContentAndBudget(t *testing.T) {
+	m := coretest.New(t)
+	sys := m.Sys
+	if err := os.MkdirAll(filepath.Join(m.Home, ".codex"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := sys.ResolveScope(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	coretest.WriteFile(t, filepath.Join(sc.Path, "commands", "review.md"), "---\ndescription: Review the diff.\n---\nReview $ARGUMENTS.\n")
+	coretest.WriteFile(t, filepath.Join(sc.Path, "rules", "small.md"), "Keep functions short.\n")
+	rep := Run(Env{Sys: sys})
+	checks := byName(rep)
+	if c := checks["projection"]; c.Status != Warn || !strings.Contains(c.Message, "1 of 1 projected files out of date") || !strings.Contains(c.Fix, "charter apply") {
+		t.Errorf("unprojected content: %+v", c)
+	}
+	if _, ok := checks["budget:codex"]; ok || !rep.OK {
+		t.Errorf("a small rule passes no budget: %+v", checks["budget:codex"])
+	}
+
+	coretest.WriteFile(t, filepath.Join(sc.Path, "rules", "huge.md"), strings.Repeat("Say it plainly, every time.\n", 1300))
+	rep = Run(Env{Sys: sys})
+	if c := byName(rep)["budget:codex"]; c.Status != Fail || !strings.Contains(c.Message, "over its documented limit of 32768") || rep.OK {
+		t.Errorf("over Codex's limit: %+v (report ok %v)", c, rep.OK)
 	}
 }

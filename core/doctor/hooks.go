@@ -19,7 +19,10 @@ func hookPrograms(r *run) []Check {
 	if r.scopeErr != nil {
 		return nil
 	}
-	targets, _ := r.plan()
+	var targets []apply.Target
+	if full, _ := r.plan(); full != nil {
+		targets = full.Targets
+	}
 	targets = append(targets[:len(targets):len(targets)], r.projectPlan()...)
 	var out []Check
 	for _, t := range targets {

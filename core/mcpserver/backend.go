@@ -8,6 +8,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -80,8 +81,12 @@ type PolicyDoc struct {
 // agent's instruction file holds the current settings. When charter cannot
 // tell (no agent directory, broken markers), Targets is empty and Error says why.
 type ApplyStatus struct {
-	Targets []apply.Result  `json:"targets"`
-	Error   *core.ErrorBody `json:"error,omitempty"`
+	Targets []apply.Result `json:"targets"`
+	// Files and Budget are the projected files and the budget per agent,
+	// as `charter apply --check --json` reports them.
+	Files  []projection.Entry `json:"files,omitempty"`
+	Budget []apply.Budget     `json:"budget,omitempty"`
+	Error  *core.ErrorBody    `json:"error,omitempty"`
 }
 
 // GateRequest is one run of the gates.
@@ -196,11 +201,16 @@ func (l *Local) Explain(ctx context.Context, dir, key string) (Explanation, erro
 }
 
 func (l *Local) Governance(ctx context.Context, dir string) (string, error) {
-	_, snap, err := l.read(dir)
+	sess := l.session(dir)
+	_, snap, err := sess.Read()
 	if err != nil {
 		return "", err
 	}
-	return string(apply.Render(snap)), nil
+	lib, err := sess.ActiveLibrary()
+	if err != nil {
+		return "", err
+	}
+	return string(apply.Render(snap, lib)), nil
 }
 
 func (l *Local) Schema(ctx context.Context) ([]byte, error) {
@@ -229,7 +239,7 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 		doc.Policy = &PolicyDoc{Path: p.Path}
 	}
 	// The user-level files hold what `charter apply` writes there.
-	targets, err := sess.PlanApply(session.ApplyRequest{})
+	full, err := sess.PlanAll(session.ApplyRequest{})
 	switch {
 	case applyUnknown(err):
 		// The status is still worth having; say why apply's part is missing.
@@ -238,10 +248,14 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 	case err != nil:
 		return StatusDoc{}, err
 	default:
-		for _, r := range apply.Status(targets) {
+		for _, r := range apply.Status(full.Targets) {
 			r.Diff = "" // the state is the status; `charter apply --dry-run` shows the diff
 			doc.Apply.Targets = append(doc.Apply.Targets, r)
 		}
+		if full.Content != nil {
+			doc.Apply.Files = full.Content.Entries
+		}
+		doc.Apply.Budget = full.Budget
 	}
 	return doc, nil
 }

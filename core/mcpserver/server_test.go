@@ -169,6 +169,8 @@ func TestToolsAndResources(t *testing.T) {
 		t.Run(protoName(proto), func(t *testing.T) {
 			e := newEnv(t)
 			e.write(t, e.settingsFile(), "rules:\n  tier: full\ngates:\n  coverage:\n    min: 80.50\n")
+			// One rule of the scope's: the block speaks of rules only while some are active.
+			e.write(t, filepath.Join(e.scope.Path, "rules", "tests-first.md"), "---\ndescription: Write the test first.\ntier: full\n---\nWrite the failing test first.\n")
 			cs := connect(t, e.server(nil), newClient(noRoots), proto)
 			ctx := context.Background()
 
@@ -210,10 +212,10 @@ func TestToolsAndResources(t *testing.T) {
 				t.Errorf("charter://settings:\n%s\nwant the document of settings list --json:\n%s", got, want)
 			}
 			gov := readResource(t, cs, URIGovernance)
-			if want := string(apply.Render(snap)); gov.Text != want || gov.MIMEType != "text/markdown" {
+			if want := string(apply.Render(snap, apply.Library{Rules: 1})); gov.Text != want || gov.MIMEType != "text/markdown" {
 				t.Errorf("charter://governance (%s):\n%s\nwant what apply writes:\n%s", gov.MIMEType, gov.Text, want)
 			}
-			if !strings.Contains(gov.Text, "**full**") {
+			if !strings.Contains(gov.Text, "**full**") || !strings.Contains(gov.Text, "1 charter rule is active (`charter rules list` shows them).") {
 				t.Errorf("governance does not reflect rules.tier=full:\n%s", gov.Text)
 			}
 			var schema map[string]any

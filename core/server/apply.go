@@ -8,23 +8,43 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/session"
 )
 
-// planApply plans the agents' files: the user-level ones, or with project
-// the served project's (and its .mcp.json). runOnly plans for a write,
-// with no diff to show.
-func (s *Server) planApply(agents []string, project, runOnly bool) ([]apply.Target, error) {
-	targets, err := s.sess.PlanApply(session.ApplyRequest{Agents: agents, Project: project, RunOnly: runOnly})
+// applyReport is `charter apply --json`'s document: the instruction files
+// and hook entries, one entry per projected file, the budget per agent.
+type applyReport struct {
+	apply.Report
+	Files  []projection.Entry `json:"files"`
+	Budget []apply.Budget     `json:"budget"`
+}
+
+func (s *Server) report(results []apply.Result, full *apply.Full) applyReport {
+	rep := applyReport{Report: apply.NewReport(s.cfg.Sys, results), Files: []projection.Entry{}, Budget: full.Budget}
+	if full.Content != nil {
+		rep.Files = full.Content.Entries
+	}
+	if rep.Budget == nil {
+		rep.Budget = []apply.Budget{}
+	}
+	return rep
+}
+
+// planApply plans everything apply writes, as the CLI does (Session.PlanAll):
+// the user-level files and content, or with project the served project's
+// (and its .mcp.json). runOnly plans for a write, with no diff to show.
+func (s *Server) planApply(agents []string, project, runOnly bool) (*apply.Full, error) {
+	full, err := s.sess.PlanAll(session.ApplyRequest{Agents: agents, Project: project, RunOnly: runOnly})
 	if errors.Is(err, session.ErrNoProject) {
 		return nil, core.Errorf(core.CodeUsage, "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR")
 	}
-	return targets, err
+	return full, err
 }
 
 // getApply reports each target as current or outdated, with the diff a
-// POST would make. ?agent=claude,codex (or repeated) chooses the agents;
-// ?project=true the served project's files.
+// POST would make, and each projected file with its state. ?agent=claude,codex
+// (or repeated) chooses the agents; ?project=true the served project's files.
 func (s *Server) getApply(w http.ResponseWriter, r *http.Request) error {
 	var agents []string
 	for _, v := range r.URL.Query()["agent"] {
@@ -37,17 +57,18 @@ func (s *Server) getApply(w http.ResponseWriter, r *http.Request) error {
 			return core.Errorf(core.CodeInvalidRequest, "project must be true or false")
 		}
 	}
-	targets, err := s.planApply(agents, project, false)
+	full, err := s.planApply(agents, project, false)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, apply.NewReport(s.cfg.Sys, apply.Status(targets)))
+	writeJSON(w, http.StatusOK, s.report(apply.Status(full.Targets), full))
 	return nil
 }
 
 // postApply writes {"agents":[…],"project":bool,"confirmSharedWrite":bool}.
-// Targets behind a shared link are not written unless confirmed; the others
-// are, and the 409 lists every target with its state.
+// The whole change set is decided first: a projected file charter does not
+// own, or any file behind an unconfirmed shared link, leaves every file as
+// it was (the 409 lists every target and file with its state).
 func (s *Server) postApply(w http.ResponseWriter, r *http.Request) error {
 	var req struct {
 		Agents             []string `json:"agents"`
@@ -57,14 +78,26 @@ func (s *Server) postApply(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	targets, err := s.planApply(req.Agents, req.Project, true)
+	full, err := s.planApply(req.Agents, req.Project, true)
 	if err != nil {
 		return err
 	}
-	results, err := s.sess.RunApply(targets, req.ConfirmSharedWrite)
+	if full.Content != nil {
+		if err := full.Content.Conflict(); err != nil {
+			return err
+		}
+	}
+	if err := full.Guard(s.cfg.Sys, req.ConfirmSharedWrite); err != nil {
+		var se *core.SharedWriteError
+		if errors.As(err, &se) {
+			return full.Refused(s.cfg.Sys, err)
+		}
+		return err
+	}
+	results, err := s.sess.RunAll(full, req.ConfirmSharedWrite)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, apply.NewReport(s.cfg.Sys, results))
+	writeJSON(w, http.StatusOK, s.report(results, full))
 	return nil
 }

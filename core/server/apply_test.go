@@ -9,6 +9,8 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -110,7 +112,8 @@ func TestApplyErrors(t *testing.T) {
 }
 
 // CLAUDE.md of the active profile links to a file shared between profiles:
-// 409 until confirmed, yet codex is written; then written through the link.
+// 409 until confirmed, and nothing written before (the whole change set is
+// decided first, as the CLI's); then written through the link.
 func TestApplySharedLink(t *testing.T) {
 	e := newEnv(t, "CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/work/config")
 	dir := filepath.Join(e.home, ".agent-switch", "claude", "work", "config")
@@ -138,10 +141,15 @@ func TestApplySharedLink(t *testing.T) {
 		Error struct{ Targets []apply.Result }
 	}
 	json.Unmarshal(rp.body, &doc)
-	if ts := doc.Error.Targets; len(ts) != 4 || ts[0].State != apply.StateBlocked || ts[0].SharedPath != link || ts[1].State != apply.StateWritten ||
-		ts[1].Path != filepath.Join(dir, apply.HookFile) || ts[2].State != apply.StateWritten ||
-		ts[3].Path != filepath.Join(dir, apply.CodexHookFile) || ts[3].State != apply.StateWritten {
+	if ts := doc.Error.Targets; len(ts) != 4 || ts[0].State != apply.StateBlocked || ts[0].SharedPath != link || ts[1].State != apply.StateOutdated ||
+		ts[1].Path != filepath.Join(dir, apply.HookFile) || ts[2].State != apply.StateOutdated ||
+		ts[3].Path != filepath.Join(dir, apply.CodexHookFile) || ts[3].State != apply.StateOutdated {
 		t.Errorf("targets in the 409: %s", rp.body)
+	}
+	for _, f := range []string{apply.HookFile, "AGENTS.md", apply.CodexHookFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("%s was written before the shared link was confirmed", f)
+		}
 	}
 	if data, _ := os.ReadFile(shared); string(data) != "# shared\n" {
 		t.Error("the shared file was written without confirmation")
@@ -259,15 +267,15 @@ func TestApplyUserLevelLeavesProjectOut(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(repo, ".charter"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(repo, ".charter", "settings.yaml"), []byte("rules:\n  tier: full\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(repo, ".charter", "settings.yaml"), []byte("worktrees:\n  mode: on\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r, _ := e.startProject(t, repo)
 	for _, tc := range []struct {
 		body, file, tier string
 	}{
-		{`{"agents":["claude"]}`, filepath.Join(e.home, ".claude", "CLAUDE.md"), "balanced"},
-		{`{"agents":["claude"],"project":true}`, filepath.Join(repo, "CLAUDE.md"), "full"},
+		{`{"agents":["claude"]}`, filepath.Join(e.home, ".claude", "CLAUDE.md"), "ask"},
+		{`{"agents":["claude"],"project":true}`, filepath.Join(repo, "CLAUDE.md"), "on"},
 	} {
 		if rp := r.do("POST", "api/v1/apply", tc.body); rp.status != 200 {
 			t.Fatalf("POST %s: %d %s", tc.body, rp.status, rp.body)
@@ -276,7 +284,7 @@ func TestApplyUserLevelLeavesProjectOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := "Rule tier: **" + tc.tier + "**"; !strings.Contains(string(data), want) {
+		if want := "Worktrees: **" + tc.tier + "**"; !strings.Contains(string(data), want) {
 			t.Errorf("POST %s: %s lacks %q:\n%s", tc.body, tc.file, want, data)
 		}
 	}
@@ -387,5 +395,40 @@ func TestApplyProjectAgents(t *testing.T) {
 	// A user-level request does not know these project-only agents.
 	if rp := r.do("POST", "api/v1/apply", `{"agents":["copilot"]}`); rp.status != 422 || rp.errCode(t) != "unknown_agent" || !strings.Contains(string(rp.body), "--project") {
 		t.Errorf("copilot at user level: %d %s", rp.status, rp.body)
+	}
+}
+
+// The hub plans as the CLI does: GET and POST carry each projected file
+// with its state and the budget per agent (charter apply --json's files
+// and budget), and POST writes the content with the instruction files.
+func TestApplyContent(t *testing.T) {
+	e := newEnv(t)
+	if err := os.MkdirAll(filepath.Join(e.home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rule := filepath.Join(e.scope.Path, "rules", "tests-first.md")
+	coretest.WriteFile(t, rule, "---\ndescription: Write the test first.\n---\nWrite the failing test first.\n")
+	r := e.start(t, 0)
+	var doc struct {
+		Files  []projection.Entry
+		Budget []apply.Budget
+	}
+	target := filepath.Join(e.home, ".claude", "rules", "tests-first.md")
+	for _, step := range []struct{ method, body, state string }{
+		{"GET", "", projection.StateMissing},
+		{"POST", `{"agents":["claude"]}`, projection.StateWritten},
+		{"GET", "", projection.StateCurrent},
+	} {
+		rp := r.do(step.method, "api/v1/apply?agent=claude", step.body)
+		if err := json.Unmarshal(rp.body, &doc); err != nil || rp.status != 200 {
+			t.Fatalf("%s: %d %s", step.method, rp.status, rp.body)
+		}
+		if len(doc.Files) != 1 || doc.Files[0].Kind != "rule" || doc.Files[0].Item != "tests-first" || *doc.Files[0].Path != target ||
+			doc.Files[0].State != step.state || len(doc.Budget) != 1 || doc.Budget[0].Agent != "claude" || doc.Budget[0].Bytes == 0 {
+			t.Errorf("%s: %s", step.method, rp.body)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(e.home, ".claude", "CLAUDE.md")); !strings.Contains(string(data), "1 charter rule is active, in its own file in `"+filepath.Join(e.home, ".claude", "rules")+"/`") {
+		t.Errorf("the block does not name the rule:\n%s", data)
 	}
 }

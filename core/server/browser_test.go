@@ -739,14 +739,14 @@ func TestBrowserApply(t *testing.T) {
 		t.Error("the save bar offers to apply before any save")
 	}
 
-	p.selectOption("rules.tier", "full")
+	p.selectOption("worktrees.mode", "on")
 	p.do(chromedp.Click(chromedp.ID("save")))
 	p.wait("the save", `document.querySelector('#save-status').textContent === 'Saved 1 change'`)
 	p.wait("the offer to apply", `document.querySelector('#apply-offer').checkVisibility()`)
 	if got := p.text("#apply-offer"); !strings.HasPrefix(got, "Agents do not follow these settings yet.") {
 		t.Errorf("save bar offer %q", got)
 	}
-	p.wait("the new diff", `document.querySelector('#apply-targets [data-agent="claude"] .apply-diff pre')?.textContent.includes('Rule tier: **full**')`)
+	p.wait("the new diff", `document.querySelector('#apply-targets [data-agent="claude"] .apply-diff pre')?.textContent.includes('Worktrees: **on**')`)
 	if got := p.text("#apply-status"); got != "1 file out of date: agents still follow the earlier settings. 1 file not written yet: its agent does not know these settings." {
 		t.Errorf("panel status %q", got)
 	}
@@ -783,7 +783,7 @@ func TestBrowserApply(t *testing.T) {
 	}
 	got := string(data)
 	if !strings.HasPrefix(got, mine+"\n<!-- charter:begin -->\n") || !strings.HasSuffix(got, "<!-- charter:end -->\n") ||
-		!strings.Contains(got, "Rule tier: **full**") || !strings.Contains(got, "for the profile claude/work") {
+		!strings.Contains(got, "Worktrees: **on**") || !strings.Contains(got, "for the profile claude/work") {
 		t.Errorf("CLAUDE.md after apply:\n%s", got)
 	}
 	if got := p.text("#apply-status"); got != "Applied: 2 files updated." {

@@ -20,49 +20,33 @@ type ApplyRequest struct {
 // skin says in its own words how to name one.
 var ErrNoProject = core.Errorf(core.CodeUsage, "there is no project to apply")
 
-// PlanApply reads the settings apply renders and plans the agents' files:
-// the user-level ones from the settings without the project's layers
-// (they serve every project: no project's values may leak into them), or
-// with req.Project the project's from all of them.
-func (s *Session) PlanApply(req ApplyRequest) ([]apply.Target, error) {
-	if req.Project {
-		if p, err := s.Project(); err != nil || p == nil {
-			return nil, orNoProject(err)
-		}
-	}
-	read := s.Store
-	if !req.Project {
+// ApplySettings reads the settings apply renders at a level: the user
+// level's without the project's layers (they serve every project: no
+// project's values may leak into them), the project's from the layers
+// committed with it alone (defaults, project, policy), so that the files
+// `apply --project` writes are the same whoever applies (SPEC §12 pinned
+// details, "Levels").
+func (s *Session) ApplySettings(project bool) (*settings.Snapshot, error) {
+	read := s.CommittedStore
+	if !project {
 		read = s.UserStore
 	}
 	st, err := read()
 	if err != nil {
 		return nil, err
 	}
-	snap, err := st.Read()
+	return st.Read()
+}
+
+// CommittedStore is the store of the layers committed with the project:
+// defaults, the project's settings.yaml and the policy; never the user's
+// global or scope file, nor the personal project-local one.
+func (s *Session) CommittedStore() (*settings.Store, error) {
+	st, err := s.Store()
 	if err != nil {
 		return nil, err
 	}
-	return s.Plan(snap, req)
-}
-
-// Plan plans req from settings already read (doctor reads them itself, to
-// tell settings that cannot be read from files apply cannot edit).
-func (s *Session) Plan(snap *settings.Snapshot, req ApplyRequest) ([]apply.Target, error) {
-	r := apply.Request{Agents: req.Agents, RunOnly: req.RunOnly}
-	if req.Project {
-		p, err := s.Project()
-		if err != nil || p == nil {
-			return nil, orNoProject(err)
-		}
-		r.Project = p
-	}
-	return apply.PlanRequest(s.Sys, snap, r)
-}
-
-// RunApply writes the planned targets; those behind a shared link only
-// when confirmed (apply.Run).
-func (s *Session) RunApply(targets []apply.Target, confirmShared bool) ([]apply.Result, error) {
-	return apply.Run(s.Sys, targets, confirmShared)
+	return st.Committed(), nil
 }
 
 func orNoProject(err error) error {
@@ -75,30 +59,34 @@ func orNoProject(err error) error {
 // PlanAll plans everything apply writes at the request's level, the
 // content of the level included (SPEC §12), before anything is written:
 // a conflict or a refused shared link then leaves every file as it was.
+// Every skin plans through it, so that the CLI, the hub, MCP and doctor
+// report the same files.
 func (s *Session) PlanAll(req ApplyRequest) (*apply.Full, error) {
 	if req.Project {
 		if p, err := s.Project(); err != nil || p == nil {
 			return nil, orNoProject(err)
 		}
 	}
-	read := s.Store
-	if !req.Project {
-		read = s.UserStore
-	}
-	st, err := read()
+	snap, err := s.ApplySettings(req.Project)
 	if err != nil {
 		return nil, err
 	}
-	snap, err := st.Read()
-	if err != nil {
-		return nil, err
-	}
+	return s.PlanWith(snap, req)
+}
+
+// PlanWith is PlanAll from settings already read (doctor reads them
+// itself, to tell settings that cannot be read from files apply cannot
+// edit): snap must be ApplySettings' for the level.
+func (s *Session) PlanWith(snap *settings.Snapshot, req ApplyRequest) (*apply.Full, error) {
 	r := apply.Request{Agents: req.Agents, RunOnly: req.RunOnly}
 	if req.Project {
-		if r.Project, err = s.Project(); err != nil {
-			return nil, err
+		p, err := s.Project()
+		if err != nil || p == nil {
+			return nil, orNoProject(err)
 		}
+		r.Project = p
 	}
+	var err error
 	if r.Content, err = s.content(snap, r.Project, req.Force); err != nil {
 		return nil, err
 	}
@@ -123,11 +111,9 @@ func (s *Session) content(snap *settings.Snapshot, proj *core.Project, force boo
 	if proj != nil {
 		record = s.Sys.Paths.Join(proj.Dir, core.ProjectDirName, "projection.lock")
 	} else {
-		sc, err := s.Scope()
-		if err != nil {
-			return nil, err
-		}
-		record = s.Sys.Paths.Join(sc.Path, "state", "projection.json")
+		// The scope the settings were read for (doctor's resolved one even
+		// when the root cannot be created yet).
+		record = s.Sys.Paths.Join(snap.Scope.Path, "state", "projection.json")
 		out.RecordPath = record
 	}
 	if len(items) == 0 {

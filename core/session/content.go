@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -68,4 +69,24 @@ func (s *Session) SourceDir(project bool) (string, core.WriteOptions, error) {
 		return "", core.WriteOptions{}, err
 	}
 	return s.Sys.Paths.Join(root, core.ProjectDirName), core.WriteOptions{NewMode: settings.ProjectFileMode, Within: root}, nil
+}
+
+// ActiveLibrary is what a block rendered for no agent in particular says
+// about content (MCP's charter://governance): how many rules and skills
+// are active here, at both levels, without a place.
+func (s *Session) ActiveLibrary() (apply.Library, error) {
+	lib, sel, err := s.Library()
+	if err != nil {
+		return apply.Library{}, err
+	}
+	var out apply.Library
+	for _, e := range lib.ActiveItems("", sel) {
+		switch e.Kind {
+		case content.KindRule:
+			out.Rules++
+		case content.KindSkill:
+			out.Skills++
+		}
+	}
+	return out, nil
 }

@@ -128,7 +128,7 @@ func TestServed(t *testing.T) {
 	if p, _ := s.Project(); p != nil {
 		t.Errorf("a served project that was not found at start: %+v", p)
 	}
-	if _, err := s.PlanApply(ApplyRequest{Project: true}); !errors.Is(err, ErrNoProject) {
+	if _, err := s.PlanAll(ApplyRequest{Project: true}); !errors.Is(err, ErrNoProject) {
 		t.Errorf("apply --project without a served project: %v", err)
 	}
 }
@@ -156,20 +156,27 @@ func TestPlanApplyLevels(t *testing.T) {
 	sys, home, _ := machine(t)
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o700)
 	s := New(sys, Options{})
-	set(t, s, settings.LayerProject, "rules.tier", "full")
+	set(t, s, settings.LayerProject, "worktrees.mode", "on")
 	plan := func(s *Session, project bool) string {
 		t.Helper()
-		ts, err := s.PlanApply(ApplyRequest{Agents: []string{"claude"}, Project: project})
-		if err != nil || len(ts) == 0 {
-			t.Fatalf("plan %v %v", ts, err)
+		full, err := s.PlanAll(ApplyRequest{Agents: []string{"claude"}, Project: project})
+		if err != nil || len(full.Targets) == 0 {
+			t.Fatalf("plan %v %v", full, err)
 		}
-		return apply.Status(ts)[0].Diff
+		return apply.Status(full.Targets)[0].Diff
 	}
 	user, project := plan(s, false), plan(s, true)
 	if none := plan(New(sys, Options{NoProject: true}), false); user != none {
 		t.Errorf("the user-level files read the project:\n%s\nwithout it:\n%s", user, none)
 	}
-	if strings.Contains(user, "Rule tier: **full**") || !strings.Contains(project, "Rule tier: **full**") {
+	if strings.Contains(user, "Worktrees: **on**") || !strings.Contains(project, "Worktrees: **on**") {
 		t.Errorf("user level:\n%s\nproject:\n%s", user, project)
+	}
+	// The personal project-local file and the scope never reach the
+	// project's committed files.
+	set(t, s, settings.LayerProjectLocal, "worktrees.mode", "off")
+	set(t, s, settings.LayerScope, "memory.cadence", "never")
+	if again := plan(s, true); again != project {
+		t.Errorf("the project's plan read the personal or scope settings:\n%s\nbefore:\n%s", again, project)
 	}
 }

@@ -149,3 +149,40 @@ func TestCheckEdit(t *testing.T) {
 		t.Errorf("value above the maximum: %v", err)
 	}
 }
+
+// A committed store reads defaults, the project's file and the policy:
+// nothing of the user's own files reaches what apply --project renders.
+func TestCommittedLayers(t *testing.T) {
+	st, project, dir := layeredStore(t, "minimum:\n  gates.coverage.min: 80\n")
+	write := func(path, text string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(dir, "home", ".agentkit", "charter", FileName), "worktrees.mode: off\ngates.tests.command: global\n")
+	write(st.ScopePath(), "rules.tier: minimal\ngates.tests.command: mine\n")
+	write(project.SettingsPath(), "gates.lint.command: make lint\n")
+	write(project.LocalPath(), "rules.tier: full\ngates.coverage.min: 95\n")
+	snap, err := st.Committed().Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"worktrees.mode": "ask", "rules.tier": "balanced", KeyGatesTestsCommand: "",
+		KeyGatesLintCommand: "make lint", KeyGatesCoverageMin: Dec("80")}
+	for k, v := range want {
+		if snap.Values[k] != v {
+			t.Errorf("%s = %v (from %s), want %v", k, snap.Values[k], snap.Origins[k], v)
+		}
+	}
+	if got := st.Committed().Files(); len(got) != 1 || got[0] != project.SettingsPath() {
+		t.Errorf("files read %v, want the project's alone", got)
+	}
+	// The full store still sees them all.
+	if snap, err = st.Read(); err != nil || snap.Values["rules.tier"] != "full" {
+		t.Errorf("full store: rules.tier %v, %v", snap.Values["rules.tier"], err)
+	}
+}

@@ -144,13 +144,15 @@ const (
 var schema = []Key{
 	{Name: KeyRulesTier, Kind: Enum, Default: "balanced", Choices: []string{"minimal", "balanced", "full"},
 		Description: "How many of charter's rules the agent follows: minimal, balanced or full.",
+		// Rendered only while charter rules are active (apply.Library): the
+		// tier chose them, and says how strictly to hold to them.
 		Tell: Tell{Label: "Rule tier", Says: says(
-			"minimal", "Follow only the essential rules (safety, correctness and the quality gates below); skip style and process rules.",
-			"balanced", "Follow the essential rules and every other rule that clearly fits the task at hand.",
-			"full", "Follow every charter rule on every task, style and process rules included.")}},
+			"minimal", "Only the essential rules are active (safety, correctness and the quality gates below): follow them, and hold yourself to no style or process rule beyond them.",
+			"balanced", "The essential rules and those that fit most tasks are active: follow each one that fits the task at hand.",
+			"full", "Every rule is active, style and process rules included: follow each one on every task it applies to.")}},
 	{Name: KeyRulesDisabled, Kind: List, Default: []string{}, Item: "rule name",
 		Description: "Rules the agent must not apply, by name.",
-		Tell:        Tell{Line: "Never apply these rules", None: "No rule is disabled."}},
+		Tell:        Tell{Line: "Never apply these rules, wherever you find them"}},
 	{Name: KeySkillsAutoload, Kind: Bool, Default: true,
 		Description: "Load matching skills automatically when a task calls for them.",
 		Tell: Tell{Says: says(
@@ -158,7 +160,7 @@ var schema = []Key{
 			"false", "Do not load skills on your own; load one only when the user asks for it.")}},
 	{Name: KeySkillsDisabled, Kind: List, Default: []string{}, Item: "skill name",
 		Description: "Skills the agent must never load, by name.",
-		Tell:        Tell{Line: "Never load these skills", None: "No skill is disabled."}},
+		Tell:        Tell{Line: "Never load these skills"}},
 	{Name: "commands.suggestions.enabled", Kind: Bool, Default: true,
 		Description: "Suggest slash commands that fit the current task.",
 		Tell:        Tell{Says: says("false", "Do not suggest slash commands.")}},

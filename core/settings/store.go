@@ -49,6 +49,9 @@ type Store struct {
 	policy  *Policy       // nil: no policy
 	target  string        // the layer writes go to
 	header  []byte        // what a file this store creates starts with (WithHeader)
+	// committed reads only the layers that travel with the repository
+	// (defaults, project, policy): see Committed.
+	committed bool
 }
 
 // New returns the store of scope sc alone: no project, no policy.
@@ -118,6 +121,17 @@ func (st *Store) WithHeader(header string) *Store {
 	return &c
 }
 
+// Committed returns a store that reads only the layers committed with the
+// project, defaults, the project's settings.yaml and the policy, never the
+// user's global or scope file nor the personal project-local one: what
+// `apply --project` renders into committed files must be the same bytes
+// whoever applies (SPEC §12 pinned details, "Levels").
+func (st *Store) Committed() *Store {
+	c := *st
+	c.committed = true
+	return &c
+}
+
 // TargetLayer names the layer writes go to.
 func (st *Store) TargetLayer() string { return st.target }
 
@@ -151,6 +165,12 @@ type fileLayer struct{ name, path string }
 // fileLayers lists the layer files read, lowest first.
 func (st *Store) fileLayers() []fileLayer {
 	ls := make([]fileLayer, 0, 4)
+	if st.committed {
+		if st.project != nil {
+			ls = append(ls, fileLayer{LayerProject, st.project.SettingsPath()})
+		}
+		return ls
+	}
 	if g := st.globalPath(); g != "" {
 		ls = append(ls, fileLayer{LayerGlobal, g})
 	}

@@ -1,0 +1,95 @@
+package commands
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/loaded"
+)
+
+// GateClaudeLoadedCmd is Claude Code's InstructionsLoaded hook. It only
+// observes: whatever happens it exits 0, with a note on stderr, so it never
+// stands in the agent's way.
+type GateClaudeLoadedCmd struct{}
+
+func (c *GateClaudeLoadedCmd) Run(a *App) error {
+	if err := recordLoaded(a); err != nil {
+		fmt.Fprintf(a.Stderr, "charter: note: %s\n", err)
+	}
+	return nil
+}
+
+func recordLoaded(a *App) error {
+	in, err := loaded.ReadInput(a.Stdin)
+	if err != nil {
+		return err
+	}
+	a.Sys.ServeAgent("claude") // the hook's own agent chooses the profile
+	sc, err := a.Scope()
+	if err != nil {
+		return err
+	}
+	return loaded.Record(a.Sys, a.Sys.Paths.Join(sc.Path, "state"), "claude", in)
+}
+
+// statusEntry is one item of `status --json`: the list's fields and what
+// the agents reported loading.
+type statusEntry struct {
+	content.Entry
+	Loaded loaded.Status `json:"loaded"`
+}
+
+type statusDoc struct {
+	Items []statusEntry `json:"items"`
+}
+
+// statusContent lists the effective items of kind with their loaded state.
+func (a *App) statusContent(k content.Kind) error {
+	lib, sel, err := a.library()
+	if err != nil {
+		return err
+	}
+	view, err := a.session().Loaded()
+	if err != nil {
+		return err
+	}
+	doc := statusDoc{Items: []statusEntry{}}
+	for _, e := range lib.Effective("", sel) {
+		if e.Kind == k {
+			doc.Items = append(doc.Items, statusEntry{Entry: e, Loaded: view.Of(string(k), e.Name)})
+		}
+	}
+	return a.emit(doc, func(w io.Writer) {
+		if len(doc.Items) == 0 {
+			fmt.Fprintf(w, "no %s yet: add one with `charter %s new NAME` (--project for the repository's)\n", k.Dir(), commandOf(k))
+			return
+		}
+		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tSTATE\tLEVEL\tLOADED")
+		for _, e := range doc.Items {
+			fmt.Fprintln(tw, strings.Join([]string{e.Name, e.State, e.Level, loadedText(e.Loaded)}, "\t"))
+		}
+		tw.Flush()
+		if s, _ := view.Last(); s == "" {
+			fmt.Fprintln(w, "no Claude Code session has reported loading instructions here yet: `charter apply` installs the InstructionsLoaded hook that reports it (see docs/content.md)")
+		}
+	})
+}
+
+func loadedText(s loaded.Status) string {
+	at := ""
+	if s.At != nil {
+		at = s.At.Local().Format(time.DateTime)
+	}
+	switch s.State {
+	case loaded.StateLoaded:
+		return fmt.Sprintf("loaded by %s in the last session (at %s)", s.Agent, at)
+	case loaded.StateNotLoaded:
+		return fmt.Sprintf("not loaded in the last session (loaded by %s at %s)", s.Agent, at)
+	}
+	return "never loaded"
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 
 	"github.com/agentkit/charter/core"
@@ -79,3 +80,22 @@ func DetectTests(sys *core.System, dir string) (s Suggestion, ok bool) {
 	}
 	return Suggestion{}, false
 }
+
+// skipped is a required gate without a command: listed, with how to
+// configure it (the suggested test command, when the project gives one away).
+func (c Config) skipped(name string) Result {
+	k := commandKeys[name]
+	msg := fmt.Sprintf("%s is required but no %s command is configured (%s is empty), so it was not checked; configure it with: charter settings set --project %s %s",
+		name, gateNoun[name], k.key, k.key, shell.Quote(k.example))
+	if name == Tests && c.Suggested != nil {
+		msg = fmt.Sprintf("tests is required but no test command is configured (%s is empty), so the tests were not run; %s suggests: %s",
+			k.key, c.Suggested.From, c.Suggested.Set)
+	}
+	if name == Coverage {
+		msg += fmt.Sprintf(" and charter settings set --project %s cover.out", reportKey)
+	}
+	return Result{Name: name, Status: StatusSkipped, OutputTail: []string{}, Message: msg}
+}
+
+// gateNoun names a gate's command in a message.
+var gateNoun = map[string]string{Tests: "test", Lint: "lint", Coverage: "coverage"}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core/settings"
-	"github.com/agentkit/charter/helpers/shell"
 	"github.com/shopspring/decimal"
 	"github.com/spf13/afero"
 )
@@ -262,23 +261,6 @@ func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) 
 	}
 	return rep
 }
-
-func (c Config) skipped(name string) Result {
-	k := commandKeys[name]
-	msg := fmt.Sprintf("%s is required but no %s command is configured (%s is empty), so it was not checked; configure it with: charter settings set --project %s %s",
-		name, gateNoun[name], k.key, k.key, shell.Quote(k.example))
-	if name == Tests && c.Suggested != nil {
-		msg = fmt.Sprintf("tests is required but no test command is configured (%s is empty), so the tests were not run; %s suggests: %s",
-			k.key, c.Suggested.From, c.Suggested.Set)
-	}
-	if name == Coverage {
-		msg += fmt.Sprintf(" and charter settings set --project %s cover.out", reportKey)
-	}
-	return Result{Name: name, Status: StatusSkipped, OutputTail: []string{}, Message: msg}
-}
-
-// gateNoun names a gate's command in a message.
-var gateNoun = map[string]string{Tests: "test", Lint: "lint", Coverage: "coverage"}
 
 // runCommand runs one gate's command and reports how it ended.
 func runCommand(ctx context.Context, cfg Config, name, command string, onLine func(string)) Result {

@@ -10,17 +10,27 @@ import (
 // DismissCmd hides a recommendation for good.
 type DismissCmd struct {
 	ID            string `arg:"" optional:"" default:"agent-switch" help:"Recommendation to dismiss (only agent-switch exists)." complete:"recommendation"`
+	Undo          bool   `name:"undo" help:"Show the recommendation again: remove it from the dismissed ones."`
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even if the file lies behind a link agent-switch shares between profiles."`
 }
 
 func (c *DismissCmd) Run(a *App) error {
 	var ids []string
 	err := a.guarded(c.ConfirmShared, func(confirm bool) (err error) {
-		ids, err = a.Sys.Dismiss(c.ID, confirm)
+		if c.Undo {
+			ids, err = a.Sys.Undismiss(c.ID, confirm)
+		} else {
+			ids, err = a.Sys.Dismiss(c.ID, confirm)
+		}
 		return err
 	})
 	if err != nil {
 		return err
+	}
+	if c.Undo {
+		return a.emit(core.DismissDoc{OK: true, Dismissed: ids}, func(w io.Writer) {
+			fmt.Fprintf(w, "Undismissed %q: the wizard recommends it again where it applies.\n", c.ID)
+		})
 	}
 	return a.emit(core.DismissDoc{OK: true, Dismissed: ids}, func(w io.Writer) {
 		fmt.Fprintf(w, "Dismissed %q: the wizard will not recommend it again.\n", c.ID)

@@ -19,6 +19,21 @@ const (
 	ExitNotSupported ExitCode = 6 // a required capability is missing
 )
 
+// exitStatuses says what each status means, for `charter help exit-codes`
+// and the man page; the error codes under each come from exitFor.
+var exitStatuses = []struct {
+	Status  ExitCode
+	Meaning string
+}{
+	{ExitOK, "done"},
+	{ExitRuntime, "something went wrong at run time"},
+	{ExitUsage, "bad command line or invalid value"},
+	{ExitNoServer, "no running server for this scope"},
+	{ExitSharedWrite, "write not done: it would pass through a link agent-switch shares between profiles (cancelled or not confirmed)"},
+	{ExitCheckFailed, "a check ran and found a problem: apply --check out of date, gate run a gate failed or timed out, doctor a failing check"},
+	{ExitNotSupported, "not supported: a required capability is missing"},
+}
+
 // exitFor is the one place where error codes meet exit statuses: every
 // code of core's vocabulary is listed here, grouped by its status, and
 // nothing else picks one. ok is false for a code it lacks, which exits 1.

@@ -28,7 +28,8 @@ type GateHookCmd struct {
 
 // GateRunCmd runs the gates.
 type GateRunCmd struct {
-	Gate *string `name:"gate" placeholder:"tests,lint,coverage" help:"Run only these gates (default: every required gate)." complete:"gate"`
+	Gate    *string `name:"gate" placeholder:"tests,lint,coverage" help:"Run only these gates (default: every required gate)." complete:"gate"`
+	Verbose bool    `name:"verbose" help:"Stream each gate's output as it runs (with --json: on stderr)."`
 }
 
 func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
@@ -64,6 +65,12 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 	// A status line redrawn in place needs a terminal that understands
 	// the escape that clears a line: a dumb one gets the plain lines.
 	p := newGateProgress(out, a.Stderr, a.terminal(a.Stderr) && a.Sys.Getenv("TERM") != "dumb")
+	if c.Verbose {
+		p.stream = a.Stdout
+		if a.JSON {
+			p.stream = a.Stderr
+		}
+	}
 	rep := gates.Run(ctx, cfg, names, p.event)
 	p.close()
 	if a.JSON {
@@ -103,6 +110,8 @@ func (a *App) gateDir() (string, error) { return a.session().GateDir() }
 type gateProgress struct {
 	out, status io.Writer
 	live        bool
+	// stream gets each output line as the gate writes it (--verbose).
+	stream io.Writer
 
 	mu      sync.Mutex
 	running string
@@ -154,12 +163,22 @@ func (p *gateProgress) event(e gates.Event) {
 		} else if p.out != io.Discard {
 			fmt.Fprintf(p.out, "%-8s  running   %s\n", e.Gate, e.Command)
 		}
+	case gates.EventOutput:
+		if p.stream != nil {
+			if p.live {
+				fmt.Fprint(p.status, "\r\x1b[K") // the line goes where the status was
+			}
+			fmt.Fprintf(p.stream, "%-8s  | %s\n", e.Gate, e.Line)
+			if p.live {
+				p.draw()
+			}
+		}
 	case gates.EventDone:
 		if p.live && p.running != "" {
 			fmt.Fprint(p.status, "\r\x1b[K")
 		}
 		p.running = ""
-		printGate(p.out, *e.Result)
+		printGate(p.out, *e.Result, p.stream == nil)
 	}
 }
 
@@ -172,7 +191,7 @@ func (p *gateProgress) close() {
 
 // printGate is one gate's outcome for people: status and time, then why,
 // and a failing gate's last lines.
-func printGate(w io.Writer, g gates.Result) {
+func printGate(w io.Writer, g gates.Result, tail bool) {
 	if w == io.Discard {
 		return
 	}
@@ -185,7 +204,7 @@ func printGate(w io.Writer, g gates.Result) {
 	if g.Message != "" {
 		fmt.Fprintf(w, "          %s\n", g.Message)
 	}
-	if g.Status == gates.StatusFailed || g.Status == gates.StatusTimedOut {
+	if tail && (g.Status == gates.StatusFailed || g.Status == gates.StatusTimedOut) {
 		for _, l := range g.OutputTail {
 			fmt.Fprintf(w, "          | %s\n", l)
 		}

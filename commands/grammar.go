@@ -8,7 +8,7 @@ import (
 
 // wholeGrammar names the commands that always parse with the whole CLI:
 // they print or walk it.
-var wholeGrammar = []string{"help", "completion", "__complete"}
+var wholeGrammar = []string{"help", "man", "completion", "__complete"}
 
 // split parts a grammar struct's fields: its commands by name, and the rest
 // (flags and arguments).

@@ -64,15 +64,16 @@ func (b Build) resolved() Build {
 
 // CLI is the grammar.
 type CLI struct {
-	ConfigRoot *string     `name:"config-root" placeholder:"PATH" help:"Config root chosen by a host (overrides AGENTKIT_CONFIG_HOME)." complete:"dir"`
-	JSON       bool        `name:"json" help:"Print exactly one JSON document on stdout."`
-	Version    versionFlag `name:"version" short:"v" help:"Print the version (with --json: name, version, commit, capabilities)."`
-	ProjectDir *string     `name:"project-dir" placeholder:"DIR" help:"The project whose .charter/ settings apply (overrides CHARTER_PROJECT_DIR and discovery from the working directory)."`
-	NoProject  bool        `name:"no-project" help:"Ignore the project layers (.charter/settings.yaml, .charter/settings.local.yaml)."`
+	ConfigRoot *string     `name:"config-root" group:"global" placeholder:"PATH" help:"Config root chosen by a host (overrides AGENTKIT_CONFIG_HOME)." complete:"dir"`
+	JSON       bool        `name:"json" group:"global" help:"Print exactly one JSON document on stdout."`
+	Version    versionFlag `name:"version" group:"global" short:"v" help:"Print the version (with --json: name, version, commit, capabilities)."`
+	ProjectDir *string     `name:"project-dir" group:"global" placeholder:"DIR" help:"The project whose .charter/ settings apply (overrides CHARTER_PROJECT_DIR and discovery from the working directory)."`
+	NoProject  bool        `name:"no-project" group:"global" help:"Ignore the project layers (.charter/settings.yaml, .charter/settings.local.yaml)."`
 
 	// Listed after the others in the help, under their own heading.
 	Completion CompletionCmd `cmd:"" group:"more" help:"Print a shell completion script: bash, zsh, fish or powershell."`
 	Help       HelpCmd       `cmd:"" group:"more" help:"Show the help of charter or of one command, e.g. charter help settings set."`
+	Man        ManCmd        `cmd:"" group:"more" help:"Print charter's man page (roff): charter man | man -l -."`
 	VersionCmd VersionCmd    `cmd:"" group:"more" name:"version" help:"Print the version, as --version does (with --json: name, version, commit, capabilities)."`
 	Complete   CompleteCmd   `cmd:"" name:"__complete" hidden:"" help:"Complete a command line (the completion scripts call it)."`
 
@@ -263,7 +264,7 @@ func (a *App) runParsed(kctx *kong.Context, cli *CLI) ExitCode {
 
 // parser builds the Kong parser of grammar, the CLI or a part of it.
 func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
-	return kong.New(grammar,
+	k, err := kong.New(grammar,
 		kong.Name(core.Name),
 		kong.Description(fmt.Sprintf("charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates.\n\n%s", a.Build)),
 		kong.Writers(a.Stdout, a.Stderr),
@@ -272,9 +273,23 @@ func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
 		kong.BindTo(ctx, (*context.Context)(nil)),
 		kong.Vars{"version": a.Build.Version, "agents": strings.Join(append(a.Sys.AgentNames(), "all"), "|")},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
-		kong.Groups{"more": "More:"},
+		kong.Help(a.helpPrinter),
+		kong.Groups{"more": "More:", "global": "Global flags:"},
 	)
+	if err != nil {
+		return nil, err
+	}
+	// A command's help lists its own flags first, then the global ones
+	// under their heading; Kong's own --help joins them.
+	for _, f := range k.Model.Flags {
+		if f.Group == nil {
+			f.Group = globalGroup
+		}
+	}
+	return k, nil
 }
+
+var globalGroup = &kong.Group{Key: "global", Title: "Global flags:"}
 
 // fail is the one way out of Main with an error: it prints err once, to
 // stderr, and with --json also as a document on stdout. Its code decides

@@ -106,6 +106,7 @@ var samples = map[string]error{
 	module + "/core/apply.AgentSettingsError":      &apply.AgentSettingsError{Line: 1, Msg: "x"},
 	module + "/core/gates.ReportError":             &gates.ReportError{Line: 1, Reason: "x"},
 	module + "/core/content.MalformedError":        &content.MalformedError{Problems: []content.Problem{{Path: "/p", Line: 1, Message: "x"}}},
+	module + "/core.NotWritableError":              &core.NotWritableError{Target: "/p/f", Dir: "/p"},
 	module + "/core/settings.PolicyItemError":      &settings.PolicyItemError{Key: "rules.disabled", Name: "x", Folder: "/p"},
 }
 

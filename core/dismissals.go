@@ -89,3 +89,36 @@ func (s *System) Dismiss(id string, confirmShared bool) ([]string, error) {
 	}
 	return ids, nil
 }
+
+// Undismiss brings id back: it removes id from the dismissals file, in one
+// atomic update, and returns the ids still dismissed. Undoing what was never
+// dismissed (or with no file at all) writes nothing and is not an error.
+func (s *System) Undismiss(id string, confirmShared bool) ([]string, error) {
+	if !slices.Contains(recommendations(), id) {
+		return nil, Errorf(CodeUnknownID, "unknown recommendation id %q: the only id is %q", id, CompanionRecommendationID)
+	}
+	path, err := s.DismissalsPath()
+	if err != nil {
+		return nil, err
+	}
+	ids := []string{}
+	err = s.UpdateFileOpts(path, WriteOptions{ConfirmShared: confirmShared, Owned: true}, func(old []byte) ([]byte, error) {
+		read, err := s.readDismissals(path, old)
+		if err != nil {
+			return nil, err
+		}
+		ids = slices.DeleteFunc(slices.Clone(read), func(d string) bool { return d == id })
+		if len(ids) == len(read) {
+			return nil, nil // nothing to undo: no write
+		}
+		data, err := json.MarshalIndent(dismissalsFile{Dismissed: ids}, "", "  ")
+		return append(data, '\n'), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if ids == nil {
+		ids = []string{}
+	}
+	return ids, nil
+}

@@ -74,7 +74,11 @@ func section(values map[string]any, keys []settings.Key) []string {
 		switch {
 		case t.Gate != "":
 			if gateOn(v) {
-				gates = append(gates, "- [ ] "+fill(t.Gate, v))
+				item := "- [ ] " + fill(t.Gate, v)
+				if cmd, _ := values[t.Command].(string); t.Command != "" && strings.TrimSpace(cmd) == "" {
+					item += " " + t.Unconfigured
+				}
+				gates = append(gates, item)
 			} else {
 				off = append(off, t.Label)
 			}

@@ -217,3 +217,26 @@ func TestTellEmptySaysNothing(t *testing.T) {
 		}
 	}
 }
+
+// A required gate without a command does not claim `charter gate run`
+// checks it (issue 28): the block says no command is configured, until one
+// is.
+func TestRenderGateWithoutCommand(t *testing.T) {
+	got := string(Render(snapshot(t, profileScope(), "gates: {coverage: {min: 80}}\n"), Library{}))
+	for _, want := range []string{
+		"- [ ] The tests pass. No test command is configured, so `charter gate run` does not check this",
+		"- [ ] The linter passes. No lint command is configured,",
+		"- [ ] Test coverage is at least 80%. No coverage command is configured,",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("block lacks %q:\n%s", want, got)
+		}
+	}
+	got = string(Render(snapshot(t, profileScope(), "gates: {tests: {command: 'go test ./...'}, lint: {command: '  '}}\n"), Library{}))
+	if !strings.Contains(got, "- [ ] The tests pass.\n") || strings.Contains(got, "No test command") {
+		t.Errorf("a configured tests gate still says it has no command:\n%s", got)
+	}
+	if !strings.Contains(got, "No lint command is configured") {
+		t.Errorf("a blank lint command counts as configured:\n%s", got)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
 )
 
@@ -95,6 +96,43 @@ var (
 // own (FOO_BAR).
 func TestVariablesClassified(t *testing.T) {
 	known := slices.Concat(pinned, harmless, coretest.Cleared())
+	seen := readVars(t)
+	for v, where := range seen {
+		if !slices.Contains(known, v) {
+			t.Errorf("%s (read in %s) is neither pinned nor cleared by coretest: add it to Cleared, or to harmless in this test with why", v, where)
+		}
+	}
+}
+
+// `charter help environment` lists every variable charter reads, and none
+// it does not: a new variable fails here until core.Environment says what
+// it does.
+func TestEnvironmentTopicComplete(t *testing.T) {
+	listed := map[string]bool{}
+	for _, v := range core.Environment(core.DefaultAgents()) {
+		listed[v.Name] = true
+	}
+	seen := readVars(t)
+	for v, where := range seen {
+		if !listed[v] {
+			t.Errorf("%s (read in %s) is missing from core.Environment, which `charter help environment` prints: add it with what it does", v, where)
+		}
+	}
+	// Names like TMPDIR or EDITOR are read from lists the scan cannot
+	// follow; a FOO_BAR name it would have found.
+	for v := range listed {
+		if _, ok := seen[v]; !ok && strings.Contains(v, "_") {
+			t.Errorf("core.Environment lists %s, which charter no longer reads", v)
+		}
+	}
+}
+
+// readVars scans charter's sources for the variables it reads: the names
+// read directly (Getenv, Vars.Get/Has/Array, by literal or constant) and
+// every literal shaped like a variable of its own (FOO_BAR), each with a
+// file that reads it.
+func readVars(t *testing.T) map[string]string {
+	t.Helper()
 	files := sources(t, 0)
 	// Package-level string constants, by package directory and name.
 	consts := map[string]map[string]string{}
@@ -140,11 +178,7 @@ func TestVariablesClassified(t *testing.T) {
 			t.Errorf("the scan missed %s: it no longer finds what charter reads", must)
 		}
 	}
-	for v, where := range seen {
-		if !slices.Contains(known, v) {
-			t.Errorf("%s (read in %s) is neither pinned nor cleared by coretest: add it to Cleared, or to harmless in this test with why", v, where)
-		}
-	}
+	return seen
 }
 
 // envRead is the variable a call reads: x.Getenv(NAME), x.LookupEnv(NAME),

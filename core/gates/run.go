@@ -91,6 +91,9 @@ type Config struct {
 	KillGrace   time.Duration // SIGTERM → SIGKILL; 0 = DefaultKillGrace
 	// TrustCommand is what an untrusted gate's message tells to run.
 	TrustCommand string
+	// Suggested is the test command the project's files suggest, for a
+	// tests gate without one (DetectTests); nil when none does.
+	Suggested *Suggestion
 }
 
 // untrusted reports whether a gate waits for the project's trust.
@@ -238,7 +241,7 @@ func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) 
 		case cfg.untrusted(name):
 			res = untrustedResult(cfg, name, command)
 		case strings.TrimSpace(command) == "":
-			res = skipped(name)
+			res = cfg.skipped(name)
 		default:
 			progress(Event{Kind: EventStart, Gate: name, Command: command})
 			res = runCommand(ctx, cfg, name, command, func(line string) {
@@ -257,16 +260,6 @@ func Run(ctx context.Context, cfg Config, names []string, progress func(Event)) 
 		progress(Event{Kind: EventDone, Gate: name, Result: &rep.Gates[len(rep.Gates)-1]})
 	}
 	return rep
-}
-
-func skipped(name string) Result {
-	k := commandKeys[name]
-	msg := fmt.Sprintf("%s is required but %s is empty; configure it with: charter settings set --project %s %q",
-		name, k.key, k.key, k.example)
-	if name == Coverage {
-		msg += fmt.Sprintf(" and charter settings set --project %s cover.out", reportKey)
-	}
-	return Result{Name: name, Status: StatusSkipped, OutputTail: []string{}, Message: msg}
 }
 
 // runCommand runs one gate's command and reports how it ended.

@@ -46,6 +46,11 @@ func Load(sys *core.System, snap *settings.Snapshot, dir string) (Setup, error) 
 	cfg.Lint.Untrusted = tr.pending(settings.KeyGatesLintCommand)
 	cfg.Coverage.Untrusted = tr.pending(settings.KeyGatesCoverageCommand) || tr.pending(settings.KeyGatesCoverageReport)
 	cfg.TrustCommand = tr.Command
+	if cfg.Tests.Required && cfg.Tests.Command == "" {
+		if s, ok := DetectTests(sys, dir); ok {
+			cfg.Suggested = &s
+		}
+	}
 	return Setup{Config: cfg, OnFailure: gs.OnFailure, MaxBlocks: gs.MaxBlocks, Trust: tr}, nil
 }
 

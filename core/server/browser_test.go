@@ -333,6 +333,27 @@ func (p *page) scheme(s string) {
 	p.do(chromedp.Evaluate[chromedp.Void](`new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))`, chromedp.EvalAwaitPromise))
 }
 
+// scrollSettled waits until sel is in the viewport and the page stops
+// scrolling: the scroll position stays the same across two frames in a row.
+func (p *page) scrollSettled(sel string) {
+	p.t.Helper()
+	js[chromedp.Void](p, `new Promise((r) => {
+		const inView = () => { const b = document.querySelector('`+sel+`').getBoundingClientRect();
+			return b.top >= 0 && b.bottom <= innerHeight; };
+		const frame = () => new Promise((f) => requestAnimationFrame(f));
+		const at = () => [scrollX, scrollY].join();
+		(async () => {
+			let last = at();
+			for (;;) {
+				await frame(); await frame();
+				const now = at();
+				if (now === last && inView()) return r();
+				last = now;
+			}
+		})();
+	})`)
+}
+
 // enter presses Enter as a keyboard does: SendKeys("\r") adds a char event
 // that submits the form even when keydown was cancelled.
 var enter = chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
@@ -752,6 +773,9 @@ func TestBrowserApply(t *testing.T) {
 
 	// The offer brings the button into view and focus.
 	p.do(chromedp.Click(chromedp.ID("apply-offer-go")))
+	// The offer scrolls smoothly: a click lands where the button is when
+	// the scroll ends, not where it was when the click was computed.
+	p.scrollSettled("#apply")
 	if got := js[string](p, `document.activeElement.id`); got != "apply" {
 		t.Errorf("focus on %q after the offer, want the apply button", got)
 	}

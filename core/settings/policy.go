@@ -13,7 +13,7 @@ import (
 )
 
 // PolicyVar overrides where the policy file is read from (hosts and tests).
-const PolicyVar = "AGENTKIT_POLICY_FILE"
+const PolicyVar = core.PolicyFileVar
 
 // The policy file's sections.
 const (

@@ -74,6 +74,10 @@ type Tell struct {
 	Gate string
 	// If names a bool key that must be true for this key to be rendered.
 	If string
+	// Command names the key that holds a gate's command; while it is
+	// empty the gate's item says Unconfigured instead of pretending
+	// `charter gate run` checks it.
+	Command, Unconfigured string
 }
 
 // Section is a top-level group of keys: the hub shows one card for each,
@@ -168,13 +172,16 @@ var schema = []Key{
 		Tell:        Tell{If: "commands.suggestions.enabled", Line: "Suggest one only when your confidence that it fits is at least %s."}},
 	{Name: KeyGatesTestsRequired, Kind: Bool, Default: true,
 		Description: "Tests must pass before work is declared done.",
-		Tell:        Tell{Label: "tests", Gate: "The tests pass."}},
+		Tell: Tell{Label: "tests", Gate: "The tests pass.", Command: KeyGatesTestsCommand,
+			Unconfigured: "No test command is configured, so `charter gate run` does not check this: run the project's tests yourself and say which command you ran."}},
 	{Name: KeyGatesLintRequired, Kind: Bool, Default: true,
 		Description: "The linter must pass before work is declared done.",
-		Tell:        Tell{Label: "lint", Gate: "The linter passes."}},
+		Tell: Tell{Label: "lint", Gate: "The linter passes.", Command: KeyGatesLintCommand,
+			Unconfigured: "No lint command is configured, so `charter gate run` does not check this: run the project's linter yourself and say which command you ran."}},
 	{Name: KeyGatesCoverageMin, Kind: Decimal, Default: Dec("0"), Min: dec("0"), Max: dec("100"),
 		Description: "Minimum test coverage in percent (0 disables the gate).",
-		Tell:        Tell{Label: "coverage", Gate: "Test coverage is at least %s%%."}},
+		Tell: Tell{Label: "coverage", Gate: "Test coverage is at least %s%%.", Command: KeyGatesCoverageCommand,
+			Unconfigured: "No coverage command is configured, so `charter gate run` does not check this: measure coverage yourself and say how."}},
 	{Name: KeyGatesTestsCommand, Kind: String, Default: "",
 		Description: "The command that runs the tests, through the shell in the project root (empty: not configured).",
 		Tell:        Tell{Line: "Run the tests with %s."}},

@@ -1,0 +1,47 @@
+package core
+
+// EnvVar is one environment variable charter reads, and what for.
+type EnvVar struct {
+	Name string `json:"name"`
+	Use  string `json:"use"`
+}
+
+// PolicyFileVar overrides where the policy file is read from.
+const PolicyFileVar = "AGENTKIT_POLICY_FILE"
+
+// Environment lists every variable charter reads, for `charter help
+// environment` and the man page: the one list, which a test in coretest
+// checks against what the code reads.
+func Environment(agents []Agent) []EnvVar {
+	vars := []EnvVar{
+		{"HOME", "The user's home: the default config root and agent directories lie below it (USERPROFILE on Windows when HOME is blank)."},
+		{"USERPROFILE", "The home on Windows when HOME is not set."},
+		{ConfigHomeVar, "The config root a host chose (--config-root overrides it); blank counts as unset."},
+		{CompanionHomeVar, "agent-switch's home, where charter looks for the companion, its profiles and state.json."},
+		{ProjectDirVar, "The project whose .charter/ settings apply (--project-dir overrides it, --no-project ignores it); blank counts as unset."},
+		{PolicyFileVar, "The policy file, instead of /etc/agentkit/charter/policy.yaml (macOS: /Library/Application Support/…, Windows: %ProgramData%\\…)."},
+		{"ProgramData", "Windows: where the policy file lies when AGENTKIT_POLICY_FILE is not set (also PROGRAMDATA)."},
+		{"PROGRAMDATA", "The same as ProgramData, as some shells spell it."},
+	}
+	for _, a := range agents {
+		if a.DirVar != "" {
+			vars = append(vars, EnvVar{a.DirVar, a.Name + "'s user-level directory, instead of ~/" + a.DefaultDir + "."})
+		}
+	}
+	return append(vars,
+		EnvVar{"PATH", "Where charter finds the agents, agent-switch and the editor; gates run with it."},
+		EnvVar{"PATHEXT", "Windows: the extensions a program may have on PATH."},
+		EnvVar{"VISUAL", "The editor `settings edit` starts, before EDITOR."},
+		EnvVar{"EDITOR", "The editor `settings edit` starts when VISUAL is not set."},
+		EnvVar{"TMPDIR", "Where `settings edit` keeps the copy being edited (TMP and TEMP on Windows)."},
+		EnvVar{"TMP", "Windows: as TMPDIR."},
+		EnvVar{"TEMP", "Windows: as TMPDIR."},
+		EnvVar{"NO_COLOR", "Set and not empty: no colour in any output."},
+		EnvVar{"CLICOLOR_FORCE", "Set and not 0: colour even when the output is not a terminal (NO_COLOR still wins)."},
+		EnvVar{"TERM", "dumb: no colour and no progress line."},
+		EnvVar{"GOCACHE", "Go's build cache: apply will not write a hook that runs a charter built by `go run` inside it (also XDG_CACHE_HOME, LocalAppData)."},
+		EnvVar{"XDG_CACHE_HOME", "Where Go's build cache is when GOCACHE is not set."},
+		EnvVar{"LocalAppData", "Windows: where Go's build cache is when GOCACHE is not set."},
+		EnvVar{"CHARTER_GATE_RUN", "Set by charter in a gate's environment (a mark to find the gate's processes); charter never reads it from its own."},
+	)
+}

@@ -58,6 +58,7 @@ type Entry struct {
 	State string  `json:"state"`
 	// SharedPath is the companion's link the file lies behind, if any.
 	SharedPath string `json:"sharedPath,omitempty"`
+	held       bool   // Request.Hold's: left as it is by Run
 }
 
 // Plan is what Run will do, decided before anything is written.
@@ -144,6 +145,7 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 			p.conflicts = append(p.conflicts, conflictLine(f.Path, state))
 		}
 		e := entry(f.File, f.Path, state)
+		e.held = held
 		if state != StateCurrent && !held {
 			e.SharedPath, err = shared.of(f.Path)
 			if err != nil {

@@ -107,6 +107,7 @@ var checks = []check{
 	scopeDir,
 	projectDir,
 	projectTrust,
+	gateCommands,
 	settingsFiles,
 	policyFile,
 	unknownKeys,

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
@@ -99,3 +100,30 @@ func (c Config) skipped(name string) Result {
 
 // gateNoun names a gate's command in a message.
 var gateNoun = map[string]string{Tests: "test", Lint: "lint", Coverage: "coverage"}
+
+// Unconfigured is a required gate without a command: a run skips it, so it
+// passes by doing nothing. The tests gate carries the command the project
+// suggests (DetectTests), when it suggests one.
+type Unconfigured struct {
+	Gate      string      `json:"gate"`
+	Key       string      `json:"key"` // the empty setting
+	Suggested *Suggestion `json:"suggested"`
+}
+
+// Unconfigured lists the required gates that have no command, in run
+// order. An untrusted gate is not among them: its command is the project's.
+func (c Config) Unconfigured() []Unconfigured {
+	out := []Unconfigured{}
+	for _, name := range Names() {
+		command, required := c.spec(name)
+		if !required || c.untrusted(name) || strings.TrimSpace(command) != "" {
+			continue
+		}
+		u := Unconfigured{Gate: name, Key: commandKeys[name].key}
+		if name == Tests {
+			u.Suggested = c.Suggested
+		}
+		out = append(out, u)
+	}
+	return out
+}

@@ -33,3 +33,23 @@ func TestDetectTestsConfined(t *testing.T) {
 		t.Errorf("Makefile: %+v %v", s, ok)
 	}
 }
+
+// A required gate without a command is listed, with the suggestion for the
+// tests gate; a gate with a command, one not required and an untrusted one
+// are not.
+func TestUnconfigured(t *testing.T) {
+	s := &gates.Suggestion{Command: "go test ./...", From: "go.mod", Set: "charter settings set --project gates.tests.command 'go test ./...'"}
+	cfg := gates.Config{Tests: gates.Gate{Required: true, Command: " "}, Lint: gates.Gate{Required: true}, Suggested: s}
+	got := cfg.Unconfigured()
+	if len(got) != 2 || got[0].Gate != gates.Tests || got[0].Key != "gates.tests.command" || got[0].Suggested != s ||
+		got[1].Gate != gates.Lint || got[1].Suggested != nil {
+		t.Errorf("unconfigured %+v", got)
+	}
+	cfg.Tests.Command, cfg.Lint.Untrusted = "go test ./...", true
+	if got := cfg.Unconfigured(); len(got) != 0 {
+		t.Errorf("configured or untrusted gates listed: %+v", got)
+	}
+	if got := (gates.Config{Lint: gates.Gate{}}).Unconfigured(); got == nil || len(got) != 0 {
+		t.Errorf("nothing required: %#v, want an empty list", got)
+	}
+}

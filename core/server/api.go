@@ -26,17 +26,19 @@ type endpoint struct {
 // api is the route table of /api/v1.
 func (s *Server) api() map[string][]endpoint {
 	return map[string][]endpoint{
-		"/api/v1/ping":                          {{http.MethodGet, s.ping}},
-		"/api/v1/wizard/detect-agent-switch":    {{http.MethodGet, s.detect}},
-		"/api/v1/wizard/dismiss-recommendation": {{http.MethodPost, s.dismiss}},
-		"/api/v1/settings":                      {{http.MethodGet, s.getSettings}, {http.MethodPatch, s.patchSettings}},
-		"/api/v1/settings/schema":               {{http.MethodGet, s.schema}},
-		"/api/v1/apply":                         {{http.MethodGet, s.getApply}, {http.MethodPost, s.postApply}},
-		"/api/v1/gates/run":                     {{http.MethodPost, s.runGates}},
-		"/api/v1/content":                       {{http.MethodGet, s.getContent}},
-		contentPrefix:                           {{http.MethodGet, s.getContentItem}},
-		"/api/v1/trust":                         {{http.MethodGet, s.getTrust}, {http.MethodPost, s.postTrust}, {http.MethodDelete, s.deleteTrust}},
-		shutdownPath:                            {{http.MethodPost, s.shutdown}},
+		"/api/v1/ping":                            {{http.MethodGet, s.ping}},
+		"/api/v1/wizard/detect-agent-switch":      {{http.MethodGet, s.detect}},
+		"/api/v1/wizard/dismiss-recommendation":   {{http.MethodPost, s.dismiss}},
+		"/api/v1/wizard/undismiss-recommendation": {{http.MethodPost, s.undismiss}},
+		"/api/v1/settings":                        {{http.MethodGet, s.getSettings}, {http.MethodPatch, s.patchSettings}},
+		"/api/v1/settings/schema":                 {{http.MethodGet, s.schema}},
+		"/api/v1/apply":                           {{http.MethodGet, s.getApply}, {http.MethodPost, s.postApply}},
+		"/api/v1/gates":                           {{http.MethodGet, s.getGates}},
+		"/api/v1/gates/run":                       {{http.MethodPost, s.runGates}},
+		"/api/v1/content":                         {{http.MethodGet, s.getContent}},
+		contentPrefix:                             {{http.MethodGet, s.getContentItem}},
+		"/api/v1/trust":                           {{http.MethodGet, s.getTrust}, {http.MethodPost, s.postTrust}, {http.MethodDelete, s.deleteTrust}},
+		shutdownPath:                              {{http.MethodPost, s.shutdown}},
 	}
 }
 
@@ -99,6 +101,17 @@ func (s *Server) detect(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) dismiss(w http.ResponseWriter, r *http.Request) error {
+	return s.dismissal(w, r, s.cfg.Sys.Dismiss)
+}
+
+// undismiss shows a recommendation again, as `charter dismiss --undo` does.
+func (s *Server) undismiss(w http.ResponseWriter, r *http.Request) error {
+	return s.dismissal(w, r, s.cfg.Sys.Undismiss)
+}
+
+// dismissal reads the body both dismissal endpoints take, {"id"} and
+// "confirmSharedWrite", and answers with every id still dismissed.
+func (s *Server) dismissal(w http.ResponseWriter, r *http.Request, change func(id string, confirmShared bool) ([]string, error)) error {
 	var req struct {
 		ID                 *string `json:"id"`
 		ConfirmSharedWrite bool    `json:"confirmSharedWrite"`
@@ -109,7 +122,7 @@ func (s *Server) dismiss(w http.ResponseWriter, r *http.Request) error {
 	if req.ID == nil {
 		return core.Errorf(core.CodeInvalidRequest, `missing "id": the only id is %q`, core.CompanionRecommendationID)
 	}
-	ids, err := s.cfg.Sys.Dismiss(*req.ID, req.ConfirmSharedWrite)
+	ids, err := change(*req.ID, req.ConfirmSharedWrite)
 	if err != nil {
 		return err
 	}

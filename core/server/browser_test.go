@@ -452,7 +452,9 @@ func TestBrowserHub(t *testing.T) {
 		t.Errorf("panel status %q", got)
 	}
 
-	// Change four settings of four kinds and save.
+	// Change four settings of four kinds and save. The switch is brought
+	// clear of the sticky save bar first: a click lands where it is seen.
+	js[chromedp.Void](p, `document.querySelector('.field[data-key="skills.autoload"] input.switch').scrollIntoView({ block: 'center', behavior: 'instant' })`)
 	p.do(chromedp.Click(field("skills.autoload", "input.switch")))
 	p.selectOption("rules.tier", "full")
 	p.typeInto("commands.suggestions.confidence_floor", "0.85")
@@ -544,7 +546,12 @@ func TestBrowserHub(t *testing.T) {
 		t.Errorf("after ArrowRight twice: %q, want the Setup tab focused and selected", got)
 	}
 
-	// The wizard: not installed, not dismissed, so the row is there.
+	// The wizard: not installed, not dismissed, so the row applies; it is
+	// on the first tab, and the Setup step only says where.
+	if p.visible("#companion-row") || p.text("#tooling-status") != "The agent-switch row is on the Settings tab." {
+		t.Errorf("Setup step: row visible %v, status %q", p.visible("#companion-row"), p.text("#tooling-status"))
+	}
+	p.do(chromedp.Click(chromedp.ID("tab-settings")))
 	p.wait("the companion row", `document.querySelector('#companion-row').checkVisibility()`)
 	cmd := core.CompanionInstallCommand
 	if got := p.text("#install-command"); got != cmd {
@@ -553,7 +560,7 @@ func TestBrowserHub(t *testing.T) {
 	if got := js[string](p, `document.querySelector('#companion-repo').href`); got != core.CompanionRepo {
 		t.Errorf("repository link %q", got)
 	}
-	p.shot("wizard", element("#panel-setup"))
+	p.shot("wizard", element("#tool-list"))
 
 	origin := strings.TrimSuffix(srv.URL(), "/")
 	for _, name := range []string{"clipboard-read", "clipboard-write"} {
@@ -580,7 +587,6 @@ func TestBrowserHub(t *testing.T) {
 	// A reload keeps the token (sessionStorage) and the row stays hidden.
 	p.do(chromedp.Reload())
 	p.wait("the hub after reload", `document.body.dataset.ready === "true"`)
-	p.do(chromedp.Click(chromedp.ID("tab-setup")))
 	if p.visible("#companion-row") {
 		t.Error("the row is back after a reload")
 	}
@@ -589,10 +595,10 @@ func TestBrowserHub(t *testing.T) {
 	srv.stop(t)
 	srv = e.start(t)
 	p.open(srv.HubURL())
-	p.do(chromedp.Click(chromedp.ID("tab-setup")))
 	if p.visible("#companion-row") {
 		t.Error("the row is back after a restart")
 	}
+	p.do(chromedp.Click(chromedp.ID("tab-setup")))
 	if !strings.Contains(p.text("#tooling-status"), "Nothing to set up") {
 		t.Errorf("tooling step says %q", p.text("#tooling-status"))
 	}

@@ -62,6 +62,33 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// getGates is GET /api/v1/gates: the required gates of the served project
+// that have no command, so that a run skips them, each with the command
+// the project's files suggest where they give one away (the line doctor
+// and `charter gate run` print).
+func (s *Server) getGates(w http.ResponseWriter, r *http.Request) error {
+	st, err := s.store()
+	if err != nil {
+		return err
+	}
+	snap, err := st.Read()
+	if err != nil {
+		return err
+	}
+	dir, err := s.sess.GateDir()
+	if err != nil {
+		return err
+	}
+	setup, err := gates.Load(s.cfg.Sys, snap, dir)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, struct {
+		Unconfigured []gates.Unconfigured `json:"unconfigured"`
+	}{setup.Config.Unconfigured()})
+	return nil
+}
+
 // decodeOptional is decode for a body that may be empty.
 func decodeOptional(r *http.Request, v any) error {
 	data, err := io.ReadAll(r.Body)

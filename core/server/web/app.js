@@ -112,10 +112,10 @@ async function boot() {
   keepAlive();
   const agents = new ApplyPanel({ onFatal: fatal, project: ping.project });
   const gates = initGates({ onFatal: fatal });
-  const form = new SettingsForm({ onFatal: fatal, onSaved: () => { agents.afterSave(); content.load(); } });
+  const form = new SettingsForm({ onFatal: fatal, onSaved: () => { agents.afterSave(); content.load(); gates.refresh(); } });
   // A toggle changes the settings the form shows and the files apply writes.
   const content = initContent({ onFatal: fatal, onChanged: () => { agents.afterSave(); if (form.changes().count === 0) form.reload(); } });
-  await Promise.all([form.load(), agents.load(), content.load(), loadTooling(), gates]);
+  await Promise.all([form.load(), agents.load(), content.load(), loadTooling(), gates.loaded]);
   document.body.dataset.ready = 'true';
 }
 

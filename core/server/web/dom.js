@@ -25,3 +25,20 @@ export function pathCode(path, attrs = {}) {
   const nodes = parts.flatMap((part, i) => (i < parts.length - 1 ? [name(part), document.createElement('wbr')] : [name(part)]));
   return el('code', { class: 'path', ...attrs }, ...nodes);
 }
+
+// copyText puts a code element's text on the clipboard or, where the
+// browser refuses, selects it so that the user can copy it by hand; it
+// returns what happened, to say beside the button.
+export async function copyText(code) {
+  try {
+    await navigator.clipboard.writeText(code.textContent);
+    return 'Copied to the clipboard.';
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents(code);
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    return 'Selected: press Ctrl+C (⌘C) to copy.';
+  }
+}

@@ -1,10 +1,12 @@
 // The quality gates card: a "Run gates" button that runs the served
 // project's gates (POST /api/v1/gates/run) and shows each gate's outcome,
 // with the last lines of a failing gate's output. An untrusted project's
-// own commands are listed above it, with the button that trusts them.
+// own commands are listed above it, with the button that trusts them, and
+// a required gate without a command (GET /api/v1/gates) says so, with the
+// command the project suggests to copy.
 
 import { request } from './api.js';
-import { $, el } from './dom.js';
+import { $, el, copyText } from './dom.js';
 import { TrustNotice } from './trust.js';
 
 const STATUS = { passed: 'passed', failed: 'failed', timed_out: 'timed out', skipped: 'skipped', untrusted: 'not trusted' };
@@ -27,9 +29,36 @@ function gateRow(g) {
   return more.length ? [row, el('li', { class: 'gate-detail' }, ...more)] : [row];
 }
 
-// initGates adds the card after the agent files panel; it resolves once
-// the trust state is read.
+// hint is a line for one required gate without a command.
+function hint(u) {
+  const noun = { tests: 'test', lint: 'lint', coverage: 'coverage' }[u.gate] || u.gate;
+  const lead = `No ${noun} command is configured (${u.key} is empty), so Run gates skips ${u.gate}.`;
+  if (!u.suggested) return el('li', { class: 'gate-hint', 'data-gate': u.gate }, el('p', { class: 'field-desc', text: lead }));
+  const code = el('code', { class: 'command-text gate-suggestion', text: u.suggested.set });
+  const done = el('span', { class: 'copy-status', role: 'status', 'aria-live': 'polite' });
+  const copy = el('button', { type: 'button', class: 'btn btn-small', text: 'Copy' });
+  copy.addEventListener('click', async () => { done.textContent = await copyText(code); });
+  return el('li', { class: 'gate-hint', 'data-gate': u.gate },
+    el('p', { class: 'field-desc', text: `${lead} ${u.suggested.from} suggests:` }),
+    el('div', { class: 'command' }, code, copy), done);
+}
+
+// initGates adds the card after the agent files panel. loaded resolves once
+// the trust state and the gates without a command are read; refresh reads
+// the latter again (after a save).
 export function initGates({ onFatal }) {
+  const hints = el('ul', { class: 'gate-hints', id: 'gate-hints', hidden: true });
+  const refresh = async () => {
+    try {
+      const { data } = await request('GET', 'gates');
+      const missing = data.unconfigured || [];
+      hints.replaceChildren(...missing.map(hint));
+      hints.hidden = missing.length === 0;
+    } catch (err) {
+      if (err.status === 401) onFatal(err);
+      // else the run says it: the gate is listed as skipped
+    }
+  };
   const list = el('ul', { class: 'apply-targets', id: 'gate-results', hidden: true });
   const status = el('p', { class: 'apply-status', id: 'gate-status', role: 'status', 'aria-live': 'polite', text: 'Not run yet.' });
   const button = el('button', { type: 'button', class: 'btn', id: 'run-gates', text: 'Run gates' });
@@ -47,6 +76,7 @@ export function initGates({ onFatal }) {
     el('div', { class: 'card-body' },
       el('p', { class: 'apply-lead', text: 'Runs the required gates of the project this server was started in, as charter gate run does.' }),
       trust.node,
+      hints,
       list),
     el('div', { class: 'apply-foot' }, status, button));
   const anchor = $('apply-panel');
@@ -77,5 +107,5 @@ export function initGates({ onFatal }) {
       button.disabled = false;
     }
   });
-  return trust.load();
+  return { loaded: Promise.all([trust.load(), refresh()]), refresh };
 }

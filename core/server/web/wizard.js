@@ -1,9 +1,10 @@
-// The setup step: where settings live, and the one tooling row. The row
-// only shows a command to copy; nothing here ever installs anything.
+// The setup step (where settings live, whether the tooling row applies) and
+// that one row, on the Settings tab. The row only shows a command to copy;
+// nothing here ever installs anything.
 
 import { request, ApiError } from './api.js';
 import { confirmSharedWrite } from './shared.js';
-import { $, el } from './dom.js';
+import { $, el, copyText } from './dom.js';
 
 const SOURCES = { flag: 'set by --config-root', env: 'set by AGENTKIT_CONFIG_HOME', default: 'default' };
 const SCOPES = {
@@ -26,6 +27,9 @@ export function showFacts(ping) {
   ]));
 }
 
+// The row lives on the first tab, shown while it applies (not installed,
+// not dismissed): the one place charter recommends anything. The Setup
+// step says where it is, or offers to show it again once dismissed.
 export async function loadTooling() {
   const status = $('tooling-status');
   let d;
@@ -38,15 +42,20 @@ export async function loadTooling() {
   const show = !d.installed && !d.dismissed;
   $('tool-list').hidden = !show;
   if (show) {
-    status.hidden = true;
     $('install-command').textContent = d.installCommand || '';
     $('companion-repo').href = d.repo;
-  } else {
-    status.hidden = false;
-    status.textContent = d.installed
-      ? `agent-switch${d.version ? ` ${d.version}` : ''} is installed. Nothing else to set up.`
-      : 'Nothing to set up.';
   }
+  showState(d.installed ? 'installed' : d.dismissed ? 'dismissed' : 'shown', d.version);
+}
+
+// showState says in the Setup step what became of the row.
+function showState(state, version) {
+  $('undismiss-part').hidden = state !== 'dismissed';
+  $('tooling-status').textContent = {
+    installed: `agent-switch${version ? ` ${version}` : ''} is installed. Nothing else to set up.`,
+    dismissed: 'Nothing to set up: you hid the agent-switch recommendation.',
+    shown: 'The agent-switch row is on the Settings tab.',
+  }[state];
 }
 
 // note says what the last action on the row did.
@@ -56,33 +65,17 @@ function note(text, error = false) {
   n.classList.toggle('is-error', error);
 }
 
-// copy puts the command on the clipboard or, where the browser refuses,
-// selects it so that the user can copy it by hand.
-async function copy() {
-  const code = $('install-command');
-  try {
-    await navigator.clipboard.writeText(code.textContent);
-    note('Copied to the clipboard.');
-  } catch {
-    const range = document.createRange();
-    range.selectNodeContents(code);
-    const sel = window.getSelection();
-    sel.removeAllRanges();
-    sel.addRange(range);
-    note('Selected: press Ctrl+C (⌘C) to copy.');
-  }
-}
-
 async function dismiss(confirm = false) {
   const btn = $('dismiss-companion');
   btn.disabled = true;
   try {
     await request('POST', 'wizard/dismiss-recommendation', { body: { id: 'agent-switch', confirmSharedWrite: confirm } });
     $('tool-list').hidden = true;
-    const status = $('tooling-status');
-    status.hidden = false;
-    status.textContent = 'Hidden. charter will not recommend agent-switch again.';
-    status.focus();
+    showState('dismissed');
+    const n = $('companion-note');
+    n.hidden = false;
+    n.textContent = 'Hidden. charter will not recommend agent-switch again; Setup can show it again.';
+    n.focus();
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     if (err.code !== 'shared_write') {
@@ -95,7 +88,31 @@ async function dismiss(confirm = false) {
   }
 }
 
+// undismiss brings the row back, as `charter dismiss --undo` does.
+async function undismiss(confirm = false) {
+  const btn = $('undismiss-companion');
+  const status = $('tooling-status');
+  btn.disabled = true;
+  try {
+    await request('POST', 'wizard/undismiss-recommendation', { body: { id: 'agent-switch', confirmSharedWrite: confirm } });
+    $('companion-note').hidden = true;
+    await loadTooling();
+    if (!$('tool-list').hidden) status.textContent = 'Shown again: the agent-switch row is on the Settings tab.';
+    status.focus();
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code !== 'shared_write') {
+      status.textContent = `Could not show it again: ${err.message}`;
+    } else if (await confirmSharedWrite(err.error)) {
+      return await undismiss(true);
+    }
+  } finally {
+    btn.disabled = false;
+  }
+}
+
 export function initWizard() {
-  $('copy-command').addEventListener('click', copy);
+  $('copy-command').addEventListener('click', async () => note(await copyText($('install-command'))));
   $('dismiss-companion').addEventListener('click', () => dismiss());
+  $('undismiss-companion').addEventListener('click', () => undismiss());
 }

@@ -12,7 +12,7 @@ type CommandsCmd struct {
 // CommandsListCmd lists the effective commands.
 type CommandsListCmd struct{}
 
-func (c *CommandsListCmd) Run(a *App) error { return a.listContent(content.KindCommand) }
+func (c *CommandsListCmd) Run(a *App) error { return a.listContent(content.KindCommand, "") }
 
 // CommandsShowCmd shows one command.
 type CommandsShowCmd struct {

@@ -32,13 +32,26 @@ type listDoc struct {
 	Items []session.ContentItem `json:"items"`
 }
 
-func (a *App) listContent(k content.Kind) error {
-	items, err := a.session().ContentList(k, "")
+// listContent lists a kind; with path (rules only) the rules that apply
+// to that file, the same filter as MCP's rules_list.
+func (a *App) listContent(k content.Kind, path string) error {
+	if path != "" && !a.Sys.Paths.IsAbs(path) {
+		wd, err := a.Sys.Getwd()
+		if err != nil {
+			return fmt.Errorf("find the working directory for --path: %w", err)
+		}
+		path = a.Sys.Paths.Join(wd, path)
+	}
+	items, err := a.session().ContentList(k, path)
 	if err != nil {
 		return err
 	}
 	doc := listDoc{Items: items}
 	return a.emit(doc, func(w io.Writer) {
+		if len(doc.Items) == 0 && path != "" {
+			fmt.Fprintf(w, "no rule in effect applies to %s\n", path)
+			return
+		}
 		if len(doc.Items) == 0 {
 			fmt.Fprintf(w, "no %s yet: add one with `charter %s new NAME` (--project for the repository's)\n", k.Dir(), commandOf(k))
 			return

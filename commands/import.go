@@ -37,11 +37,14 @@ func (c *ImportCmd) Run(a *App) error {
 	}
 	doc := importDoc{Imported: res, DryRun: c.DryRun}
 	var stopped error
-	if !c.DryRun && res.Count(importer.StateImported) > 0 {
+	if !c.DryRun && res.Projects() {
 		rep, err := c.project(a, res)
 		if err != nil {
 			// The sources stay: the report says what was imported.
 			stopped = fmt.Errorf("%d source(s) written in %s; projecting them stopped (run `charter apply` once it is solved): %w", res.Count(importer.StateImported), res.SourceDir, err)
+			if res.Count(importer.StateImported) == 0 {
+				stopped = fmt.Errorf("taking over the native files of the same body stopped (run `charter apply` once it is solved): %w", err)
+			}
 		} else {
 			doc.Apply = &rep
 		}
@@ -53,6 +56,9 @@ func (c *ImportCmd) Run(a *App) error {
 		return reported(stopped)
 	}
 	if res.Count(importer.StateImported) == 0 && res.Count(importer.StateClash) > 0 {
+		if len(res.Adopted) > 0 {
+			return reported(core.Errorf(core.CodeItemExists, "nothing was imported: every item clashes with an existing source, kept as it is (%d native file(s) with the same body taken over)", len(res.Adopted)))
+		}
 		return reported(core.Errorf(core.CodeItemExists, "nothing was imported: every item clashes with an existing source, kept as it is"))
 	}
 	return nil

@@ -16,9 +16,11 @@ type RulesStatusCmd struct{}
 func (c *RulesStatusCmd) Run(a *App) error { return a.statusContent(content.KindRule) }
 
 // RulesListCmd lists the effective rules.
-type RulesListCmd struct{}
+type RulesListCmd struct {
+	Path string `name:"path" placeholder:"FILE" help:"Only the rules in effect that apply to FILE (their globs match it, or they have none); FILE relative to this directory, inside the project."`
+}
 
-func (c *RulesListCmd) Run(a *App) error { return a.listContent(content.KindRule) }
+func (c *RulesListCmd) Run(a *App) error { return a.listContent(content.KindRule, c.Path) }
 
 // RulesShowCmd shows one rule.
 type RulesShowCmd struct {

@@ -12,7 +12,7 @@ type SkillsCmd struct {
 // SkillsListCmd lists the effective skills.
 type SkillsListCmd struct{}
 
-func (c *SkillsListCmd) Run(a *App) error { return a.listContent(content.KindSkill) }
+func (c *SkillsListCmd) Run(a *App) error { return a.listContent(content.KindSkill, "") }
 
 // SkillsShowCmd shows one skill.
 type SkillsShowCmd struct {

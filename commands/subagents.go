@@ -12,7 +12,7 @@ type SubagentsCmd struct {
 // SubagentsListCmd lists the effective subagents.
 type SubagentsListCmd struct{}
 
-func (c *SubagentsListCmd) Run(a *App) error { return a.listContent(content.KindSubagent) }
+func (c *SubagentsListCmd) Run(a *App) error { return a.listContent(content.KindSubagent, "") }
 
 // SubagentsShowCmd shows one subagent.
 type SubagentsShowCmd struct {

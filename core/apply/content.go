@@ -16,6 +16,7 @@ type Content struct {
 	Autoload bool            // skills.autoload
 	Force    bool            // take foreign and edited files over
 	Adopt    map[string]bool // files taken over that charter did not write (import's)
+	Hold     map[string]bool // foreign files left as they are (import's clashes)
 	// RecordPath is the scope's state/projection.json at user level; the
 	// project's lock is always <root>/.charter/projection.lock.
 	RecordPath string

@@ -133,7 +133,13 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 	full.Targets = out
 	if req.Content != nil {
 		preq.Gaps = append(preq.Gaps, unplacedGaps(sys, req.Agents, sel, level, req.Content)...)
-		preq.Force, preq.Adopt = req.Content.Force, req.Content.Adopt
+		preq.Force, preq.Adopt, preq.Hold = req.Content.Force, req.Content.Adopt, req.Content.Hold
+		preq.Others = map[string]bool{}
+		for _, a := range sys.Agents() {
+			if !slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) {
+				preq.Others[a.Name] = true
+			}
+		}
 		preq.RecordPath = req.Content.RecordPath
 		if level == LevelProject {
 			preq.Root = req.Project.Dir

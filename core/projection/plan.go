@@ -40,6 +40,13 @@ type Request struct {
 	// Adopt are files charter takes over though it did not write them:
 	// the native files `charter import` just turned into sources.
 	Adopt map[string]bool
+	// Hold are targets left as they are: not written, not recorded, and
+	// no conflict (import's native files that clash with a source).
+	Hold map[string]bool
+	// Others are the agents not planned: their recorded files are kept in
+	// the record untouched, neither judged nor pruned (`--agent claude`
+	// after `--agent all`).
+	Others map[string]bool
 }
 
 // Entry is one file in the report: `apply --json` prints one per file.
@@ -51,6 +58,7 @@ type Entry struct {
 	State string  `json:"state"`
 	// SharedPath is the companion's link the file lies behind, if any.
 	SharedPath string `json:"sharedPath,omitempty"`
+	held       bool   // Request.Hold's: left as it is by Run
 }
 
 // Plan is what Run will do, decided before anything is written.
@@ -110,8 +118,6 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 			continue // the same file for two agents (.agents/skills): once
 		}
 		planned[rp] = true
-		sum := Sum(f.Data)
-		p.record.Files = append(p.record.Files, Recorded{Path: rp, SHA256: sum, Kind: string(f.Kind), Item: f.Item, Agent: f.Agent})
 		disk, err := rd.Read(f.Path, fsys.KindInstructions)
 		if err != nil {
 			return nil, err
@@ -131,11 +137,16 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		default:
 			state = StateOutdated
 		}
-		if (state == StateForeign || state == StateEdited) && !req.Force && !req.Adopt[f.Path] {
+		held := state == StateForeign && req.Hold[f.Path] && !req.Force
+		if !held {
+			p.record.Files = append(p.record.Files, Recorded{Path: rp, SHA256: Sum(f.Data), Kind: string(f.Kind), Item: f.Item, Agent: f.Agent})
+		}
+		if (state == StateForeign || state == StateEdited) && !req.Force && !req.Adopt[f.Path] && !held {
 			p.conflicts = append(p.conflicts, conflictLine(f.Path, state))
 		}
 		e := entry(f.File, f.Path, state)
-		if state != StateCurrent {
+		e.held = held
+		if state != StateCurrent && !held {
 			e.SharedPath, err = shared.of(f.Path)
 			if err != nil {
 				return nil, err
@@ -146,6 +157,10 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 	}
 	for _, r := range old.Files {
 		if planned[r.Path] {
+			continue
+		}
+		if req.Others[r.Agent] {
+			p.record.Files = append(p.record.Files, r)
 			continue
 		}
 		path := req.absPath(sys, r.Path)

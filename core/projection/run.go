@@ -52,6 +52,9 @@ func (p *Plan) Run(sys *core.System, confirm bool) error {
 			return err
 		}
 		for i := range p.Entries {
+			if p.Entries[i].held {
+				continue
+			}
 			switch p.Entries[i].State {
 			case StateMissing, StateOutdated, StateForeign, StateEdited:
 				p.Entries[i].State = StateWritten

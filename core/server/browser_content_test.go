@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/loaded"
 )
 
 // The content tab lists the project's rule with its origin and agents and
@@ -48,6 +50,20 @@ func TestBrowserContent(t *testing.T) {
 		t.Fatalf("the rule was not projected: %v", err)
 	}
 
+	// Claude Code reports loading the projected rule (its
+	// InstructionsLoaded hook, as in core/loaded's tests).
+	payload := fmt.Sprintf(`{"session_id":"s1","transcript_path":"/t.jsonl","cwd":%q,"hook_event_name":"InstructionsLoaded","file_path":%q,"memory_type":"Project","load_reason":"path_glob_match"}`, repo, projected)
+	in, err := loaded.ReadInput(strings.NewReader(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := loaded.Record(m.Sys, filepath.Join(sc.Path, "state"), "claude", in); err != nil {
+		t.Fatal(err)
+	}
+	// The hub reads the content once, at load.
+	p.do(chromedp.Reload())
+	p.wait("the hub to be ready again", `document.body.dataset.ready === "true"`)
+
 	// The content tab.
 	p.do(chromedp.Click(chromedp.ID("tab-content")))
 	row := `.content-row[data-kind="rule"][data-name="go-style"]`
@@ -60,6 +76,12 @@ func TestBrowserContent(t *testing.T) {
 		if !strings.Contains(facts, want) {
 			t.Errorf("go-style facts %q lack %q", facts, want)
 		}
+	}
+	if got := p.text(row + " .content-loaded"); !strings.HasPrefix(got, "Loaded by claude in the last session (") {
+		t.Errorf("go-style loaded %q", got)
+	}
+	if got := p.text(`.content-row[data-name="mandated"] .content-loaded`); got != "Never loaded" {
+		t.Errorf("mandated loaded %q", got)
 	}
 	// The policy's rule: no checkbox, the policy file named.
 	locked := `.content-row[data-name="mandated"]`

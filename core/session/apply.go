@@ -19,6 +19,9 @@ type ApplyRequest struct {
 	// agents and native files `charter import` read.
 	Also  []string
 	Adopt map[string]bool
+	// Hold are native files left as they are: import's clashes whose body
+	// differs from the existing source (not written, no conflict).
+	Hold map[string]bool
 }
 
 // ErrNoProject is an apply of the project's files with no project; each
@@ -96,7 +99,7 @@ func (s *Session) PlanWith(snap *settings.Snapshot, req ApplyRequest) (*apply.Fu
 		return nil, err
 	}
 	if r.Content != nil {
-		r.Content.Adopt = req.Adopt
+		r.Content.Adopt, r.Content.Hold = req.Adopt, req.Hold
 	}
 	return apply.PlanAll(s.Sys, snap, r)
 }

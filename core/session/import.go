@@ -26,9 +26,15 @@ type Imported struct {
 	Items     []importer.Candidate `json:"items"`
 	// Apply is what the projection after the import asks for: the agents
 	// read from and the native files it takes over. Empty when nothing
-	// was imported.
+	// was imported or adopted.
 	Apply ApplyRequest `json:"-"`
+	// Adopted are the native files of clashes whose body is the existing
+	// source's: the projection takes them over as that source's.
+	Adopted []string `json:"adopted,omitempty"`
 }
+
+// Projects reports whether the import ends with a projection.
+func (r *Imported) Projects() bool { return r.Apply.Adopt != nil }
 
 // Count is how many items are in state.
 func (r *Imported) Count(state string) int {
@@ -75,7 +81,7 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 		return nil, err
 	}
 	out := &Imported{From: req.From, Level: ireq.Level, SourceDir: dir, Items: items}
-	adopt := map[string]bool{}
+	adopt, hold := map[string]bool{}, map[string]bool{}
 	for i := range out.Items {
 		c := &out.Items[i]
 		if c.State != importer.StateImported {
@@ -84,7 +90,11 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 		c.Source = sourcePath(s.Sys, dir, c)
 		if _, err := s.Sys.Fs.Stat(c.Source); err == nil || !core.IsAbsent(err) {
 			c.State, c.Reason = importer.StateClash, c.Source+" exists: charter never overwrites a source; rename one of them and import again"
-			c.Projection = ""
+			adopted, err := s.clash(c, ireq.Within, req.Project, adopt, hold)
+			if err != nil {
+				return out, err
+			}
+			out.Adopted = append(out.Adopted, adopted...)
 			continue
 		}
 		if !req.DryRun {
@@ -104,8 +114,8 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 			return out, err
 		}
 	}
-	if out.Count(importer.StateImported) > 0 {
-		out.Apply = ApplyRequest{Project: req.Project, Adopt: adopt}
+	if out.Count(importer.StateImported) > 0 || len(out.Adopted) > 0 {
+		out.Apply = ApplyRequest{Project: req.Project, Adopt: adopt, Hold: hold}
 		if !importer.Peer(req.From) {
 			out.Apply.Also = []string{req.From}
 		}

@@ -1,10 +1,12 @@
 package session
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/loaded"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -16,6 +18,11 @@ type ContentItem struct {
 	// ReceivedBy names the agents that get the item at its level while it
 	// is active (none while it is disabled or below the tier).
 	ReceivedBy []string `json:"receivedBy"`
+	// Loaded is what the agents reported loading of it (the hub's content
+	// doc only): set for a rule Claude gets at its level, whose
+	// InstructionsLoaded hook reports it; nil where no agent reports
+	// loading (every other item).
+	Loaded *loaded.Status `json:"loaded,omitempty"`
 }
 
 // ContentBody is one item with its body and a skill's other files, as
@@ -59,9 +66,18 @@ func (s *Session) Contents() (ContentDoc, error) {
 		return ContentDoc{}, err
 	}
 	doc := ContentDoc{Items: []ContentItem{}, Layers: []DisabledAt{}}
+	view, err := s.Loaded()
+	if err != nil {
+		return ContentDoc{}, err
+	}
 	names := s.Sys.AgentNames()
 	for _, e := range lib.Effective("", sel) {
-		doc.Items = append(doc.Items, s.contentItem(names, e))
+		ci := s.contentItem(names, e)
+		if e.Kind == content.KindRule && slices.Contains(projection.Receivers(names, e.Level, &e.Item), loadedReporter) {
+			st := view.Of(string(e.Kind), e.Name)
+			ci.Loaded = &st
+		}
+		doc.Items = append(doc.Items, ci)
 	}
 	st, err := s.Store()
 	if err != nil {

@@ -4,6 +4,10 @@ import (
 	"github.com/agentkit/charter/core/loaded"
 )
 
+// loadedReporter is the one agent that reports the instruction files it
+// loaded (Claude Code's InstructionsLoaded hook), for its rules alone.
+const loadedReporter = "claude"
+
 // Loaded is what the agents reported loading (core/loaded), seen from this
 // session's project: View.Of(kind, name) gives an item's status.
 func (s *Session) Loaded() (*loaded.View, error) {

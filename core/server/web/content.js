@@ -23,6 +23,18 @@ const KEYS = { rule: ['rules.disabled', 'rules', 'setsRules'], skill: ['skills.d
 
 const ORIGIN = { global: 'global settings folder', scope: 'this scope', project: 'the project', policy: 'the policy' };
 
+// loadedText is what the agents reported loading of an item: only Claude
+// Code reports it (its InstructionsLoaded hook), for the rules it gets.
+function loadedText(l) {
+  if (!l) return 'No agent reports loading';
+  const at = l.at ? new Date(l.at).toLocaleString() : '';
+  switch (l.state) {
+    case 'loaded': return `Loaded by ${l.agent} in the last session (${at})`;
+    case 'not_loaded': return `Not loaded in the last session (loaded by ${l.agent}, ${at})`;
+    default: return 'Never loaded';
+  }
+}
+
 export class ContentPage {
   constructor({ onFatal, onChanged = () => {} }) {
     this.onFatal = onFatal;
@@ -100,6 +112,7 @@ export class ContentPage {
       it.tier ? el('span', { class: 'content-fact', text: `Tier ${it.tier}` }) : null,
       it.globs && it.globs.length ? el('span', { class: 'content-fact', text: `For ${it.globs.join(', ')}` }) : null,
       el('span', { class: 'content-fact content-agents', text: it.receivedBy.length ? `Agents: ${it.receivedBy.join(', ')}` : 'No agent gets it' }),
+      el('span', { class: 'content-fact content-loaded', 'data-loaded': it.loaded ? it.loaded.state : 'unreported', text: loadedText(it.loaded) }),
     ];
     return el('li', { class: 'content-row', 'data-kind': it.kind, 'data-name': it.name, 'data-state': it.state },
       el('div', { class: 'content-head' },

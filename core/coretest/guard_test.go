@@ -63,7 +63,7 @@ func sources(t *testing.T, mode parser.Mode) map[string]*ast.File {
 }
 
 // Fixtures stay in tests: no non-test file imports this package, nor the
-// race flipper below it.
+// race flipper (core/internal/swaptest).
 func TestOnlyTestsImport(t *testing.T) {
 	for name, f := range sources(t, parser.ImportsOnly) {
 		for _, imp := range f.Imports {

@@ -154,16 +154,16 @@ func TestReadmeFirstLines(t *testing.T) {
 	}
 	// What the README says CI adds, and .ci/run does.
 	for readmeSays, ciDoes := range map[string]string{
-		"`go test -race -count=1 ./...`": "go test -race -count=1 ./...",
-		"`go vet`":                       "go vet ./...",
-		"`gofmt -l`":                     "gofmt -l",
-		"`scripts/fuzz.sh`":              "scripts/fuzz.sh",
-		"`goreleaser check`":             "goreleaser check",
-		"Chromium":                       "chromium",
-		"MCP TypeScript SDK":             "@modelcontextprotocol/sdk",
-		"PyYAML":                         "python3-yaml",
-		"go install ./cmd/charter":       "",
-		"`CI=true .ci/run`":              "",
+		"`go test -race -count=1 -timeout 30m ./...`": "go test -race -count=1 -timeout 30m ./...",
+		"`go vet`":                 "go vet ./...",
+		"`gofmt -l`":               "gofmt -l",
+		"`scripts/fuzz.sh`":        "scripts/fuzz.sh",
+		"`goreleaser check`":       "goreleaser check",
+		"Chromium":                 "chromium",
+		"MCP TypeScript SDK":       "@modelcontextprotocol/sdk",
+		"PyYAML":                   "python3-yaml",
+		"go install ./cmd/charter": "",
+		"`CI=true .ci/run`":        "",
 	} {
 		if !strings.Contains(string(readme), readmeSays) {
 			t.Errorf("the README does not say %s", readmeSays)

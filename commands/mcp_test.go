@@ -174,21 +174,11 @@ func (p *mcpProcess) read(t testing.TB, uri string) string {
 	return res.Contents[0].Text
 }
 
-func resultText(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
 // fields decodes a result's structured content, or fails on a tool error.
 func fields(t testing.TB, res *mcp.CallToolResult) map[string]any {
 	t.Helper()
 	if res.IsError {
-		t.Fatalf("tool error: %s", resultText(res))
+		t.Fatalf("tool error: %s", coretest.ToolText(res))
 	}
 	m, ok := res.StructuredContent.(map[string]any)
 	if !ok {
@@ -203,8 +193,8 @@ func errorOf(t testing.TB, res *mcp.CallToolResult) (code, msg string) {
 	var doc struct {
 		Error struct{ Code, Message string } `json:"error"`
 	}
-	if !res.IsError || json.Unmarshal([]byte(resultText(res)), &doc) != nil {
-		t.Fatalf("want a tool error with the CLI's error document, got %s", resultText(res))
+	if !res.IsError || json.Unmarshal([]byte(coretest.ToolText(res)), &doc) != nil {
+		t.Fatalf("want a tool error with the CLI's error document, got %s", coretest.ToolText(res))
 	}
 	return doc.Error.Code, doc.Error.Message
 }
@@ -583,7 +573,7 @@ func testMCPGateReportAsCLI(t *testing.T, bin string) {
 	res := p.call(t, "gates_run", nil)
 	got := fields(t, res)
 	var text map[string]any
-	if err := json.Unmarshal([]byte(resultText(res)), &text); err != nil {
+	if err := json.Unmarshal([]byte(coretest.ToolText(res)), &text); err != nil {
 		t.Fatalf("text content: %v", err)
 	}
 	for _, doc := range []map[string]any{cli, got, text} {
@@ -642,8 +632,8 @@ func testMCPErrorsAsCLI(t *testing.T, bin string) {
 			var doc struct {
 				Error map[string]any `json:"error"`
 			}
-			if !res.IsError || json.Unmarshal([]byte(resultText(res)), &doc) != nil {
-				t.Fatalf("want a tool error, got %s", resultText(res))
+			if !res.IsError || json.Unmarshal([]byte(coretest.ToolText(res)), &doc) != nil {
+				t.Fatalf("want a tool error, got %s", coretest.ToolText(res))
 			}
 			if !reflect.DeepEqual(doc.Error, cli) {
 				t.Errorf("tool error\n got: %v\nwant: %v (the CLI's)", doc.Error, cli)

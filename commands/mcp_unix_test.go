@@ -156,7 +156,7 @@ func TestMCPCancelKillsGate(t *testing.T) {
 	// client would wait for it on close).
 	cancelCall()
 	if a := <-answered; a.err == nil {
-		t.Errorf("the cancelled call was answered: %s", resultText(a.res))
+		t.Errorf("the cancelled call was answered: %s", coretest.ToolText(a.res))
 	}
 	if code := p.close(t); code != 0 {
 		t.Errorf("exit code %d; stderr: %s", code, p.stderr)

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/gates"
 )
 
@@ -119,8 +120,8 @@ func TestUnknownGateSameInEverySkin(t *testing.T) {
 		t.Fatal(err)
 	}
 	var tool map[string]any
-	if !res.IsError || json.Unmarshal([]byte(resultText(res)), &tool) != nil || !reflect.DeepEqual(tool, want) {
-		t.Errorf("MCP's error: %s\nwant: %v", resultText(res), want)
+	if !res.IsError || json.Unmarshal([]byte(coretest.ToolText(res)), &tool) != nil || !reflect.DeepEqual(tool, want) {
+		t.Errorf("MCP's error: %s\nwant: %v", coretest.ToolText(res), want)
 	}
 	cs.Close()
 	inW.Close()

@@ -75,3 +75,26 @@ func (s *System) ReadWithin(root, path string, k fsys.Kind) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// ListWithin returns a folder's entries, sorted, not following links in
+// them: nil when it does not exist, and notDir when the name is not a
+// folder. The folder must resolve inside root (Confine).
+func (s *System) ListWithin(root, dir string) (entries []fs.FileInfo, notDir bool, err error) {
+	if err := s.Confine(root, s.Paths.Join(dir, ".probe")); err != nil {
+		return nil, false, err
+	}
+	fi, err := s.Fs.Stat(dir)
+	switch {
+	case IsAbsent(err):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, ReadError(dir, err)
+	case !fi.IsDir():
+		return nil, true, nil
+	}
+	entries, err = afero.ReadDir(s.Fs, dir)
+	if err != nil {
+		return nil, false, ReadError(dir, err)
+	}
+	return entries, false, nil
+}

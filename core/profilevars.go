@@ -73,12 +73,33 @@ type VarProfile struct {
 // profiles of more than one provider (nil otherwise): a session of one
 // agent started inside another's profile. The first is the one chosen.
 func (s *System) MixedProfiles() []VarProfile {
-	home, err := s.CompanionHome()
-	if err != nil {
+	hits, _ := s.varProfiles()
+	providers := map[string]bool{}
+	out := make([]VarProfile, len(hits))
+	for i, h := range hits {
+		out[i] = h.VarProfile
+		providers[h.Provider] = true
+	}
+	if len(providers) < 2 {
 		return nil
 	}
-	var out []VarProfile
-	providers := map[string]bool{}
+	return out
+}
+
+// varProfile is a profile one variable names, with its directory.
+type varProfile struct {
+	VarProfile
+	dir string
+}
+
+// varProfiles lists, in the order SPEC §2 tries them, the set variables
+// that name a directory inside the companion home's profiles.
+func (s *System) varProfiles() ([]varProfile, error) {
+	home, err := s.CompanionHome()
+	if err != nil {
+		return nil, err
+	}
+	var out []varProfile
 	for _, name := range s.profileVars() {
 		v := s.Getenv(name)
 		if strings.TrimSpace(v) == "" {
@@ -92,13 +113,9 @@ func (s *System) MixedProfiles() []VarProfile {
 		if !ok || len(segs) < 2 || !validProfileName(segs[0]) || !validProfileName(segs[1]) {
 			continue
 		}
-		out = append(out, VarProfile{Variable: name, Provider: segs[0], Profile: segs[1]})
-		providers[segs[0]] = true
+		out = append(out, varProfile{VarProfile{Variable: name, Provider: segs[0], Profile: segs[1]}, p})
 	}
-	if len(providers) < 2 {
-		return nil
-	}
-	return out
+	return out, nil
 }
 
 // MixedText names each variable with its profile, for ping and doctor.

@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/spf13/afero"
-	"golang.org/x/sys/unix"
+
+	"github.com/agentkit/charter/core/internal/swaptest"
 )
 
 // Issue 11, item 2: a helper flips a profile's real config directory with a
@@ -40,38 +40,13 @@ func TestSwapRace(t *testing.T) {
 	if err := os.Symlink("../shared", swapped); err != nil {
 		t.Fatal(err)
 	}
-	if err := unix.Renameat2(unix.AT_FDCWD, config, unix.AT_FDCWD, swapped, unix.RENAME_EXCHANGE); err != nil {
-		t.Skipf("renameat2 RENAME_EXCHANGE: %v", err)
-	}
-	unix.Renameat2(unix.AT_FDCWD, config, unix.AT_FDCWD, swapped, unix.RENAME_EXCHANGE)
-
-	stop := make(chan struct{})
-	var flips atomic.Int64
-	var flipper sync.WaitGroup
-	flipper.Add(1)
-	go func() {
-		defer flipper.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if unix.Renameat2(unix.AT_FDCWD, config, unix.AT_FDCWD, swapped, unix.RENAME_EXCHANGE) == nil {
-				flips.Add(1)
-			}
-			runtime.Gosched() // tight, but let the writers run on a busy machine
-		}
-	}()
+	stop := swaptest.Flip(t, config, swapped)
 
 	// 200 writes, 4 at a time. A blocked write is tried again, as a user
 	// would, until it goes through: every write meets the flipping link
 	// many times.
 	const writes, parallel, maxTries = 200, 4, 5000
 	var attempts, blocked atomic.Int64
-	for flips.Load() == 0 {
-		runtime.Gosched()
-	}
 	sem := make(chan struct{}, parallel)
 	var wg sync.WaitGroup
 	for i := range writes {
@@ -100,8 +75,7 @@ func TestSwapRace(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	close(stop)
-	flipper.Wait()
+	flips := stop()
 
 	// Writes that went through the link without confirmation: any of our
 	// marks in the shared files.
@@ -125,7 +99,7 @@ func TestSwapRace(t *testing.T) {
 		landed += strings.Count(string(got), "write ")
 	}
 	t.Logf("swap race: %d writes, %d attempts, %d blocked, %d flips, %d written through the link without confirmation",
-		writes, attempts.Load(), blocked.Load(), flips.Load(), through)
+		writes, attempts.Load(), blocked.Load(), flips, through)
 	if through != 0 {
 		t.Errorf("%d writes went through the shared link without confirmation", through)
 	}

@@ -273,25 +273,13 @@ func (s *System) ProfileViaHome() bool {
 
 // findProfile applies SPEC §2: each variable in turn, then HOME last.
 func (s *System) findProfile() (Profile, string) {
-	home, err := s.CompanionHome()
+	hits, err := s.varProfiles()
 	if err != nil {
 		return Profile{}, ""
 	}
-	for _, name := range s.profileVars() {
-		v := s.Getenv(name)
-		if strings.TrimSpace(v) == "" {
-			continue
-		}
-		p, err := s.Normalize(v)
-		if err != nil {
-			continue
-		}
-		segs, ok := s.Paths.Within(home, p)
-		if !ok || len(segs) < 2 || !validProfileName(segs[0]) || !validProfileName(segs[1]) {
-			continue
-		}
-		provider, profile := segs[0], segs[1]
-		return Profile{Active: true, Provider: &provider, Profile: &profile}, p
+	if len(hits) > 0 {
+		provider, profile := hits[0].Provider, hits[0].Profile
+		return Profile{Active: true, Provider: &provider, Profile: &profile}, hits[0].dir
 	}
 	if hp, ok := s.homeProfile(); ok {
 		provider, profile := CompanionHomeProvider, hp.name

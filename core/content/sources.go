@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/afero"
-
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
@@ -93,26 +91,11 @@ func (l *loader) bad(path, format string, args ...any) {
 // nil when it does not exist. A folder a repository chose must resolve
 // inside the project.
 func (l *loader) list(ly Layer, dir string) ([]fs.FileInfo, error) {
-	if ly.Within != "" {
-		if err := l.sys.Confine(ly.Within, l.sys.Paths.Join(dir, ".probe")); err != nil {
-			return nil, err
-		}
-	}
-	fi, err := l.sys.Fs.Stat(dir)
-	switch {
-	case core.IsAbsent(err):
-		return nil, nil
-	case err != nil:
-		return nil, core.ReadError(dir, err)
-	case !fi.IsDir():
+	entries, notDir, err := l.sys.ListWithin(ly.Within, dir)
+	if notDir {
 		l.bad(dir, "is not a folder: charter reads items from a folder of this name")
-		return nil, nil
 	}
-	entries, err := afero.ReadDir(l.sys.Fs, dir)
-	if err != nil {
-		return nil, core.ReadError(dir, err)
-	}
-	return entries, nil
+	return entries, err
 }
 
 // read reads one source file: confined to the project for a repository's.

@@ -62,11 +62,12 @@ func sources(t *testing.T, mode parser.Mode) map[string]*ast.File {
 	return files
 }
 
-// Fixtures stay in tests: no non-test file imports this package.
+// Fixtures stay in tests: no non-test file imports this package, nor the
+// race flipper (core/internal/swaptest).
 func TestOnlyTestsImport(t *testing.T) {
 	for name, f := range sources(t, parser.ImportsOnly) {
 		for _, imp := range f.Imports {
-			if p, _ := strconv.Unquote(imp.Path.Value); p == module+"/core/coretest" {
+			if p, _ := strconv.Unquote(imp.Path.Value); p == module+"/core/coretest" || p == module+"/core/internal/swaptest" {
 				t.Errorf("%s imports %s: only _test.go files may", name, p)
 			}
 		}

@@ -289,16 +289,7 @@ func TestProjectFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	repo := filepath.Join(filepath.Dir(home), "repo")
-	write := func(rel, text string) {
-		t.Helper()
-		p := filepath.Join(repo, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, text string) { coretest.WriteFile(t, filepath.Join(repo, rel), text) }
 	write(filepath.Join(".charter", "settings.yaml"), "rules:\n  tier: full\n")
 	run := func() (Report, map[string]Check) {
 		// A new session each time, as each `charter doctor` is.

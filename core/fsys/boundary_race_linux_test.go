@@ -4,13 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/agentkit/charter/core/internal/swaptest"
 )
 
 // A helper flips a project's directory with a link out of the project
@@ -23,32 +22,7 @@ func TestBoundarySwapRace(t *testing.T) {
 	tr.file("outside/dir/f.md", "outside\n", 0o644)
 	tr.link("proj/sub.swap", "../outside/dir")
 	sub, swap := tr.p("proj/sub"), tr.p("proj/sub.swap")
-	if err := unix.Renameat2(unix.AT_FDCWD, sub, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE); err != nil {
-		t.Skipf("renameat2 RENAME_EXCHANGE: %v", err)
-	}
-	unix.Renameat2(unix.AT_FDCWD, sub, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE)
-
-	stop := make(chan struct{})
-	var flips atomic.Int64
-	var flipper sync.WaitGroup
-	flipper.Add(1)
-	go func() {
-		defer flipper.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if unix.Renameat2(unix.AT_FDCWD, sub, unix.AT_FDCWD, swap, unix.RENAME_EXCHANGE) == nil {
-				flips.Add(1)
-			}
-			runtime.Gosched()
-		}
-	}()
-	for flips.Load() == 0 {
-		runtime.Gosched()
-	}
+	stop := swaptest.Flip(t, sub, swap)
 	var written, refused atomic.Int64
 	var wg sync.WaitGroup
 	for g := range 4 {
@@ -82,8 +56,7 @@ func TestBoundarySwapRace(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	close(stop)
-	flipper.Wait()
+	flips := stop()
 	if got := tr.read("outside/dir/f.md"); got != "outside\n" {
 		t.Errorf("a write went out of the project: %q", got)
 	}
@@ -92,7 +65,7 @@ func TestBoundarySwapRace(t *testing.T) {
 		real = swap
 	}
 	data, _ := os.ReadFile(real + "/f.md")
-	t.Logf("boundary swap race: %d written, %d refused, %d flips", written.Load(), refused.Load(), flips.Load())
+	t.Logf("boundary swap race: %d written, %d refused, %d flips", written.Load(), refused.Load(), flips)
 	if written.Load() == 0 || refused.Load() == 0 {
 		t.Logf("the race did not meet both outcomes this time")
 	}

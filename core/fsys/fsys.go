@@ -71,6 +71,23 @@ type Perm struct {
 	New fs.FileMode
 }
 
+// mode is the mode a write gives the file: an existing file's own (old),
+// a new file New, Fixed over both, 0600 when none says; exact when the
+// umask must not narrow it.
+func (p Perm) mode(old fs.FileMode, exists bool) (mode fs.FileMode, exact bool) {
+	mode = p.New
+	if exists {
+		mode, exact = old, true
+	}
+	if p.Fixed != 0 {
+		mode, exact = p.Fixed, true
+	}
+	if mode == 0 {
+		mode = 0o600
+	}
+	return mode, exact
+}
+
 // tempInfix names charter's temporary files: ".<name>.tmp-<random>".
 const tempInfix = ".tmp-"
 

@@ -295,7 +295,7 @@ func (t *portableTarget) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	mode := p.New
+	var old fs.FileMode
 	if exists {
 		switch {
 		case isLinkish(fi):
@@ -307,14 +307,9 @@ func (t *portableTarget) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 		case fi.Mode().Perm()&0o200 == 0:
 			return &ReadOnlyError{Path: t.Path, Mode: fi.Mode().Perm()}
 		}
-		mode = fi.Mode().Perm()
+		old = fi.Mode().Perm()
 	}
-	if p.Fixed != 0 {
-		mode = p.Fixed
-	}
-	if mode == 0 {
-		mode = 0o600
-	}
+	mode, _ := p.mode(old, exists)
 	f, err := os.CreateTemp(t.Dir, tempPrefix(t.Name)+"*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", t.Path, err)

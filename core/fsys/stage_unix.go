@@ -32,7 +32,6 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 		return nil, &fs.PathError{Op: "write", Path: t.Path, Err: fs.ErrNotExist}
 	}
 	var st unix.Stat_t
-	mode, exact := p.New, false
 	if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFREG:
@@ -44,12 +43,7 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 	} else if err != unix.ENOENT {
 		return nil, &fs.PathError{Op: "write", Path: t.Path, Err: err}
 	}
-	if p.Fixed != 0 {
-		mode, exact = p.Fixed, true
-	}
-	if mode == 0 {
-		mode = 0o600
-	}
+	mode, exact := p.mode(0, false)
 	tmp, fd, err := t.createTemp(mode)
 	if err != nil {
 		return nil, err

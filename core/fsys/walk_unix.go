@@ -152,7 +152,6 @@ func (t *Target) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 	} else if err != nil {
 		return &fs.PathError{Op: "write", Path: t.Path, Err: err}
 	}
-	mode, exact := p.New, false
 	if exists {
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFREG:
@@ -166,14 +165,8 @@ func (t *Target) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 		if st.Mode&0o200 == 0 {
 			return &ReadOnlyError{Path: t.Path, Mode: fs.FileMode(st.Mode & 0o7777)}
 		}
-		mode, exact = fs.FileMode(st.Mode&0o777), true
 	}
-	if p.Fixed != 0 {
-		mode, exact = p.Fixed, true
-	}
-	if mode == 0 {
-		mode = 0o600
-	}
+	mode, exact := p.mode(fs.FileMode(st.Mode&0o777), exists)
 	tmp, fd, err := t.createTemp(mode)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math/big"
 	"strings"
 
@@ -137,6 +138,29 @@ func (l *lineReader) next() ([]byte, error) {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	return line, nil
+}
+
+// lines yields the lines that are not blank, and stops after the first
+// error (the end of the input is none).
+func (l *lineReader) lines() iter.Seq2[[]byte, error] {
+	return func(yield func([]byte, error) bool) {
+		for {
+			line, err := l.next()
+			if errors.Is(err, io.EOF) {
+				return
+			}
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if len(bytes.TrimSpace(line)) == 0 {
+				continue
+			}
+			if !yield(line, nil) {
+				return
+			}
+		}
+	}
 }
 
 // addCount adds b to *a, refusing an overflow (a forged report must not

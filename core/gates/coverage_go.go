@@ -3,9 +3,7 @@ package gates
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"hash/maphash"
-	"io"
 )
 
 // goBlock is what a Go cover profile says about one block, merged over
@@ -48,16 +46,9 @@ func parseGo(br *bufio.Reader) (Stats, error) {
 	var mode []byte
 	blocks := map[blockKey]goBlock{}
 	hash := newBlockHasher()
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range lr.lines() {
 		if err != nil {
 			return st, err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		if m, ok := bytes.CutPrefix(line, []byte("mode: ")); ok {
 			switch {

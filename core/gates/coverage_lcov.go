@@ -3,8 +3,6 @@ package gates
 import (
 	"bufio"
 	"bytes"
-	"errors"
-	"io"
 )
 
 // parseLCOV counts an LCOV tracefile: records from `SF:` to
@@ -33,16 +31,9 @@ func parseLCOV(br *bufio.Reader) (Stats, error) {
 		daCovered    int64
 		lines        lineSet // this record's DA lines
 	)
-	for {
-		line, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	for line, err := range lr.lines() {
 		if err != nil {
 			return st, err
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
 		}
 		if bytes.Equal(bytes.TrimSpace(line), []byte("end_of_record")) {
 			if !in {

@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/spf13/afero"
-
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
@@ -129,23 +127,8 @@ type scanner struct {
 // list is a folder's entries, sorted, not following links in them; nil
 // when it does not exist.
 func (s *scanner) list(dir string) ([]fs.FileInfo, error) {
-	if err := s.sys.Confine(s.req.Within, s.sys.Paths.Join(dir, ".probe")); err != nil {
-		return nil, err
-	}
-	fi, err := s.sys.Fs.Stat(dir)
-	switch {
-	case core.IsAbsent(err):
-		return nil, nil
-	case err != nil:
-		return nil, core.ReadError(dir, err)
-	case !fi.IsDir():
-		return nil, nil
-	}
-	entries, err := afero.ReadDir(s.sys.Fs, dir)
-	if err != nil {
-		return nil, core.ReadError(dir, err)
-	}
-	return entries, nil
+	entries, _, err := s.sys.ListWithin(s.req.Within, dir)
+	return entries, err
 }
 
 func (s *scanner) read(path string) ([]byte, error) {

@@ -81,40 +81,50 @@ func Encode(v any, prefix, unit string, multi bool, nl string) string {
 // write short JSON on one line.
 func Spaced(compact string) string {
 	var b strings.Builder
-	in, esc := false, false
-	for i := 0; i < len(compact); i++ {
-		c := compact[i]
-		b.WriteByte(c)
-		switch {
-		case esc:
-			esc = false
-		case in && c == '\\':
-			esc = true
-		case c == '"':
-			in = !in
-		case !in && (c == ',' || c == ':'):
+	last := 0
+	outsideStrings(compact, func(i int) bool {
+		if c := compact[i]; c == ',' || c == ':' {
+			b.WriteString(compact[last : i+1])
 			b.WriteByte(' ')
+			last = i + 1
 		}
-	}
+		return true
+	})
+	b.WriteString(compact[last:])
 	return b.String()
 }
 
 // colonSpaced reports whether the file's first key is followed by ": ".
 func colonSpaced(data []byte) bool {
+	spaced := true
+	outsideStrings(data, func(i int) bool {
+		if data[i] != ':' {
+			return true
+		}
+		spaced = i+1 < len(data) && isSpace(data[i+1])
+		return false
+	})
+	return spaced
+}
+
+// outsideStrings calls f with the offset of each byte of JSON text that
+// is neither inside a string nor its quote, until f returns false.
+func outsideStrings[T ~string | ~[]byte](data T, f func(i int) bool) {
 	in, esc := false, false
-	for i, c := range data {
-		switch {
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
 		case esc:
 			esc = false
 		case in && c == '\\':
 			esc = true
 		case c == '"':
 			in = !in
-		case !in && c == ':':
-			return i+1 < len(data) && isSpace(data[i+1])
+		case !in:
+			if !f(i) {
+				return
+			}
 		}
 	}
-	return true
 }
 
 // Position is the 1-based line and column of byte offset off.

@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -81,7 +82,7 @@ func TestToolsMeetMCPSchema(t *testing.T) {
 				t.Helper()
 				res := call(t, cs, name, args)
 				if res.IsError {
-					t.Fatalf("%s %v: %s", name, args, text(res))
+					t.Fatalf("%s %v: %s", name, args, coretest.ToolText(res))
 				}
 				data, _ := json.Marshal(res.StructuredContent)
 				var v any
@@ -151,7 +152,7 @@ func TestRootsFailure(t *testing.T) {
 				t.Errorf("workDir %q (note %q), want %q and a note", st.WorkDir, st.WorkDirNote, e.wd)
 			}
 			if res := call(t, cs, "settings_get", map[string]any{"key": "rules.tier"}); res.IsError {
-				t.Errorf("settings_get: %s", text(res))
+				t.Errorf("settings_get: %s", coretest.ToolText(res))
 			}
 			if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: URISettings}); err != nil {
 				t.Errorf("read %s: %v", URISettings, err)

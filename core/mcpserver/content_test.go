@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -60,7 +61,7 @@ func TestRulesListPath(t *testing.T) {
 	// A path outside the project is refused, with the CLI's code.
 	res := call(t, cs, "rules_list", map[string]any{"path": filepath.Join(filepath.Dir(e.wd), "elsewhere.go")})
 	if !res.IsError || toolErr(t, res)["code"] != "outside_project" {
-		t.Errorf("outside path: %s", text(res))
+		t.Errorf("outside path: %s", coretest.ToolText(res))
 	}
 }
 
@@ -84,7 +85,7 @@ func TestContentTools(t *testing.T) {
 	}
 	res := call(t, cs, "skill_get", map[string]any{"name": "nope"})
 	if !res.IsError || toolErr(t, res)["code"] != "not_found" {
-		t.Errorf("skill_get of a missing skill: %s", text(res))
+		t.Errorf("skill_get of a missing skill: %s", coretest.ToolText(res))
 	}
 	for _, tool := range []string{"skills_list", "subagents_list"} {
 		structured(t, call(t, cs, tool, map[string]any{}), &list)

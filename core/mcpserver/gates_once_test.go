@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/gates"
 )
 
@@ -79,6 +80,6 @@ func TestGatesRunOneAtATime(t *testing.T) {
 	}
 	// Once it is done, the next run goes.
 	if res := call(t, cs, "gates_run", nil); res.IsError {
-		t.Fatalf("after the run: %s", text(res))
+		t.Fatalf("after the run: %s", coretest.ToolText(res))
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/gates"
 )
 
@@ -71,14 +72,14 @@ func TestGatesRunIsTheCLIDocument(t *testing.T) {
 		Options{Getwd: e.sys.Getwd, Paths: e.sys.Paths, Message: e.sys.ErrorMessage})
 	res := call(t, connect(t, srv, newClient(noRoots), ""), "gates_run", nil)
 	if res.IsError {
-		t.Fatalf("tool error: %s", text(res))
+		t.Fatalf("tool error: %s", coretest.ToolText(res))
 	}
 	var want any
 	structuredJSON, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(rep.JSON(), &want); err != nil {
 		t.Fatal(err)
 	}
-	for name, doc := range map[string][]byte{"text": []byte(text(res)), "structured content": structuredJSON} {
+	for name, doc := range map[string][]byte{"text": []byte(coretest.ToolText(res)), "structured content": structuredJSON} {
 		var got any
 		if err := json.Unmarshal(doc, &got); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/gates"
 )
 
@@ -139,8 +140,8 @@ func TestGatesCancel(t *testing.T) {
 				t.Errorf("process group %d still has processes after the cancellation (%v)", pgid, err)
 			}
 			// The session is still usable.
-			if res := call(t, cs, "settings_get", KeyInput{Key: "rules.tier"}); res.IsError || !strings.Contains(text(res), "balanced") {
-				t.Errorf("after a cancelled run: %s", text(res))
+			if res := call(t, cs, "settings_get", KeyInput{Key: "rules.tier"}); res.IsError || !strings.Contains(coretest.ToolText(res), "balanced") {
+				t.Errorf("after a cancelled run: %s", coretest.ToolText(res))
 			}
 		})
 	}

@@ -104,7 +104,7 @@ func call(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.CallT
 func structured(t testing.TB, res *mcp.CallToolResult, v any) {
 	t.Helper()
 	if res.IsError {
-		t.Fatalf("tool error: %s", text(res))
+		t.Fatalf("tool error: %s", coretest.ToolText(res))
 	}
 	data, err := json.Marshal(res.StructuredContent)
 	if err != nil {
@@ -115,27 +115,17 @@ func structured(t testing.TB, res *mcp.CallToolResult, v any) {
 	}
 }
 
-func text(res *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
-}
-
 // toolErr decodes a tool error's {"error":{…}} document.
 func toolErr(t testing.TB, res *mcp.CallToolResult) map[string]any {
 	t.Helper()
 	if !res.IsError {
-		t.Fatalf("want a tool error, got %s", text(res))
+		t.Fatalf("want a tool error, got %s", coretest.ToolText(res))
 	}
 	var doc struct {
 		Error map[string]any `json:"error"`
 	}
-	if err := json.Unmarshal([]byte(text(res)), &doc); err != nil || doc.Error == nil {
-		t.Fatalf("tool error is not the CLI's error document: %q (%v)", text(res), err)
+	if err := json.Unmarshal([]byte(coretest.ToolText(res)), &doc); err != nil || doc.Error == nil {
+		t.Fatalf("tool error is not the CLI's error document: %q (%v)", coretest.ToolText(res), err)
 	}
 	return doc.Error
 }
@@ -230,8 +220,8 @@ func TestToolsAndResources(t *testing.T) {
 			}
 			// A decimal travels as a number from its canonical text.
 			res := call(t, cs, "settings_get", KeyInput{Key: "gates.coverage.min"})
-			if !strings.Contains(text(res), `"value":80.5`) {
-				t.Errorf("settings_get gates.coverage.min: %s", text(res))
+			if !strings.Contains(coretest.ToolText(res), `"value":80.5`) {
+				t.Errorf("settings_get gates.coverage.min: %s", coretest.ToolText(res))
 			}
 
 			var ex map[string]any

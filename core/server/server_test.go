@@ -239,6 +239,21 @@ func TestGates(t *testing.T) {
 
 func fl(m ...func(*http.Request)) []func(*http.Request) { return m }
 
+// stateFiles are the discovery and token files a running server keeps.
+func (e *env) stateFiles() []string {
+	return []string{DiscoveryPath(e.sys, e.scope), TokenPath(e.sys, e.scope)}
+}
+
+// noStateFiles fails unless the server removed its state files.
+func (e *env) noStateFiles(t *testing.T) {
+	t.Helper()
+	for _, p := range e.stateFiles() {
+		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left behind after shutdown: %v", p, err)
+		}
+	}
+}
+
 // HTTP/1.0 allows a request without Host; it is not this server's name.
 func TestMissingHost(t *testing.T) {
 	r := newEnv(t).start(t, 0)
@@ -267,11 +282,7 @@ func TestShutdownBeacon(t *testing.T) {
 	if err := r.wait(); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{DiscoveryPath(e.sys, e.scope), TokenPath(e.sys, e.scope)} {
-		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("%s still there after shutdown: %v", p, err)
-		}
-	}
+	e.noStateFiles(t)
 }
 
 // A reload sends the beacon too; the reloaded page's first request keeps
@@ -588,7 +599,7 @@ func TestStateFiles(t *testing.T) {
 	if got := strings.TrimSpace(string(tok)); len(got) != 64 || got != r.Token() {
 		t.Errorf("token file %q", tok)
 	}
-	for _, p := range []string{DiscoveryPath(e.sys, e.scope), TokenPath(e.sys, e.scope)} {
+	for _, p := range e.stateFiles() {
 		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
 			t.Errorf("%s: %v %v", p, fi.Mode(), err)
 		}
@@ -599,11 +610,7 @@ func TestStateFiles(t *testing.T) {
 	if err := r.stop(); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{DiscoveryPath(e.sys, e.scope), TokenPath(e.sys, e.scope)} {
-		if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
-			t.Errorf("%s left behind: %v", p, err)
-		}
-	}
+	e.noStateFiles(t)
 }
 
 // Tokens are new per process.

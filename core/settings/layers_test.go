@@ -43,20 +43,11 @@ func layeredStore(t *testing.T, policy string) (*Store, *core.Project, string) {
 
 func TestLayersOrderAndOrigins(t *testing.T) {
 	st, project, dir := layeredStore(t, "minimum:\n  gates.coverage.min: 80\n")
-	write := func(path, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	global := filepath.Join(dir, "home", ".agentkit", "charter", FileName)
-	write(global, "rules.tier: minimal\ngates.coverage.min: 95\n")
-	write(st.ScopePath(), "rules.tier: balanced\n")
-	write(project.SettingsPath(), "rules.tier: full\ngates.coverage.min: 90\n")
-	write(project.LocalPath(), "gates.coverage.min: 10\n")
+	coretest.WriteFile(t, global, "rules.tier: minimal\ngates.coverage.min: 95\n")
+	coretest.WriteFile(t, st.ScopePath(), "rules.tier: balanced\n")
+	coretest.WriteFile(t, project.SettingsPath(), "rules.tier: full\ngates.coverage.min: 90\n")
+	coretest.WriteFile(t, project.LocalPath(), "gates.coverage.min: 10\n")
 	snap, err := st.Read()
 	if err != nil {
 		t.Fatal(err)
@@ -154,19 +145,10 @@ func TestCheckEdit(t *testing.T) {
 // nothing of the user's own files reaches what apply --project renders.
 func TestCommittedLayers(t *testing.T) {
 	st, project, dir := layeredStore(t, "minimum:\n  gates.coverage.min: 80\n")
-	write := func(path, text string) {
-		t.Helper()
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(dir, "home", ".agentkit", "charter", FileName), "worktrees.mode: off\ngates.tests.command: global\n")
-	write(st.ScopePath(), "rules.tier: minimal\ngates.tests.command: mine\n")
-	write(project.SettingsPath(), "gates.lint.command: make lint\n")
-	write(project.LocalPath(), "rules.tier: full\ngates.coverage.min: 95\n")
+	coretest.WriteFile(t, filepath.Join(dir, "home", ".agentkit", "charter", FileName), "worktrees.mode: off\ngates.tests.command: global\n")
+	coretest.WriteFile(t, st.ScopePath(), "rules.tier: minimal\ngates.tests.command: mine\n")
+	coretest.WriteFile(t, project.SettingsPath(), "gates.lint.command: make lint\n")
+	coretest.WriteFile(t, project.LocalPath(), "rules.tier: full\ngates.coverage.min: 95\n")
 	snap, err := st.Committed().Read()
 	if err != nil {
 		t.Fatal(err)

@@ -53,12 +53,13 @@ const reapWait = 15 * time.Second
 // (SPEC §3: a check ran and found a problem).
 const ExitFailed = 5
 
-// commandKeys names the setting that holds each gate's command, for the
-// hint a skipped gate gives.
+// commandKeys names the setting that holds each gate's command, and what
+// the command does, for the hint a skipped gate gives: no example of one
+// language's tool, which would be wrong for every other project.
 var commandKeys = map[string]struct{ key, example string }{
-	Tests:    {settings.KeyGatesTestsCommand, "go test ./..."},
-	Lint:     {settings.KeyGatesLintCommand, "go vet ./..."},
-	Coverage: {settings.KeyGatesCoverageCommand, "go test -coverprofile=cover.out ./..."},
+	Tests:    {settings.KeyGatesTestsCommand, "<the command that runs the tests>"},
+	Lint:     {settings.KeyGatesLintCommand, "<the command that runs the linter>"},
+	Coverage: {settings.KeyGatesCoverageCommand, "<the command that writes a coverage report>"},
 }
 
 // reportKey is the setting that names the coverage report.

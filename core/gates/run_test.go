@@ -72,7 +72,7 @@ func TestRunSkipsAndSubsets(t *testing.T) {
 	}
 	g := rep.Gates[0]
 	if g.Status != StatusSkipped || g.ExitCode != nil ||
-		!strings.Contains(g.Message, `charter settings set --project gates.tests.command 'go test ./...'`) {
+		!strings.Contains(g.Message, `charter settings set --project gates.tests.command '<the command that runs the tests>'`) {
 		t.Fatalf("skipped gate %+v", g)
 	}
 

@@ -69,7 +69,8 @@ func (b *Batch) Target(path string) (*Target, error) {
 	// an entry of its directory: shared sources are matched on them.
 	chain := append(slices.Clip(d.chain), Place{Path: join(d.Dir, name), Name: name, dev: d.dev, ino: d.ino})
 	return &Target{Path: path, Dir: d.Dir, Name: name, Shared: d.Shared, fd: d.fd, rfd: -1, dev: d.dev, ino: d.ino,
-		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d, chain: chain}, nil
+		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d, chain: chain,
+		looked: err == unix.ENOENT || st.Mode&unix.S_IFMT == unix.S_IFREG}, nil
 }
 
 // dir is the held directory at the clean path dir: opened in its held

@@ -31,8 +31,12 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 	if t.Missing {
 		return nil, &fs.PathError{Op: "write", Path: t.Path, Err: fs.ErrNotExist}
 	}
+	// A batch's lookup a moment ago stands in for this early refusal:
+	// Commit checks the name again before its rename.
 	var st unix.Stat_t
-	if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+	if t.looked {
+		t.looked = false
+	} else if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFREG:
 		case unix.S_IFDIR:

@@ -36,6 +36,7 @@ type Target struct {
 	held          *Target  // the Batch's directory whose handles fd and rfd are
 	inside, bound bool     // a held directory: in the companion tree, in the boundary
 	names         []string // a held directory's listing, read once (RemoveStale)
+	looked        bool     // a batch just found the name absent or a regular file
 }
 
 // Place is where the file itself is: Name in the directory the walk holds.
@@ -83,6 +84,16 @@ func (t *Target) readFD() (int, error) {
 
 func (t *Target) full() string { return join(t.Dir, t.Name) }
 
+// kernelSees is kernelSees(t.Path) for a path the walk reached through a
+// link; a path that is its own physical path has no link for the kernel
+// to follow elsewhere, and is missing for it too.
+func (t *Target) kernelSees() error {
+	if t.Path == t.full() {
+		return nil
+	}
+	return kernelSees(t.Path)
+}
+
 // Read returns the file's bytes, nil when it does not exist (an empty file
 // is a non-nil empty slice). Like Open, it reads only a regular file, and
 // at most k.Max() bytes of it.
@@ -104,12 +115,12 @@ func (t *Target) Open(k Kind) (*os.File, error) {
 		return nil, &IsDirError{Path: t.Path}
 	}
 	if t.Missing {
-		return nil, kernelSees(t.Path)
+		return nil, t.kernelSees()
 	}
 	fd, err := unix.Openat(t.fd, t.Name, readFlags|unix.O_NOFOLLOW, 0)
 	switch {
 	case err == unix.ENOENT:
-		return nil, kernelSees(t.Path)
+		return nil, t.kernelSees()
 	case err == unix.ELOOP || err == unix.EMLINK:
 		return nil, &ChangedError{Path: t.Path, What: "became a link"}
 	case err != nil:

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 
@@ -28,7 +29,10 @@ func report(a *App, results []apply.Result, full *apply.Full) applyReport {
 // printReport prints one table: a row per instruction file, hook entry
 // and projected file (agent, state, path, then the kind and item of a
 // projected file), aligned together, then the budget line of each agent.
-func printReport(w io.Writer, rep applyReport, stderr io.Writer) {
+func printReport(out io.Writer, rep applyReport, stderr io.Writer) {
+	// One write for thousands of rows, not one each.
+	w := bufio.NewWriter(out)
+	defer w.Flush()
 	type row struct{ agent, state, path, note string }
 	rows := make([]row, 0, len(rep.Targets)+len(rep.Files))
 	for _, r := range rep.Targets {
@@ -63,6 +67,7 @@ func printReport(w io.Writer, rep applyReport, stderr io.Writer) {
 			fmt.Fprintf(w, "budget %s: %d bytes always loaded\n", b.Agent, b.Bytes)
 		}
 		if b.Over() {
+			w.Flush() // in order with the warning on a shared terminal
 			fmt.Fprintf(stderr, "charter: warning: %s loads %d bytes of instructions, over its documented limit of %d: it will not read them all; disable rules or scope them with globs\n", b.Agent, b.Bytes, b.Limit)
 		}
 	}

@@ -83,6 +83,11 @@ func (s *System) ListWithin(root, dir string) (entries []fs.FileInfo, notDir boo
 	if err := s.Confine(root, s.Paths.Join(dir, ".probe")); err != nil {
 		return nil, false, err
 	}
+	return s.listDir(root, dir)
+}
+
+// listDir is ListWithin after its confinement check.
+func (s *System) listDir(root, dir string) (entries []fs.FileInfo, notDir bool, err error) {
 	fi, err := s.Fs.Stat(dir)
 	switch {
 	case IsAbsent(err):

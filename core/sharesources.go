@@ -115,7 +115,11 @@ func addReader(srcs []shareSource, place fsys.Place, profile string) []shareSour
 // source or lies in one; nil when it is neither. The answer comes from the
 // directories the walk holds.
 func (s *System) sourceError(target string, t *fsys.Target) error {
-	srcs := s.shareSources()
+	return sourceErrorIn(s.shareSources(), target, t)
+}
+
+// sourceErrorIn is sourceError against srcs, read beforehand.
+func sourceErrorIn(srcs []shareSource, target string, t *fsys.Target) error {
 	if len(srcs) == 0 {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"io/fs"
 
 	"github.com/agentkit/charter/core/fsys"
@@ -92,15 +93,43 @@ type Reader struct {
 	s    *System
 	root string
 	b    *fsys.Batch
+	srcs *[]shareSource // the companion's shared sources, read once
 }
 
 // Reader starts a batch of ReadWithin(root, ...).
 func (s *System) Reader(root string) *Reader {
 	r := &Reader{s: s, root: root}
 	if root != "" && s.onOS() {
-		r.b = fsys.NewBatch(fsys.Options{Boundary: root, Confirmed: true})
+		// The companion home only names the first link inside its tree
+		// (Target.Shared, for SharedAt): confirmed, every link is followed.
+		r.b = fsys.NewBatch(s.walkOptions(true, root))
 	}
 	return r
+}
+
+// SharedAt is System.SharedAt(path) through the batch, for a path Read
+// already found inside the root.
+func (r *Reader) SharedAt(path string) (Shared, error) {
+	if r.b == nil {
+		return r.s.SharedAt(path)
+	}
+	t, err := r.b.Target(path)
+	if err != nil {
+		return Shared{}, err
+	}
+	defer t.Close()
+	if t.Shared != "" {
+		return Shared{Path: t.Shared}, nil
+	}
+	if r.srcs == nil {
+		srcs := r.s.shareSources()
+		r.srcs = &srcs
+	}
+	var se *SharedWriteError
+	if errors.As(sourceErrorIn(*r.srcs, path, t), &se) {
+		return Shared{Path: se.SharedPath, Readers: se.Readers}, nil
+	}
+	return Shared{}, nil
 }
 
 // Read is ReadWithin(root, path, k): nil for a missing file.
@@ -121,6 +150,18 @@ func (r *Reader) Read(path string, k fsys.Kind) ([]byte, error) {
 		return nil, ReadError(path, err)
 	}
 	return data, nil
+}
+
+// List is ListWithin(root, dir), confined through the batch.
+func (r *Reader) List(dir string) ([]fs.FileInfo, bool, error) {
+	if r.b != nil {
+		t, err := r.b.Target(r.s.Paths.Join(dir, ".probe"))
+		if err != nil {
+			return nil, false, err
+		}
+		t.Close()
+	}
+	return r.s.listDir(r.root, dir)
 }
 
 // Close releases the directories the batch held.

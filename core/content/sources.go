@@ -61,6 +61,7 @@ func Load(sys *core.System, sc core.Scope, project *core.Project, policyPath str
 // cap, a named pipe) is that error.
 func LoadLayers(sys *core.System, layers []Layer) (*Library, error) {
 	l := &loader{sys: sys, agents: sys.AgentNames()}
+	defer l.close()
 	for _, ly := range layers {
 		for _, k := range Kinds() {
 			if err := l.kind(ly, k); err != nil {
@@ -79,6 +80,25 @@ type loader struct {
 	agents   []string
 	problems []Problem
 	items    []*Item
+	readers  map[string]*core.Reader // by project root: each folder walked once
+}
+
+func (l *loader) reader(root string) *core.Reader {
+	r := l.readers[root]
+	if r == nil {
+		if l.readers == nil {
+			l.readers = map[string]*core.Reader{}
+		}
+		r = l.sys.Reader(root)
+		l.readers[root] = r
+	}
+	return r
+}
+
+func (l *loader) close() {
+	for _, r := range l.readers {
+		r.Close()
+	}
 }
 
 func (l *loader) bad(path, format string, args ...any) {
@@ -91,7 +111,7 @@ func (l *loader) bad(path, format string, args ...any) {
 // nil when it does not exist. A folder a repository chose must resolve
 // inside the project.
 func (l *loader) list(ly Layer, dir string) ([]fs.FileInfo, error) {
-	entries, notDir, err := l.sys.ListWithin(ly.Within, dir)
+	entries, notDir, err := l.reader(ly.Within).List(dir)
 	if notDir {
 		l.bad(dir, "is not a folder: charter reads items from a folder of this name")
 	}
@@ -101,7 +121,7 @@ func (l *loader) list(ly Layer, dir string) ([]fs.FileInfo, error) {
 // read reads one source file: confined to the project for a repository's.
 func (l *loader) read(ly Layer, path string) ([]byte, error) {
 	if ly.Within != "" {
-		data, err := l.sys.ReadWithin(ly.Within, path, fsys.KindContent)
+		data, err := l.reader(ly.Within).Read(path, fsys.KindContent)
 		if data == nil && err == nil {
 			data = []byte{} // removed since it was listed: as empty
 		}
@@ -239,6 +259,7 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 // folder; e is the folder's entry as listed (a link is followed once).
 func ReadSkill(sys *core.System, within, dir string, e fs.FileInfo) (*Item, []Problem, error) {
 	l := &loader{sys: sys, agents: sys.AgentNames()}
+	defer l.close()
 	if err := l.skill(Layer{Within: within}, dir, e.Name(), e); err != nil {
 		return nil, nil, err
 	}

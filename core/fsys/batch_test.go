@@ -34,6 +34,9 @@ var batchPaths = []string{
 	"proj/loop/f.md", "proj/nosuch/deeper/f.md", "proj/nosuch/deeper/g.md",
 	"home/.agent-switch/claude/work/config/CLAUDE.md", "home/.agent-switch/claude/work/config/sub/x.md",
 	"home/.agent-switch/claude/work/other/x.md", "outside/dir/z.md",
+	// Below a folder already found missing: missing too, without a walk.
+	"proj/nosuch/h.md", "proj/nosuch/deeper/more/f.md", "proj/.github/new/a.md", "proj/.github/new/deeper/b.md",
+	"home/.agent-switch/claude/work/config/new/x.md", "home/.agent-switch/claude/work/config/new/a/b.md",
 }
 
 func describe(base string, t *Target, err error) string {

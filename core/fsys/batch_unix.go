@@ -52,11 +52,10 @@ func (b *Batch) Target(path string) (*Target, error) {
 		return Walk(path, b.o) // the refusal as Walk words it, for this path
 	}
 	if d.Missing { // a walk that may not create: nothing to hold
-		t, err := Walk(path, b.o)
-		if err == nil && t.Missing {
-			b.missing[dir] = t
-		}
-		return t, err
+		// Walk would stop where d's walk stopped, on the same verdicts.
+		t := &Target{Path: path, Dir: join(d.Dir, d.Name), Name: name, Shared: d.Shared, Missing: true, fd: -1, rfd: -1, chain: d.chain}
+		b.missing[dir] = t
+		return t, nil
 	}
 	var st unix.Stat_t
 	err = unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
@@ -70,7 +69,8 @@ func (b *Batch) Target(path string) (*Target, error) {
 	// an entry of its directory: shared sources are matched on them.
 	chain := append(slices.Clip(d.chain), Place{Path: join(d.Dir, name), Name: name, dev: d.dev, ino: d.ino})
 	return &Target{Path: path, Dir: d.Dir, Name: name, Shared: d.Shared, fd: d.fd, rfd: -1, dev: d.dev, ino: d.ino,
-		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d, chain: chain}, nil
+		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d, chain: chain,
+		looked: err == unix.ENOENT || st.Mode&unix.S_IFMT == unix.S_IFREG}, nil
 }
 
 // dir is the held directory at the clean path dir: opened in its held
@@ -82,7 +82,11 @@ func (b *Batch) dir(dir string) (*Target, error) {
 	parent := filepath.Dir(dir)
 	var d *Target
 	if parent != dir {
-		if p, err := b.dir(parent); err == nil && !p.Missing {
+		if p, err := b.dir(parent); err == nil && p.Missing {
+			// Below a missing directory: missing too, on the parent's
+			// verdicts (a clean path has no ".." to climb back out).
+			d = &Target{Path: dir, Dir: join(p.Dir, p.Name), Name: filepath.Base(dir), Shared: p.Shared, Missing: true, fd: -1, rfd: -1, chain: p.chain}
+		} else if err == nil {
 			d = b.below(p, dir)
 		}
 	}

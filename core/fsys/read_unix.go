@@ -3,7 +3,10 @@
 package fsys
 
 import (
+	"io"
+	"io/fs"
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -34,3 +37,40 @@ func Open(path string, k Kind) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// rawFile is ReadAll's view of a raw descriptor already fstat'ed: no
+// os.File (a fcntl to wrap it) and no second fstat.
+type rawFile struct {
+	fd   int
+	size int64
+}
+
+func (r rawFile) Read(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for {
+		n, err := unix.Read(r.fd, p)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return 0, err
+		case n == 0:
+			return 0, io.EOF
+		}
+		return n, nil
+	}
+}
+
+func (r rawFile) Stat() (fs.FileInfo, error) { return sizeInfo(r.size), nil }
+
+// sizeInfo is a regular file's FileInfo that knows only its size.
+type sizeInfo int64
+
+func (s sizeInfo) Name() string       { return "" }
+func (s sizeInfo) Size() int64        { return int64(s) }
+func (s sizeInfo) Mode() fs.FileMode  { return 0 }
+func (s sizeInfo) ModTime() time.Time { return time.Time{} }
+func (s sizeInfo) IsDir() bool        { return false }
+func (s sizeInfo) Sys() any           { return nil }

@@ -4,8 +4,8 @@ package fsys
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,8 +31,12 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 	if t.Missing {
 		return nil, &fs.PathError{Op: "write", Path: t.Path, Err: fs.ErrNotExist}
 	}
+	// A batch's lookup a moment ago stands in for this early refusal:
+	// Commit checks the name again before its rename.
 	var st unix.Stat_t
-	if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
+	if t.looked {
+		t.looked = false
+	} else if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil {
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFREG:
 		case unix.S_IFDIR:
@@ -48,25 +52,54 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Staged{t: t, tmp: tmp, fd: fd, dev: t.dev}
-	f := os.NewFile(uintptr(fd), join(t.Dir, tmp))
-	_, err = f.Write(data)
+	// The raw descriptor, kept for SyncStaged: an os.File would cost a
+	// fcntl to wrap it and a dup to keep it.
+	err = writeFD(fd, data)
 	if err == nil && exact {
-		err = f.Chmod(mode)
+		err = fchmod(fd, mode)
 	}
 	if err != nil {
-		f.Close()
+		unix.Close(fd)
 		unix.Unlinkat(t.fd, tmp, 0)
 		return nil, fmt.Errorf("write %s: %w", t.Path, err)
 	}
-	// Keep the descriptor: SyncStaged may fsync it.
-	s.fd, err = unix.Dup(fd)
-	f.Close()
-	if err != nil {
-		unix.Unlinkat(t.fd, tmp, 0)
-		return nil, fmt.Errorf("write %s: %w", t.Path, err)
+	return &Staged{t: t, tmp: tmp, fd: fd, dev: t.dev}, nil
+}
+
+// writeFD writes all of data to fd.
+func writeFD(fd int, data []byte) error {
+	for len(data) > 0 {
+		n, err := unix.Write(fd, data)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err != nil:
+			return err
+		case n == 0:
+			return io.ErrShortWrite
+		}
+		data = data[n:]
 	}
-	return s, nil
+	return nil
+}
+
+// fchmod is os.File.Chmod on a raw descriptor.
+func fchmod(fd int, mode fs.FileMode) error {
+	m := uint32(mode.Perm())
+	if mode&fs.ModeSetuid != 0 {
+		m |= unix.S_ISUID
+	}
+	if mode&fs.ModeSetgid != 0 {
+		m |= unix.S_ISGID
+	}
+	if mode&fs.ModeSticky != 0 {
+		m |= unix.S_ISVTX
+	}
+	for {
+		if err := unix.Fchmod(fd, m); err != unix.EINTR {
+			return err
+		}
+	}
 }
 
 // Commit renames the temporary file over the target. A name that stopped

@@ -36,6 +36,7 @@ type Target struct {
 	held          *Target  // the Batch's directory whose handles fd and rfd are
 	inside, bound bool     // a held directory: in the companion tree, in the boundary
 	names         []string // a held directory's listing, read once (RemoveStale)
+	looked        bool     // a batch just found the name absent or a regular file
 }
 
 // Place is where the file itself is: Name in the directory the walk holds.
@@ -83,16 +84,36 @@ func (t *Target) readFD() (int, error) {
 
 func (t *Target) full() string { return join(t.Dir, t.Name) }
 
+// kernelSees is kernelSees(t.Path) for a path the walk reached through a
+// link; a path that is its own physical path has no link for the kernel
+// to follow elsewhere, and is missing for it too.
+func (t *Target) kernelSees() error {
+	if t.Path == t.full() {
+		return nil
+	}
+	return kernelSees(t.Path)
+}
+
 // Read returns the file's bytes, nil when it does not exist (an empty file
 // is a non-nil empty slice). Like Open, it reads only a regular file, and
 // at most k.Max() bytes of it.
 func (t *Target) Read(k Kind) ([]byte, error) {
-	f, err := t.Open(k)
-	if f == nil || err != nil {
+	fd, err := t.openRead()
+	if fd < 0 || err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return ReadAll(f, t.Path, k)
+	// One fstat and raw reads: a plan reads every target it projects.
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > k.Max() {
+		f := os.NewFile(uintptr(fd), t.full()) // the refusal as Open words it
+		if err := checkOpened(f, t.Path, k); err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return ReadAll(f, t.Path, k)
+	}
+	defer unix.Close(fd)
+	return ReadAll(rawFile{fd: fd, size: st.Size}, t.Path, k)
 }
 
 // Open opens the file for reading, without following a link and without
@@ -100,26 +121,36 @@ func (t *Target) Read(k Kind) ([]byte, error) {
 // file of at most k.Max() bytes is refused, as by the package's Open. A
 // caller that streams it never holds it in memory.
 func (t *Target) Open(k Kind) (*os.File, error) {
-	if t.IsDir {
-		return nil, &IsDirError{Path: t.Path}
-	}
-	if t.Missing {
-		return nil, kernelSees(t.Path)
-	}
-	fd, err := unix.Openat(t.fd, t.Name, readFlags|unix.O_NOFOLLOW, 0)
-	switch {
-	case err == unix.ENOENT:
-		return nil, kernelSees(t.Path)
-	case err == unix.ELOOP || err == unix.EMLINK:
-		return nil, &ChangedError{Path: t.Path, What: "became a link"}
-	case err != nil:
-		return nil, &fs.PathError{Op: "read", Path: t.Path, Err: err}
+	fd, err := t.openRead()
+	if fd < 0 || err != nil {
+		return nil, err
 	}
 	f := os.NewFile(uintptr(fd), t.full())
 	if err := checkOpened(f, t.Path, k); err != nil {
 		return nil, err
 	}
 	return f, nil
+}
+
+// openRead opens the file without following a link and without blocking:
+// -1 when it does not exist.
+func (t *Target) openRead() (int, error) {
+	if t.IsDir {
+		return -1, &IsDirError{Path: t.Path}
+	}
+	if t.Missing {
+		return -1, t.kernelSees()
+	}
+	fd, err := unix.Openat(t.fd, t.Name, readFlags|unix.O_NOFOLLOW, 0)
+	switch {
+	case err == unix.ENOENT:
+		return -1, t.kernelSees()
+	case err == unix.ELOOP || err == unix.EMLINK:
+		return -1, &ChangedError{Path: t.Path, What: "became a link"}
+	case err != nil:
+		return -1, &fs.PathError{Op: "read", Path: t.Path, Err: err}
+	}
+	return fd, nil
 }
 
 // Write replaces the file with data atomically in Dir's handle: a

@@ -109,7 +109,7 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 	defer rd.Close()
 	recorded := old.index()
 	planned := map[string]bool{}
-	shared := sharedCache{sys: sys, dirs: map[string]string{}}
+	shared := sharedCache{sys: sys, rd: rd, dirs: map[string]string{}}
 	files := slices.Clone(req.Files)
 	slices.SortStableFunc(files, func(a, b Placed) int { return strings.Compare(a.Path, b.Path) })
 	for _, f := range files {
@@ -254,6 +254,7 @@ func (p *Plan) Outdated() int {
 // sharedCache asks the guard once per directory.
 type sharedCache struct {
 	sys  *core.System
+	rd   *core.Reader // its held directories: no walk from "/" per folder
 	dirs map[string]string
 }
 
@@ -262,10 +263,11 @@ func (c sharedCache) of(path string) (string, error) {
 	if v, ok := c.dirs[dir]; ok {
 		return v, nil
 	}
-	v, err := c.sys.SharedLink(path)
+	sh, err := c.rd.SharedAt(path)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", path, err)
 	}
+	v := sh.Path
 	c.dirs[dir] = v
 	return v, nil
 }

@@ -7,29 +7,16 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/projection"
 )
 
-// applyReport is `apply --json`: the instruction files as before, one
-// entry per projected file, and the budget per agent.
-type applyReport struct {
-	apply.Report
-	Files  []projection.Entry `json:"files,omitempty"`
-	Budget []apply.Budget     `json:"budget,omitempty"`
-}
-
-func report(a *App, results []apply.Result, full *apply.Full) applyReport {
-	rep := applyReport{Report: apply.NewReport(a.Sys, results), Budget: full.Budget}
-	if full.Content != nil {
-		rep.Files = full.Content.Entries
-	}
-	return rep
+func report(a *App, results []apply.Result, full *apply.Full) apply.FullReport {
+	return apply.NewFullReport(a.Sys, results, full)
 }
 
 // printReport prints one table: a row per instruction file, hook entry
 // and projected file (agent, state, path, then the kind and item of a
 // projected file), aligned together, then the budget line of each agent.
-func printReport(out io.Writer, rep applyReport, stderr io.Writer) {
+func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 	// One write for thousands of rows, not one each.
 	w := bufio.NewWriter(out)
 	defer w.Flush()

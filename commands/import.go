@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/importer"
 	"github.com/agentkit/charter/core/session"
 )
@@ -23,8 +24,8 @@ type ImportCmd struct {
 // it, and the report of the projection that followed.
 type importDoc struct {
 	*session.Imported
-	DryRun bool         `json:"dryRun"`
-	Apply  *applyReport `json:"apply,omitempty"`
+	DryRun bool              `json:"dryRun"`
+	Apply  *apply.FullReport `json:"apply,omitempty"`
 }
 
 func (c *ImportCmd) Run(a *App) error {
@@ -66,14 +67,14 @@ func (c *ImportCmd) Run(a *App) error {
 
 // project is the apply that follows an import: the level's agents and
 // the ones read from, taking over the native files just imported.
-func (c *ImportCmd) project(a *App, res *session.Imported) (applyReport, error) {
+func (c *ImportCmd) project(a *App, res *session.Imported) (apply.FullReport, error) {
 	full, err := a.session().PlanAll(res.Apply)
 	if err != nil {
-		return applyReport{}, err
+		return apply.FullReport{}, err
 	}
 	if full.Content != nil {
 		if err := full.Content.Conflict(); err != nil {
-			return applyReport{}, err
+			return apply.FullReport{}, err
 		}
 	}
 	confirm := c.ConfirmShared
@@ -81,11 +82,11 @@ func (c *ImportCmd) project(a *App, res *session.Imported) (applyReport, error) 
 		confirm = ok
 		return full.Guard(a.Sys, ok)
 	}); err != nil {
-		return applyReport{}, err
+		return apply.FullReport{}, err
 	}
 	results, err := a.session().RunAll(full, confirm)
 	if err != nil {
-		return applyReport{}, err
+		return apply.FullReport{}, err
 	}
 	return report(a, results, full), nil
 }

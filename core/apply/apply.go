@@ -128,6 +128,27 @@ func NewReport(sys *core.System, results []Result) Report {
 	return Report{Agents: sys.AgentNames(), Targets: results}
 }
 
+// FullReport is apply's document in every skin (`apply --json`, the HTTP
+// API): the instruction files and hook entries, one entry per projected
+// file and the budget per agent, both arrays even when empty.
+type FullReport struct {
+	Report
+	Files  []projection.Entry `json:"files"`
+	Budget []Budget           `json:"budget"`
+}
+
+// NewFullReport is the report of results, with full's projected files.
+func NewFullReport(sys *core.System, results []Result, full *Full) FullReport {
+	rep := FullReport{Report: NewReport(sys, results), Files: []projection.Entry{}, Budget: full.Budget}
+	if full.Content != nil && full.Content.Entries != nil {
+		rep.Files = full.Content.Entries
+	}
+	if rep.Budget == nil {
+		rep.Budget = []Budget{}
+	}
+	return rep
+}
+
 // Result is one target in a report.
 type Result struct {
 	Agent      string   `json:"agent"`

@@ -227,11 +227,3 @@ func kernelSees(path string) error {
 	}
 	return refuse(path, fi.Mode())
 }
-
-// IsNotRegular reports whether err refuses a file for being something other
-// than a regular file.
-func IsNotRegular(err error) bool {
-	var ne *NotRegularError
-	var de *IsDirError
-	return errors.As(err, &ne) || errors.As(err, &de)
-}

@@ -42,9 +42,6 @@ func Open(data []byte, fail Fail) (*Doc, error) {
 	return d, nil
 }
 
-// Unit is the file's indentation unit.
-func (d *Doc) Unit() string { return d.unit }
-
 // Raw is a value's bytes as written.
 func (d *Doc) Raw(n *Node) []byte { return d.Data[n.Start:n.End] }
 

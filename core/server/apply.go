@@ -8,27 +8,11 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/session"
 )
 
-// applyReport is `charter apply --json`'s document: the instruction files
-// and hook entries, one entry per projected file, the budget per agent.
-type applyReport struct {
-	apply.Report
-	Files  []projection.Entry `json:"files"`
-	Budget []apply.Budget     `json:"budget"`
-}
-
-func (s *Server) report(results []apply.Result, full *apply.Full) applyReport {
-	rep := applyReport{Report: apply.NewReport(s.cfg.Sys, results), Files: []projection.Entry{}, Budget: full.Budget}
-	if full.Content != nil {
-		rep.Files = full.Content.Entries
-	}
-	if rep.Budget == nil {
-		rep.Budget = []apply.Budget{}
-	}
-	return rep
+func (s *Server) report(results []apply.Result, full *apply.Full) apply.FullReport {
+	return apply.NewFullReport(s.cfg.Sys, results, full)
 }
 
 // planApply plans everything apply writes, as the CLI does (Session.PlanAll):

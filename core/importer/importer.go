@@ -39,6 +39,7 @@ const (
 const (
 	Identical = "identical" // charter projects these very bytes back: recorded as they are
 	Converted = "converted" // charter rewrites its frontmatter (the body stays)
+	Moved     = "moved"     // charter projects it to another folder the agent also reads
 )
 
 // Request is one import.
@@ -65,8 +66,8 @@ type Candidate struct {
 	Native string       `json:"native"`           // the native file or skill folder
 	Agent  string       `json:"agent,omitempty"`  // the agent it was read for ("" for a peer's source)
 	Source string       `json:"source,omitempty"` // the charter source written
-	// Projection is Identical or Converted for an agent's file, "" for a
-	// peer's source.
+	// Projection is Identical, Converted or Moved for an agent's file, ""
+	// for a peer's source.
 	Projection string   `json:"projection,omitempty"`
 	Reason     string   `json:"reason,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
@@ -264,11 +265,30 @@ func (s *scanner) dedupe() {
 	}
 }
 
+// projectsOver reports whether the projected file rel lands on the native
+// file or inside the native skill folder.
+func (s *scanner) projectsOver(native, rel string) bool {
+	path := s.sys.Paths.Join(append([]string{s.req.Base}, strings.Split(rel, "/")...)...)
+	if path == native {
+		return true
+	}
+	_, inside := s.sys.Paths.Within(native, path)
+	return inside
+}
+
 // verdict projects the new item for the agent it came from and compares
 // with the native file(s): Identical when every byte comes back.
 func (s *scanner) verdict(c *Candidate) error {
 	out := projection.Project(c.Agent, []content.Item{*c.Item}, projection.Options{Level: s.req.Level, Autoload: s.req.Autoload})
 	c.Projection, c.Paths = Identical, map[string]bool{}
+	if len(out.Files) > 0 && !s.projectsOver(c.Native, out.Files[0].Rel) {
+		// Cursor's and Copilot's skills: charter's copy goes to the shared
+		// .agents/skills; the native folder is left as it is.
+		to := s.sys.Paths.Join(append([]string{s.req.Base}, strings.Split(s.sys.Paths.Dir(out.Files[0].Rel), "/")...)...)
+		c.Projection = Moved
+		c.Reason = fmt.Sprintf("charter projects it to %s, which %s reads too; %s stays as it is: remove it once you have compared the two, or %s lists the item twice", to, c.Agent, c.Native, c.Agent)
+		return nil
+	}
 	for _, f := range out.Files {
 		path := s.sys.Paths.Join(append([]string{s.req.Base}, strings.Split(f.Rel, "/")...)...)
 		c.Paths[path] = true

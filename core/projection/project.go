@@ -77,11 +77,13 @@ var layouts = map[string]map[string]layout{
 	},
 	// Cursor and Copilot keep no user-level folder charter knows (Cursor's
 	// user rules live in its settings): every kind is unsupported there.
+	// Both read .agents/skills in a project, so their skills share Codex's
+	// and Gemini's copy: one copy, not one per agent, each listed once.
 	"cursor": {
-		content.LevelProject: {rule: ".cursor/rules/", skill: ".cursor/skills/", command: ".cursor/commands/", subagent: ".cursor/agents/"},
+		content.LevelProject: {rule: ".cursor/rules/", skill: ".agents/skills/", command: ".cursor/commands/", subagent: ".cursor/agents/"},
 	},
 	"copilot": {
-		content.LevelProject: {rule: ".github/instructions/", skill: ".github/skills/", command: ".github/prompts/", subagent: ".github/agents/"},
+		content.LevelProject: {rule: ".github/instructions/", skill: ".agents/skills/", command: ".github/prompts/", subagent: ".github/agents/"},
 	},
 }
 

@@ -55,8 +55,8 @@ func (s *System) Stager(o WriteOptions) (*Stager, error) {
 	return &Stager{s: s, o: o, batches: map[fs.FileMode]*fsys.Batch{}}, nil
 }
 
-// Stage is StageFile(path) with the new file mode mode.
-func (g *Stager) Stage(path string, mode fs.FileMode, data []byte) (*fsys.Staged, error) {
+// target walks to path through the batch for new files of mode.
+func (g *Stager) target(path string, mode fs.FileMode) (*fsys.Target, error) {
 	o := g.o
 	o.NewMode = mode
 	b := g.batches[o.dirMode()]
@@ -72,12 +72,54 @@ func (g *Stager) Stage(path string, mode fs.FileMode, data []byte) (*fsys.Staged
 	}
 	t.RemoveStale() // best effort: the caller's lock makes any leftover stale
 	t.BeforeRename = g.s.beforeRename
-	st, err := t.Stage(data, o.perm())
+	return t, nil
+}
+
+// File is one file of StageAll.
+type File struct {
+	Path string
+	Mode fs.FileMode
+	Data []byte
+}
+
+// StageAll is Stage of each file: the walks one after another (the batch
+// is not shared between goroutines), then the temporary files created and
+// written from a few goroutines at once. On an error nothing stays staged
+// and the first file (in order) that failed is named.
+func (g *Stager) StageAll(files []File) ([]*fsys.Staged, error) {
+	ts := make([]*fsys.Target, len(files))
+	for i, f := range files {
+		t, err := g.target(f.Path, f.Mode)
+		if err != nil {
+			closeTargets(ts[:i])
+			return nil, err
+		}
+		ts[i] = t
+	}
+	staged := make([]*fsys.Staged, len(files))
+	err := fsys.Parallel(len(files), func(i int) error {
+		o := g.o
+		o.NewMode = files[i].Mode
+		var err error
+		staged[i], err = ts[i].Stage(files[i].Data, o.perm())
+		return err
+	})
 	if err != nil {
-		t.Close()
+		for i, s := range staged {
+			if s != nil {
+				s.Abort()
+			}
+			ts[i].Close()
+		}
 		return nil, err
 	}
-	return st, nil
+	return staged, nil
+}
+
+func closeTargets(ts []*fsys.Target) {
+	for _, t := range ts {
+		t.Close()
+	}
 }
 
 // Close releases the directories the batch held.
@@ -150,6 +192,47 @@ func (r *Reader) Read(path string, k fsys.Kind) ([]byte, error) {
 		return nil, ReadError(path, err)
 	}
 	return data, nil
+}
+
+// ReadAll is Read of each path: the walks one after another through the
+// batch, then the files read from a few goroutines at once. The first
+// path (in order) that fails is the error.
+func (r *Reader) ReadAll(paths []string, k fsys.Kind) ([][]byte, error) {
+	out := make([][]byte, len(paths))
+	if r.b == nil {
+		for i, p := range paths {
+			data, err := r.Read(p, k)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = data
+		}
+		return out, nil
+	}
+	ts := make([]*fsys.Target, len(paths))
+	walked := make([]error, len(paths))
+	for i, p := range paths {
+		ts[i], walked[i] = r.b.Target(p)
+	}
+	err := fsys.Parallel(len(paths), func(i int) error {
+		err := walked[i]
+		if err == nil {
+			out[i], err = ts[i].Read(k)
+			ts[i].Close()
+		}
+		switch { // as ReadWithin answers
+		case IsAbsent(err):
+			out[i] = nil
+			return nil
+		case err != nil:
+			return ReadError(paths[i], err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // List is ListWithin(root, dir), confined through the batch.

@@ -112,16 +112,22 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 	shared := sharedCache{sys: sys, rd: rd, dirs: map[string]string{}}
 	files := slices.Clone(req.Files)
 	slices.SortStableFunc(files, func(a, b Placed) int { return strings.Compare(a.Path, b.Path) })
+	var todo []Placed
+	var paths, recPaths []string
 	for _, f := range files {
 		rp := req.recPath(sys, f.Path)
 		if planned[rp] {
 			continue // the same file for two agents (.agents/skills): once
 		}
 		planned[rp] = true
-		disk, err := rd.Read(f.Path, fsys.KindInstructions)
-		if err != nil {
-			return nil, err
-		}
+		todo, paths, recPaths = append(todo, f), append(paths, f.Path), append(recPaths, rp)
+	}
+	disks, err := rd.ReadAll(paths, fsys.KindInstructions)
+	if err != nil {
+		return nil, err
+	}
+	for i, f := range todo {
+		rp, disk := recPaths[i], disks[i]
 		rec, isRec := recorded[rp]
 		state := StateCurrent
 		switch {
@@ -155,6 +161,8 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		}
 		p.Entries = append(p.Entries, e)
 	}
+	var gone []Recorded
+	paths = paths[:0]
 	for _, r := range old.Files {
 		if planned[r.Path] {
 			continue
@@ -163,11 +171,13 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 			p.record.Files = append(p.record.Files, r)
 			continue
 		}
-		path := req.absPath(sys, r.Path)
-		disk, err := rd.Read(path, fsys.KindInstructions)
-		if err != nil {
-			return nil, err
-		}
+		gone, paths = append(gone, r), append(paths, req.absPath(sys, r.Path))
+	}
+	if disks, err = rd.ReadAll(paths, fsys.KindInstructions); err != nil {
+		return nil, err
+	}
+	for i, r := range gone {
+		path, disk := paths[i], disks[i]
 		f := Placed{File: File{Agent: r.Agent, Kind: content.Kind(r.Kind), Item: r.Item}, Path: path}
 		e := entry(f.File, path, StatePruned)
 		switch {

@@ -70,7 +70,14 @@ func (p *Plan) writeAll(sys *core.System, confirm bool) error {
 		return err
 	}
 	defer stager.Close() // after every target below is closed
-	staged := make([]*fsys.Staged, 0, len(p.writes))
+	files := make([]core.File, len(p.writes))
+	for i, f := range p.writes {
+		files[i] = core.File{Path: f.Path, Mode: f.Mode, Data: f.Data}
+	}
+	staged, err := stager.StageAll(files)
+	if err != nil {
+		return err
+	}
 	defer func() {
 		for _, s := range staged {
 			if s != nil {
@@ -79,13 +86,6 @@ func (p *Plan) writeAll(sys *core.System, confirm bool) error {
 			}
 		}
 	}()
-	for _, f := range p.writes {
-		s, err := stager.Stage(f.Path, f.Mode, f.Data)
-		if err != nil {
-			return err
-		}
-		staged = append(staged, s)
-	}
 	if err := fsys.SyncStaged(staged); err != nil {
 		return err
 	}

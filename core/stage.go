@@ -85,7 +85,7 @@ type File struct {
 // StageAll is Stage of each file: the walks one after another (the batch
 // is not shared between goroutines), then the temporary files created and
 // written from a few goroutines at once. On an error nothing stays staged
-// and the first file (in order) that failed is named.
+// and the error names a file that failed.
 func (g *Stager) StageAll(files []File) ([]*fsys.Staged, error) {
 	ts := make([]*fsys.Target, len(files))
 	for i, f := range files {
@@ -96,13 +96,30 @@ func (g *Stager) StageAll(files []File) ([]*fsys.Staged, error) {
 		}
 		ts[i] = t
 	}
+	// One goroutine per folder at a time: creating names in one folder
+	// takes that folder's lock, and goroutines sharing it would only wait.
+	var groups [][]int
+	at := map[string]int{}
+	for i, t := range ts {
+		g, ok := at[t.Dir]
+		if !ok {
+			g = len(groups)
+			at[t.Dir] = g
+			groups = append(groups, nil)
+		}
+		groups[g] = append(groups[g], i)
+	}
 	staged := make([]*fsys.Staged, len(files))
-	err := fsys.Parallel(len(files), func(i int) error {
-		o := g.o
-		o.NewMode = files[i].Mode
-		var err error
-		staged[i], err = ts[i].Stage(files[i].Data, o.perm())
-		return err
+	err := fsys.Parallel(len(groups), func(k int) error {
+		for _, i := range groups[k] {
+			o := g.o
+			o.NewMode = files[i].Mode
+			var err error
+			if staged[i], err = ts[i].Stage(files[i].Data, o.perm()); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		for i, s := range staged {

@@ -21,7 +21,13 @@ ROUNDS=${1:-5}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${BENCH_DIR:-$(mktemp -d /tmp/bench-content.XXXXXX)}
 PEERS=${PEERS_DIR:-$WORK/peers}
-rm -rf "$WORK/run"/*-[0-9]* # an interrupted run's trees
+# An earlier run's trees. Nothing else is deleted before the rounds: ext4
+# without a journal (as on this machine: no /proc/fs/jbd2 entry) passes
+# over every inode freed in the last minute, or the last six while its
+# inode table block is dirty, when it allocates one (recently_deleted), so
+# a mass delete slows whoever creates files in the next minutes.
+stale=$(find "$WORK/run" -maxdepth 1 -name '*-[0-9]*' 2>/dev/null | head -n1)
+rm -rf "$WORK/run"/*-[0-9]*
 mkdir -p "$WORK/bin" "$WORK/src" "$WORK/run" "$WORK/home" "$PEERS"
 log() { printf '%s\n' "$*" >&2; }
 
@@ -53,7 +59,7 @@ body=""
 for _ in $(seq 20); do body+="Follow this rule carefully in every case."$'\n'; done
 gen() {
 	local c=$WORK/src/charter/.charter r=$WORK/src/rulesync/.rulesync u=$WORK/src/ruler/.ruler
-	rm -rf "$WORK/src"/*
+	# Written over in place, never deleted (see the note on deletes above).
 	mkdir -p "$c"/{rules,skills,commands} "$r"/{rules,skills,commands} "$u"/{rules,skills}
 	local i n g
 	for i in $(seq -w 0 299); do
@@ -82,6 +88,11 @@ gen() {
 }
 log "generating the library"
 gen
+if [ -n "$stale" ]; then
+	log "waiting six minutes after deleting the last run's trees"
+	sync
+	sleep 361
+fi
 
 # --- one timed run -------------------------------------------------------------
 # run NAME DIR CMD...: times CMD in DIR; appends "name ms rss_kb files bytes rc"
@@ -91,6 +102,10 @@ run() {
 	local name=$1 dir=$2
 	shift 2
 	local mark=$WORK/run/.mark out=$WORK/run/$name.out rss=0 rc=0 t0 t1
+	# No tool flushes another's writes: charter makes its files durable
+	# (syncfs), which would otherwise also write out what the run before
+	# it left in the page cache.
+	sync
 	touch "$mark"
 	sleep 0.01 # an mtime strictly after the mark
 	t0=$(now_ns)
@@ -172,5 +187,5 @@ cx=$WORK/run/ruler-$ROUNDS/AGENTS.md
 cx=$WORK/run/rulesync-$ROUNDS/AGENTS.md
 [ -f "$cx" ] && echo "rulesync's AGENTS.md for codex: $(wc -c <"$cx") bytes"
 echo "raw results: $WORK/results; outputs: $WORK/run/*.out"
-# The projected trees go last (see the note on deletions above).
-rm -rf "$WORK/run"/*-[0-9]*
+# The projected trees stay (see the note on deletes above): the next run in
+# this folder removes them and waits, or remove $WORK yourself.

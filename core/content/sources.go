@@ -69,18 +69,45 @@ func LoadLayers(sys *core.System, layers []Layer) (*Library, error) {
 			}
 		}
 	}
+	if err := l.finish(); err != nil {
+		return nil, err
+	}
 	if err := malformed(l.problems); err != nil {
 		return nil, err
 	}
 	return &Library{Layers: layers, Items: l.items}, nil
 }
 
+// A loader lists the folders first, one after another, and keeps what it
+// finds in order: problems, and jobs (an item's files to read and parse).
+// finish then reads every file and parses every item from a few goroutines
+// at once, and collects items and problems in the order they were found.
 type loader struct {
 	sys      *core.System
 	agents   []string
+	slots    []slot
 	problems []Problem
 	items    []*Item
 	readers  map[string]*core.Reader // by project root: each folder walked once
+}
+
+type slot struct {
+	problems []Problem
+	job      *job
+}
+
+// job is one item: its source file (a skill's SKILL.md) and a skill's
+// other files, with where each is.
+type job struct {
+	ly       Layer
+	kind     Kind
+	name     string
+	path     string
+	data     []byte
+	files    []File
+	paths    []string // of files
+	item     *Item
+	problems []Problem
 }
 
 func (l *loader) reader(root string) *core.Reader {
@@ -104,7 +131,7 @@ func (l *loader) close() {
 func (l *loader) bad(path, format string, args ...any) {
 	p := parser{path: path}
 	p.add(0, format, args...)
-	l.problems = append(l.problems, p.problems...)
+	l.slots = append(l.slots, slot{problems: p.problems})
 }
 
 // list returns a folder's entries (not following links in them), sorted;
@@ -118,20 +145,28 @@ func (l *loader) list(ly Layer, dir string) ([]fs.FileInfo, error) {
 	return entries, err
 }
 
-// read reads one source file: confined to the project for a repository's.
-func (l *loader) read(ly Layer, path string) ([]byte, error) {
-	if ly.Within != "" {
-		data, err := l.reader(ly.Within).Read(path, fsys.KindContent)
-		if data == nil && err == nil {
-			data = []byte{} // removed since it was listed: as empty
+// readAll reads source files: confined to the project root for a
+// repository's (root ""; the user's and the administrator's).
+func (l *loader) readAll(root string, paths []string) ([][]byte, error) {
+	if root != "" {
+		datas, err := l.reader(root).ReadAll(paths, fsys.KindContent)
+		for i := range datas {
+			if datas[i] == nil {
+				datas[i] = []byte{} // removed since it was listed: as empty
+			}
 		}
-		return data, err
+		return datas, err
 	}
-	data, err := l.sys.ReadFile(path, fsys.KindContent)
-	if err != nil {
-		return nil, core.ReadError(path, err)
-	}
-	return data, nil
+	datas := make([][]byte, len(paths))
+	err := fsys.Parallel(len(paths), func(i int) error {
+		data, err := l.sys.ReadFile(paths[i], fsys.KindContent)
+		if err != nil {
+			return core.ReadError(paths[i], err)
+		}
+		datas[i] = data
+		return nil
+	})
+	return datas, err
 }
 
 func (l *loader) kind(ly Layer, k Kind) error {
@@ -161,26 +196,66 @@ func (l *loader) kind(ly Layer, k Kind) error {
 			l.bad(path, "%s", msg)
 			continue
 		}
-		data, err := l.read(ly, path)
-		if err != nil {
-			return err
-		}
-		l.add(ly, k, stem, path, data, nil)
+		l.slots = append(l.slots, slot{job: &job{ly: ly, kind: k, name: stem, path: path}})
 	}
 	return nil
 }
 
-func (l *loader) add(ly Layer, k Kind, name, path string, data []byte, files []File) {
-	it, ps := Parse(k, name, path, data, l.agents)
-	if len(ps) > 0 {
-		l.problems = append(l.problems, ps...)
-		return
+// finish reads and parses every job, then collects items and problems in
+// the order they were found.
+func (l *loader) finish() error {
+	var jobs []*job
+	var roots []string
+	byRoot := map[string][]*[]byte{}
+	pathsOf := map[string][]string{}
+	for _, s := range l.slots {
+		j := s.job
+		if j == nil {
+			continue
+		}
+		jobs = append(jobs, j)
+		r := j.ly.Within
+		if _, ok := byRoot[r]; !ok {
+			roots = append(roots, r)
+		}
+		byRoot[r] = append(byRoot[r], &j.data)
+		pathsOf[r] = append(pathsOf[r], j.path)
+		for f := range j.files {
+			byRoot[r] = append(byRoot[r], &j.files[f].Data)
+			pathsOf[r] = append(pathsOf[r], j.paths[f])
+		}
 	}
-	it.Layer, it.Level, it.Files = ly.Name, ly.Level, files
-	l.items = append(l.items, it)
+	for _, r := range roots {
+		datas, err := l.readAll(r, pathsOf[r])
+		if err != nil {
+			return err
+		}
+		for i, d := range byRoot[r] {
+			*d = datas[i]
+		}
+	}
+	fsys.Parallel(len(jobs), func(i int) error {
+		j := jobs[i]
+		j.item, j.problems = Parse(j.kind, j.name, j.path, j.data, l.agents)
+		return nil
+	})
+	for _, s := range l.slots {
+		j := s.job
+		switch {
+		case j == nil:
+			l.problems = append(l.problems, s.problems...)
+		case len(j.problems) > 0:
+			l.problems = append(l.problems, j.problems...)
+		default:
+			j.item.Layer, j.item.Level, j.item.Files = j.ly.Name, j.ly.Level, j.files
+			l.items = append(l.items, j.item)
+		}
+	}
+	l.slots = nil
+	return nil
 }
 
-// skill reads a skill's folder whole: SKILL.md and every other file, kept
+// skill lists a skill's folder whole: SKILL.md and every other file, kept
 // as they are. A link inside the folder is an error: a skill is copied to
 // the agents, and a link would carry whatever it points at with it.
 func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
@@ -198,8 +273,12 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 		l.bad(dir, "%s", msg)
 		return nil
 	}
-	var files []File
-	var skill []byte
+	type other struct {
+		File
+		path string
+	}
+	var others []other
+	hasSkill := false
 	var walk func(rel string) error
 	walk = func(rel string) error {
 		entries, err := l.list(ly, l.sys.Paths.Join(dir, rel))
@@ -224,31 +303,29 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 				}
 			case !m.IsRegular():
 				l.bad(path, "is %s: a skill folder holds only files and folders", fsys.Describe(m))
+			case r == SkillFile:
+				hasSkill = true
 			default:
-				data, err := l.read(ly, path)
-				if err != nil {
-					return err
-				}
-				if r == SkillFile {
-					skill = data
-				} else {
-					files = append(files, File{Rel: r, Data: data, Exec: m&0o111 != 0})
-				}
+				others = append(others, other{File{Rel: r, Exec: m&0o111 != 0}, path})
 			}
 		}
 		return nil
 	}
-	before := len(l.problems)
+	before := len(l.slots)
 	if err := walk(""); err != nil {
 		return err
 	}
 	switch {
-	case len(l.problems) > before:
-	case skill == nil:
+	case len(l.slots) > before:
+	case !hasSkill:
 		l.bad(dir, "has no %s: a skill folder holds its %s with name and description", SkillFile, SkillFile)
 	default:
-		slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
-		l.add(ly, KindSkill, name, l.sys.Paths.Join(dir, SkillFile), skill, files)
+		slices.SortFunc(others, func(a, b other) int { return strings.Compare(a.Rel, b.Rel) })
+		j := &job{ly: ly, kind: KindSkill, name: name, path: l.sys.Paths.Join(dir, SkillFile)}
+		for _, o := range others {
+			j.files, j.paths = append(j.files, o.File), append(j.paths, o.path)
+		}
+		l.slots = append(l.slots, slot{job: j})
 	}
 	return nil
 }
@@ -261,6 +338,9 @@ func ReadSkill(sys *core.System, within, dir string, e fs.FileInfo) (*Item, []Pr
 	l := &loader{sys: sys, agents: sys.AgentNames()}
 	defer l.close()
 	if err := l.skill(Layer{Within: within}, dir, e.Name(), e); err != nil {
+		return nil, nil, err
+	}
+	if err := l.finish(); err != nil {
 		return nil, nil, err
 	}
 	if len(l.problems) > 0 {

@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/agentkit/charter/core/fsys"
 )
@@ -82,35 +83,26 @@ type File struct {
 	Data []byte
 }
 
-// StageAll is Stage of each file: the walks one after another (the batch
-// is not shared between goroutines), then the temporary files created and
-// written from a few goroutines at once. On an error nothing stays staged
-// and the error names a file that failed.
+// StageAll stages each file: the walks one after another (the batch is
+// not shared between goroutines), and each folder's files created and
+// written by one of a few goroutines as soon as that folder is walked.
+// Creating names in one folder takes its lock, so a folder is one
+// goroutine's. On an error nothing stays staged and the error names a
+// file that failed.
 func (g *Stager) StageAll(files []File) ([]*fsys.Staged, error) {
+	groups := fsys.Groups(len(files), func(i int) string { return filepath.Dir(files[i].Path) })
 	ts := make([]*fsys.Target, len(files))
-	for i, f := range files {
-		t, err := g.target(f.Path, f.Mode)
-		if err != nil {
-			closeTargets(ts[:i])
-			return nil, err
-		}
-		ts[i] = t
-	}
-	// One goroutine per folder at a time: creating names in one folder
-	// takes that folder's lock, and goroutines sharing it would only wait.
-	var groups [][]int
-	at := map[string]int{}
-	for i, t := range ts {
-		g, ok := at[t.Dir]
-		if !ok {
-			g = len(groups)
-			at[t.Dir] = g
-			groups = append(groups, nil)
-		}
-		groups[g] = append(groups[g], i)
-	}
 	staged := make([]*fsys.Staged, len(files))
-	err := fsys.Parallel(len(groups), func(k int) error {
+	err := fsys.Pipeline(len(groups), func(k int) error {
+		for _, i := range groups[k] {
+			t, err := g.target(files[i].Path, files[i].Mode)
+			if err != nil {
+				return err
+			}
+			ts[i] = t
+		}
+		return nil
+	}, func(k int) error {
 		for _, i := range groups[k] {
 			o := g.o
 			o.NewMode = files[i].Mode
@@ -126,17 +118,13 @@ func (g *Stager) StageAll(files []File) ([]*fsys.Staged, error) {
 			if s != nil {
 				s.Abort()
 			}
-			ts[i].Close()
+			if ts[i] != nil {
+				ts[i].Close()
+			}
 		}
 		return nil, err
 	}
 	return staged, nil
-}
-
-func closeTargets(ts []*fsys.Target) {
-	for _, t := range ts {
-		t.Close()
-	}
 }
 
 // Close releases the directories the batch held.

@@ -58,7 +58,13 @@ func (b *Batch) Target(path string) (*Target, error) {
 		return t, nil
 	}
 	var st unix.Stat_t
-	err = unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	if d.made {
+		// A folder this batch made holds only what the batch put there:
+		// the name is free (Commit looks again before its rename).
+		err = unix.ENOENT
+	} else {
+		err = unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	}
 	switch {
 	case err == nil && isLink(&st):
 		return Walk(path, b.o)
@@ -126,12 +132,17 @@ func (b *Batch) below(p *Target, dir string) *Target {
 	if err != nil {
 		return nil
 	}
+	made := w.made
 	if err := w.push(fd, join(p.Dir, name)); err != nil {
 		return nil
 	}
 	c := w.top()
-	return &Target{Path: dir, Dir: c.path, Shared: w.shared, IsDir: true, fd: c.fd, rfd: -1, dev: c.dev, ino: c.ino,
-		inside: c.inside, bound: c.bound, chain: append(slices.Clip(p.chain), c.at)}
+	t := &Target{Path: dir, Dir: c.path, Shared: w.shared, IsDir: true, fd: c.fd, rfd: -1, dev: c.dev, ino: c.ino,
+		inside: c.inside, bound: c.bound, chain: append(slices.Clip(p.chain), c.at), made: made}
+	if made {
+		t.names = []string{} // no killed writer's temporary file in a new folder
+	}
+	return t
 }
 
 // Close releases the held directories.

@@ -45,3 +45,58 @@ func Parallel(n int, f func(i int) error) error {
 	}
 	return nil
 }
+
+// Pipeline calls prepare(0) … prepare(n-1) one after another in the
+// caller's goroutine and run(k) from a few goroutines as soon as
+// prepare(k) has returned, so the two overlap. A prepare error stops it:
+// no later prepare or run starts. The error is prepare's, else the run
+// error of the lowest k.
+func Pipeline(n int, prepare, run func(k int) error) error {
+	errs := make([]error, n)
+	ready := make(chan int, n)
+	var wg sync.WaitGroup
+	for range min(n, max(4, runtime.GOMAXPROCS(0))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range ready {
+				errs[k] = run(k)
+			}
+		}()
+	}
+	var perr error
+	for k := range n {
+		if perr = prepare(k); perr != nil {
+			break
+		}
+		ready <- k
+	}
+	close(ready)
+	wg.Wait()
+	if perr != nil {
+		return perr
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Groups splits 0 … n-1 by key, each group in order and the groups in the
+// order their keys first appear: the work of one folder, for one goroutine.
+func Groups(n int, key func(i int) string) [][]int {
+	var groups [][]int
+	at := map[string]int{}
+	for i := range n {
+		k, ok := at[key(i)]
+		if !ok {
+			k = len(groups)
+			at[key(i)] = k
+			groups = append(groups, nil)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	return groups
+}

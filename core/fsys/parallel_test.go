@@ -36,3 +36,51 @@ func TestParallelRunsEachOnceAndReportsTheFirstError(t *testing.T) {
 		}
 	}
 }
+
+func TestPipelineRunsEachPreparedAndStopsAtAPrepareError(t *testing.T) {
+	var prepared, ran atomic.Int64
+	ready := make([]atomic.Bool, 50)
+	err := Pipeline(50, func(k int) error {
+		prepared.Add(1)
+		ready[k].Store(true)
+		return nil
+	}, func(k int) error {
+		if !ready[k].Load() {
+			t.Errorf("run %d before its prepare", k)
+		}
+		ran.Add(1)
+		if k == 30 || k == 40 {
+			return fmt.Errorf("run %d", k)
+		}
+		return nil
+	})
+	if prepared.Load() != 50 || ran.Load() != 50 || fmt.Sprint(err) != "run 30" {
+		t.Fatalf("prepared %d, ran %d, error %v", prepared.Load(), ran.Load(), err)
+	}
+	prepared.Store(0)
+	ran.Store(0)
+	err = Pipeline(50, func(k int) error {
+		prepared.Add(1)
+		if k == 10 {
+			return errors.New("prepare 10")
+		}
+		return nil
+	}, func(k int) error {
+		if k >= 10 {
+			t.Errorf("run %d after the prepare error", k)
+		}
+		ran.Add(1)
+		return nil
+	})
+	if prepared.Load() != 11 || ran.Load() != 10 || fmt.Sprint(err) != "prepare 10" {
+		t.Fatalf("prepared %d, ran %d, error %v", prepared.Load(), ran.Load(), err)
+	}
+}
+
+func TestGroupsKeepOrder(t *testing.T) {
+	keys := []string{"a", "b", "a", "c", "b", "a"}
+	got := fmt.Sprint(Groups(len(keys), func(i int) string { return keys[i] }))
+	if got != "[[0 2 5] [1 4] [3]]" {
+		t.Fatalf("groups %s", got)
+	}
+}

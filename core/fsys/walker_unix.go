@@ -30,6 +30,7 @@ type walker struct {
 	stack    []frame
 	links    int
 	shared   string
+	made     bool // the last openDir created the directory
 }
 
 var errIsLink = errors.New("is a link")
@@ -206,6 +207,7 @@ func (w *walker) closeAll() {
 // creating it first when the walk may. errIsLink means name is a link.
 func (w *walker) openDir(top *frame, name string) (int, error) {
 	p := join(top.path, name)
+	w.made = false
 	for range 4 { // each retry means name changed under us
 		fd, err := unix.Openat(top.fd, name, dirFlags|unix.O_NOFOLLOW, 0)
 		if err == nil {
@@ -215,9 +217,11 @@ func (w *walker) openDir(top *frame, name string) (int, error) {
 			if !w.o.Create || w.hasBound && !top.bound { // never a directory outside the project
 				return -1, unix.ENOENT
 			}
-			if err := unix.Mkdirat(top.fd, name, uint32(w.o.DirMode.Perm())); err != nil && err != unix.EEXIST {
+			err := unix.Mkdirat(top.fd, name, uint32(w.o.DirMode.Perm()))
+			if err != nil && err != unix.EEXIST {
 				return -1, &fs.PathError{Op: "create", Path: p, Err: err}
 			}
+			w.made = err == nil
 			continue
 		}
 		// ELOOP (EMLINK on FreeBSD) or ENOTDIR: find out what it is.

@@ -2,6 +2,7 @@ package projection
 
 import (
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
@@ -89,25 +90,37 @@ func (p *Plan) writeAll(sys *core.System, confirm bool) error {
 	if err := fsys.SyncStaged(staged); err != nil {
 		return err
 	}
-	targets := make([]*fsys.Target, 0, len(staged))
+	// Each folder's renames in one goroutine, folders at once; after a
+	// failure no further rename starts, and what is left is removed.
+	groups := fsys.Groups(len(staged), func(i int) string { return staged[i].Target().Dir })
+	targets := make([]*fsys.Target, len(staged))
 	for i, s := range staged {
-		err := s.Commit()
-		targets = append(targets, s.Target())
-		staged[i] = nil
-		if err != nil {
-			for _, s := range staged[i+1:] {
-				s.Abort()
-				s.Target().Close()
+		targets[i] = s.Target()
+	}
+	var failed atomic.Bool
+	err = fsys.Parallel(len(groups), func(k int) error {
+		for _, i := range groups[k] {
+			if failed.Load() {
+				return nil
 			}
-			staged = nil
-			fsys.SyncDirs(targets)
-			closeAll(targets)
-			return err
+			err := staged[i].Commit()
+			staged[i] = nil
+			if err != nil {
+				failed.Store(true)
+				return err
+			}
+		}
+		return nil
+	})
+	for i, s := range staged {
+		if s != nil {
+			s.Abort()
+			staged[i] = nil
 		}
 	}
 	fsys.SyncDirs(targets)
 	closeAll(targets)
-	return nil
+	return err
 }
 
 func closeAll(ts []*fsys.Target) {

@@ -139,6 +139,15 @@ func (l Library) intro(section string) string {
 }
 
 // blockRules are the rules the block carries, one heading each.
+// blockSize is about the bytes blockRules gives.
+func (l Library) blockSize() int {
+	n := 0
+	for _, r := range l.BlockRules {
+		n += len(r.Name) + len(r.Body) + 64
+	}
+	return n
+}
+
 func (l Library) blockRules() []string {
 	var out []string
 	for _, r := range l.BlockRules {

@@ -20,6 +20,7 @@ import (
 // not exist would be noise the agent reads as an instruction.
 func Render(snap *settings.Snapshot, lib Library) []byte {
 	var b strings.Builder
+	b.Grow(4096 + lib.blockSize())
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 
 	line("%s", BeginMarker)

@@ -46,7 +46,7 @@ func describe(base string, t *Target, err error) string {
 	defer t.Close()
 	// The chain is what shared sources are matched on: the same entries.
 	var chain []string
-	for _, c := range t.chain {
+	for _, c := range t.places() {
 		name := c.Name
 		if c.Path == base {
 			name = "B" // the two trees' own folders differ in name alone

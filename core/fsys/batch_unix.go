@@ -73,9 +73,9 @@ func (b *Batch) Target(path string) (*Target, error) {
 	}
 	// The directories on the way, as Walk would hold them, and the file as
 	// an entry of its directory: shared sources are matched on them.
-	chain := append(slices.Clip(d.chain), Place{Path: join(d.Dir, name), Name: name, dev: d.dev, ino: d.ino})
+	own := Place{Path: join(d.Dir, name), Name: name, dev: d.dev, ino: d.ino}
 	return &Target{Path: path, Dir: d.Dir, Name: name, Shared: d.Shared, fd: d.fd, rfd: -1, dev: d.dev, ino: d.ino,
-		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d, chain: chain,
+		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d, chain: d.chain, own: own,
 		looked: err == unix.ENOENT || st.Mode&unix.S_IFMT == unix.S_IFREG}, nil
 }
 

@@ -3,6 +3,7 @@ package fsys
 import (
 	"io/fs"
 	"os"
+	"slices"
 )
 
 // Place is an entry of a directory, the directory known by its identity
@@ -36,7 +37,7 @@ func (p Place) Same(q Place) bool {
 // the walk holds (or, on the portable walk, found): a path that is swapped
 // after the walk does not change the answer for the directory written.
 func (t *Target) Reaches(places []Place) (Place, bool) {
-	for _, c := range t.chain {
+	for _, c := range t.places() {
 		for _, p := range places {
 			if c.Same(p) {
 				return p, true
@@ -44,6 +45,14 @@ func (t *Target) Reaches(places []Place) (Place, bool) {
 		}
 	}
 	return Place{}, false
+}
+
+// places is the chain, with a batch's file after its folder's.
+func (t *Target) places() []Place {
+	if !t.own.Valid() {
+		return t.chain
+	}
+	return append(slices.Clip(t.chain), t.own)
 }
 
 // Locate walks path with every link followed (nothing is created) and

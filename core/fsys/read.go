@@ -158,7 +158,12 @@ func ReadAll(f interface {
 	// The buffer grows by doubling, but never past max+1 bytes: a file
 	// whose size said nothing (or that grows) costs at most about three
 	// times the cap in allocations, and is refused once it passes it.
-	buf := make([]byte, 0, min(size+512, max+1))
+	// A regular file's size is exact: one byte more sees its end.
+	start := size + 1
+	if size == 0 {
+		start = 512
+	}
+	buf := make([]byte, 0, min(start, max+1))
 	for {
 		if len(buf) == cap(buf) {
 			if int64(len(buf)) > max {

@@ -32,6 +32,7 @@ type Target struct {
 	rfd      int // Dir opened for reading (fsync, listing, flock); -1 until needed
 	dev, ino uint64
 	chain    []Place // the directories on the way and the file itself (Reaches)
+	own      Place   // a batch's file: itself, after its folder's chain (shared)
 
 	held          *Target  // the Batch's directory whose handles fd and rfd are
 	inside, bound bool     // a held directory: in the companion tree, in the boundary

@@ -74,7 +74,7 @@ type Plan struct {
 
 // Changes reports whether Run would write or delete anything.
 func (p *Plan) Changes() bool {
-	return len(p.writes) > 0 || len(p.deletes) > 0 || !bytes.Equal(p.record.Encode(), p.oldRecord.Encode())
+	return len(p.writes) > 0 || len(p.deletes) > 0 || !p.record.Same(p.oldRecord)
 }
 
 // recPath is path as the record holds it: relative to the project root at
@@ -112,8 +112,10 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 	shared := sharedCache{sys: sys, rd: rd, dirs: map[string]string{}}
 	files := slices.Clone(req.Files)
 	slices.SortStableFunc(files, func(a, b Placed) int { return strings.Compare(a.Path, b.Path) })
-	var todo []Placed
-	var paths, recPaths []string
+	todo := make([]Placed, 0, len(files))
+	paths, recPaths := make([]string, 0, len(files)), make([]string, 0, len(files))
+	p.record.Files = make([]Recorded, 0, len(files))
+	p.Entries = make([]Entry, 0, len(files))
 	for _, f := range files {
 		rp := req.recPath(sys, f.Path)
 		if planned[rp] {

@@ -48,9 +48,9 @@ func Sum(data []byte) string {
 
 // Encode is the record as written: sorted by path, one file per line.
 func (r Record) Encode() []byte {
-	files := slices.Clone(r.Files)
-	slices.SortFunc(files, func(a, b Recorded) int { return strings.Compare(a.Path, b.Path) })
+	files := r.sorted()
 	var b bytes.Buffer
+	b.Grow(64 + 192*len(files))
 	b.WriteString("{\"version\":1,\"files\":[")
 	for i, e := range files {
 		if i > 0 {
@@ -65,6 +65,17 @@ func (r Record) Encode() []byte {
 	}
 	b.WriteString("]}\n")
 	return b.Bytes()
+}
+
+// Same reports whether r and o encode to the same bytes.
+func (r Record) Same(o Record) bool {
+	return slices.Equal(r.sorted(), o.sorted())
+}
+
+func (r Record) sorted() []Recorded {
+	files := slices.Clone(r.Files)
+	slices.SortFunc(files, func(a, b Recorded) int { return strings.Compare(a.Path, b.Path) })
+	return files
 }
 
 // ReadRecord reads a record; a missing one is empty. within is the project

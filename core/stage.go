@@ -199,45 +199,69 @@ func (r *Reader) Read(path string, k fsys.Kind) ([]byte, error) {
 	return data, nil
 }
 
-// ReadAll is Read of each path: the walks one after another through the
-// batch, then the files read from a few goroutines at once. The first
-// path (in order) that fails is the error.
+// ReadAll is Read of each path: the held folders looked up one after
+// another, then the files read from a few goroutines at once, a plain
+// regular file in its held folder (fsys.Target.ReadIn) and anything else
+// through its walk (a link, a name missing). The first path (in order)
+// that fails is the error.
 func (r *Reader) ReadAll(paths []string, k fsys.Kind) ([][]byte, error) {
 	out := make([][]byte, len(paths))
+	errs := make([]error, len(paths))
 	if r.b == nil {
 		for i, p := range paths {
-			data, err := r.Read(p, k)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = data
+			out[i], errs[i] = r.Read(p, k)
 		}
-		return out, nil
+		return out, firstError(errs)
 	}
-	ts := make([]*fsys.Target, len(paths))
-	walked := make([]error, len(paths))
+	folders, names := make([]*fsys.Target, len(paths)), make([]string, len(paths))
 	for i, p := range paths {
-		ts[i], walked[i] = r.b.Target(p)
+		folders[i], names[i] = r.b.Folder(p)
 	}
-	err := fsys.Parallel(len(paths), func(i int) error {
-		err := walked[i]
+	done := make([]bool, len(paths))
+	fsys.Parallel(len(paths), func(i int) error {
+		if folders[i] != nil {
+			out[i], done[i], errs[i] = folders[i].ReadIn(names[i], k)
+			if errs[i] != nil {
+				errs[i] = ReadError(paths[i], errs[i])
+			}
+		}
+		return nil
+	})
+	var rest []int
+	for i := range paths {
+		if !done[i] {
+			rest = append(rest, i)
+		}
+	}
+	ts := make([]*fsys.Target, len(rest))
+	walked := make([]error, len(rest))
+	for j, i := range rest {
+		ts[j], walked[j] = r.b.Target(paths[i])
+	}
+	fsys.Parallel(len(rest), func(j int) error {
+		i, err := rest[j], walked[j]
 		if err == nil {
-			out[i], err = ts[i].Read(k)
-			ts[i].Close()
+			out[i], err = ts[j].Read(k)
+			ts[j].Close()
 		}
 		switch { // as ReadWithin answers
 		case IsAbsent(err):
 			out[i] = nil
-			return nil
 		case err != nil:
-			return ReadError(paths[i], err)
+			errs[i] = ReadError(paths[i], err)
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, err
+	return out, firstError(errs)
+}
+
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // List is ListWithin(root, dir), confined through the batch.

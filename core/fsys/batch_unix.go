@@ -169,3 +169,42 @@ func (t *Target) listing() ([]string, error) {
 	}
 	return t.names, nil
 }
+
+// Folder returns the held directory of path's name and the name, for
+// ReadIn; nil when only Target can answer for path (a path at "/", a
+// directory missing or refused). It creates nothing a batch without
+// Create would not.
+func (b *Batch) Folder(path string) (*Target, string) {
+	if !filepath.IsAbs(path) {
+		return nil, ""
+	}
+	path = filepath.Clean(path)
+	dir, name := filepath.Dir(path), filepath.Base(path)
+	if dir == path || name == ".." || b.missing[dir] != nil {
+		return nil, ""
+	}
+	d, err := b.dir(dir)
+	if err != nil || d.Missing {
+		return nil, ""
+	}
+	return d, name
+}
+
+// ReadIn is Target(d/name).Read(k) with the batch's lookup left out, for
+// a plain regular file: the name is opened in the held directory without
+// following a link. done is false when only Target can answer (a link, a
+// name missing, anything but a regular file within the cap). Safe from
+// several goroutines at once: it only reads d.
+func (d *Target) ReadIn(name string, k Kind) (data []byte, done bool, err error) {
+	fd, err := unix.Openat(d.fd, name, readFlags|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, false, nil
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > k.Max() {
+		return nil, false, nil
+	}
+	data, err = ReadAll(&rawFile{fd: fd, size: st.Size}, join(d.Dir, name), k)
+	return data, true, err
+}

@@ -37,6 +37,7 @@ type portableTarget struct {
 	o       Options
 	dirInfo fs.FileInfo // Dir as the walk found it
 	chain   []Place     // the directories on the way and the file itself (Reaches)
+	own     Place       // unused here: a batch target of the Unix walk
 }
 
 // Place is where the file itself is: Name in the directory the walk found.

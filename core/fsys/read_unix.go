@@ -39,15 +39,21 @@ func Open(path string, k Kind) (*os.File, error) {
 }
 
 // rawFile is ReadAll's view of a raw descriptor already fstat'ed: no
-// os.File (a fcntl to wrap it) and no second fstat.
+// os.File (a fcntl to wrap it) and no second fstat. A regular file is read
+// as fstat saw it: once its size is in, that is its end, without a read
+// to find it (the file is a snapshot either way while someone writes it).
 type rawFile struct {
 	fd   int
 	size int64
+	got  int64
 }
 
-func (r rawFile) Read(p []byte) (int, error) {
+func (r *rawFile) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
+	}
+	if r.size > 0 && r.got >= r.size {
+		return 0, io.EOF
 	}
 	for {
 		n, err := unix.Read(r.fd, p)
@@ -59,11 +65,12 @@ func (r rawFile) Read(p []byte) (int, error) {
 		case n == 0:
 			return 0, io.EOF
 		}
+		r.got += int64(n)
 		return n, nil
 	}
 }
 
-func (r rawFile) Stat() (fs.FileInfo, error) { return sizeInfo(r.size), nil }
+func (r *rawFile) Stat() (fs.FileInfo, error) { return sizeInfo(r.size), nil }
 
 // sizeInfo is a regular file's FileInfo that knows only its size.
 type sizeInfo int64

@@ -115,7 +115,7 @@ func (t *Target) Read(k Kind) ([]byte, error) {
 		return ReadAll(f, t.Path, k)
 	}
 	defer unix.Close(fd)
-	return ReadAll(rawFile{fd: fd, size: st.Size}, t.Path, k)
+	return ReadAll(&rawFile{fd: fd, size: st.Size}, t.Path, k)
 }
 
 // Open opens the file for reading, without following a link and without

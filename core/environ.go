@@ -42,6 +42,7 @@ func Environment(agents []Agent) []EnvVar {
 		EnvVar{"GOCACHE", "Go's build cache: apply will not write a hook that runs a charter built by `go run` inside it (also XDG_CACHE_HOME, LocalAppData)."},
 		EnvVar{"XDG_CACHE_HOME", "Where Go's build cache is when GOCACHE is not set."},
 		EnvVar{"LocalAppData", "Windows: where Go's build cache is when GOCACHE is not set."},
+		EnvVar{"GOGC", "Go's garbage collector target: when it is set, apply keeps it instead of its own (400: collect a quarter as often)."},
 		EnvVar{"CHARTER_GATE_RUN", "Set by charter in a gate's environment (a mark to find the gate's processes); charter never reads it from its own."},
 	)
 }

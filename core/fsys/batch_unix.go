@@ -60,7 +60,7 @@ func (b *Batch) Target(path string) (*Target, error) {
 	var st unix.Stat_t
 	if d.made {
 		// A folder this batch made holds only what the batch put there:
-		// the name is free (Commit looks again before its rename).
+		// the name is free (Commit refuses whatever appears there).
 		err = unix.ENOENT
 	} else {
 		err = unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
@@ -76,7 +76,7 @@ func (b *Batch) Target(path string) (*Target, error) {
 	own := Place{Path: join(d.Dir, name), Name: name, dev: d.dev, ino: d.ino}
 	return &Target{Path: path, Dir: d.Dir, Name: name, Shared: d.Shared, fd: d.fd, rfd: -1, dev: d.dev, ino: d.ino,
 		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d, chain: d.chain, own: own,
-		looked: err == unix.ENOENT || st.Mode&unix.S_IFMT == unix.S_IFREG}, nil
+		looked: err == unix.ENOENT || st.Mode&unix.S_IFMT == unix.S_IFREG, absent: err == unix.ENOENT}, nil
 }
 
 // dir is the held directory at the clean path dir: opened in its held

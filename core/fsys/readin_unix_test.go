@@ -4,6 +4,7 @@ package fsys
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -59,5 +60,54 @@ func TestReadInIsTargetRead(t *testing.T) {
 	}
 	if folder, _ := b.Folder(filepath.Join(dir, "nowhere", "x")); folder != nil {
 		t.Fatal("a missing folder is held")
+	}
+}
+
+// A batch target that was free when staged is never renamed over what
+// appeared there since: a file, a folder or a link stays as it is, and no
+// temporary file is left.
+func TestCommitRefusesWhatAppeared(t *testing.T) {
+	for _, appear := range []string{"file", "dir", "link"} {
+		t.Run(appear, func(t *testing.T) {
+			dir := t.TempDir()
+			b := NewBatch(Options{Create: true, DirMode: 0o755})
+			defer b.Close()
+			path := filepath.Join(dir, "new", "f.md")
+			tg, err := b.Target(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tg.Close()
+			st, err := tg.Stage([]byte("charter's"), Perm{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch appear {
+			case "file":
+				os.WriteFile(path, []byte("a person's"), 0o644)
+			case "dir":
+				os.Mkdir(path, 0o755)
+			case "link":
+				os.Symlink("elsewhere", path)
+			}
+			var ce *ChangedError
+			if err := st.Commit(); !errors.As(err, &ce) || !strings.Contains(err.Error(), "appeared") {
+				t.Fatalf("commit over a new %s: %v", appear, err)
+			}
+			fi, err := os.Lstat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(path); appear == "file" && string(got) != "a person's" {
+				t.Fatalf("the file that appeared holds %q", got)
+			}
+			if appear == "link" && fi.Mode()&os.ModeSymlink == 0 {
+				t.Fatal("the link was replaced")
+			}
+			entries, _ := os.ReadDir(filepath.Dir(path))
+			if len(entries) != 1 {
+				t.Fatalf("left behind: %v", entries)
+			}
+		})
 	}
 }

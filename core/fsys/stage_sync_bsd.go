@@ -7,3 +7,6 @@ func SyncStaged(ss []*Staged) error { return syncEach(ss) }
 
 // SyncDirs makes the renames durable: each directory synced once.
 func SyncDirs(ts []*Target) { syncDirsEach(ts) }
+
+// renameNoReplace is not offered here: Commit looks, then renames.
+func renameNoReplace(dir int, old, new string) error { return errNoReplace }

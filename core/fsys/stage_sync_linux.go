@@ -37,3 +37,13 @@ func SyncDirs(ts []*Target) {
 		}
 	}
 }
+
+// renameNoReplace renames old to new in dir unless new exists (EEXIST);
+// errNoReplace when the file system cannot say.
+func renameNoReplace(dir int, old, new string) error {
+	err := unix.Renameat2(dir, old, dir, new, unix.RENAME_NOREPLACE)
+	if err == unix.EINVAL || err == unix.ENOSYS {
+		return errNoReplace
+	}
+	return err
+}

@@ -3,6 +3,7 @@
 package fsys
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -32,7 +33,7 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 		return nil, &fs.PathError{Op: "write", Path: t.Path, Err: fs.ErrNotExist}
 	}
 	// A batch's lookup a moment ago stands in for this early refusal:
-	// Commit checks the name again before its rename.
+	// Commit refuses a name that changed before its rename.
 	var st unix.Stat_t
 	if t.looked {
 		t.looked = false
@@ -110,6 +111,21 @@ func (s *Staged) Commit() error {
 	if t.BeforeRename != nil {
 		t.BeforeRename(join(t.Dir, s.tmp))
 	}
+	if t.absent {
+		// Nothing was there: the rename itself refuses whatever appeared
+		// since, with no look before it.
+		switch err := renameNoReplace(t.fd, s.tmp, t.Name); err {
+		case nil:
+			return nil
+		case unix.EEXIST:
+			unix.Unlinkat(t.fd, s.tmp, 0)
+			return &ChangedError{Path: t.Path, What: "appeared while charter wrote it"}
+		case errNoReplace:
+		default:
+			unix.Unlinkat(t.fd, s.tmp, 0)
+			return fmt.Errorf("write %s: %w", t.Path, err)
+		}
+	}
 	var st unix.Stat_t
 	if err := unix.Fstatat(t.fd, t.Name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
 		unix.Unlinkat(t.fd, s.tmp, 0)
@@ -182,3 +198,6 @@ func (t *Target) RemoveEmptyDir() bool {
 	}
 	return unix.Unlinkat(t.fd, t.Name, unix.AT_REMOVEDIR) == nil
 }
+
+// errNoReplace: the system has no rename that refuses an existing name.
+var errNoReplace = errors.New("no exclusive rename")

@@ -38,6 +38,7 @@ type Target struct {
 	inside, bound bool     // a held directory: in the companion tree, in the boundary
 	names         []string // a held directory's listing, read once (RemoveStale)
 	looked        bool     // a batch just found the name absent or a regular file
+	absent        bool     // ... absent: Commit may not replace what appears there
 	made          bool     // a held directory this batch created: empty but for its own
 }
 

@@ -64,6 +64,9 @@ func (g *Stager) target(path string, mode fs.FileMode) (*fsys.Target, error) {
 	if b == nil {
 		opts := g.s.walkOptions(o.ConfirmShared, o.Within)
 		opts.Create, opts.DirMode = true, o.dirMode()
+		// New folders are made whole and published at once, unless a
+		// batch for another folder mode might make the same name.
+		opts.StageNew = len(g.batches) == 0
 		b = fsys.NewBatch(opts)
 		g.batches[o.dirMode()] = b
 	}
@@ -127,7 +130,19 @@ func (g *Stager) StageAll(files []File) ([]*fsys.Staged, error) {
 	return staged, nil
 }
 
-// Close releases the directories the batch held.
+// Publish renames the folders the batch made into place, after every
+// file's Commit: each appears at once, with all its files.
+func (g *Stager) Publish() error {
+	for _, b := range g.batches {
+		if err := b.Publish(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close releases the directories the batch held, and removes the folders
+// it made that were never published.
 func (g *Stager) Close() {
 	for _, b := range g.batches {
 		b.Close()

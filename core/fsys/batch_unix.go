@@ -21,6 +21,7 @@ type Batch struct {
 	o       Options
 	dirs    map[string]*Target
 	missing map[string]*Target // a walk without Create: a directory not there
+	staged  []*Target          // made under a temporary name, not yet published
 
 	ids             bool // home and bnd are known
 	home, bnd       [2]uint64
@@ -76,7 +77,8 @@ func (b *Batch) Target(path string) (*Target, error) {
 	own := Place{Path: join(d.Dir, name), Name: name, dev: d.dev, ino: d.ino}
 	return &Target{Path: path, Dir: d.Dir, Name: name, Shared: d.Shared, fd: d.fd, rfd: -1, dev: d.dev, ino: d.ino,
 		IsDir: err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR, held: d, chain: d.chain, own: own,
-		looked: err == unix.ENOENT || st.Mode&unix.S_IFMT == unix.S_IFREG, absent: err == unix.ENOENT}, nil
+		looked: err == unix.ENOENT || st.Mode&unix.S_IFMT == unix.S_IFREG, absent: err == unix.ENOENT,
+		hidden: d.hidden || d.staged != ""}, nil
 }
 
 // dir is the held directory at the clean path dir: opened in its held
@@ -128,6 +130,11 @@ func (b *Batch) below(p *Target, dir string) *Target {
 	top := &frame{fd: p.fd, path: p.Dir, inside: p.inside, bound: p.bound, dev: p.dev, ino: p.ino}
 	w.stack = []frame{*top}
 	name := filepath.Base(dir)
+	if b.o.StageNew && !p.hidden {
+		if t := b.stageBelow(w, p, dir); t != nil {
+			return t
+		}
+	}
 	fd, err := w.openDir(top, name)
 	if err != nil {
 		return nil
@@ -138,15 +145,17 @@ func (b *Batch) below(p *Target, dir string) *Target {
 	}
 	c := w.top()
 	t := &Target{Path: dir, Dir: c.path, Shared: w.shared, IsDir: true, fd: c.fd, rfd: -1, dev: c.dev, ino: c.ino,
-		inside: c.inside, bound: c.bound, chain: append(slices.Clip(p.chain), c.at), made: made}
+		inside: c.inside, bound: c.bound, chain: append(slices.Clip(p.chain), c.at), made: made, hidden: p.hidden || p.staged != ""}
 	if made {
 		t.names = []string{} // no killed writer's temporary file in a new folder
 	}
 	return t
 }
 
-// Close releases the held directories.
+// Close releases the held directories, and removes the folders made
+// under a temporary name that were never published.
 func (b *Batch) Close() {
+	b.discard()
 	for k, d := range b.dirs {
 		d.Close()
 		delete(b.dirs, k)

@@ -53,6 +53,10 @@ type Options struct {
 	// umask). Without it a walk creates nothing and reports Missing.
 	Create  bool
 	DirMode fs.FileMode
+	// StageNew (a Batch with Create) makes each missing directory under a
+	// temporary name and writes the files below it in place: Publish
+	// renames the whole folder into place, so it appears at once, full.
+	StageNew bool
 	// Boundary, when set, is the project a repository's path must stay
 	// in: the target's directory must be it or lie below it, whatever
 	// links lead there (boundary.go), else the walk fails with

@@ -3,6 +3,7 @@
 package fsys
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -49,8 +50,16 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 		return nil, &fs.PathError{Op: "write", Path: t.Path, Err: err}
 	}
 	mode, exact := p.mode(0, false)
-	tmp, fd, err := t.createTemp(mode)
-	if err != nil {
+	var tmp string
+	var fd int
+	var err error
+	if t.hidden {
+		// In a folder nobody sees until Publish: the file itself, at once.
+		fd, err = unix.Openat(t.fd, t.Name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(mode.Perm()))
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", t.Path, err)
+		}
+	} else if tmp, fd, err = t.createTemp(mode); err != nil {
 		return nil, err
 	}
 	// The raw descriptor, kept for SyncStaged: an os.File would cost a
@@ -61,7 +70,7 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 	}
 	if err != nil {
 		unix.Close(fd)
-		unix.Unlinkat(t.fd, tmp, 0)
+		unix.Unlinkat(t.fd, cmp.Or(tmp, t.Name), 0)
 		return nil, fmt.Errorf("write %s: %w", t.Path, err)
 	}
 	return &Staged{t: t, tmp: tmp, fd: fd, dev: t.dev}, nil
@@ -108,6 +117,9 @@ func fchmod(fd int, mode fs.FileMode) error {
 func (s *Staged) Commit() error {
 	t := s.t
 	s.closeFD()
+	if s.tmp == "" {
+		return nil // in place already: its folder's Publish shows it
+	}
 	if t.BeforeRename != nil {
 		t.BeforeRename(join(t.Dir, s.tmp))
 	}
@@ -141,7 +153,7 @@ func (s *Staged) Commit() error {
 // Abort removes the temporary file.
 func (s *Staged) Abort() {
 	s.closeFD()
-	unix.Unlinkat(s.t.fd, s.tmp, 0)
+	unix.Unlinkat(s.t.fd, cmp.Or(s.tmp, s.t.Name), 0)
 }
 
 func (s *Staged) closeFD() {

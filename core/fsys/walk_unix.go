@@ -40,6 +40,9 @@ type Target struct {
 	looked        bool     // a batch just found the name absent or a regular file
 	absent        bool     // ... absent: Commit may not replace what appears there
 	made          bool     // a held directory this batch created: empty but for its own
+	hidden        bool     // in a folder Publish has yet to rename into place
+	staged        string   // a held directory made as this name in parent (StageNew)
+	parent        *Target  // ... the held directory it is renamed in
 }
 
 // Place is where the file itself is: Name in the directory the walk holds.

@@ -118,6 +118,9 @@ func (p *Plan) writeAll(sys *core.System, confirm bool) error {
 			staged[i] = nil
 		}
 	}
+	if err == nil {
+		err = stager.Publish()
+	}
 	fsys.SyncDirs(targets)
 	closeAll(targets)
 	return err

@@ -1,0 +1,143 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package fsys
+
+import (
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// A batch with StageNew makes a missing directory as a temporary name in
+// its held parent (".<name>.tmp-<random>", the pattern of charter's
+// temporary files) and writes everything below it in place: nobody sees a
+// half-made folder, and Publish renames each folder into place whole. It
+// saves a temporary name and a rename per file, which is most of what a
+// first projection costs. A folder a killed run left is removed, under the
+// caller's lock, by the next batch that makes that name.
+
+// stageBelow makes dir's last component under a temporary name in the
+// held parent p, when the name is free there and the walk may create it;
+// nil otherwise (below goes on as for any directory).
+func (b *Batch) stageBelow(w *walker, p *Target, dir string) *Target {
+	if !b.o.Create || w.hasBound && !p.bound { // never a directory outside the project
+		return nil
+	}
+	name := base(dir)
+	var st unix.Stat_t
+	if err := unix.Fstatat(p.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != unix.ENOENT {
+		return nil // there, or unknown: walked as it is
+	}
+	p.removeStaleDirs(name)
+	var tmp string
+	for range 16 {
+		tmp = fmt.Sprintf("%s%08x", tempPrefix(name), rand.Uint32())
+		err := unix.Mkdirat(p.fd, tmp, uint32(b.o.DirMode.Perm()))
+		if err == nil {
+			break
+		}
+		if err != unix.EEXIST {
+			return nil
+		}
+		tmp = ""
+	}
+	if tmp == "" {
+		return nil
+	}
+	fd, err := unix.Openat(p.fd, tmp, dirFlags|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		unix.Unlinkat(p.fd, tmp, unix.AT_REMOVEDIR)
+		return nil
+	}
+	if err := w.push(fd, join(p.Dir, name)); err != nil {
+		unix.Unlinkat(p.fd, tmp, unix.AT_REMOVEDIR)
+		return nil
+	}
+	c := w.top()
+	t := &Target{Path: dir, Dir: c.path, Shared: w.shared, IsDir: true, fd: c.fd, rfd: -1, dev: c.dev, ino: c.ino,
+		inside: c.inside, bound: c.bound, chain: append(slices.Clip(p.chain), c.at), made: true, names: []string{},
+		staged: tmp, parent: p}
+	b.staged = append(b.staged, t)
+	return t
+}
+
+// Publish renames each folder made under a temporary name into place. A
+// name that appeared meanwhile is not replaced: that folder is removed,
+// no further one is published, and the error says which.
+func (b *Batch) Publish() error {
+	for i, t := range b.staged {
+		err := renameNoReplace(t.parent.fd, t.staged, base(t.Path))
+		if err == errNoReplace {
+			var st unix.Stat_t
+			if unix.Fstatat(t.parent.fd, base(t.Path), &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+				err = unix.EEXIST
+			} else {
+				err = unix.Renameat(t.parent.fd, t.staged, t.parent.fd, base(t.Path))
+			}
+		}
+		if err != nil {
+			b.staged = b.staged[i:]
+			if err == unix.EEXIST || err == unix.ENOTEMPTY {
+				return &ChangedError{Path: t.Path, What: "appeared while charter wrote it"}
+			}
+			return &fs.PathError{Op: "write", Path: t.Path, Err: err}
+		}
+		t.staged = ""
+	}
+	b.staged = nil
+	return nil
+}
+
+// discard removes the staged folders never published.
+func (b *Batch) discard() {
+	for _, t := range b.staged {
+		if t.staged != "" {
+			removeTree(t.parent.fd, t.staged)
+		}
+	}
+	b.staged = nil
+}
+
+// removeStaleDirs removes the temporary folders of name in t that a killed
+// run left: only under the caller's lock, like RemoveStale.
+func (t *Target) removeStaleDirs(name string) {
+	names, err := t.listing()
+	if err != nil {
+		return
+	}
+	prefix := tempPrefix(name)
+	for _, n := range names {
+		var st unix.Stat_t
+		if strings.HasPrefix(n, prefix) && unix.Fstatat(t.fd, n, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			removeTree(t.fd, n)
+		}
+	}
+}
+
+// removeTree removes the folder name in dirfd and everything below it,
+// never following a link (a link is removed as itself).
+func removeTree(dirfd int, name string) error {
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	d := os.NewFile(uintptr(fd), name)
+	names, err := d.Readdirnames(-1)
+	if err == nil {
+		for _, n := range names {
+			if e := unix.Unlinkat(fd, n, 0); e == unix.EISDIR || e == unix.EPERM {
+				removeTree(fd, n)
+			}
+		}
+	}
+	d.Close()
+	return unix.Unlinkat(dirfd, name, unix.AT_REMOVEDIR)
+}
+
+// base is the last element of a clean absolute path.
+func base(path string) string { return path[strings.LastIndexByte(path, '/')+1:] }

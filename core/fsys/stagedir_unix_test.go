@@ -1,0 +1,136 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package fsys
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func stageAll(t *testing.T, b *Batch, files map[string]string) []*Staged {
+	t.Helper()
+	var out []*Staged
+	for path, data := range files {
+		tg, err := b.Target(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := tg.Stage([]byte(data), Perm{New: 0o644})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func names(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	return out
+}
+
+// A folder the batch makes is nowhere to be seen until Publish, then
+// there whole; a folder that existed gets its file by the usual rename.
+func TestStagedFolderAppearsWhole(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "old"), 0o755)
+	b := NewBatch(Options{Create: true, DirMode: 0o755, StageNew: true})
+	defer b.Close()
+	staged := stageAll(t, b, map[string]string{
+		filepath.Join(dir, "new", "a.md"):        "a",
+		filepath.Join(dir, "new", "sub", "b.md"): "b",
+		filepath.Join(dir, "old", "c.md"):        "c",
+	})
+	if got := names(t, dir); len(got) != 2 || got[0] == "new" || !strings.HasPrefix(got[0], ".new.tmp-") {
+		t.Fatalf("before Publish: %v", got)
+	}
+	for _, s := range staged {
+		if err := s.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); err == nil {
+		t.Fatal("the new folder shows before Publish")
+	}
+	if err := b.Publish(); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{"new/a.md": "a", "new/sub/b.md": "b", "old/c.md": "c"} {
+		if got, _ := os.ReadFile(filepath.Join(dir, path)); string(got) != want {
+			t.Fatalf("%s: %q", path, got)
+		}
+	}
+	if got := names(t, dir); len(got) != 2 || got[0] != "new" || got[1] != "old" {
+		t.Fatalf("after Publish: %v", got)
+	}
+}
+
+// Whatever takes the folder's name before Publish stays as it is; the
+// staged folder is removed when the batch closes.
+func TestPublishRefusesWhatAppeared(t *testing.T) {
+	for _, appear := range []string{"dir", "file", "link"} {
+		t.Run(appear, func(t *testing.T) {
+			dir := t.TempDir()
+			b := NewBatch(Options{Create: true, DirMode: 0o755, StageNew: true})
+			stageAll(t, b, map[string]string{filepath.Join(dir, "new", "a.md"): "a"})
+			path := filepath.Join(dir, "new")
+			switch appear {
+			case "dir":
+				os.Mkdir(path, 0o755)
+			case "file":
+				os.WriteFile(path, []byte("a person's"), 0o644)
+			case "link":
+				os.Symlink(dir, path)
+			}
+			var ce *ChangedError
+			if err := b.Publish(); !errors.As(err, &ce) || !strings.Contains(err.Error(), "appeared") {
+				t.Fatalf("publish over a new %s: %v", appear, err)
+			}
+			b.Close()
+			if got := names(t, dir); len(got) != 1 || got[0] != "new" {
+				t.Fatalf("left: %v", got)
+			}
+			if appear == "dir" && len(names(t, path)) != 0 {
+				t.Fatal("written into the folder that appeared")
+			}
+		})
+	}
+}
+
+// A folder a killed run left under a temporary name is removed by the
+// next batch that makes that name, without following a link inside it.
+func TestStaleStagedFolderRemoved(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "keep"), []byte("keep"), 0o644)
+	stale := filepath.Join(dir, ".new.tmp-0badc0de")
+	os.MkdirAll(filepath.Join(stale, "deep"), 0o755)
+	os.WriteFile(filepath.Join(stale, "deep", "x.md"), []byte("x"), 0o644)
+	os.Symlink(outside, filepath.Join(stale, "out"))
+	os.WriteFile(filepath.Join(dir, ".other.tmp-0badc0de"), []byte("not ours to judge here"), 0o644)
+	b := NewBatch(Options{Create: true, DirMode: 0o755, StageNew: true})
+	defer b.Close()
+	for _, s := range stageAll(t, b, map[string]string{filepath.Join(dir, "new", "a.md"): "a"}) {
+		s.Commit()
+	}
+	if err := b.Publish(); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(t, dir); len(got) != 2 || got[0] != ".other.tmp-0badc0de" || got[1] != "new" {
+		t.Fatalf("left: %v", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(outside, "keep")); string(got) != "keep" {
+		t.Fatal("removed through a link")
+	}
+}

@@ -229,10 +229,10 @@ func (r *Reader) ReadAll(paths []string, k fsys.Kind) ([][]byte, error) {
 		return out, firstError(errs)
 	}
 	folders, names := make([]*fsys.Target, len(paths)), make([]string, len(paths))
-	for i, p := range paths {
-		folders[i], names[i] = r.b.Folder(p)
-	}
 	done := make([]bool, len(paths))
+	for i, p := range paths {
+		folders[i], names[i], done[i] = r.b.Folder(p) // done: absent, out[i] stays nil
+	}
 	fsys.Parallel(len(paths), func(i int) error {
 		if folders[i] != nil {
 			out[i], done[i], errs[i] = folders[i].ReadIn(names[i], k)

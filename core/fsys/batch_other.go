@@ -15,7 +15,7 @@ func (b *Batch) Target(path string) (*Target, error) { return Walk(path, b.o) }
 func (b *Batch) Close() {}
 
 // Folder is nil here: every read goes through Target.
-func (b *Batch) Folder(path string) (*Target, string) { return nil, "" }
+func (b *Batch) Folder(path string) (*Target, string, bool) { return nil, "", false }
 
 // ReadIn is never done here.
 func (d *Target) ReadIn(name string, k Kind) ([]byte, bool, error) { return nil, false, nil }

@@ -135,6 +135,7 @@ func (b *Batch) below(p *Target, dir string) *Target {
 			return t
 		}
 	}
+	w.fresh = p.made && !(w.hasBound && !p.bound)
 	fd, err := w.openDir(top, name)
 	if err != nil {
 		return nil
@@ -181,22 +182,29 @@ func (t *Target) listing() ([]string, error) {
 
 // Folder returns the held directory of path's name and the name, for
 // ReadIn; nil when only Target can answer for path (a path at "/", a
-// directory missing or refused). It creates nothing a batch without
-// Create would not.
-func (b *Batch) Folder(path string) (*Target, string) {
+// directory refused). absent reports a folder that does not exist, on a
+// path with no link on the way: Target would find nothing there either.
+// It creates nothing a batch without Create would not.
+func (b *Batch) Folder(path string) (d *Target, name string, absent bool) {
 	if !filepath.IsAbs(path) {
-		return nil, ""
+		return nil, "", false
 	}
 	path = filepath.Clean(path)
 	dir, name := filepath.Dir(path), filepath.Base(path)
-	if dir == path || name == ".." || b.missing[dir] != nil {
-		return nil, ""
+	if dir == path || name == ".." {
+		return nil, "", false
+	}
+	if m := b.missing[dir]; m != nil {
+		return nil, "", m.Dir == dir
 	}
 	d, err := b.dir(dir)
-	if err != nil || d.Missing {
-		return nil, ""
+	switch {
+	case err != nil:
+		return nil, "", false
+	case d.Missing:
+		return nil, "", join(d.Dir, d.Name) == dir
 	}
-	return d, name
+	return d, name, false
 }
 
 // ReadIn is Target(d/name).Read(k) with the batch's lookup left out, for

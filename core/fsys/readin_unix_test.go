@@ -37,7 +37,7 @@ func TestReadInIsTargetRead(t *testing.T) {
 	want := map[string]bool{"plain": true, "empty": true, "d/inner": true}
 	for _, name := range []string{"plain", "empty", "big", "d/inner", "d", "link", "fifo", "missing"} {
 		path := filepath.Join(dir, name)
-		folder, base := b.Folder(path)
+		folder, base, _ := b.Folder(path)
 		if folder == nil {
 			t.Fatalf("%s: no held folder", name)
 		}
@@ -58,8 +58,12 @@ func TestReadInIsTargetRead(t *testing.T) {
 			t.Fatalf("%s: ReadIn %q, %v; Target.Read %q, %v", name, data, err, got, gerr)
 		}
 	}
-	if folder, _ := b.Folder(filepath.Join(dir, "nowhere", "x")); folder != nil {
-		t.Fatal("a missing folder is held")
+	if folder, _, absent := b.Folder(filepath.Join(dir, "nowhere", "x")); folder != nil || !absent {
+		t.Fatal("a missing folder is held, or not known absent")
+	}
+	os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "dangling"))
+	if folder, _, absent := b.Folder(filepath.Join(dir, "dangling", "x")); folder != nil || absent {
+		t.Fatal("a missing folder behind a link is answered without Target")
 	}
 }
 

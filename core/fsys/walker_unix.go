@@ -31,6 +31,7 @@ type walker struct {
 	links    int
 	shared   string
 	made     bool // the last openDir created the directory
+	fresh    bool // the next openDir is in a directory this batch made: make first
 }
 
 var errIsLink = errors.New("is a link")
@@ -208,6 +209,20 @@ func (w *walker) closeAll() {
 func (w *walker) openDir(top *frame, name string) (int, error) {
 	p := join(top.path, name)
 	w.made = false
+	if w.fresh && w.o.Create {
+		// Nothing of this name can be here yet: make it, then open it
+		// as below (another maker's name is opened as any other).
+		w.fresh = false
+		err := unix.Mkdirat(top.fd, name, uint32(w.o.DirMode.Perm()))
+		if err != nil && err != unix.EEXIST {
+			return -1, &fs.PathError{Op: "create", Path: p, Err: err}
+		}
+		w.made = err == nil
+		if fd, err := unix.Openat(top.fd, name, dirFlags|unix.O_NOFOLLOW, 0); err == nil {
+			return fd, nil
+		}
+		w.made = false
+	}
 	for range 4 { // each retry means name changed under us
 		fd, err := unix.Openat(top.fd, name, dirFlags|unix.O_NOFOLLOW, 0)
 		if err == nil {

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
@@ -42,16 +43,22 @@ const projectPrecedence = "These are this project's settings. Where they differ 
 // git; no one's home belongs in it), names the project's commands and says
 // that it takes precedence.
 func projectBlock(snap *settings.Snapshot, block []byte) []byte {
-	out := bytes.Replace(block, []byte(" for "+scopeText(snap.Scope)+"."), []byte(" for this project."), 1)
+	// Only the opening lines say these, before the first section: a block
+	// holding every rule (Codex, Gemini) is not copied once per phrase.
+	n := bytes.Index(block, []byte("\n### "))
+	if n < 0 {
+		n = len(block)
+	}
+	head := bytes.Replace(block[:n], []byte(" for "+scopeText(snap.Scope)+"."), []byte(" for this project."), 1)
 	// The fixes the block names are the project's: `settings set` alone
 	// would change the user's settings.
-	out = bytes.Replace(out, []byte("`charter settings set`"), []byte("`charter settings set --project`"), 1)
-	out = bytes.Replace(out, []byte("then run `charter apply`"), []byte("then run `charter apply --project`"), 1)
-	at := bytes.Index(out, []byte(projectHeading))
+	head = bytes.Replace(head, []byte("`charter settings set`"), []byte("`charter settings set --project`"), 1)
+	head = bytes.Replace(head, []byte("then run `charter apply`"), []byte("then run `charter apply --project`"), 1)
+	at := bytes.Index(head, []byte(projectHeading))
 	if at < 0 {
 		at = len(BeginMarker) + 1 // after the begin marker's line
 	} else {
 		at += len(projectHeading)
 	}
-	return append(out[:at:at], append([]byte(projectPrecedence), out[at:]...)...)
+	return slices.Concat(head[:at], []byte(projectPrecedence), head[at:], block[n:])
 }

@@ -116,6 +116,7 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 	paths, recPaths := make([]string, 0, len(files)), make([]string, 0, len(files))
 	p.record.Files = make([]Recorded, 0, len(files))
 	p.Entries = make([]Entry, 0, len(files))
+	p.writes = make([]Placed, 0, len(files))
 	for _, f := range files {
 		rp := req.recPath(sys, f.Path)
 		if planned[rp] {

@@ -119,8 +119,9 @@ func (t *Target) removeStaleDirs(name string) {
 	}
 }
 
-// removeTree removes the folder name in dirfd and everything below it,
-// never following a link (a link is removed as itself).
+// removeTree removes the folder name in dirfd with the files and folders
+// below it. Anything else there (a link someone put in) is no file charter
+// wrote: it stays, and so do the folders that hold it.
 func removeTree(dirfd int, name string) error {
 	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -130,7 +131,14 @@ func removeTree(dirfd int, name string) error {
 	names, err := d.Readdirnames(-1)
 	if err == nil {
 		for _, n := range names {
-			if e := unix.Unlinkat(fd, n, 0); e == unix.EISDIR || e == unix.EPERM {
+			var st unix.Stat_t
+			if unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+				continue
+			}
+			switch st.Mode & unix.S_IFMT {
+			case unix.S_IFREG:
+				unix.Unlinkat(fd, n, 0)
+			case unix.S_IFDIR:
 				removeTree(fd, n)
 			}
 		}

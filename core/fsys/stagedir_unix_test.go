@@ -109,7 +109,8 @@ func TestPublishRefusesWhatAppeared(t *testing.T) {
 }
 
 // A folder a killed run left under a temporary name is removed by the
-// next batch that makes that name, without following a link inside it.
+// next batch that makes that name; one that holds a link keeps the link
+// (no link is ever removed), and so stays with it.
 func TestStaleStagedFolderRemoved(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()
@@ -117,7 +118,10 @@ func TestStaleStagedFolderRemoved(t *testing.T) {
 	stale := filepath.Join(dir, ".new.tmp-0badc0de")
 	os.MkdirAll(filepath.Join(stale, "deep"), 0o755)
 	os.WriteFile(filepath.Join(stale, "deep", "x.md"), []byte("x"), 0o644)
-	os.Symlink(outside, filepath.Join(stale, "out"))
+	linked := filepath.Join(dir, ".new.tmp-0ddba11")
+	os.MkdirAll(linked, 0o755)
+	os.WriteFile(filepath.Join(linked, "y.md"), []byte("y"), 0o644)
+	os.Symlink(outside, filepath.Join(linked, "out"))
 	os.WriteFile(filepath.Join(dir, ".other.tmp-0badc0de"), []byte("not ours to judge here"), 0o644)
 	b := NewBatch(Options{Create: true, DirMode: 0o755, StageNew: true})
 	defer b.Close()
@@ -127,8 +131,11 @@ func TestStaleStagedFolderRemoved(t *testing.T) {
 	if err := b.Publish(); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(t, dir); len(got) != 2 || got[0] != ".other.tmp-0badc0de" || got[1] != "new" {
+	if got := names(t, dir); len(got) != 3 || got[0] != ".new.tmp-0ddba11" || got[1] != ".other.tmp-0badc0de" || got[2] != "new" {
 		t.Fatalf("left: %v", got)
+	}
+	if got := names(t, linked); len(got) != 1 || got[0] != "out" {
+		t.Fatalf("the folder with a link holds %v", got)
 	}
 	if got, _ := os.ReadFile(filepath.Join(outside, "keep")); string(got) != "keep" {
 		t.Fatal("removed through a link")

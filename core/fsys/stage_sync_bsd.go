@@ -10,3 +10,6 @@ func SyncDirs(ts []*Target) { syncDirsEach(ts) }
 
 // renameNoReplace is not offered here: Commit looks, then renames.
 func renameNoReplace(dir int, old, new string) error { return errNoReplace }
+
+// syncPublished makes the folders' renames durable: each parent synced.
+func syncPublished(parents []*Target) { syncDirsEach(parents) }

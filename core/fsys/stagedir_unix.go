@@ -70,6 +70,8 @@ func (b *Batch) stageBelow(w *walker, p *Target, dir string) *Target {
 // name that appeared meanwhile is not replaced: that folder is removed,
 // no further one is published, and the error says which.
 func (b *Batch) Publish() error {
+	var parents []*Target
+	defer func() { syncPublished(parents) }()
 	for i, t := range b.staged {
 		err := renameNoReplace(t.parent.fd, t.staged, base(t.Path))
 		if err == errNoReplace {
@@ -88,6 +90,7 @@ func (b *Batch) Publish() error {
 			return &fs.PathError{Op: "write", Path: t.Path, Err: err}
 		}
 		t.staged = ""
+		parents = append(parents, t.parent)
 	}
 	b.staged = nil
 	return nil

@@ -3,6 +3,7 @@
 package fsys
 
 import (
+	"cmp"
 	"fmt"
 	"sync"
 
@@ -23,7 +24,7 @@ func syncEach(ss []*Staged) error {
 		go func() {
 			defer wg.Done()
 			for s := range next {
-				if err := unix.Fsync(s.fd); err != nil {
+				if err := s.fsync(); err != nil {
 					mu.Lock()
 					if first == nil {
 						first = fmt.Errorf("write %s: %w", s.t.Path, err)
@@ -34,11 +35,23 @@ func syncEach(ss []*Staged) error {
 		}()
 	}
 	for _, s := range ss {
-		if s.fd >= 0 {
-			next <- s
-		}
+		next <- s
 	}
 	close(next)
 	wg.Wait()
 	return first
+}
+
+// fsync flushes the staged file, through the descriptor that wrote it or,
+// once that is closed, opened again in the walked directory.
+func (s *Staged) fsync() error {
+	if s.fd >= 0 {
+		return unix.Fsync(s.fd)
+	}
+	fd, err := unix.Openat(s.t.fd, cmp.Or(s.tmp, s.t.Name), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	return unix.Fsync(fd)
 }

@@ -13,3 +13,7 @@ func renameNoReplace(dir int, old, new string) error { return errNoReplace }
 
 // syncPublished makes the folders' renames durable: each parent synced.
 func syncPublished(parents []*Target) { syncDirsEach(parents) }
+
+// keepStagedFD: each staged file is fsynced through the descriptor that
+// wrote it.
+const keepStagedFD = true

@@ -8,16 +8,22 @@ import "golang.org/x/sys/unix"
 func SyncStaged(ss []*Staged) error {
 	done := map[uint64]bool{}
 	for _, s := range ss {
-		if done[s.dev] || s.fd < 0 {
+		if done[s.dev] {
 			continue
 		}
 		done[s.dev] = true
-		if err := unix.Syncfs(s.fd); err != nil {
+		rfd, err := s.t.readFD()
+		if err != nil || unix.Syncfs(rfd) != nil {
 			return syncEach(ss) // a file system without syncfs: one at a time
 		}
 	}
 	return nil
 }
+
+// keepStagedFD: a staged file is closed once written. syncfs needs no
+// descriptor of it, and 2,000 open ones grow the process's descriptor
+// table again and again, each time waiting for an RCU grace period.
+const keepStagedFD = false
 
 // SyncDirs makes the targets' renames durable after them: one syncfs per
 // file system (it commits every directory's new names at once), instead of

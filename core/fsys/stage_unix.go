@@ -62,8 +62,7 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 	} else if tmp, fd, err = t.createTemp(mode); err != nil {
 		return nil, err
 	}
-	// The raw descriptor, kept for SyncStaged: an os.File would cost a
-	// fcntl to wrap it and a dup to keep it.
+	// The raw descriptor: an os.File would cost a fcntl to wrap it.
 	err = writeFD(fd, data)
 	if err == nil && exact {
 		err = fchmod(fd, mode)
@@ -72,6 +71,10 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 		unix.Close(fd)
 		unix.Unlinkat(t.fd, cmp.Or(tmp, t.Name), 0)
 		return nil, fmt.Errorf("write %s: %w", t.Path, err)
+	}
+	if !keepStagedFD {
+		unix.Close(fd)
+		fd = -1
 	}
 	return &Staged{t: t, tmp: tmp, fd: fd, dev: t.dev}, nil
 }

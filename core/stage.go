@@ -88,7 +88,7 @@ type File struct {
 
 // StageAll stages each file: the walks one after another (the batch is
 // not shared between goroutines), and each folder's files created and
-// written by one of a few goroutines as soon as that folder is walked.
+// written by one goroutine of one per core as soon as that folder is walked.
 // Creating names in one folder takes its lock, so a folder is one
 // goroutine's. On an error nothing stays staged and the error names a
 // file that failed.

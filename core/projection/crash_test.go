@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/coretest"
@@ -81,13 +82,10 @@ func TestKillDuringApply(t *testing.T) {
 	}
 	// Kill it once it has written part of a later round: some files are
 	// then mid-write, others renamed, the record one round behind.
-	for {
-		if b, err := os.ReadFile(filepath.Join(root, ".charter", "projection.lock")); err == nil && len(b) > 0 {
-			if n := countTemps(root); n > 0 {
-				break
-			}
-		}
-	}
+	waitFor(t, cmd, func() bool {
+		b, err := os.ReadFile(filepath.Join(root, ".charter", "projection.lock"))
+		return err == nil && len(b) > 0 && countTemps(root) > 0
+	})
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 
@@ -135,8 +133,7 @@ func TestKillDuringFirstApply(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		for countTemps(root) == 0 {
-		}
+		waitFor(t, cmd, func() bool { return countTemps(root) > 0 })
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 		entries, _ := os.ReadDir(root)
@@ -155,6 +152,26 @@ func TestKillDuringFirstApply(t *testing.T) {
 	asClean(t, m, last)
 	if n := countTemps(last); n > 0 {
 		t.Fatalf("%d temporary names left", n)
+	}
+}
+
+// waitFor polls until seen, and fails the test if the child ends first or
+// a minute passes: a child that crashed must not hang the suite.
+func waitFor(t *testing.T, cmd *exec.Cmd, seen func() bool) {
+	t.Helper()
+	exited := make(chan error, 1)
+	go func() { _, err := cmd.Process.Wait(); exited <- err }()
+	deadline := time.Now().Add(time.Minute)
+	for !seen() {
+		select {
+		case err := <-exited:
+			t.Fatalf("the child ended before the moment to kill it: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatal("no moment to kill the child came within a minute")
+		}
 	}
 }
 

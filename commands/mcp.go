@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/mcpserver"
 )
 
@@ -22,7 +22,9 @@ func (c *McpCmd) Run(ctx context.Context, a *App) error {
 		return err
 	}
 	if c.PrintConfig != "" {
-		exe, err := os.Executable()
+		// The program as a user-level hook names it: the bare word while
+		// PATH's charter is this binary, never a path in Go's build cache.
+		exe, err := apply.UserProgram(a.Sys, "the registration")
 		if err != nil {
 			return fmt.Errorf("find charter's own path for the snippet: %w", err)
 		}

@@ -22,13 +22,23 @@ const Module = "github.com/agentkit/charter"
 // InstallHint tells how to put charter on PATH.
 const InstallHint = "install charter (`go install ./cmd/charter`) and make sure PATH finds it"
 
-// hookProgram is the program of the hook entry at level (SPEC §10): the
+// UserProgram is how a user-level registration of what (the MCP server
+// of --print-config) names charter: as a user-level hook entry does.
+func UserProgram(sys *core.System, what string) (string, error) {
+	return program(sys, LevelUser, what)
+}
+
+func hookProgram(sys *core.System, level string) (string, error) {
+	return program(sys, level, "the Stop hook entry")
+}
+
+// program is the program of the hook entry at level (SPEC §10): the
 // bare word in a project file, and at user level when the charter PATH
 // finds is this binary (the same file); otherwise this binary's path as
 // PATH or the command line named it. A binary in Go's build cache (`go
 // run`) is gone after the next clean, so the bare word stands in for it,
 // with a warning.
-func hookProgram(sys *core.System, level string) (string, error) {
+func program(sys *core.System, level, what string) (string, error) {
 	if level == LevelProject {
 		return Program, nil
 	}
@@ -38,7 +48,7 @@ func hookProgram(sys *core.System, level string) (string, error) {
 	}
 	if inBuildCache(sys, exe) {
 		if sys.Warn != nil {
-			sys.Warn(fmt.Sprintf("charter runs from Go's build cache (go run?): the Stop hook entry says %q, which works once you %s", Program, InstallHint))
+			sys.Warn(fmt.Sprintf("charter runs from Go's build cache (go run?): %s says %q, which works once you %s", what, Program, InstallHint))
 		}
 		return Program, nil
 	}

@@ -39,7 +39,7 @@ func (a *App) promptShared(se *core.SharedWriteError) (bool, error) {
 	if len(se.Readers) > 0 {
 		fmt.Fprintf(a.Stderr, "%s is shared: agent-switch links %s to %s.\nWriting affects all of them.\n", se.Target, core.ReadersText(se.Readers), se.SharedPath)
 	} else {
-		fmt.Fprintf(a.Stderr, "%s lies behind %s,\na link agent-switch shares between profiles. Writing affects all profiles.\n", se.Target, se.SharedPath)
+		fmt.Fprintf(a.Stderr, "%s\nagent-switch shares between profiles. Writing affects all profiles.\n", se.Behind())
 	}
 	for i, c := range core.SharedWriteChoices() {
 		fmt.Fprintf(a.Stderr, "  %d) %s\n", i+1, c)

@@ -197,8 +197,17 @@ func (e *SharedWriteError) Error() string {
 		return fmt.Sprintf("%s is %s, which agent-switch shares with %s: a write there affects all of them; confirm with %q (--confirm-shared); %s",
 			e.Target, e.sourceWhere(), ReadersText(e.Readers), ChoiceWriteShared, ShareOffHint())
 	}
-	return fmt.Sprintf("%s lies behind %s, a link agent-switch shares between profiles: a write there affects all profiles; confirm with %q (--confirm-shared); %s",
-		e.Target, e.SharedPath, ChoiceWriteShared, ShareOffHint())
+	return fmt.Sprintf("%s agent-switch shares between profiles: a write there affects all profiles; confirm with %q (--confirm-shared); %s",
+		e.Behind(), ChoiceWriteShared, ShareOffHint())
+}
+
+// Behind says where the target stands to the shared link: "T lies behind
+// L, a link", or "T is a link" when the target is the link itself.
+func (e *SharedWriteError) Behind() string {
+	if e.Target == e.SharedPath {
+		return e.Target + " is a link"
+	}
+	return e.Target + " lies behind " + e.SharedPath + ", a link"
 }
 
 // sourceWhere says where the target stands to the shared source.

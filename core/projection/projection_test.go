@@ -105,7 +105,7 @@ func tree(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-func plan(t *testing.T, sys *core.System, root string, items []content.Item, force bool) *projection.Plan {
+func plan(t testing.TB, sys *core.System, root string, items []content.Item, force bool) *projection.Plan {
 	t.Helper()
 	var files []projection.Placed
 	var gaps []projection.Gap

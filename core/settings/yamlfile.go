@@ -171,6 +171,9 @@ func trails(n *yaml.Node) bool {
 	return slices.ContainsFunc(n.Content, trails)
 }
 
+// entryTrails: a key's line comment trails when its value has one too, or
+// when the value is an alias (the writer puts nothing after an alias on
+// its line and holds the comment for a later one).
 func entryTrails(k, v *yaml.Node) bool {
-	return (k.LineComment != "" && v.LineComment != "") || trails(k) || trails(v)
+	return (k.LineComment != "" && (v.LineComment != "" || v.Kind == yaml.AliasNode)) || trails(k) || trails(v)
 }

@@ -33,19 +33,7 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer end()
 
-	st, err := s.store()
-	if err != nil {
-		return err
-	}
-	snap, err := st.Read()
-	if err != nil {
-		return err
-	}
-	dir, err := s.sess.GateDir()
-	if err != nil {
-		return err
-	}
-	setup, err := gates.Load(s.cfg.Sys, snap, dir)
+	setup, err := s.gateSetup()
 	if err != nil {
 		return err
 	}
@@ -67,19 +55,7 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 // the project's files suggest where they give one away (the line doctor
 // and `charter gate run` print).
 func (s *Server) getGates(w http.ResponseWriter, r *http.Request) error {
-	st, err := s.store()
-	if err != nil {
-		return err
-	}
-	snap, err := st.Read()
-	if err != nil {
-		return err
-	}
-	dir, err := s.sess.GateDir()
-	if err != nil {
-		return err
-	}
-	setup, err := gates.Load(s.cfg.Sys, snap, dir)
+	setup, err := s.gateSetup()
 	if err != nil {
 		return err
 	}
@@ -87,6 +63,24 @@ func (s *Server) getGates(w http.ResponseWriter, r *http.Request) error {
 		Unconfigured []gates.Unconfigured `json:"unconfigured"`
 	}{setup.Config.Unconfigured()})
 	return nil
+}
+
+// gateSetup is the served project's gate configuration, read now: a run
+// and the list of unconfigured gates both see the files as they are.
+func (s *Server) gateSetup() (gates.Setup, error) {
+	st, err := s.store()
+	if err != nil {
+		return gates.Setup{}, err
+	}
+	snap, err := st.Read()
+	if err != nil {
+		return gates.Setup{}, err
+	}
+	dir, err := s.sess.GateDir()
+	if err != nil {
+		return gates.Setup{}, err
+	}
+	return gates.Load(s.cfg.Sys, snap, dir)
 }
 
 // decodeOptional is decode for a body that may be empty.

@@ -3,21 +3,19 @@ package core
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // TrustFileName is the user-global record of trusted projects (SPEC §13).
 const TrustFileName = "trust.json"
-
-// maxTrustFile bounds what is read of trust.json: a few hundred bytes per
-// project.
-const maxTrustFile = 4 << 20
 
 // TrustEntry is one trusted project: its root and the sha256 of the values
 // from its layers that charter runs or that steer the hook (see
@@ -69,35 +67,64 @@ func parseTrust(path string, data []byte) ([]TrustEntry, error) {
 	return f.Projects, nil
 }
 
-// TrustEntries lists the trusted projects, sorted by root.
+// TrustEntries lists the trusted projects, sorted by root. A trust file
+// charter does not believe (TrustFileProblem) lists none: every project is
+// untrusted until the user fixes it, and nothing that reads trust fails.
 func (s *System) TrustEntries() ([]TrustEntry, error) {
+	es, _, err := s.readTrust()
+	return es, err
+}
+
+// TrustFileProblem is why charter does not believe trust.json, nil when it
+// does (or when there is none). doctor shows it with its fix.
+func (s *System) TrustFileProblem() *TrustFileError {
+	_, bad, _ := s.readTrust()
+	return bad
+}
+
+// readTrust reads trust.json as every file charter did not write is read
+// (fsys: regular files only, opened without blocking, capped), and
+// believes it only when the user owns it and nobody else may write it.
+// bad says why not; err is a file that is not the trust file at all.
+func (s *System) readTrust() (es []TrustEntry, bad *TrustFileError, err error) {
 	path, err := s.TrustPath()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	f, err := s.Fs.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return []TrustEntry{}, nil
+	f, err := s.OpenFile(path, fsys.KindState)
+	if IsAbsent(err) {
+		return []TrustEntry{}, s.danglingTrust(path), nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return []TrustEntry{}, unreadableTrust(path, err), nil
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("read %s: not a regular file: remove it, then trust your projects again", path)
+	data, bad, err := s.believeTrust(path, f)
+	if bad != nil || err != nil {
+		return []TrustEntry{}, bad, err
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxTrustFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if len(data) > maxTrustFile {
-		return nil, Errorf(CodeTooLarge, "read %s: larger than %d bytes: fix or remove it, then trust your projects again", path, maxTrustFile)
-	}
-	es, err := parseTrust(path, data)
+	es, err = parseTrust(path, data)
 	if es == nil && err == nil {
 		es = []TrustEntry{}
 	}
-	return es, err
+	return es, nil, err
+}
+
+// believeTrust reads the opened trust file when what fstat says of it
+// lets charter believe it.
+func (s *System) believeTrust(path string, f afero.File) ([]byte, *TrustFileError, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, unreadableTrust(path, err), nil
+	}
+	if bad := s.unsafeTrust(path, fi); bad != nil {
+		return nil, bad, nil
+	}
+	data, err := fsys.ReadAll(f, path, fsys.KindState)
+	if err != nil {
+		return nil, unreadableTrust(path, err), nil
+	}
+	return data, nil, nil
 }
 
 // TrustEntryFor is the entry of the project rooted at root, nil when the
@@ -141,9 +168,20 @@ func (s *System) updateTrust(confirmShared bool, change func([]TrustEntry) ([]Tr
 	if err != nil {
 		return err
 	}
-	return s.UpdateFileOpts(path, WriteOptions{ConfirmShared: confirmShared, Owned: true}, func(old []byte) ([]byte, error) {
-		if len(old) > maxTrustFile {
-			return nil, Errorf(CodeTooLarge, "read %s: larger than %d bytes: fix or remove it, then trust your projects again", path, maxTrustFile)
+	o := WriteOptions{ConfirmShared: confirmShared, Owned: true, Kind: fsys.KindState}
+	return s.UpdateFileStream(path, o, func(f afero.File) (func(io.Writer) error, error) {
+		var old []byte
+		if f != nil {
+			// Entries someone else could have written are not carried
+			// into a file the user owns: the user fixes the file first.
+			data, bad, err := s.believeTrust(path, f)
+			switch {
+			case bad != nil:
+				return nil, bad
+			case err != nil:
+				return nil, err
+			}
+			old = data
 		}
 		es, err := parseTrust(path, old)
 		if err != nil {
@@ -158,6 +196,10 @@ func (s *System) updateTrust(confirmShared bool, change func([]TrustEntry) ([]Tr
 		}
 		slices.SortFunc(es, func(a, b TrustEntry) int { return strings.Compare(a.Root, b.Root) })
 		data, err := json.MarshalIndent(trustFile{Version: 1, Projects: es}, "", "  ")
-		return append(data, '\n'), err
+		if err != nil {
+			return nil, err
+		}
+		data = append(data, '\n')
+		return func(w io.Writer) error { _, err := w.Write(data); return err }, nil
 	})
 }

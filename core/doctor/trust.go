@@ -8,10 +8,14 @@ import (
 )
 
 // projectTrust: whether the project's own commands may run (SPEC §13),
-// and the projects passed over because another user owns them.
+// the projects passed over because another user owns them, and a trust
+// file charter does not believe (then no project is trusted).
 func projectTrust(r *run) []Check {
 	const name, label = "trust", "Trust"
 	var out []Check
+	if bad := r.Sys.TrustFileProblem(); bad != nil {
+		out = append(out, fail("trust-file", "Trust file", bad.Path+" "+bad.Problem+": until it is fixed, no project is trusted", bad.Fix))
+	}
 	if r.IgnoredProjects != nil {
 		ignored, err := r.IgnoredProjects()
 		if err == nil {

@@ -6,7 +6,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
@@ -15,7 +17,9 @@ import (
 
 // gates_run runs nothing of an untrusted project (SPEC §13): the request
 // the runner gets marks the project's gate, and gates.Run lists it without
-// running it. Trusted, it runs; changed, it stops again.
+// running it. Trusted, it runs; changed, it stops again. A trust file
+// others may write, or a named pipe in its place, trusts nothing and
+// blocks nothing.
 func TestGatesRunUntrustedProject(t *testing.T) {
 	e := newEnv(t)
 	proj := filepath.Join(t.TempDir(), "proj")
@@ -59,6 +63,47 @@ func TestGatesRunUntrustedProject(t *testing.T) {
 	}
 	if rep := run(); !rep.OK || !ran() {
 		t.Fatalf("trusted: %+v", rep)
+	}
+	// A trust file someone else may write trusts nothing; the run goes on.
+	tf, err := e.sys.TrustPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(tf, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if rep := run(); rep.OK || rep.Gates[0].Status != gates.StatusUntrusted || ran() {
+		t.Fatalf("trust file mode 0666: %+v", rep)
+	}
+	if err := os.Chmod(tf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if rep := run(); !rep.OK || !ran() {
+		t.Fatalf("trusted again: %+v", rep)
+	}
+	// A named pipe in its place trusts nothing either, and blocks nothing.
+	if err := os.Remove(tf); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(tf, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan gates.Report, 1)
+	go func() { // no t.Fatal off the test's goroutine: an error is a report that is not OK
+		rep, _ := l.RunGates(context.Background(), proj, nil, func(int, int, string) {})
+		done <- rep
+	}()
+	select {
+	case rep := <-done:
+		if rep.OK || len(rep.Gates) != 1 || rep.Gates[0].Status != gates.StatusUntrusted || ran() {
+			t.Fatalf("trust file a named pipe: %+v", rep)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("gates_run blocked on a named pipe as the trust file")
+	}
+	os.Remove(tf)
+	if _, err := gates.TrustProject(e.sys, snap, shown.SHA256, nil, false); err != nil {
+		t.Fatal(err)
 	}
 	e.write(t, settingsFile, "gates:\n  tests:\n    command: touch "+marker+" && true\n  lint:\n    required: false\n")
 	if rep := run(); rep.OK || rep.Gates[0].Status != gates.StatusUntrusted || ran() {

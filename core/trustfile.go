@@ -1,0 +1,84 @@
+package core
+
+import (
+	"fmt"
+	"io/fs"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/errcode"
+	"github.com/agentkit/charter/helpers/shell"
+)
+
+// TrustFileError is why charter does not believe trust.json. Whoever can
+// write that file can make a repository's commands run as the user, so a
+// file another user owns, one that group or others may write, or one that
+// is not a regular file counts as holding no entry: every project is
+// untrusted until the user fixes it. Reads never fail on it (ping, the
+// hooks and `gate run` go on, untrusted); doctor shows it, and `charter
+// trust` refuses to carry its entries into a new file.
+type TrustFileError struct {
+	Path    string
+	Problem string // what is wrong, after the path: "is writable by …"
+	Fix     string // the command or step that fixes it
+	Err     error  // the read's own refusal, when there is one
+}
+
+func (e *TrustFileError) Error() string {
+	return fmt.Sprintf("%s %s, so charter trusts no project until it is fixed: %s", e.Path, e.Problem, e.Fix)
+}
+
+// Code is untrusted: what the problem does is leave every project so.
+func (e *TrustFileError) Code() string { return errcode.Untrusted }
+
+func (e *TrustFileError) Unwrap() error { return e.Err }
+
+// unsafeTrust is the problem with a trust file fstat describes as fi: not
+// the user's own, or writable by someone else. nil where files have no
+// owner (Windows, whose modes say nothing of other users either).
+func (s *System) unsafeTrust(path string, fi fs.FileInfo) *TrustFileError {
+	euid, ok := s.euid()
+	if !ok {
+		return nil
+	}
+	q := shell.Quote(path)
+	if uid, known := fileOwner(fi); known && uid != euid {
+		return &TrustFileError{Path: path,
+			Problem: fmt.Sprintf("is owned by uid %d, not by you (uid %d)", uid, euid),
+			Fix:     fmt.Sprintf("if its entries are yours, take it back (`sudo chown %d %s && chmod 600 %s`); else remove it (`rm %s`) and trust your projects again", euid, q, q, q)}
+	}
+	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+		return &TrustFileError{Path: path,
+			Problem: fmt.Sprintf("is writable by group or others (mode %04o), so someone else may have trusted a project in your name", perm),
+			Fix:     fmt.Sprintf("check its entries, then `chmod 600 %s` (or remove it, `rm %s`, and trust your projects again)", q, q)}
+	}
+	return nil
+}
+
+// unreadableTrust is a trust file the capped, non-blocking read refused (a
+// named pipe, a device, a directory, a file over the cap) or could not read.
+func unreadableTrust(path string, err error) *TrustFileError {
+	return &TrustFileError{Path: path, Problem: "cannot be read as charter's trust file (" + err.Error() + ")", Err: err,
+		Fix: fmt.Sprintf("remove it (`rm %s`) and trust your projects again; charter writes a new one", shell.Quote(path))}
+}
+
+// danglingTrust is the problem of a trust file that is a link to nothing,
+// nil when there is simply no trust file.
+func (s *System) danglingTrust(path string) *TrustFileError {
+	ls, ok := s.Fs.(afero.Lstater)
+	if !ok {
+		return nil
+	}
+	fi, lstated, err := ls.LstatIfPossible(path)
+	if err != nil || !lstated || fi.Mode()&fs.ModeSymlink == 0 {
+		return nil
+	}
+	to := "something"
+	if lr, ok := s.Fs.(afero.LinkReader); ok {
+		if text, err := lr.ReadlinkIfPossible(path); err == nil {
+			to = text
+		}
+	}
+	return &TrustFileError{Path: path, Problem: fmt.Sprintf("is a link to %s, which does not exist", to),
+		Fix: fmt.Sprintf("remove the link (`rm %s`) or restore what it leads to", shell.Quote(path))}
+}

@@ -1,7 +1,11 @@
 package core
 
 import (
+	"errors"
+	"io"
 	"io/fs"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/afero"
@@ -83,11 +87,14 @@ func (s *System) ListWithin(root, dir string) (entries []fs.FileInfo, notDir boo
 	if err := s.Confine(root, s.Paths.Join(dir, ".probe")); err != nil {
 		return nil, false, err
 	}
-	return s.listDir(root, dir)
+	return s.listDir(root, dir, 0)
 }
 
-// listDir is ListWithin after its confinement check.
-func (s *System) listDir(root, dir string) (entries []fs.FileInfo, notDir bool, err error) {
+// listDir is ListWithin after its confinement check. With max > 0 it
+// reads at most max+1 entries, unsorted once there are more than max: a
+// caller with a cap learns the folder is over it without holding a
+// listing of a million names.
+func (s *System) listDir(root, dir string, max int) (entries []fs.FileInfo, notDir bool, err error) {
 	fi, err := s.Fs.Stat(dir)
 	switch {
 	case IsAbsent(err):
@@ -97,9 +104,37 @@ func (s *System) listDir(root, dir string) (entries []fs.FileInfo, notDir bool, 
 	case !fi.IsDir():
 		return nil, true, nil
 	}
-	entries, err = afero.ReadDir(s.Fs, dir)
+	if max <= 0 {
+		entries, err = afero.ReadDir(s.Fs, dir)
+	} else {
+		entries, err = readDirMax(s.Fs, dir, max+1)
+	}
 	if err != nil {
 		return nil, false, ReadError(dir, err)
 	}
 	return entries, false, nil
+}
+
+// readDirMax is afero.ReadDir of at most n entries.
+func readDirMax(afs afero.Fs, dir string, n int) ([]fs.FileInfo, error) {
+	f, err := afs.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var entries []fs.FileInfo
+	for len(entries) < n {
+		batch, err := f.Readdir(n - len(entries))
+		entries = append(entries, batch...)
+		if errors.Is(err, io.EOF) || (err == nil && len(batch) == 0) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(entries) < n {
+		slices.SortFunc(entries, func(a, b fs.FileInfo) int { return strings.Compare(a.Name(), b.Name()) })
+	}
+	return entries, nil
 }

@@ -48,6 +48,7 @@ const (
 	CodeNotAbsolute            = errcode.NotAbsolute
 	CodeOutsideProject         = errcode.OutsideProject
 	CodeTooLarge               = errcode.TooLarge
+	CodeLibraryTooLarge        = errcode.LibraryTooLarge
 	CodeForeignOwner           = errcode.ForeignOwner
 	CodeMalformedSettings      = errcode.MalformedSettings
 	CodeMalformedMarkers       = errcode.MalformedMarkers

@@ -280,7 +280,11 @@ func firstError(errs []error) error {
 }
 
 // List is ListWithin(root, dir), confined through the batch.
-func (r *Reader) List(dir string) ([]fs.FileInfo, bool, error) {
+func (r *Reader) List(dir string) ([]fs.FileInfo, bool, error) { return r.ListMax(dir, 0) }
+
+// ListMax is List reading at most max+1 entries (max 0: all); more than
+// max entries means the folder holds more, and they are not sorted.
+func (r *Reader) ListMax(dir string, max int) ([]fs.FileInfo, bool, error) {
 	if r.b != nil {
 		t, err := r.b.Target(r.s.Paths.Join(dir, ".probe"))
 		if err != nil {
@@ -288,7 +292,7 @@ func (r *Reader) List(dir string) ([]fs.FileInfo, bool, error) {
 		}
 		t.Close()
 	}
-	return r.s.listDir(r.root, dir)
+	return r.s.listDir(r.root, dir, max)
 }
 
 // Close releases the directories the batch held.

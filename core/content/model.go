@@ -80,8 +80,8 @@ type Item struct {
 // File is one supporting file of a skill.
 type File struct {
 	Rel  string // slash-separated, relative to the skill's folder
-	Data []byte
-	Exec bool // the source is executable: the projected copy is too
+	Data []byte // nil when the library was loaded by LoadNames
+	Exec bool   // the source is executable: the projected copy is too
 }
 
 // Key identifies an item: a higher layer's item of the same key replaces

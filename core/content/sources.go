@@ -55,12 +55,24 @@ func Load(sys *core.System, sc core.Scope, project *core.Project, policyPath str
 	return LoadLayers(sys, Sources(sys, sc, project, policyPath))
 }
 
+// LoadNames is Load without the bytes of a skill's other files (their
+// File.Data is nil): what lists and shows need. The caps are checked as
+// Load checks them, so a library Load refuses is refused here too.
+func LoadNames(sys *core.System, sc core.Scope, project *core.Project, policyPath string) (*Library, error) {
+	return loadLayers(sys, Sources(sys, sc, project, policyPath), true)
+}
+
 // LoadLayers reads every item of layers, each file once. A malformed
 // source is a *MalformedError listing every problem with file and line; a
 // file that cannot be read (a link out of the project, a file over the
-// cap, a named pipe) is that error.
+// cap, a named pipe) is that error, and so is a skill folder or a library
+// over its caps (caps.go), found before anything is read.
 func LoadLayers(sys *core.System, layers []Layer) (*Library, error) {
-	l := &loader{sys: sys, agents: sys.AgentNames()}
+	return loadLayers(sys, layers, false)
+}
+
+func loadLayers(sys *core.System, layers []Layer, names bool) (*Library, error) {
+	l := &loader{sys: sys, agents: sys.AgentNames(), names: names}
 	defer l.close()
 	for _, ly := range layers {
 		for _, k := range Kinds() {
@@ -89,6 +101,8 @@ type loader struct {
 	problems []Problem
 	items    []*Item
 	readers  map[string]*core.Reader // by project root: each folder walked once
+	names    bool                    // a skill's other files are listed, not read
+	total    tally                   // every job's files, for the library's caps
 }
 
 type slot struct {
@@ -136,11 +150,14 @@ func (l *loader) bad(path, format string, args ...any) {
 
 // list returns a folder's entries (not following links in them), sorted;
 // nil when it does not exist. A folder a repository chose must resolve
-// inside the project.
+// inside the project; one of more than MaxFolderEntries is refused.
 func (l *loader) list(ly Layer, dir string) ([]fs.FileInfo, error) {
-	entries, notDir, err := l.reader(ly.Within).List(dir)
+	entries, notDir, err := l.reader(ly.Within).ListMax(dir, MaxFolderEntries)
 	if notDir {
 		l.bad(dir, "is not a folder: charter reads items from a folder of this name")
+	}
+	if err == nil && len(entries) > MaxFolderEntries {
+		return nil, overfull(dir)
 	}
 	return entries, err
 }
@@ -196,6 +213,9 @@ func (l *loader) kind(ly Layer, k Kind) error {
 			l.bad(path, "%s", msg)
 			continue
 		}
+		if err := l.add(ly, path, tally{1, l.listedSize(path, e)}); err != nil {
+			return err
+		}
 		l.slots = append(l.slots, slot{job: &job{ly: ly, kind: k, name: stem, path: path}})
 	}
 	return nil
@@ -221,6 +241,9 @@ func (l *loader) finish() error {
 		byRoot[r] = append(byRoot[r], &j.data)
 		pathsOf[r] = append(pathsOf[r], j.path)
 		for f := range j.files {
+			if l.names {
+				break
+			}
 			byRoot[r] = append(byRoot[r], &j.files[f].Data)
 			pathsOf[r] = append(pathsOf[r], j.paths[f])
 		}
@@ -278,6 +301,7 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 		path string
 	}
 	var others []other
+	var count tally // the folder's, SKILL.md included
 	hasSkill := false
 	var walk func(rel string) error
 	walk = func(rel string) error {
@@ -305,8 +329,14 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 				l.bad(path, "is %s: a skill folder holds only files and folders", fsys.Describe(m))
 			case r == SkillFile:
 				hasSkill = true
+				if err := count.addSkillFile(dir, e.Size()); err != nil {
+					return err
+				}
 			default:
 				others = append(others, other{File{Rel: r, Exec: m&0o111 != 0}, path})
+				if err := count.addSkillFile(dir, e.Size()); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -320,6 +350,9 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 	case !hasSkill:
 		l.bad(dir, "has no %s: a skill folder holds its %s with name and description", SkillFile, SkillFile)
 	default:
+		if err := l.add(ly, dir, count); err != nil {
+			return err
+		}
 		slices.SortFunc(others, func(a, b other) int { return strings.Compare(a.Rel, b.Rel) })
 		j := &job{ly: ly, kind: KindSkill, name: name, path: l.sys.Paths.Join(dir, SkillFile)}
 		for _, o := range others {

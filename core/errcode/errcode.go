@@ -55,6 +55,10 @@ const (
 	TooLarge           = "file_too_large"  // a file over the size charter reads of its kind
 	ForeignOwner       = "foreign_owner"   // a project owned by another user
 
+	// A skill folder or the whole content library holds more files or
+	// bytes than charter reads of one (checked before anything is read).
+	LibraryTooLarge = "library_too_large"
+
 	// A file charter has to read is broken; it is never rewritten.
 	MalformedSettings      = "malformed_settings"
 	MalformedMarkers       = "malformed_markers"
@@ -89,6 +93,7 @@ func All() []string {
 		SharedWrite, Cancelled, StaleETag, ReadOnlyFile, NotWritable, GateRunning, Untrusted, ProjectionConflict,
 		IsDirectory, NotDirectory, NotRegularFile, ChangedDuringWrite, NotAbsolute,
 		OutsideProject, TooLarge, ForeignOwner,
+		LibraryTooLarge,
 		MalformedSettings, MalformedMarkers, LinkLoop, MalformedPolicy, MalformedMCPJSON,
 		MalformedAgentSettings, MalformedReport, MalformedContent, ItemExists,
 		NoHome, NoServer, ServerRunning, ScopeExists, NotSupported, NoBrowser,

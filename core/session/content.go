@@ -9,13 +9,19 @@ import (
 
 // Library reads every content source this run sees (SPEC §12): the
 // global and scope folders, the project's .charter/ and the policy's
-// folder, with the selection the effective settings make.
+// folder, with the selection the effective settings make. It is what
+// lists and shows read: a skill's other files are named, not read
+// (content.LoadNames), so listing a large library holds only its sources.
 func (s *Session) Library() (*content.Library, content.Selection, error) {
 	st, snap, err := s.Read()
 	if err != nil {
 		return nil, content.Selection{}, err
 	}
-	lib, err := s.load(snap, st.Project())
+	policy, err := settings.PolicyPath(s.Sys)
+	if err != nil {
+		return nil, content.Selection{}, err
+	}
+	lib, err := content.LoadNames(s.Sys, snap.Scope, st.Project(), policy)
 	return lib, content.SelectionOf(snap.Values), err
 }
 

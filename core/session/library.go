@@ -160,22 +160,29 @@ func (s *Session) ContentShow(k content.Kind, name string) (ContentBody, error) 
 }
 
 // projectRel turns a path an agent names into the slash-separated path
-// relative to the project root (the directory the gates run in): a
-// relative path is taken as it is, an absolute one must lie inside.
+// relative to the project root (the directory the gates run in). It is the
+// one confinement of such a path, whichever skin it came through: a
+// relative path is taken from the root (the CLI makes it absolute from the
+// working directory first), and the path must lie inside the root both as
+// spelled and where the links on its way lead (core.Confine), else
+// outside_project.
 func (s *Session) projectRel(path string) (string, error) {
-	if !s.Sys.Paths.IsAbs(path) {
-		if s.Sys.Paths.Sep() != "/" {
-			path = strings.ReplaceAll(path, s.Sys.Paths.Sep(), "/")
-		}
-		return path, nil
-	}
 	root, err := s.GateDir()
 	if err != nil {
 		return "", err
 	}
-	segs, ok := s.Sys.Paths.Within(s.Sys.Paths.Clean(root), s.Sys.Paths.Clean(path))
+	root = s.Sys.Paths.Clean(root)
+	abs := path
+	if !s.Sys.Paths.IsAbs(abs) {
+		abs = s.Sys.Paths.Join(root, path)
+	}
+	abs = s.Sys.Paths.Clean(abs)
+	segs, ok := s.Sys.Paths.Within(root, abs)
 	if !ok {
 		return "", core.Errorf(core.CodeOutsideProject, "%s is not inside the project %s: give a path relative to the project root, or an absolute one inside it", path, root)
+	}
+	if err := s.Sys.Confine(root, abs); err != nil {
+		return "", err
 	}
 	return strings.Join(segs, "/"), nil
 }

@@ -57,6 +57,7 @@ func exitFor(code string) (_ ExitCode, ok bool) {
 		core.CodeMalformedContent, core.CodeItemExists, core.CodeLinkLoop, core.CodeServerRunning, core.CodeScopeExists,
 		core.CodeIsDirectory, core.CodeNotDirectory, core.CodeNotRegularFile, core.CodeChangedDuringWrite, core.CodeNotAbsolute,
 		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted,
+		core.CodeGitDir, core.CodeLinkedTarget, core.CodeDanglingLink,
 		core.CodeProjectionConflict, core.CodeLibraryTooLarge,
 		// a server's answers to charter's own requests
 		core.CodeNotFound, core.CodeMethodNotAllowed, core.CodePayloadTooLarge,

@@ -27,7 +27,7 @@ func (s *System) Confine(root, path string) error {
 	if root == "" || !s.onOS() {
 		return nil
 	}
-	t, err := fsys.Walk(path, fsys.Options{Boundary: root, Confirmed: true})
+	t, err := fsys.Walk(path, s.within(root))
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (s *System) OpenWithin(root, path string, k fsys.Kind) (afero.File, error) 
 	if root == "" || !s.onOS() {
 		return s.OpenFile(path, k)
 	}
-	t, err := fsys.Walk(path, fsys.Options{Boundary: root, Confirmed: true})
+	t, err := fsys.Walk(path, s.within(root))
 	if err != nil {
 		return nil, err
 	}

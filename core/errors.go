@@ -47,6 +47,9 @@ const (
 	CodeChangedDuringWrite     = errcode.ChangedDuringWrite
 	CodeNotAbsolute            = errcode.NotAbsolute
 	CodeOutsideProject         = errcode.OutsideProject
+	CodeGitDir                 = errcode.GitDir
+	CodeLinkedTarget           = errcode.LinkedTarget
+	CodeDanglingLink           = errcode.DanglingLink
 	CodeTooLarge               = errcode.TooLarge
 	CodeLibraryTooLarge        = errcode.LibraryTooLarge
 	CodeForeignOwner           = errcode.ForeignOwner

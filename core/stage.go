@@ -22,7 +22,7 @@ func (s *System) StageFile(path string, o WriteOptions, data []byte) (*fsys.Stag
 	if !s.onOS() {
 		return nil, Errorf(CodeNotSupported, "%s: projecting files needs the operating system's file system", path)
 	}
-	opts := s.walkOptions(o.ConfirmShared, o.Within)
+	opts := s.writeWalk(o)
 	opts.Create, opts.DirMode = true, o.dirMode()
 	t, err := fsys.Walk(path, opts)
 	if err != nil {
@@ -62,7 +62,7 @@ func (g *Stager) target(path string, mode fs.FileMode) (*fsys.Target, error) {
 	o.NewMode = mode
 	b := g.batches[o.dirMode()]
 	if b == nil {
-		opts := g.s.walkOptions(o.ConfirmShared, o.Within)
+		opts := g.s.writeWalk(o)
 		opts.Create, opts.DirMode = true, o.dirMode()
 		// New folders are made whole and published at once, unless a
 		// batch for another folder mode might make the same name.
@@ -159,12 +159,21 @@ type Reader struct {
 }
 
 // Reader starts a batch of ReadWithin(root, ...).
-func (s *System) Reader(root string) *Reader {
+func (s *System) Reader(root string) *Reader { return s.reader(root, false) }
+
+// WholeReader is Reader for the targets of whole files charter projects
+// into the project (WriteOptions.Whole): a link inside the project on the
+// way is refused as the write would refuse it, before anything is written.
+func (s *System) WholeReader(root string) *Reader { return s.reader(root, true) }
+
+func (s *System) reader(root string, whole bool) *Reader {
 	r := &Reader{s: s, root: root}
 	if root != "" && s.onOS() {
 		// The companion home only names the first link inside its tree
 		// (Target.Shared, for SharedAt): confirmed, every link is followed.
-		r.b = fsys.NewBatch(s.walkOptions(true, root))
+		o := s.walkOptions(true, root)
+		o.StrictLinks = whole
+		r.b = fsys.NewBatch(o)
 	}
 	return r
 }
@@ -311,7 +320,7 @@ func (s *System) RemoveFile(path string, o WriteOptions) error {
 		}
 		return nil
 	}
-	t, err := fsys.Walk(path, s.walkOptions(o.ConfirmShared, o.Within))
+	t, err := fsys.Walk(path, s.writeWalk(o))
 	if err != nil {
 		return walkError(path, err)
 	}
@@ -326,7 +335,7 @@ func (s *System) RemoveEmptyDir(path string, o WriteOptions) (bool, error) {
 	if !s.onOS() {
 		return s.Fs.Remove(path) == nil, nil
 	}
-	t, err := fsys.Walk(path, s.walkOptions(o.ConfirmShared, o.Within))
+	t, err := fsys.Walk(path, s.writeWalk(o))
 	if err != nil {
 		return false, walkError(path, err)
 	}

@@ -39,9 +39,24 @@ type WriteOptions struct {
 	// anything is written (fsys.Options.Boundary). "" follows links as
 	// ever: a user's dotfiles manager relies on that.
 	Within string
+	// Whole, with Within, is a whole file charter writes in the project (a
+	// projected rule or skill file, a source, the record): a link inside
+	// the project on the way is refused (code linked_target), as is the
+	// repository's git folder by any path (code git_dir).
+	Whole bool
+	// LinkTo, with Within, is the files (relative to the project root) a
+	// link inside the project may lead to for a file charter only edits
+	// part of: CLAUDE.md -> AGENTS.md is one file with one block.
+	LinkTo []string
 	// Kind is what the file is, for the cap on reading the old one
 	// (fsys.Kind); the zero Kind is an agent instruction file's.
 	Kind fsys.Kind
+	// Locked, for WriteAtomicOpts, says the caller holds WithLock of this
+	// very path, as every writer of the file does: a temporary file of its
+	// name can then be no live writer's, so each one a killed run left is
+	// removed whatever its age (a record left beside it would be committed
+	// with the project).
+	Locked bool
 }
 
 func (o WriteOptions) perm() fsys.Perm {
@@ -71,7 +86,7 @@ func (s *System) walkOptions(confirm bool, within string) fsys.Options {
 	if err != nil {
 		home = "" // without a home there is no companion tree to protect
 	}
-	return fsys.Options{Home: home, Confirmed: confirm, Boundary: within}
+	return fsys.Options{Home: home, Confirmed: confirm, Boundary: within, GitDirs: s.gitDirs(within)}
 }
 
 // walkError turns the walk's refusal into the domain's shared-write error.
@@ -183,7 +198,7 @@ func (s *System) updateFileStream(target string, o WriteOptions, update func(old
 	if !s.onOS() {
 		return s.memUpdate(target, o, update)
 	}
-	opts := s.walkOptions(o.ConfirmShared, o.Within)
+	opts := s.writeWalk(o)
 	t, unlock, err := s.lockTarget(target, opts)
 	if err != nil {
 		return err
@@ -331,7 +346,7 @@ func (s *System) writeAtomicOpts(path string, o WriteOptions, data []byte) error
 	if !s.onOS() {
 		return s.memWrite(path, o, data)
 	}
-	opts := s.walkOptions(o.ConfirmShared, o.Within)
+	opts := s.writeWalk(o)
 	opts.Create, opts.DirMode = true, o.dirMode()
 	t, err := fsys.Walk(path, opts)
 	if err != nil {
@@ -343,13 +358,19 @@ func (s *System) writeAtomicOpts(path string, o WriteOptions, data []byte) error
 			return err
 		}
 	}
-	// No lock of path is held here (a caller may hold WithLock of this file
-	// or another, so none can be taken), so a fresh temporary file of the
-	// name may be a live writer's: only one untouched for StaleTempAge is
-	// removed. A write takes milliseconds; the hour leaves room for a slow
-	// disk and a network file system's clock. A writer stuck even longer
-	// only sees its rename fail: the file is never half written.
-	t.RemoveStaleBefore(s.Now().Add(-StaleTempAge)) // best effort: a leftover costs disk space, not data
+	// Without o.Locked no lock of path is known to be held here (a caller
+	// may hold WithLock of this file or another, so none can be taken), so
+	// a fresh temporary file of the name may be a live writer's: only one
+	// untouched for StaleTempAge is removed. A write takes milliseconds;
+	// the hour leaves room for a slow disk and a network file system's
+	// clock. A writer stuck even longer only sees its rename fail: the
+	// file is never half written. Best effort either way: a leftover costs
+	// disk space, not data.
+	if o.Locked {
+		t.RemoveStale()
+	} else {
+		t.RemoveStaleBefore(s.Now().Add(-StaleTempAge))
+	}
 	t.BeforeRename = s.beforeRename
 	return t.Write(data, o.perm())
 }

@@ -141,6 +141,9 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			}
 		}
 		preq.RecordPath = req.Content.RecordPath
+		if level == LevelUser {
+			preq.Bases = userBases(sys)
+		}
 		if level == LevelProject {
 			preq.Root = req.Project.Dir
 			preq.RecordPath = sys.Paths.Join(req.Project.Dir, ".charter", "projection.lock")
@@ -218,6 +221,18 @@ func unplacedGaps(sys *core.System, names []string, sel []core.Agent, level stri
 			continue
 		}
 		out = append(out, projection.Project(a.Name, c.Items, projection.Options{Level: lvl, Autoload: c.Autoload}).Gaps...)
+	}
+	return out
+}
+
+// userBases are the agents' directories of the active profile: the only
+// places a user-level record entry may be acted on.
+func userBases(sys *core.System) map[string]string {
+	out := map[string]string{}
+	for _, a := range sys.Agents() {
+		if p, err := sys.UserPath(a); err == nil {
+			out[a.Name] = sys.Paths.Dir(p)
+		}
 	}
 	return out
 }

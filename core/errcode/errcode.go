@@ -54,6 +54,9 @@ const (
 	OutsideProject     = "outside_project" // a repository's link leads out of the project
 	TooLarge           = "file_too_large"  // a file over the size charter reads of its kind
 	ForeignOwner       = "foreign_owner"   // a project owned by another user
+	GitDir             = "git_dir"         // a project path that leads into the repository's .git
+	LinkedTarget       = "linked_target"   // a projected file or folder in a project that is a link
+	DanglingLink       = "dangling_link"   // a write through a link whose folder does not exist
 
 	// A skill folder or the whole content library holds more files or
 	// bytes than charter reads of one (checked before anything is read).
@@ -92,7 +95,7 @@ func All() []string {
 		Unauthorized, ForbiddenOrigin, MisdirectedRequest,
 		SharedWrite, Cancelled, StaleETag, ReadOnlyFile, NotWritable, GateRunning, Untrusted, ProjectionConflict,
 		IsDirectory, NotDirectory, NotRegularFile, ChangedDuringWrite, NotAbsolute,
-		OutsideProject, TooLarge, ForeignOwner,
+		OutsideProject, TooLarge, ForeignOwner, GitDir, LinkedTarget, DanglingLink,
 		LibraryTooLarge,
 		MalformedSettings, MalformedMarkers, LinkLoop, MalformedPolicy, MalformedMCPJSON,
 		MalformedAgentSettings, MalformedReport, MalformedContent, ItemExists,

@@ -23,9 +23,10 @@ type Batch struct {
 	missing map[string]*Target // a walk without Create: a directory not there
 	staged  []*Target          // made under a temporary name, not yet published
 
-	ids             bool // home and bnd are known
+	ids             bool // home, bnd and gits are known
 	home, bnd       [2]uint64
 	hasHome, hasBnd bool
+	gits            [][2]uint64
 }
 
 // NewBatch starts a batch of walks with o.
@@ -57,6 +58,9 @@ func (b *Batch) Target(path string) (*Target, error) {
 		t := &Target{Path: path, Dir: join(d.Dir, d.Name), Name: name, Shared: d.Shared, Missing: true, fd: -1, rfd: -1, chain: d.chain}
 		b.missing[dir] = t
 		return t, nil
+	}
+	if b.o.Boundary != "" && isGitName(name) && d.bound && !d.made {
+		return Walk(path, b.o) // the boundary's .git, perhaps: Walk decides
 	}
 	var st unix.Stat_t
 	if d.made {
@@ -121,15 +125,19 @@ func (b *Batch) below(p *Target, dir string) *Target {
 	if !b.ids {
 		b.home, b.hasHome = identity(b.o.Home)
 		b.bnd, b.hasBnd = identity(b.o.Boundary)
+		b.gits = gitIdentities(b.o.GitDirs)
 		b.ids = true
 	}
-	w.home, w.hasHome, w.bound, w.hasBound = b.home, b.hasHome, b.bnd, b.hasBnd
+	w.home, w.hasHome, w.bound, w.hasBound, w.gits = b.home, b.hasHome, b.bnd, b.hasBnd, b.gits
 	if b.o.Boundary != "" && !w.hasBound {
 		return nil
 	}
 	top := &frame{fd: p.fd, path: p.Dir, inside: p.inside, bound: p.bound, dev: p.dev, ino: p.ino}
 	w.stack = []frame{*top}
 	name := filepath.Base(dir)
+	if w.gitStep(top, name) != nil {
+		return nil // Walk words the refusal
+	}
 	if b.o.StageNew && !p.hidden {
 		if t := b.stageBelow(w, p, dir); t != nil {
 			return t

@@ -63,6 +63,14 @@ type Options struct {
 	// *OutsideError. An existing directory; links in its own spelling are
 	// the user's and followed.
 	Boundary string
+	// GitDirs are more folders a walk with Boundary never reaches, besides
+	// the boundary's own ".git" (repo.go): where a ".git" file points.
+	GitDirs []string
+	// StrictLinks, with Boundary, refuses a link met inside the boundary
+	// (*LinkedError), unless the walk ends at one of LinkTo (paths
+	// relative to the boundary, slash-separated).
+	StrictLinks bool
+	LinkTo      []string
 }
 
 // Perm says which mode a written file gets.
@@ -91,11 +99,6 @@ func (p Perm) mode(old fs.FileMode, exists bool) (mode fs.FileMode, exact bool) 
 	}
 	return mode, exact
 }
-
-// tempInfix names charter's temporary files: ".<name>.tmp-<random>".
-const tempInfix = ".tmp-"
-
-func tempPrefix(name string) string { return "." + name + tempInfix }
 
 // BlockedError is a walk that met a link inside the companion tree without
 // confirmation. Core turns it into its SharedWriteError.

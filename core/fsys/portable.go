@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -99,7 +98,7 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 		}
 		return &OutsideError{Path: path, Link: link, Root: o.Boundary}
 	}
-	shared, outLink, links := "", "", 0
+	shared, outLink, links, boundAt := "", "", 0, ""
 	setRoot := func(p string) error {
 		root := filepath.VolumeName(p) + string(filepath.Separator)
 		fi, err := os.Stat(root)
@@ -125,6 +124,12 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 			continue
 		}
 		p := filepath.Join(top.path, c.name)
+		if bound != nil && isBound(top.info) && isGitName(c.name) {
+			return nil, &GitDirError{Path: path, Link: outLink, Git: p}
+		}
+		if bound != nil && isBound(top.info) && boundAt == "" {
+			boundAt = top.path
+		}
 		fi, err := os.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) && !last && o.Create && (bound == nil || top.bound) {
 			if err := os.Mkdir(p, o.DirMode.Perm()); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -136,6 +141,9 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 		case errors.Is(err, fs.ErrNotExist) && last:
 			if err := confined(top.bound, outLink); err != nil {
 				return nil, err
+			}
+			if o.StrictLinks && outLink != "" && !o.linkTo(boundAt, p) {
+				return nil, &LinkedError{Path: path, Link: outLink, To: p}
 			}
 			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, o: o, dirInfo: top.info, chain: chain(top, c.name)}, nil
 		case errors.Is(err, fs.ErrNotExist):
@@ -172,6 +180,9 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 			if top.bound && outLink == "" {
 				outLink = shown
 			}
+			if top.bound && o.StrictLinks && len(o.LinkTo) == 0 {
+				return nil, &LinkedError{Path: path, Link: shown}
+			}
 			if links++; links > MaxLinks {
 				return nil, &LinkLoopError{Path: path}
 			}
@@ -190,6 +201,9 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 		case last:
 			if err := confined(top.bound, outLink); err != nil {
 				return nil, err
+			}
+			if o.StrictLinks && outLink != "" && !o.linkTo(boundAt, p) {
+				return nil, &LinkedError{Path: path, Link: outLink, To: p}
 			}
 			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, IsDir: fi.IsDir(), o: o, dirInfo: top.info, chain: chain(top, c.name)}, nil
 		case !fi.IsDir():
@@ -374,7 +388,7 @@ func (t *portableTarget) removeTemps(cutoff time.Time) (int, error) {
 	}
 	n := 0
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), tempPrefix(t.Name)) || !e.Type().IsRegular() {
+		if !isTempOf(e.Name(), t.Name) || !e.Type().IsRegular() {
 			continue
 		}
 		if !cutoff.IsZero() {

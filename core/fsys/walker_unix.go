@@ -25,8 +25,12 @@ type walker struct {
 	home     [2]uint64
 	hasHome  bool
 	bound    [2]uint64
-	hasBound bool   // o.Boundary is set (and exists: Walk checks)
-	outLink  string // the first link followed inside the boundary
+	hasBound bool        // o.Boundary is set (and exists: Walk checks)
+	outLink  string      // the first link followed inside the boundary
+	gits     [][2]uint64 // o.GitDirs that exist
+	boundAt  string      // the boundary's physical path, once the walk is in it
+	lastLink string      // the last link followed, as shown
+	viaLink  bool        // the component being opened comes from a link's text
 	stack    []frame
 	links    int
 	shared   string
@@ -59,6 +63,7 @@ func walk(path string, o Options, dir bool) (t *Target, err error) {
 		if w.bound, w.hasBound = identity(o.Boundary); !w.hasBound {
 			return nil, &fs.PathError{Op: "find project", Path: o.Boundary, Err: fs.ErrNotExist}
 		}
+		w.gits = gitIdentities(o.GitDirs)
 	}
 	defer func() {
 		if err != nil {
@@ -82,6 +87,9 @@ func walk(path string, o Options, dir bool) (t *Target, err error) {
 			continue
 		}
 		top := w.top()
+		if err := w.gitStep(top, c.name); err != nil {
+			return nil, err
+		}
 		if last {
 			var st unix.Stat_t
 			err := unix.Fstatat(top.fd, c.name, &st, unix.AT_SYMLINK_NOFOLLOW)
@@ -100,6 +108,7 @@ func walk(path string, o Options, dir bool) (t *Target, err error) {
 			}
 			return w.finish(c.name, true, &st)
 		}
+		w.viaLink = c.shown == ""
 		fd, err := w.openDir(top, c.name)
 		switch {
 		case err == errIsLink:
@@ -122,6 +131,9 @@ func walk(path string, o Options, dir bool) (t *Target, err error) {
 	top := w.top()
 	if err := w.confined(top.bound); err != nil {
 		return nil, err
+	}
+	if w.o.StrictLinks && w.outLink != "" {
+		return nil, &LinkedError{Path: w.path, Link: w.outLink}
 	}
 	if dir {
 		t = &Target{Path: w.path, Dir: top.path, Shared: w.shared, IsDir: true, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino,
@@ -178,6 +190,15 @@ func (w *walker) push(fd int, path string) error {
 		f.inside = true
 	}
 	f.bound = len(w.stack) > 0 && w.top().bound || w.hasBound && f.dev == w.bound[0] && f.ino == w.bound[1]
+	if f.bound && w.boundAt == "" {
+		w.boundAt = path
+	}
+	for _, g := range w.gits {
+		if f.dev == g[0] && f.ino == g[1] {
+			unix.Close(fd)
+			return &GitDirError{Path: w.path, Link: w.outLink, Git: path}
+		}
+	}
 	w.stack = append(w.stack, f)
 	return nil
 }
@@ -229,7 +250,9 @@ func (w *walker) openDir(top *frame, name string) (int, error) {
 			return fd, nil
 		}
 		if err == unix.ENOENT {
-			if !w.o.Create || w.hasBound && !top.bound { // never a directory outside the project
+			if !w.o.Create || w.hasBound && !top.bound || w.viaLink {
+				// never a directory outside the project, nor one a
+				// dangling link names: the link's owner meant another place
 				return -1, unix.ENOENT
 			}
 			err := unix.Mkdirat(top.fd, name, uint32(w.o.DirMode.Perm()))
@@ -277,6 +300,10 @@ func (w *walker) follow(c comp, top *frame) ([]comp, error) {
 	if top.bound && w.outLink == "" {
 		w.outLink = shown
 	}
+	if top.bound && w.o.StrictLinks && len(w.o.LinkTo) == 0 {
+		return nil, &LinkedError{Path: w.path, Link: shown}
+	}
+	w.lastLink = shown
 	w.links++
 	if w.links > MaxLinks {
 		return nil, &LinkLoopError{Path: w.path}
@@ -315,6 +342,9 @@ func (w *walker) finish(name string, exists bool, st *unix.Stat_t) (*Target, err
 	if err := w.confined(top.bound); err != nil {
 		return nil, err
 	}
+	if w.o.StrictLinks && w.outLink != "" && !w.o.linkTo(w.boundAt, join(top.path, name)) {
+		return nil, &LinkedError{Path: w.path, Link: w.outLink, To: join(top.path, name)}
+	}
 	t := &Target{Path: w.path, Dir: top.path, Name: name, Shared: w.shared, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino}
 	t.IsDir = exists && st.Mode&unix.S_IFMT == unix.S_IFDIR
 	t.chain = append(w.chain(), Place{Path: join(top.path, name), Name: name, dev: top.dev, ino: top.ino})
@@ -325,6 +355,9 @@ func (w *walker) finish(name string, exists bool, st *unix.Stat_t) (*Target, err
 
 // missing describes a target below a directory that does not exist.
 func (w *walker) missing(c comp, rest []comp) (*Target, error) {
+	if w.o.Create && c.shown == "" {
+		return nil, &DanglingError{Path: w.path, Link: w.lastLink, Missing: join(w.top().path, c.name)}
+	}
 	if w.hasBound {
 		bound := make([]bool, len(w.stack))
 		for i, f := range w.stack {
@@ -339,6 +372,9 @@ func (w *walker) missing(c comp, rest []comp) (*Target, error) {
 		names = append(names, r.name)
 	}
 	full := filepath.Join(names...)
+	if w.o.StrictLinks && w.outLink != "" && !w.o.linkTo(w.boundAt, full) {
+		return nil, &LinkedError{Path: w.path, Link: w.outLink, To: full}
+	}
 	t := &Target{Path: w.path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: w.shared, Missing: true, fd: -1, rfd: -1}
 	top := w.top()
 	t.chain = append(w.chain(), Place{Path: join(top.path, c.name), Name: c.name, dev: top.dev, ino: top.ino})
@@ -353,4 +389,24 @@ func join(dir, name string) string {
 		return "/" + name
 	}
 	return dir + "/" + name
+}
+
+// gitStep refuses the step into name from top when it is the boundary's
+// ".git": checked before the step, so nothing is opened or made there.
+func (w *walker) gitStep(top *frame, name string) error {
+	if w.hasBound && top.dev == w.bound[0] && top.ino == w.bound[1] && isGitName(name) {
+		return &GitDirError{Path: w.path, Link: w.outLink, Git: join(top.path, name)}
+	}
+	return nil
+}
+
+// gitIdentities are the (dev, ino) of the folders that exist among dirs.
+func gitIdentities(dirs []string) [][2]uint64 {
+	var out [][2]uint64
+	for _, d := range dirs {
+		if id, ok := identity(d); ok {
+			out = append(out, id)
+		}
+	}
+	return out
 }

@@ -47,6 +47,9 @@ type Request struct {
 	// the record untouched, neither judged nor pruned (`--agent claude`
 	// after `--agent all`).
 	Others map[string]bool
+	// Bases are, at user level, each agent's directory: a recorded path
+	// outside its agent's is not charter's to act on (claim.go).
+	Bases map[string]string
 }
 
 // Entry is one file in the report: `apply --json` prints one per file.
@@ -70,6 +73,9 @@ type Plan struct {
 	record    Record   // the record after Run
 	oldRecord Record
 	conflicts []string
+	// Ignored are the old record's entries no projector produces: never
+	// acted on, dropped from the record by Run.
+	Ignored []Ignored
 }
 
 // Changes reports whether Run would write or delete anything.
@@ -100,12 +106,13 @@ func (r Request) absPath(sys *core.System, rec string) string {
 // Make plans req: every target is read and given its state. A foreign or
 // edited target without Force is a conflict: Conflict() says which.
 func Make(sys *core.System, req Request) (*Plan, error) {
-	old, err := ReadRecord(sys, req.RecordPath, req.Root)
+	raw, err := ReadRecord(sys, req.RecordPath, req.Root)
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{req: req, oldRecord: old, record: Record{Version: RecordVersion}}
-	rd := sys.Reader(req.Root)
+	old, ignored := req.split(raw)
+	p := &Plan{req: req, oldRecord: raw, record: Record{Version: RecordVersion}, Ignored: ignored}
+	rd := sys.WholeReader(req.Root)
 	defer rd.Close()
 	recorded := old.index()
 	planned := map[string]bool{}
@@ -252,9 +259,10 @@ func (p *Plan) Unwritten() []Entry {
 	return out
 }
 
-// Outdated counts the files `apply --check` fails on.
+// Outdated counts the files `apply --check` fails on, and the record's
+// ignored entries (the next run drops them).
 func (p *Plan) Outdated() int {
-	n := 0
+	n := len(p.Ignored)
 	for _, e := range p.Entries {
 		switch e.State {
 		case StateMissing, StateOutdated, StateForeign, StateEdited, StatePruned:

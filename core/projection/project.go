@@ -143,24 +143,24 @@ func ruleFile(agent, prefix string, it *content.Item, level string) (string, []b
 	switch agent {
 	case "cursor":
 		fm := front(kv("description", it.Description), list("globs", it.Globs), "alwaysApply: "+boolText(always))
-		return prefix + it.Name + ".mdc", []byte(fm + body), always
+		return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body), always
 	case "copilot":
 		apply := "**"
 		if !always {
 			apply = strings.Join(it.Globs, ",")
 		}
 		fm := front(kv("description", it.Description), kv("applyTo", apply))
-		return prefix + it.Name + ".instructions.md", []byte(fm + body), always
+		return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body), always
 	}
 	// Claude: paths scope a rule in a project; at user level Claude does
 	// not scope it (SPEC §12 pinned details), so the globs become a line.
 	if level == content.LevelProject {
-		return prefix + it.Name + ".md", []byte(front(list("paths", it.Globs)) + body), always
+		return fileName(agent, it.Kind, prefix, it.Name), []byte(front(list("paths", it.Globs)) + body), always
 	}
 	if !always {
 		body = GlobLine(it.Globs) + body
 	}
-	return prefix + it.Name + ".md", []byte(body), true
+	return fileName(agent, it.Kind, prefix, it.Name), []byte(body), true
 }
 
 func boolText(b bool) string {
@@ -217,17 +217,17 @@ func commandFile(agent, prefix string, it *content.Item) (string, []byte) {
 			b.WriteString("description = " + tomlBasic(it.Description) + "\n")
 		}
 		b.WriteString("prompt = " + tomlMultiline(prompt) + "\n")
-		return prefix + it.Name + ".toml", []byte(b.String())
+		return fileName(agent, it.Kind, prefix, it.Name), []byte(b.String())
 	case "copilot":
 		body = strings.ReplaceAll(body, "$ARGUMENTS", "${input:args}")
 		fm := front(kv("description", it.Description), kv("argument-hint", it.ArgHint))
-		return prefix + it.Name + ".prompt.md", []byte(fm + body)
+		return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body)
 	case "cursor":
 		// Cursor commands are plain Markdown: no frontmatter is read.
-		return prefix + it.Name + ".md", []byte(body)
+		return fileName(agent, it.Kind, prefix, it.Name), []byte(body)
 	}
 	fm := front(kv("description", it.Description), kv("argument-hint", it.ArgHint))
-	return prefix + it.Name + ".md", []byte(fm + body)
+	return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body)
 }
 
 func subagentFile(agent, prefix string, it *content.Item) (string, []byte) {
@@ -238,17 +238,17 @@ func subagentFile(agent, prefix string, it *content.Item) (string, []byte) {
 		// agent's, not Codex's, so it is left out.
 		s := "name = " + tomlBasic(it.Name) + "\ndescription = " + tomlBasic(it.Description) +
 			"\ndeveloper_instructions = " + tomlMultiline(body) + "\n"
-		return prefix + it.Name + ".toml", []byte(s)
+		return fileName(agent, it.Kind, prefix, it.Name), []byte(s)
 	case "copilot":
 		fm := front(kv("name", it.Name), kv("description", it.Description), list("tools", it.Tools), kv("model", it.Model))
-		return prefix + it.Name + ".agent.md", []byte(fm + body)
+		return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body)
 	}
 	tools := ""
 	if len(it.Tools) > 0 {
 		tools = kv("tools", strings.Join(it.Tools, ", "))
 	}
 	fm := front(kv("name", it.Name), kv("description", it.Description), tools, kv("model", it.Model))
-	return prefix + it.Name + ".md", []byte(fm + body)
+	return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body)
 }
 
 // Layout reports where an agent keeps a kind at a level ("" for nowhere),

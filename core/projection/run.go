@@ -39,6 +39,8 @@ func (p *Plan) Run(sys *core.System, confirm bool) error {
 		return err
 	}
 	if !p.Changes() {
+		// A killed run's temporary record goes even when nothing changes.
+		sys.RemoveStaleTemps(p.req.RecordPath, core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root})
 		return nil
 	}
 	return sys.WithLock(p.req.RecordPath, func() error {
@@ -48,7 +50,10 @@ func (p *Plan) Run(sys *core.System, confirm bool) error {
 		if err := p.prune(sys, confirm); err != nil {
 			return err
 		}
-		o := core.WriteOptions{ConfirmShared: confirm, Owned: p.req.Root == "", NewMode: 0o644, Within: p.req.Root}
+		// Locked: this run holds the record's lock, which every writer of
+		// the record holds, so a temporary record a killed run left is
+		// stale however young (else `git add .charter` commits it).
+		o := core.WriteOptions{ConfirmShared: confirm, Owned: p.req.Root == "", NewMode: 0o644, Within: p.req.Root, Locked: true, Whole: true}
 		if err := sys.WriteAtomicOpts(p.req.RecordPath, o, p.record.Encode()); err != nil {
 			return err
 		}
@@ -66,7 +71,7 @@ func (p *Plan) Run(sys *core.System, confirm bool) error {
 }
 
 func (p *Plan) writeAll(sys *core.System, confirm bool) error {
-	stager, err := sys.Stager(core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root})
+	stager, err := sys.Stager(core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root, Whole: true})
 	if err != nil {
 		return err
 	}
@@ -135,7 +140,7 @@ func closeAll(ts []*fsys.Target) {
 // prune deletes the recorded files of items no longer active, then a
 // skill's folders once empty: never a folder that holds anything else.
 func (p *Plan) prune(sys *core.System, confirm bool) error {
-	o := core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root}
+	o := core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root, Whole: true}
 	dirs := map[string]bool{}
 	for _, f := range p.deletes {
 		if err := sys.RemoveFile(f.Path, o); err != nil {

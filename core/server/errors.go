@@ -33,6 +33,7 @@ func Status(code string) (_ int, ok bool) {
 		// the repository's own files or commands, not the request, are the problem
 		core.CodeOutsideProject, core.CodeTooLarge, core.CodeForeignOwner, core.CodeUntrusted,
 		core.CodeLibraryTooLarge,
+		core.CodeGitDir, core.CodeLinkedTarget, core.CodeDanglingLink,
 		// a projected file a person made or edited: move it or --force
 		core.CodeProjectionConflict:
 		return http.StatusConflict, true

@@ -52,7 +52,7 @@ func noTempFiles(t *testing.T, roots ...string) {
 	t.Helper()
 	for _, root := range roots {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && strings.Contains(d.Name(), ".tmp-") {
+			if _, ok := fsys.TempOf(d.Name()); err == nil && ok {
 				t.Errorf("temporary file left: %s", p)
 			}
 			return nil
@@ -247,10 +247,11 @@ func TestReadOnlyAndStaleTemps(t *testing.T) {
 
 	// A writer killed with kill -9 left its temporary files.
 	os.Chmod(path, 0o600)
-	for _, n := range []string{".settings.yaml.tmp-0badc0de", ".settings.yaml.tmp-12345"} {
+	for _, n := range []string{fsys.TempName("settings.yaml", 0x0badc0de), ".charter-tmp-settings.yaml-12345"} {
 		os.WriteFile(filepath.Join(dir, n), []byte("half"), 0o600)
 	}
-	os.WriteFile(filepath.Join(dir, ".dismissals.json.tmp-1"), []byte("another file's"), 0o600)
+	os.WriteFile(filepath.Join(dir, ".charter-tmp-dismissals.json-1"), []byte("another file's"), 0o600)
+	os.WriteFile(filepath.Join(dir, ".settings.yaml.tmp-1"), []byte("the user's"), 0o600)
 	if err := write(s, path, "a: 1\n", false); err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +260,7 @@ func TestReadOnlyAndStaleTemps(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if strings.Contains(strings.Join(names, " "), ".settings.yaml.tmp-") || !strings.Contains(strings.Join(names, " "), ".dismissals.json.tmp-1") {
+	if all := strings.Join(names, " "); strings.Contains(all, ".charter-tmp-settings.yaml-") || !strings.Contains(all, ".charter-tmp-dismissals.json-1") || !strings.Contains(all, ".settings.yaml.tmp-1") {
 		t.Fatalf("after the write: %v", names)
 	}
 }
@@ -273,10 +274,10 @@ func TestWriteAtomicRemovesOldTemps(t *testing.T) {
 	os.MkdirAll(dir, 0o700)
 	path := filepath.Join(dir, "local-server.token")
 	old := time.Now().Add(-2 * StaleTempAge)
-	for _, n := range []string{".local-server.token.tmp-123", ".local-server.token.tmp-0badc0de", ".local-server.json.tmp-123", ".local-server.token.tmp-live"} {
+	for _, n := range []string{".charter-tmp-local-server.token-123", ".charter-tmp-local-server.token-0badc0de", ".charter-tmp-local-server.json-123", ".charter-tmp-local-server.token-11fe", ".local-server.token.tmp-123"} {
 		p := filepath.Join(dir, n)
 		os.WriteFile(p, []byte("half"), 0o600)
-		if n != ".local-server.token.tmp-live" {
+		if n != ".charter-tmp-local-server.token-11fe" {
 			if err := os.Chtimes(p, old, old); err != nil {
 				t.Fatal(err)
 			}
@@ -286,10 +287,11 @@ func TestWriteAtomicRemovesOldTemps(t *testing.T) {
 		t.Fatal(err)
 	}
 	for n, want := range map[string]bool{
-		".local-server.token.tmp-123": false, ".local-server.token.tmp-0badc0de": false,
-		".local-server.token.tmp-live": true, // in flight, for all this write knows
-		".local-server.json.tmp-123":   true, // another file's: its own write removes it
-		"local-server.token":           true,
+		".charter-tmp-local-server.token-123": false, ".charter-tmp-local-server.token-0badc0de": false,
+		".charter-tmp-local-server.token-11fe": true, // in flight, for all this write knows
+		".charter-tmp-local-server.json-123":   true, // another file's: its own write removes it
+		".local-server.token.tmp-123":          true, // the user's: not charter's pattern
+		"local-server.token":                   true,
 	} {
 		if _, err := os.Lstat(filepath.Join(dir, n)); (err == nil) != want {
 			t.Errorf("%s exists=%v, want %v", n, err == nil, want)

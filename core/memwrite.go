@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"sync"
 
@@ -60,11 +61,10 @@ func (s *System) memWrite(path string, o WriteOptions, data []byte) error {
 	if err := s.Fs.MkdirAll(dir, o.dirMode()); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
-	f, err := afero.TempFile(s.Fs, dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, f, err := s.memTemp(dir, filepath.Base(path))
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	tmp := f.Name()
 	fail := func(err error) error {
 		f.Close()
 		s.Fs.Remove(tmp)
@@ -87,6 +87,20 @@ func (s *System) memWrite(path string, o WriteOptions, data []byte) error {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// memTemp creates a new temporary file of name in dir, named as fsys names
+// every temporary file of charter's (fsys.TempName).
+func (s *System) memTemp(dir, name string) (string, afero.File, error) {
+	for range 16 {
+		tmp := s.Paths.Join(dir, fsys.NewTempName(name))
+		f, err := s.Fs.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return tmp, f, err
+	}
+	return "", nil, fmt.Errorf("no free temporary name in %s", dir)
 }
 
 // lockTable holds in-process locks by path for file systems without flock.

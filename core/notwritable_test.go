@@ -27,7 +27,7 @@ func TestNotWritableSaysWhichDirectory(t *testing.T) {
 	}{
 		{"read-only lock", &fs.PathError{Op: "open", Path: filepath.Join(root, "locks", "03.lock"), Err: syscall.EROFS},
 			[]string{"cannot write " + target + ": " + filepath.Join(root, "locks") + " is on a read-only file system: mount it writable", "--config-root or AGENTKIT_CONFIG_HOME (the root now is " + root + ")", "`charter doctor`"}},
-		{"temporary file", &fs.PathError{Op: "open", Path: filepath.Join(m.Home, ".settings.yaml.tmp-1"), Err: syscall.EACCES},
+		{"temporary file", &fs.PathError{Op: "open", Path: filepath.Join(m.Home, ".charter-tmp-settings.yaml-1"), Err: syscall.EACCES},
 			[]string{"charter may not write in " + m.Home + ": make it writable for your user (chmod u+rwx " + m.Home + ") and check its owner"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

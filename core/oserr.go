@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // ErrorMessage is err's text for people, the one every skin shows (the
@@ -91,10 +93,10 @@ func describeErrno(errno error) string {
 }
 
 // temporary reports whether path is one of the write path's temporary
-// files (`.settings.yaml.tmp-123`).
+// files (fsys.TempName).
 func temporary(path string) bool {
-	base := filepath.Base(path)
-	return strings.HasPrefix(base, ".") && strings.Contains(base, ".tmp-")
+	_, ok := fsys.TempOf(filepath.Base(path))
+	return ok
 }
 
 // fileOnTheWay returns the first of path's ancestors, or path itself,

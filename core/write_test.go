@@ -132,7 +132,7 @@ func TestCrashBeforeRename(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != "old: 1\n" {
 		t.Fatalf("old file damaged: %q", got)
 	}
-	if got, err := os.ReadFile(tmp); err != nil || string(got) != "new: 2\n" || !strings.HasPrefix(filepath.Base(tmp), ".settings.yaml.tmp-") {
+	if got, err := os.ReadFile(tmp); err != nil || string(got) != "new: 2\n" || !strings.HasPrefix(filepath.Base(tmp), ".charter-tmp-settings.yaml-") {
 		t.Fatalf("temp file %s: %q %v", tmp, got, err)
 	}
 	// The next write still works and is not confused by the stray file.

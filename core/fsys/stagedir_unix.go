@@ -3,9 +3,7 @@
 package fsys
 
 import (
-	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -14,12 +12,12 @@ import (
 )
 
 // A batch with StageNew makes a missing directory as a temporary name in
-// its held parent (".<name>.tmp-<random>", the pattern of charter's
-// temporary files) and writes everything below it in place: nobody sees a
-// half-made folder, and Publish renames each folder into place whole. It
-// saves a temporary name and a rename per file, which is most of what a
-// first projection costs. A folder a killed run left is removed, under the
-// caller's lock, by the next batch that makes that name.
+// its held parent (TempName, the pattern of charter's temporary files) and
+// writes everything below it in place: nobody sees a half-made folder, and
+// Publish renames each folder into place whole. It saves a temporary name
+// and a rename per file, which is most of what a first projection costs.
+// A folder a killed run left is removed, under the caller's lock, by the
+// next batch that makes that name, whatever its age.
 
 // stageBelow makes dir's last component under a temporary name in the
 // held parent p, when the name is free there and the walk may create it;
@@ -36,7 +34,7 @@ func (b *Batch) stageBelow(w *walker, p *Target, dir string) *Target {
 	p.removeStaleDirs(name)
 	var tmp string
 	for range 16 {
-		tmp = fmt.Sprintf("%s%08x", tempPrefix(name), rand.Uint32())
+		tmp = NewTempName(name)
 		err := unix.Mkdirat(p.fd, tmp, uint32(b.o.DirMode.Perm()))
 		if err == nil {
 			break
@@ -107,16 +105,18 @@ func (b *Batch) discard() {
 }
 
 // removeStaleDirs removes the temporary folders of name in t that a killed
-// run left: only under the caller's lock, like RemoveStale.
+// run left: only under the caller's lock, like RemoveStale. Every batch
+// that stages a folder holds that lock (the record's, core's Stager), so
+// no live run's staged folder can be among them, however young; a user's
+// folder is never of charter's pattern (TempOf).
 func (t *Target) removeStaleDirs(name string) {
 	names, err := t.listing()
 	if err != nil {
 		return
 	}
-	prefix := tempPrefix(name)
 	for _, n := range names {
 		var st unix.Stat_t
-		if strings.HasPrefix(n, prefix) && unix.Fstatat(t.fd, n, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+		if isTempOf(n, name) && unix.Fstatat(t.fd, n, &st, unix.AT_SYMLINK_NOFOLLOW) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			removeTree(t.fd, n)
 		}
 	}

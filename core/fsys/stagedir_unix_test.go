@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,7 +53,7 @@ func TestStagedFolderAppearsWhole(t *testing.T) {
 		filepath.Join(dir, "new", "sub", "b.md"): "b",
 		filepath.Join(dir, "old", "c.md"):        "c",
 	})
-	if got := names(t, dir); len(got) != 2 || got[0] == "new" || !strings.HasPrefix(got[0], ".new.tmp-") {
+	if got := names(t, dir); len(got) != 2 || got[0] == "new" || !isTempOf(got[0], "new") {
 		t.Fatalf("before Publish: %v", got)
 	}
 	for _, s := range staged {
@@ -109,20 +110,25 @@ func TestPublishRefusesWhatAppeared(t *testing.T) {
 }
 
 // A folder a killed run left under a temporary name is removed by the
-// next batch that makes that name; one that holds a link keeps the link
-// (no link is ever removed), and so stays with it.
+// next batch that makes that name, however young; one that holds a link
+// keeps the link (no link is ever removed), and so stays with it. A
+// user's folder that only looks like one stays whole.
 func TestStaleStagedFolderRemoved(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "keep"), []byte("keep"), 0o644)
-	stale := filepath.Join(dir, ".new.tmp-0badc0de")
+	stale := filepath.Join(dir, TempName("new", 0x0badc0de))
 	os.MkdirAll(filepath.Join(stale, "deep"), 0o755)
 	os.WriteFile(filepath.Join(stale, "deep", "x.md"), []byte("x"), 0o644)
-	linked := filepath.Join(dir, ".new.tmp-0ddba11")
+	linked := filepath.Join(dir, TempName("new", 0x0ddba11))
 	os.MkdirAll(linked, 0o755)
 	os.WriteFile(filepath.Join(linked, "y.md"), []byte("y"), 0o644)
 	os.Symlink(outside, filepath.Join(linked, "out"))
-	os.WriteFile(filepath.Join(dir, ".other.tmp-0badc0de"), []byte("not ours to judge here"), 0o644)
+	os.WriteFile(filepath.Join(dir, TempName("other", 0x0badc0de)), []byte("not ours to judge here"), 0o644)
+	for _, user := range []string{".new.tmp-backup", ".new.tmp-0badc0de", ".charter-tmp-new-backup"} {
+		os.MkdirAll(filepath.Join(dir, user), 0o755)
+		os.WriteFile(filepath.Join(dir, user, "mine.md"), []byte("a user's"), 0o644)
+	}
 	b := NewBatch(Options{Create: true, DirMode: 0o755, StageNew: true})
 	defer b.Close()
 	for _, s := range stageAll(t, b, map[string]string{filepath.Join(dir, "new", "a.md"): "a"}) {
@@ -131,8 +137,14 @@ func TestStaleStagedFolderRemoved(t *testing.T) {
 	if err := b.Publish(); err != nil {
 		t.Fatal(err)
 	}
-	if got := names(t, dir); len(got) != 3 || got[0] != ".new.tmp-0ddba11" || got[1] != ".other.tmp-0badc0de" || got[2] != "new" {
-		t.Fatalf("left: %v", got)
+	want := []string{".charter-tmp-new-00ddba11", ".charter-tmp-new-backup", ".charter-tmp-other-0badc0de", ".new.tmp-0badc0de", ".new.tmp-backup", "new"}
+	if got := names(t, dir); !slices.Equal(got, want) {
+		t.Fatalf("left: %v\nwant %v", got, want)
+	}
+	for _, user := range []string{".new.tmp-backup", ".new.tmp-0badc0de", ".charter-tmp-new-backup"} {
+		if got, _ := os.ReadFile(filepath.Join(dir, user, "mine.md")); string(got) != "a user's" {
+			t.Fatalf("%s: the user's folder lost its file", user)
+		}
 	}
 	if got := names(t, linked); len(got) != 1 || got[0] != "out" {
 		t.Fatalf("the folder with a link holds %v", got)

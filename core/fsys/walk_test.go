@@ -84,7 +84,7 @@ func noTemps(t testing.TB, roots ...string) {
 	t.Helper()
 	for _, root := range roots {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && strings.Contains(d.Name(), tempInfix) {
+			if _, ok := TempOf(d.Name()); err == nil && ok {
 				t.Errorf("temporary file left: %s", p)
 			}
 			return nil
@@ -404,10 +404,13 @@ func TestReadOnlyRefused(t *testing.T) {
 func TestRemoveStale(t *testing.T) {
 	tr, _ := companion(t)
 	tr.file("d/settings.yaml", "a\n", 0o600)
-	tr.file("d/.settings.yaml.tmp-1234abcd", "half", 0o600)
-	tr.file("d/.settings.yaml.tmp-", "half", 0o600)
-	tr.file("d/.other.yaml.tmp-1234abcd", "not ours to judge", 0o600)
-	tr.dir("d/.settings.yaml.tmp-dir")
+	tr.file("d/"+TempName("settings.yaml", 0x1234abcd), "half", 0o600)
+	tr.file("d/.charter-tmp-settings.yaml-123", "half, os.CreateTemp's decimal", 0o600)
+	tr.file("d/"+TempName("other.yaml", 0x1234abcd), "not ours to judge", 0o600)
+	tr.file("d/"+TempName("settings.yaml-x", 0x1234abcd), "settings.yaml-x's, not this name's", 0o600)
+	tr.file("d/.settings.yaml.tmp-1234abcd", "a user's file that looks like one", 0o600)
+	tr.file("d/.charter-tmp-settings.yaml-backup", "a user's file that looks like one", 0o600)
+	tr.dir("d/" + TempName("settings.yaml", 0xd1d1d1d1))
 	tg, err := Walk(tr.p("d/settings.yaml"), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -417,8 +420,10 @@ func TestRemoveStale(t *testing.T) {
 		t.Fatalf("removed %d, %v", n, err)
 	}
 	for rel, want := range map[string]bool{
-		"d/.settings.yaml.tmp-1234abcd": false, "d/.settings.yaml.tmp-": false,
-		"d/.other.yaml.tmp-1234abcd": true, "d/.settings.yaml.tmp-dir": true, "d/settings.yaml": true,
+		"d/.charter-tmp-settings.yaml-1234abcd": false, "d/.charter-tmp-settings.yaml-123": false,
+		"d/.charter-tmp-other.yaml-1234abcd": true, "d/.charter-tmp-settings.yaml-x-1234abcd": true,
+		"d/.settings.yaml.tmp-1234abcd": true, "d/.charter-tmp-settings.yaml-backup": true,
+		"d/.charter-tmp-settings.yaml-d1d1d1d1": true, "d/settings.yaml": true,
 	} {
 		if _, err := os.Lstat(tr.p(rel)); (err == nil) != want {
 			t.Errorf("%s exists=%v, want %v", rel, err == nil, want)
@@ -442,10 +447,11 @@ func TestRemoveStaleBefore(t *testing.T) {
 	now := time.Now()
 	for name, walk := range walks {
 		old := now.Add(-2 * time.Hour)
-		tr.file("d/.local-server.token.tmp-123", "killed", 0o600)
-		tr.file("d/.local-server.token.tmp-fresh", "in flight", 0o600)
-		tr.file("d/.other.tmp-123", "not this name", 0o600)
-		for _, rel := range []string{"d/.local-server.token.tmp-123", "d/.other.tmp-123"} {
+		tr.file("d/.charter-tmp-local-server.token-123", "killed", 0o600)
+		tr.file("d/.charter-tmp-local-server.token-f4e5", "in flight", 0o600)
+		tr.file("d/.charter-tmp-other-123", "not this name", 0o600)
+		tr.file("d/.local-server.token.tmp-123", "a user's", 0o600)
+		for _, rel := range []string{"d/.charter-tmp-local-server.token-123", "d/.charter-tmp-other-123", "d/.local-server.token.tmp-123"} {
 			if err := os.Chtimes(tr.p(rel), old, old); err != nil {
 				t.Fatal(err)
 			}
@@ -462,7 +468,8 @@ func TestRemoveStaleBefore(t *testing.T) {
 			t.Fatalf("%s: removed %d, %v", name, n, err)
 		}
 		for rel, want := range map[string]bool{
-			"d/.local-server.token.tmp-123": false, "d/.local-server.token.tmp-fresh": true, "d/.other.tmp-123": true,
+			"d/.charter-tmp-local-server.token-123": false, "d/.charter-tmp-local-server.token-f4e5": true,
+			"d/.charter-tmp-other-123": true, "d/.local-server.token.tmp-123": true,
 		} {
 			if _, err := os.Lstat(tr.p(rel)); (err == nil) != want {
 				t.Errorf("%s: %s exists=%v, want %v", name, rel, err == nil, want)

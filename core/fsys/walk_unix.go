@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
-	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -160,7 +158,7 @@ func (t *Target) openRead() (int, error) {
 }
 
 // Write replaces the file with data atomically in Dir's handle: a
-// temporary ".<name>.tmp-*" created there without following links, fsync,
+// temporary file (TempName) created there without following links, fsync,
 // rename within the handle, fsync of the directory. Any failure removes the
 // temporary file. A read-only file (no owner write bit) is refused.
 func (t *Target) Write(data []byte, p Perm) error {
@@ -258,7 +256,7 @@ func (t *Target) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 
 func (t *Target) createTemp(mode fs.FileMode) (string, int, error) {
 	for range 16 {
-		tmp := fmt.Sprintf("%s%08x", tempPrefix(t.Name), rand.Uint32())
+		tmp := NewTempName(t.Name)
 		fd, err := unix.Openat(t.fd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(mode.Perm()))
 		if err == unix.EEXIST {
 			continue
@@ -303,9 +301,9 @@ func (t *Target) removeTemps(cutoff time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	prefix, n := tempPrefix(t.Name), 0
+	n := 0
 	for _, name := range names {
-		if !strings.HasPrefix(name, prefix) {
+		if !isTempOf(name, t.Name) {
 			continue
 		}
 		var st unix.Stat_t

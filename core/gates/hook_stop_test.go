@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // Concurrent stops of one session count one by one: with max_blocks 2,
@@ -86,9 +88,10 @@ func TestFileStateRemovesStaleTemps(t *testing.T) {
 		os.Chtimes(p, mtime, mtime)
 		return p
 	}
-	other := plant(".0123456789abcdef0123456789abcdef.json.tmp-1234abcd", old)
-	own := plant("."+filepath.Base(state.sessionPath("s"))+".tmp-99999999", old)
-	fresh := plant(".fedcba9876543210fedcba9876543210.json.tmp-5678abcd", time.Now())
+	other := plant(".charter-tmp-0123456789abcdef0123456789abcdef.json-1234abcd", old)
+	own := plant(fsys.TempName(filepath.Base(state.sessionPath("s")), 0x99999999), old)
+	fresh := plant(".charter-tmp-fedcba9876543210fedcba9876543210.json-5678abcd", time.Now())
+	users := plant(".0123456789abcdef0123456789abcdef.json.tmp-1234abcd", old) // not charter's pattern
 	h := &hooker{t: t, state: state, report: failingReport}
 	h.stop("s", false)
 	for _, p := range []string{other, own} {
@@ -98,5 +101,8 @@ func TestFileStateRemovesStaleTemps(t *testing.T) {
 	}
 	if _, err := os.Lstat(fresh); err != nil {
 		t.Errorf("a fresh temporary file (a live hook's) was removed: %v", err)
+	}
+	if _, err := os.Lstat(users); err != nil {
+		t.Errorf("a file that only looks like a temporary one was removed: %v", err)
 	}
 }

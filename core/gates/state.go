@@ -124,9 +124,10 @@ func (s *FileState) LockSession(session string, fn func() error) error {
 
 // prune removes the state of sessions not seen for SessionTTL, and the
 // temporary files of writers killed before their rename (a hook ended by
-// SIGKILL) once they are core.StaleTempAge old: a younger one may be a live
-// hook's. It is best effort: a file it cannot remove is tried again next
-// time.
+// SIGKILL) once they are core.StaleTempAge old: the folder holds every
+// session's file, and a lock held here (LockSession) is one session's, so
+// a younger one may be another session's live hook. It is best effort: a
+// file it cannot remove is tried again next time.
 func (s *FileState) prune(keep string) {
 	dir := s.sessionsDir()
 	entries, err := afero.ReadDir(s.sys.Fs, dir)
@@ -140,7 +141,7 @@ func (s *FileState) prune(keep string) {
 		switch {
 		case p != keep && strings.HasSuffix(e.Name(), ".json") && e.ModTime().Before(cutoff):
 			s.sys.Fs.Remove(p)
-		case strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".json.tmp-") && e.Mode().IsRegular() && e.ModTime().Before(staleTemp):
+		case jsonTemp(e.Name()) && e.Mode().IsRegular() && e.ModTime().Before(staleTemp):
 			s.sys.Fs.Remove(p)
 		}
 	}
@@ -194,4 +195,11 @@ func ownMode(afs afero.Fs, f afero.File, path string) error {
 		return c.Chmod(core.FileMode)
 	}
 	return afs.Chmod(path, core.FileMode)
+}
+
+// jsonTemp reports whether name is charter's temporary file of a state
+// file (fsys.TempName).
+func jsonTemp(name string) bool {
+	of, ok := fsys.TempOf(name)
+	return ok && strings.HasSuffix(of, ".json")
 }

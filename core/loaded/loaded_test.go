@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/projection"
 )
 
@@ -158,12 +159,18 @@ func TestRecordsAreBounded(t *testing.T) {
 	f := newFixture(t)
 	dir := Dir(f.sys, f.state)
 	f.record(t, event("first", f.proj, f.always, "session_start"))
-	stale := filepath.Join(dir, ".x.json.tmp-1")
-	fresh := filepath.Join(dir, ".y.json.tmp-2")
-	coretest.WriteFile(t, stale, "{")
-	coretest.WriteFile(t, fresh, "{")
+	stale := filepath.Join(dir, ".charter-tmp-x.json-1")
+	fresh := filepath.Join(dir, ".charter-tmp-y.json-2")
+	users := filepath.Join(dir, ".z.json.tmp-3") // not charter's pattern
+	// A fresh temporary file of a session's own record is a killed hook's:
+	// that record is written only under its lock.
+	own := filepath.Join(dir, fsys.TempName(filepath.Base(sessionPath(f.sys, dir, "s0")), 4))
+	for _, p := range []string{stale, fresh, users, own} {
+		coretest.WriteFile(t, p, "{")
+	}
 	old := time.Now().Add(-2 * core.StaleTempAge)
 	os.Chtimes(stale, old, old)
+	os.Chtimes(users, old, old)
 	for i := range MaxSessions + 5 {
 		f.record(t, event(fmt.Sprint("s", i), f.proj, f.always, "session_start"))
 	}
@@ -179,6 +186,12 @@ func TestRecordsAreBounded(t *testing.T) {
 	}
 	if _, err := os.Stat(fresh); err != nil {
 		t.Error("a live writer's temporary file was removed")
+	}
+	if _, err := os.Stat(users); err != nil {
+		t.Error("a file that only looks like a temporary one was removed")
+	}
+	if _, err := os.Stat(own); err == nil {
+		t.Error("a killed hook's temporary record was left beside the record written under its lock")
 	}
 }
 

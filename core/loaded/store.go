@@ -106,7 +106,9 @@ func add(sys *core.System, dir string, in Input, agent string, f *File) error {
 		if err != nil {
 			return err
 		}
-		if err := sys.WriteAtomic(path, append(b, '\n')); err != nil {
+		// Locked: every write of this file holds its lock, so a temporary
+		// file of its name is a killed hook's, however young.
+		if err := sys.WriteAtomicOpts(path, core.WriteOptions{ConfirmShared: true, Owned: true, Locked: true}, append(b, '\n')); err != nil {
 			return err
 		}
 		prune(sys, dir, path)
@@ -116,8 +118,9 @@ func add(sys *core.System, dir string, in Input, agent string, f *File) error {
 
 // prune keeps the MaxSessions newest records (keep always among them) and
 // removes the temporary files of writers killed before their rename once
-// they are core.StaleTempAge old: a younger one may be a live hook's. Best
-// effort: what it cannot remove is tried again next time.
+// they are core.StaleTempAge old: the lock held here is keep's alone, so a
+// younger one may be another session's live hook. Best effort: what it
+// cannot remove is tried again next time.
 func prune(sys *core.System, dir, keep string) {
 	entries, err := afero.ReadDir(sys.Fs, dir)
 	if err != nil {
@@ -127,7 +130,7 @@ func prune(sys *core.System, dir, keep string) {
 	var records []fs.FileInfo
 	for _, e := range entries {
 		switch {
-		case strings.HasPrefix(e.Name(), ".") && strings.Contains(e.Name(), ".json.tmp-") && e.Mode().IsRegular() && e.ModTime().Before(staleTemp):
+		case jsonTemp(e.Name()) && e.Mode().IsRegular() && e.ModTime().Before(staleTemp):
 			sys.Fs.Remove(sys.Paths.Join(dir, e.Name()))
 		case !strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".json") && sys.Paths.Join(dir, e.Name()) != keep:
 			records = append(records, e)
@@ -157,4 +160,11 @@ func sessions(sys *core.System, dir string) []Session {
 	}
 	slices.SortStableFunc(out, func(a, b Session) int { return b.Updated.Compare(a.Updated) })
 	return out
+}
+
+// jsonTemp reports whether name is charter's temporary file of a record
+// (fsys.TempName).
+func jsonTemp(name string) bool {
+	of, ok := fsys.TempOf(name)
+	return ok && strings.HasSuffix(of, ".json")
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/projection"
 )
 
@@ -178,7 +179,7 @@ func waitFor(t *testing.T, cmd *exec.Cmd, seen func() bool) {
 func countTemps(root string) int {
 	n := 0
 	filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && strings.Contains(filepath.Base(p), ".tmp-") {
+		if _, ok := fsys.TempOf(filepath.Base(p)); err == nil && ok {
 			n++
 		}
 		return nil

@@ -23,7 +23,7 @@ func TestHandlerErrorInWords(t *testing.T) {
 	}
 	below := filepath.Join(file, "settings.yaml")
 	target := filepath.Join(e.dir, "settings.yaml")
-	tmp := filepath.Join(e.dir, ".settings.yaml.tmp-7")
+	tmp := filepath.Join(e.dir, ".charter-tmp-settings.yaml-7")
 	for _, c := range []struct {
 		err  error
 		want string
@@ -41,7 +41,7 @@ func TestHandlerErrorInWords(t *testing.T) {
 		if err := json.Unmarshal(w.Body.Bytes(), &doc); err != nil {
 			t.Fatalf("%v: %s", err, w.Body)
 		}
-		if w.Code != 500 || doc.Error.Code != "internal" || doc.Error.Message != c.want || strings.Contains(doc.Error.Message, ".tmp-") {
+		if w.Code != 500 || doc.Error.Code != "internal" || doc.Error.Message != c.want || strings.Contains(doc.Error.Message, ".charter-tmp-") {
 			t.Errorf("%d %s\nwant message: %s", w.Code, w.Body, c.want)
 		}
 	}

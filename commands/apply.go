@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -91,13 +92,14 @@ func (c *ApplyCmd) status(a *App, full *apply.Full) error {
 		}
 		for _, r := range results {
 			if r.Diff == "" {
-				fmt.Fprintf(a.Stderr, "charter: note: %s is up to date\n", r.Path)
+				fmt.Fprintf(a.Stderr, "charter: note: %s is up to date\n", inert.Line(r.Path))
 			}
+			// The diff shows rules' bodies: escaped first, coloured after.
+			diff := inert.Body(r.Diff)
 			if a.colorFor(a.Stdout) {
-				fmt.Fprint(w, colorDiff(r.Diff))
-			} else {
-				fmt.Fprint(w, r.Diff)
+				diff = colorDiff(diff)
 			}
+			fmt.Fprint(w, diff)
 		}
 	})
 	if err != nil || !c.Check {

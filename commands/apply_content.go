@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/inert"
 )
 
 func report(a *App, results []apply.Result, full *apply.Full) apply.FullReport {
@@ -41,9 +42,10 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 		aw, sw = max(aw, len(r.agent)), max(sw, len(r.state))
 	}
 	for _, r := range rows {
-		line := fmt.Sprintf("%-*s  %-*s  %s", aw, r.agent, sw, r.state, r.path)
+		// Paths and item names come from the project and its sources.
+		line := fmt.Sprintf("%-*s  %-*s  %s", aw, r.agent, sw, r.state, inert.Line(r.path))
 		if r.note != "" {
-			line += "  " + r.note
+			line += "  " + inert.Line(r.note)
 		}
 		fmt.Fprintln(w, line)
 	}

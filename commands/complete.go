@@ -12,6 +12,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -57,10 +58,11 @@ type completion struct {
 
 func printCompletion(w io.Writer, c completion) {
 	for _, it := range c.items {
+		// Shells show both in a menu; descriptions come from files.
 		if it.desc != "" {
-			fmt.Fprintf(w, "%s\t%s\n", it.value, oneLine(it.desc))
+			fmt.Fprintf(w, "%s\t%s\n", inert.Line(it.value), inert.Line(oneLine(it.desc)))
 		} else {
-			fmt.Fprintln(w, it.value)
+			fmt.Fprintln(w, inert.Line(it.value))
 		}
 	}
 	if c.paths != "" {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/inert"
 )
 
 // guarded runs write, and when it is blocked by a shared link asks a person
@@ -37,9 +38,9 @@ const promptAttempts = 3
 // cancels. Enter alone picks the default, Cancel.
 func (a *App) promptShared(se *core.SharedWriteError) (bool, error) {
 	if len(se.Readers) > 0 {
-		fmt.Fprintf(a.Stderr, "%s is shared: agent-switch links %s to %s.\nWriting affects all of them.\n", se.Target, core.ReadersText(se.Readers), se.SharedPath)
+		fmt.Fprintf(a.Stderr, "%s is shared: agent-switch links %s to %s.\nWriting affects all of them.\n", inert.Line(se.Target), inert.Line(core.ReadersText(se.Readers)), inert.Line(se.SharedPath))
 	} else {
-		fmt.Fprintf(a.Stderr, "%s\nagent-switch shares between profiles. Writing affects all profiles.\n", se.Behind())
+		fmt.Fprintf(a.Stderr, "%s\nagent-switch shares between profiles. Writing affects all profiles.\n", inert.Line(se.Behind()))
 	}
 	for i, c := range core.SharedWriteChoices() {
 		fmt.Fprintf(a.Stderr, "  %d) %s\n", i+1, c)

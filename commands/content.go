@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -49,7 +50,7 @@ func (a *App) listContent(k content.Kind, path string) error {
 	doc := listDoc{Items: items}
 	return a.emit(doc, func(w io.Writer) {
 		if len(doc.Items) == 0 && path != "" {
-			fmt.Fprintf(w, "no rule in effect applies to %s\n", path)
+			fmt.Fprintf(w, "no rule in effect applies to %s\n", inert.Line(path))
 			return
 		}
 		if len(doc.Items) == 0 {
@@ -63,9 +64,12 @@ func (a *App) listContent(k content.Kind, path string) error {
 		}
 		fmt.Fprintln(tw, head)
 		for _, e := range doc.Items {
-			cols := []string{e.Name, e.State, e.Level, e.Path, oneLine(e.Description)}
+			cols := []string{e.Name, e.State, e.Level, e.Path, description(e.Description)}
 			if k == content.KindRule {
 				cols = append([]string{e.Name, e.Tier}, cols[1:]...)
+			}
+			for i := range cols {
+				cols[i] = inert.Line(cols[i]) // a raw tab would also split the cell
 			}
 			fmt.Fprintln(tw, strings.Join(cols, "\t"))
 		}
@@ -83,7 +87,7 @@ func (a *App) showContent(k content.Kind, name string) error {
 	return a.emit(doc, func(w io.Writer) {
 		field := func(label, v string) {
 			if v != "" {
-				fmt.Fprintf(w, "%-13s %s\n", label+":", v)
+				fmt.Fprintf(w, "%-13s %s\n", label+":", inert.Line(v))
 			}
 		}
 		field("name", e.Name)
@@ -92,7 +96,7 @@ func (a *App) showContent(k content.Kind, name string) error {
 		field("tier", e.Tier)
 		field("level", e.Level)
 		field("origin", e.Path)
-		field("description", oneLine(e.Description))
+		field("description", description(e.Description))
 		field("globs", strings.Join(e.Globs, ", "))
 		field("agents", strings.Join(e.Agents, ", "))
 		field("argument-hint", e.ArgHint)
@@ -100,9 +104,13 @@ func (a *App) showContent(k content.Kind, name string) error {
 		field("model", e.Model)
 		field("files", strings.Join(doc.Files, ", "))
 		fmt.Fprintln(w)
-		io.WriteString(w, doc.Body)
+		io.WriteString(w, inert.Body(doc.Body))
 	})
 }
+
+// description is an item's description for one line: the blank lines
+// around a YAML block go, a line break inside it is shown (inert.Line).
+func description(s string) string { return strings.TrimSpace(s) }
 
 // NewFlags choose where `new` writes the source.
 type NewFlags struct {
@@ -137,7 +145,7 @@ func (a *App) newContent(k content.Kind, name string, f NewFlags) error {
 		return err
 	}
 	return a.emit(newDoc{Kind: k, Name: name, Path: path}, func(w io.Writer) {
-		fmt.Fprintf(w, "created %s: describe the %s in it, then run `charter apply`\n", path, k)
+		fmt.Fprintf(w, "created %s: describe the %s in it, then run `charter apply`\n", inert.Line(path), k)
 	})
 }
 

@@ -3,6 +3,8 @@ package commands
 import (
 	"fmt"
 	"io"
+
+	"github.com/agentkit/charter/core/inert"
 )
 
 // DetectCmd reports whether the companion is installed.
@@ -16,7 +18,7 @@ func (c *DetectCmd) Run(a *App) error {
 	return a.emit(d, func(w io.Writer) {
 		switch {
 		case d.Installed && d.Version != nil:
-			fmt.Fprintf(w, "agent-switch %s is installed.\n", *d.Version)
+			fmt.Fprintf(w, "agent-switch %s is installed.\n", inert.Line(*d.Version)) // as its files say
 		case d.Installed:
 			fmt.Fprintln(w, "agent-switch is installed (version unknown).")
 		default:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/doctor"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/server"
 )
 
@@ -45,13 +46,14 @@ func printDoctor(w io.Writer, rep doctor.Report, colour bool) {
 		if colour {
 			status = statusColours[c.Status] + status + "\x1b[0m"
 		}
+		// Messages name files and quote what is in them: each line inert.
 		lines := strings.Split(c.Message, "\n")
-		fmt.Fprintf(w, "%s  %-*s  %s\n", status, width, c.Label, lines[0])
+		fmt.Fprintf(w, "%s  %-*s  %s\n", status, width, c.Label, inert.Line(lines[0]))
 		for _, l := range lines[1:] {
-			fmt.Fprintf(w, "%s%s\n", indent, strings.TrimSpace(l))
+			fmt.Fprintf(w, "%s%s\n", indent, inert.Line(strings.TrimSpace(l)))
 		}
 		if c.Fix != "" {
-			fmt.Fprintf(w, "%sfix: %s\n", indent, c.Fix)
+			fmt.Fprintf(w, "%sfix: %s\n", indent, inert.Line(c.Fix))
 		}
 		if c.Status == doctor.Warn {
 			warnings++

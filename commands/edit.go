@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/inert"
 )
 
 // SettingsEditCmd opens a settings file in the user's editor, as
@@ -87,7 +88,7 @@ func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
 	s.discard()
 	a.noteUnknown()
 	return a.emit(editDoc{Path: path, Written: true}, func(w io.Writer) {
-		fmt.Fprintf(w, "wrote %s\n", path)
+		fmt.Fprintf(w, "wrote %s\n", inert.Line(path))
 	})
 }
 
@@ -99,6 +100,6 @@ func (a *App) noteUnknown() {
 		return
 	}
 	for _, k := range snap.Unknown {
-		fmt.Fprintf(a.Stderr, "charter: note: %s is not a charter setting; it is kept as it is\n", k)
+		fmt.Fprintf(a.Stderr, "charter: note: %s is not a charter setting; it is kept as it is\n", inert.Line(k))
 	}
 }

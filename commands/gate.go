@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/inert"
 )
 
 // GateCmd groups the quality gate commands (SPEC §10).
@@ -161,14 +162,15 @@ func (p *gateProgress) event(e gates.Event) {
 		if p.live {
 			p.draw() // at once: a gate may be done before the first tick
 		} else if p.out != io.Discard {
-			fmt.Fprintf(p.out, "%-8s  running   %s\n", e.Gate, e.Command)
+			fmt.Fprintf(p.out, "%-8s  running   %s\n", e.Gate, inert.Line(e.Command))
 		}
 	case gates.EventOutput:
 		if p.stream != nil {
 			if p.live {
 				fmt.Fprint(p.status, "\r\x1b[K") // the line goes where the status was
 			}
-			fmt.Fprintf(p.stream, "%-8s  | %s\n", e.Gate, e.Line)
+			// The gate's own output: its tabs stay, its escapes do not run.
+			fmt.Fprintf(p.stream, "%-8s  | %s\n", e.Gate, inert.Body(e.Line))
 			if p.live {
 				p.draw()
 			}
@@ -202,11 +204,11 @@ func printGate(w io.Writer, g gates.Result, tail bool) {
 		fmt.Fprintf(w, "%-8s  %-9s %s\n", g.Name, status, (time.Duration(g.ElapsedMs) * time.Millisecond).String())
 	}
 	if g.Message != "" {
-		fmt.Fprintf(w, "          %s\n", g.Message)
+		fmt.Fprintf(w, "          %s\n", inert.Line(g.Message))
 	}
 	if tail && (g.Status == gates.StatusFailed || g.Status == gates.StatusTimedOut) {
 		for _, l := range g.OutputTail {
-			fmt.Fprintf(w, "          | %s\n", l)
+			fmt.Fprintf(w, "          | %s\n", inert.Body(l))
 		}
 	}
 }
@@ -259,8 +261,8 @@ func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
 		return gates.HookOptions{Config: setup.Config, OnFailure: setup.OnFailure, MaxBlocks: setup.MaxBlocks,
 			RunAll: runAll, Now: a.Sys.Now}, nil
 	})
-	io.WriteString(a.Stdout, res.Stdout)
-	io.WriteString(a.Stderr, res.Stderr)
+	io.WriteString(a.Stdout, res.Stdout) // JSON for the agent: exact
+	io.WriteString(a.Stderr, inert.Body(res.Stderr))
 	if res.ExitCode != 0 {
 		return exitQuietly(ExitCode(res.ExitCode))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/importer"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -94,7 +95,7 @@ func (c *ImportCmd) project(a *App, res *session.Imported) (apply.FullReport, er
 func printImport(w io.Writer, a *App, doc importDoc) {
 	res := doc.Imported
 	if len(res.Items) == 0 {
-		fmt.Fprintf(w, "nothing to import from %s at %s level\n", res.From, res.Level)
+		fmt.Fprintf(w, "nothing to import from %s at %s level\n", inert.Line(res.From), res.Level)
 		return
 	}
 	verb := map[string]string{importer.StateImported: "imported"}
@@ -106,19 +107,20 @@ func printImport(w io.Writer, a *App, doc importDoc) {
 		if v, ok := verb[state]; ok {
 			state = v
 		}
-		fmt.Fprintf(w, "%-12s  %-8s  %-24s  %s", state, c.Kind, c.Name, c.Native)
+		// Names, paths and reasons come from the files imported.
+		fmt.Fprintf(w, "%-12s  %-8s  %-24s  %s", state, c.Kind, inert.Line(c.Name), inert.Line(c.Native))
 		if c.Source != "" && c.State == importer.StateImported {
-			fmt.Fprintf(w, " -> %s", c.Source)
+			fmt.Fprintf(w, " -> %s", inert.Line(c.Source))
 		}
 		if c.Projection != "" {
-			fmt.Fprintf(w, " (%s)", c.Projection)
+			fmt.Fprintf(w, " (%s)", inert.Line(c.Projection))
 		}
 		fmt.Fprintln(w)
 		if c.Reason != "" {
-			fmt.Fprintf(w, "              %s\n", c.Reason)
+			fmt.Fprintf(w, "              %s\n", inert.Line(c.Reason))
 		}
 		for _, n := range c.Notes {
-			fmt.Fprintf(w, "              note: %s\n", n)
+			fmt.Fprintf(w, "              note: %s\n", inert.Line(n))
 		}
 	}
 	counts := []string{}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/loaded"
 )
 
@@ -71,7 +72,7 @@ func (a *App) statusContent(k content.Kind) error {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAME\tSTATE\tLEVEL\tLOADED")
 		for _, e := range doc.Items {
-			fmt.Fprintln(tw, strings.Join([]string{e.Name, e.State, e.Level, loadedText(e.Loaded)}, "\t"))
+			fmt.Fprintln(tw, strings.Join([]string{inert.Line(e.Name), e.State, e.Level, inert.Line(loadedText(e.Loaded))}, "\t"))
 		}
 		tw.Flush()
 		if s, _ := view.Last(); s == "" {

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/helpers/shell"
 )
@@ -132,7 +133,7 @@ func (a *App) session() *session.Session {
 		a.sess = session.New(a.Sys, session.Options{
 			RootFlag: a.rootFlag, CheckRoot: a.checkHostRoot,
 			ProjectDir: a.projectFlag, NoProject: a.noProject,
-			Warn: func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", msg) },
+			Warn: func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", inert.Body(msg)) },
 		})
 	}
 	return a.sess
@@ -194,7 +195,7 @@ func (a *App) warnOnce() func(string) {
 		defer mu.Unlock()
 		if !seen[msg] {
 			seen[msg] = true
-			fmt.Fprintf(a.Stderr, "charter: warning: %s\n", msg)
+			fmt.Fprintf(a.Stderr, "charter: warning: %s\n", inert.Body(msg))
 		}
 	}
 }
@@ -305,7 +306,9 @@ func (a *App) fail(err error) ExitCode {
 		}
 	}
 	msg := a.message(err)
-	fmt.Fprintf(a.Stderr, "%s %s\n", paint(a.colorFor(a.Stderr), ansiError, "charter:"), msg)
+	// Messages name files and quote values: shown, never obeyed. The JSON
+	// document below keeps them exact.
+	fmt.Fprintf(a.Stderr, "%s %s\n", paint(a.colorFor(a.Stderr), ansiError, "charter:"), inert.Body(msg))
 	var ue *cliUsageError
 	if errors.As(err, &ue) && ue.usage != "" {
 		fmt.Fprintf(a.Stderr, "usage: %s\n", ue.usage)

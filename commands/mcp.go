@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/mcpserver"
 )
 
@@ -32,7 +33,7 @@ func (c *McpCmd) Run(ctx context.Context, a *App) error {
 		if err != nil {
 			return err
 		}
-		return a.emit(sn, func(w io.Writer) { fmt.Fprint(w, sn.Text) })
+		return a.emit(sn, func(w io.Writer) { fmt.Fprint(w, inert.Body(sn.Text)) })
 	}
 	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version, Gates: a.gateRunner(), ProjectDir: a.projectFlag, NoProject: a.noProject},
 		mcpserver.Options{Version: a.Build.Version, Getwd: a.Sys.Getwd, Paths: a.Sys.Paths, Message: a.Sys.ErrorMessage})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -45,20 +46,22 @@ func (c *PingCmd) Run(ctx context.Context, a *App) error {
 	return a.emit(doc, func(w io.Writer) { printPing(w, doc) })
 }
 
+// printPing prints the document for people; every path and name in it
+// may come from the environment, a file or a server's answer.
 func printPing(w io.Writer, doc core.PingDoc) {
-	fmt.Fprintf(w, "%s %s\n", doc.Name, doc.Version)
+	fmt.Fprintf(w, "%s %s\n", inert.Line(doc.Name), inert.Line(doc.Version))
 	if doc.SwitcherProfile.Active {
-		fmt.Fprintf(w, "profile:      %s (agent-switch)\n", doc.SwitcherProfile.Name())
+		fmt.Fprintf(w, "profile:      %s (agent-switch)\n", inert.Line(doc.SwitcherProfile.Name()))
 	} else {
 		fmt.Fprintln(w, "profile:      none")
 	}
 	if len(doc.MixedProfiles) > 0 {
-		fmt.Fprintf(w, "mixed:        profiles of different providers: %s\n", core.MixedText(doc.MixedProfiles))
+		fmt.Fprintf(w, "mixed:        profiles of different providers: %s\n", inert.Line(core.MixedText(doc.MixedProfiles)))
 	}
-	fmt.Fprintf(w, "config root:  %s (%s)\n", doc.ConfigRoot.Path, doc.ConfigRoot.Source)
-	fmt.Fprintf(w, "scope:        %s %s\n", doc.Scope.Kind, doc.Scope.Path)
+	fmt.Fprintf(w, "config root:  %s (%s)\n", inert.Line(doc.ConfigRoot.Path), inert.Line(string(doc.ConfigRoot.Source)))
+	fmt.Fprintf(w, "scope:        %s %s\n", inert.Line(string(doc.Scope.Kind)), inert.Line(doc.Scope.Path))
 	if doc.Project != nil {
-		fmt.Fprintf(w, "project:      %s\n", doc.Project.Dir)
+		fmt.Fprintf(w, "project:      %s\n", inert.Line(doc.Project.Dir))
 	} else {
 		fmt.Fprintln(w, "project:      none")
 	}
@@ -70,10 +73,10 @@ func printPing(w io.Writer, doc core.PingDoc) {
 		if t.Error != "" {
 			line += ": " + t.Error
 		}
-		fmt.Fprintf(w, "trust:        %s\n", line)
+		fmt.Fprintf(w, "trust:        %s\n", inert.Line(line))
 	}
 	if doc.Policy != nil {
-		fmt.Fprintf(w, "policy:       %s\n", doc.Policy.Path)
+		fmt.Fprintf(w, "policy:       %s\n", inert.Line(doc.Policy.Path))
 	} else {
 		fmt.Fprintln(w, "policy:       none")
 	}
@@ -84,5 +87,5 @@ func printPing(w io.Writer, doc core.PingDoc) {
 		}
 	}
 	sort.Strings(caps)
-	fmt.Fprintf(w, "capabilities: %s\n", strings.Join(caps, ", "))
+	fmt.Fprintf(w, "capabilities: %s\n", inert.Line(strings.Join(caps, ", ")))
 }

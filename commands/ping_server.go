@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/server"
 )
 
@@ -29,7 +30,7 @@ func (c *PingCmd) askServer(ctx context.Context, a *App, sc core.Scope) error {
 	}
 	return a.emit(raw, func(w io.Writer) {
 		printPing(w, doc)
-		fmt.Fprintf(w, "server:       %s (pid %d)\n", cl.Discovery.BaseURL(), cl.Discovery.PID)
+		fmt.Fprintf(w, "server:       %s (pid %d)\n", inert.Line(cl.Discovery.BaseURL()), cl.Discovery.PID)
 	})
 }
 

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/inert"
 )
 
 // ProfilesCmd lists the companion's profiles with charter's settings for
@@ -35,19 +36,21 @@ func (c *ProfilesListCmd) Run(a *App) error {
 			fmt.Fprintln(w, "no agent-switch profiles, and no settings of any")
 			return
 		}
+		// Profile names are folder names of agent-switch's tree.
 		width := 0
 		for _, p := range ps {
-			width = max(width, len(p.Name()))
+			width = max(width, len(inert.Line(p.Name())))
 		}
 		for _, p := range ps {
+			name := inert.Line(p.Name())
 			what := "defaults (no settings of its own)"
 			switch {
 			case p.Settings && p.InCompanion:
-				what = "settings " + p.Path
+				what = "settings " + inert.Line(p.Path)
 			case p.Settings:
-				what = fmt.Sprintf("settings %s, but agent-switch has no such profile: `charter profiles move %s PROVIDER/NEW` carries them to a renamed one", p.Path, p.Name())
+				what = fmt.Sprintf("settings %s, but agent-switch has no such profile: `charter profiles move %s PROVIDER/NEW` carries them to a renamed one", inert.Line(p.Path), name)
 			}
-			fmt.Fprintf(w, "%-*s  %s\n", width, p.Name(), what)
+			fmt.Fprintf(w, "%-*s  %s\n", width, name, what)
 		}
 	})
 }
@@ -71,9 +74,9 @@ func (c *ProfilesMoveCmd) Run(a *App) error {
 		return err
 	}
 	return a.emit(ProfilesMoveDoc{OK: true, From: from, To: to}, func(w io.Writer) {
-		fmt.Fprintf(w, "Moved the settings of %s to %s (%s).\n", from.Name(), to.Name(), to.Path)
+		fmt.Fprintf(w, "Moved the settings of %s to %s (%s).\n", inert.Line(from.Name()), inert.Line(to.Name()), inert.Line(to.Path))
 		if !to.InCompanion {
-			fmt.Fprintf(w, "Note: agent-switch has no profile %s yet; charter uses these settings once it does.\n", to.Name())
+			fmt.Fprintf(w, "Note: agent-switch has no profile %s yet; charter uses these settings once it does.\n", inert.Line(to.Name()))
 		}
 	})
 }

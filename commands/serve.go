@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/server"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/helpers/shell"
@@ -68,7 +69,7 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 	// Server state is not guarded, but a shared scope means every profile
 	// would find this server and its token.
 	if link, err := a.Sys.SharedLink(sc.Path); err == nil && link != "" {
-		fmt.Fprintf(a.Stderr, "charter: warning: %s lies behind %s, a link agent-switch shares between profiles: every profile will see this server's token\n", sc.Path, link)
+		fmt.Fprintf(a.Stderr, "charter: warning: %s lies behind %s, a link agent-switch shares between profiles: every profile will see this server's token\n", inert.Line(sc.Path), inert.Line(link))
 	}
 	// The server serves the project of the directory it starts in (or
 	// --project-dir); in a repository without one yet, the hub can create it.
@@ -98,9 +99,9 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 		return err
 	}
 	file := settings.New(a.Sys, sc).Path()
-	fmt.Fprintf(a.Stderr, "charter: serving settings %s (%s)\n", file, describeScope(sc))
+	fmt.Fprintf(a.Stderr, "charter: serving settings %s (%s)\n", inert.Line(file), inert.Line(describeScope(sc)))
 	if project != nil {
-		fmt.Fprintf(a.Stderr, "charter: with the project %s\n", project.Dir)
+		fmt.Fprintf(a.Stderr, "charter: with the project %s\n", inert.Line(project.Dir))
 	}
 	a.noteOtherScope(sc)
 	if a.JSON {
@@ -120,7 +121,7 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 		// `serve --open` beside this server has no such flag.
 		if err := a.openHub(sc, srv.HubURL()+"&open=1", srv.Port()); err != nil {
 			// The server serves on: the way in is printed instead.
-			fmt.Fprintf(a.Stderr, "charter: %s\n", a.message(err))
+			fmt.Fprintf(a.Stderr, "charter: %s\n", inert.Body(a.message(err)))
 		}
 	}
 	return srv.Serve(ctx)
@@ -216,7 +217,7 @@ func (a *App) noteOtherScope(sc core.Scope) {
 		return
 	}
 	fmt.Fprintf(a.Stderr, "charter: note: profile %s is active, and commands run in it without --config-root use %s, not this server's file: pass --config-root %s to them too\n",
-		other.Profile.Name(), settings.New(a.Sys, other).Path(), sc.Root.Path)
+		inert.Line(other.Profile.Name()), inert.Line(settings.New(a.Sys, other).Path()), inert.Line(sc.Root.Path))
 }
 
 // openerWait is how long openBrowser waits for the opener's verdict. An

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -85,7 +86,7 @@ func (c *SettingsListCmd) Run(a *App) error {
 			printAssignment(w, st, snap, name, c.ShowOrigin)
 		}
 		for _, k := range snap.Unknown {
-			fmt.Fprintf(a.Stderr, "charter: note: %s is not a charter setting; it is kept as it is\n", k)
+			fmt.Fprintf(a.Stderr, "charter: note: %s is not a charter setting; it is kept as it is\n", inert.Line(k))
 		}
 	})
 }
@@ -95,7 +96,7 @@ func (c *SettingsListCmd) Run(a *App) error {
 // leaves no trailing blank.
 func printAssignment(w io.Writer, st *settings.Store, snap *settings.Snapshot, name string, origin bool) {
 	if origin {
-		fmt.Fprintf(w, "%s\t", originText(st, snap.Origins[name]))
+		fmt.Fprintf(w, "%s\t", inert.Line(originText(st, snap.Origins[name])))
 	}
 	fmt.Fprintln(w, assignment(name, snap.Values[name]))
 }
@@ -196,7 +197,7 @@ func (c *SettingsGetCmd) Run(a *App) error {
 		return err
 	}
 	if c.ShowOrigin && !a.JSON { // as git config --show-origin: origin, a tab, the value
-		fmt.Fprintf(a.Stdout, "%s\t%s\n", originText(st, snap.Origins[c.Key]), formatValue(snap.Values[c.Key]))
+		fmt.Fprintf(a.Stdout, "%s\t%s\n", inert.Line(originText(st, snap.Origins[c.Key])), formatValue(snap.Values[c.Key]))
 		return nil
 	}
 	return a.printKey(snap, c.Key, false)
@@ -208,7 +209,7 @@ func (a *App) printKey(snap *settings.Snapshot, key string, written bool) error 
 	v, origin := snap.Values[key], snap.Origins[key]
 	return a.emit(keyDoc{Key: key, Value: v, Origin: origin}, func(w io.Writer) {
 		if written {
-			fmt.Fprintf(w, "%s (%s)\n", assignment(key, v), origin)
+			fmt.Fprintf(w, "%s (%s)\n", assignment(key, v), inert.Line(origin))
 		} else {
 			fmt.Fprintln(w, formatValue(v))
 		}
@@ -281,16 +282,18 @@ func (c *SettingsPathCmd) Run(a *App) error {
 	if err != nil {
 		return err
 	}
-	return a.emit(map[string]string{"path": st.Path()}, func(w io.Writer) { fmt.Fprintln(w, st.Path()) })
+	return a.emit(map[string]string{"path": st.Path()}, func(w io.Writer) { fmt.Fprintln(w, inert.Line(st.Path())) })
 }
 
-// formatValue renders a value for people: lists as comma-separated items.
+// formatValue renders a value for people: lists as comma-separated items,
+// text from files shown inert (a script that needs the exact bytes reads
+// --json).
 func formatValue(v any) string {
 	switch t := v.(type) {
 	case []string:
-		return strings.Join(t, ",")
+		return inert.Line(strings.Join(t, ","))
 	case bool:
 		return strconv.FormatBool(t)
 	}
-	return fmt.Sprint(v)
+	return inert.Line(fmt.Sprint(v))
 }

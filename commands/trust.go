@@ -3,12 +3,11 @@ package commands
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"time"
-	"unicode"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/inert"
 )
 
 // TrustCmd records that the user trusts the project's commands (SPEC §13).
@@ -44,7 +43,7 @@ func (c *TrustCmd) Run(a *App) error {
 				if e.Owner != nil {
 					owner = fmt.Sprintf(" (owned by uid %d)", *e.Owner)
 				}
-				fmt.Fprintf(w, "%s%s  trusted %s\n", e.Root, owner, e.Trusted.Local().Format(time.DateTime))
+				fmt.Fprintf(w, "%s%s  trusted %s\n", inert.Line(e.Root), owner, e.Trusted.Local().Format(time.DateTime))
 			}
 		})
 	}
@@ -69,9 +68,9 @@ func (c *TrustCmd) Run(a *App) error {
 		}
 		return a.emit(revokeDoc{Root: p.Dir, Revoked: found}, func(w io.Writer) {
 			if found {
-				fmt.Fprintf(w, "%s is no longer trusted: its own commands will not run until you trust it again.\n", p.Dir)
+				fmt.Fprintf(w, "%s is no longer trusted: its own commands will not run until you trust it again.\n", inert.Line(p.Dir))
 			} else {
-				fmt.Fprintf(w, "%s was not trusted.\n", p.Dir)
+				fmt.Fprintf(w, "%s was not trusted.\n", inert.Line(p.Dir))
 			}
 		})
 	}
@@ -113,28 +112,19 @@ func (c *TrustCmd) trust(a *App, p *core.Project) error {
 }
 
 // printTrust lists the values a trust covers, each with the file that
-// sets it.
+// sets it. A value is shown inert: it must not fake lines of the listing
+// the user trusts, nor read (bidi) as another command than the one run.
 func printTrust(w io.Writer, p *core.Project, t gates.Trust) {
+	dir := inert.Line(p.Dir)
 	if p.Owner != nil {
-		fmt.Fprintf(w, "The project %s is owned by uid %d; trusting it accepts that owner.\n", p.Dir, *p.Owner)
+		fmt.Fprintf(w, "The project %s is owned by uid %d; trusting it accepts that owner.\n", dir, *p.Owner)
 	}
 	if len(t.Values) == 0 {
-		fmt.Fprintf(w, "The project %s sets no command charter runs and no gate setting that needs trust.\n", p.Dir)
+		fmt.Fprintf(w, "The project %s sets no command charter runs and no gate setting that needs trust.\n", dir)
 		return
 	}
-	fmt.Fprintf(w, "The project %s sets these values, which charter runs or obeys once you trust them:\n", p.Dir)
+	fmt.Fprintf(w, "The project %s sets these values, which charter runs or obeys once you trust them:\n", dir)
 	for _, v := range t.Values {
-		fmt.Fprintf(w, "  %s = %s\n      (%s)\n", v.Key, shownValue(v.Value), v.Path)
+		fmt.Fprintf(w, "  %s = %s\n      (%s)\n", inert.Line(v.Key), inert.Line(v.Value), inert.Line(v.Path))
 	}
-}
-
-// shownValue is v as is when it is one plain line, else quoted: a value
-// must not fake lines of the listing the user trusts.
-func shownValue(v string) string {
-	for _, r := range v {
-		if r < ' ' || r == 0x7f || !unicode.IsPrint(r) && r != ' ' {
-			return strconv.Quote(v)
-		}
-	}
-	return v
 }

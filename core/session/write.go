@@ -103,6 +103,9 @@ func (t *Target) WriteAll(us []settings.Update) []settings.Result {
 // file it points at.
 func (t *Target) Replace(orig, body []byte, confirmShared bool) error {
 	path := t.Path()
+	if err := t.st.ListLocal(confirmShared); err != nil {
+		return err // a personal file is listed in .gitignore before it exists
+	}
 	headed := false
 	err := t.s.Sys.UpdateFileOpts(path, t.st.WriteOptions(confirmShared), func(cur []byte) ([]byte, error) {
 		if !bytes.Equal(cur, orig) {

@@ -107,6 +107,14 @@ func (st *Store) precheck(u Update) error {
 func (st *Store) writeGroup(us []Update, idx []int, confirm bool, res []Result) {
 	path := st.Path()
 	opts := st.WriteOptions(confirm)
+	if slices.ContainsFunc(idx, func(i int) bool { return len(us[i].Set) > 0 }) {
+		if err := st.ListLocal(confirm); err != nil {
+			for _, i := range idx {
+				res[i].Err = err
+			}
+			return
+		}
+	}
 	var created bool
 	var applied []int // updates whose outcome depends on the write
 	err := st.sys.UpdateFileOpts(path, opts, func(old []byte) ([]byte, error) {
@@ -146,6 +154,8 @@ func (st *Store) writeGroup(us []Update, idx []int, confirm bool, res []Result) 
 		return
 	}
 	if created && st.target == LayerProjectLocal {
+		// Listed before the write; again in case the file was removed
+		// between that check and the write, and someone removed the line.
 		if err := st.ignoreLocal(confirm); err != nil {
 			for _, i := range applied {
 				res[i] = Result{Err: fmt.Errorf("%s was written, but %w", path, err)}
@@ -228,6 +238,28 @@ func (st *Store) apply(path string, ls []*layer, at int, cur *layer, data []byte
 // ProjectFileMode is the mode of a new file in a project (less the umask):
 // project files are the team's, read by everyone who checks it out.
 const ProjectFileMode = 0o644
+
+// ListLocal makes sure .charter/.gitignore lists the project-local file
+// before that file is first written, so that no interruption (a kill, a
+// full disk) can leave a personal file git would commit. It does nothing
+// for another layer or a personal file that exists (whose line the user
+// may have removed on purpose). Every write of the file calls it first.
+func (st *Store) ListLocal(confirm bool) error {
+	if st.target != LayerProjectLocal || st.project == nil {
+		return nil
+	}
+	path := st.Path()
+	if _, err := st.sys.Fs.Stat(path); !core.IsAbsent(err) {
+		return nil // there already, or the write will say why not
+	}
+	if err := st.sys.Confine(st.project.Dir, path); err != nil {
+		return err // the write's own refusal (a .charter that leads out)
+	}
+	if err := st.ignoreLocal(confirm); err != nil {
+		return fmt.Errorf("%s was not written, so that git never sees it unlisted: %w", path, err)
+	}
+	return nil
+}
 
 // ignoreLocal makes sure .charter/.gitignore lists the project-local file,
 // so that a personal override is never committed by accident.

@@ -89,7 +89,7 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 		Version:     a.Build.Version,
 		Port:        c.Port,
 		IdleTimeout: c.IdleTimeout,
-		Log:         a.Stderr,
+		Log:         inert.Writer(a.Stderr), // its warnings name files
 	})
 	var running *server.RunningError
 	if errors.As(err, &running) && c.Open {

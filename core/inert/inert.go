@@ -9,6 +9,7 @@ package inert
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -24,6 +25,20 @@ func Line(s string) string { return render(s, false) }
 // lists problems one a line): line feed and tab stay, everything else Line
 // escapes is escaped.
 func Body(s string) string { return render(s, true) }
+
+// Writer is w with every write rendered as Body, for a log that writes a
+// whole message at a time (a server's): a character split between two
+// writes would show as its bytes, escaped.
+func Writer(w io.Writer) io.Writer { return writer{w} }
+
+type writer struct{ w io.Writer }
+
+func (w writer) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(w.w, Body(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
 
 // Dangerous reports whether a terminal could act on r, or show it as
 // something it is not: C0 controls, DEL, C1 controls, the bidi controls

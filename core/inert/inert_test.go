@@ -1,6 +1,7 @@
 package inert
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -32,6 +33,14 @@ func TestBody(t *testing.T) {
 	want := "# Title\n\tindented\\r\n\\x1b[2Jgone\\u202e\n"
 	if got := Body(in); got != want {
 		t.Errorf("Body(%q) = %q, want %q", in, got, want)
+	}
+}
+
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	n, err := fmt.Fprintf(Writer(&b), "charter: warning: %s\n\tat x\n", "a\x1b]0;title\a")
+	if want := "charter: warning: a\\x1b]0;title\\x07\n\tat x\n"; err != nil || b.String() != want || n != 36 {
+		t.Errorf("wrote %d %v %q, want %q", n, err, b.String(), want)
 	}
 }
 

@@ -34,6 +34,9 @@ func (c *TrustCmd) Run(a *App) error {
 		if err != nil {
 			return err
 		}
+		if bad := a.Sys.TrustFileProblem(); bad != nil {
+			return bad // "no project is trusted" would hide why
+		}
 		return a.emit(trustListDoc{Projects: es}, func(w io.Writer) {
 			if len(es) == 0 {
 				fmt.Fprintln(w, "No project is trusted.")

@@ -49,8 +49,8 @@ func (s *System) unsafeTrust(path string, fi fs.FileInfo) *TrustFileError {
 	}
 	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
 		return &TrustFileError{Path: path,
-			Problem: fmt.Sprintf("is writable by group or others (mode %04o), so someone else may have trusted a project in your name", perm),
-			Fix:     fmt.Sprintf("check its entries, then `chmod 600 %s` (or remove it, `rm %s`, and trust your projects again)", q, q)}
+			Problem: fmt.Sprintf("is writable by group or others (mode %04o)", perm),
+			Fix:     fmt.Sprintf("someone else may have trusted a project in your name: check its entries, then `chmod 600 %s` (or remove it, `rm %s`, and trust your projects again)", q, q)}
 	}
 	return nil
 }

@@ -37,6 +37,9 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 		}
 		rows = append(rows, row{e.Agent, e.State, path, note})
 	}
+	for _, g := range rep.Ignored {
+		rows = append(rows, row{g.Agent, "ignored", g.Path, "(in the record, but no " + g.Kind + " " + g.Item + " is ever projected there: charter does not touch it)"})
+	}
 	aw, sw := 6, 8 // claude, codex; outdated
 	for _, r := range rows {
 		aw, sw = max(aw, len(r.agent)), max(sw, len(r.state))

@@ -34,6 +34,21 @@ func (s *System) Confine(root, path string) error {
 	return t.Close()
 }
 
+// ConfineWrite is Confine for a write with o: a write's own refusals
+// (a link inside the project, the git folder) before any work.
+func (s *System) ConfineWrite(path string, o WriteOptions) error {
+	if o.Within == "" || !s.onOS() {
+		return nil
+	}
+	opts := s.writeWalk(o)
+	opts.Confirmed = true // the shared-link verdict is asked for apart
+	t, err := fsys.Walk(path, opts)
+	if err != nil {
+		return err
+	}
+	return t.Close()
+}
+
 // OpenWithin is OpenFile (a regular file, opened without blocking, held
 // to k's cap) for a path a repository chose: it must resolve inside the
 // project root, or it is refused (code outside_project); a missing file is

@@ -59,6 +59,9 @@ type Target struct {
 	// within is the project root for a project target: the file must
 	// resolve inside it, for reads and writes alike (core.Confine).
 	within string
+	// linkTo, for a project instruction file, is where a link in the
+	// project may lead it (links.go); nil: nowhere.
+	linkTo []string
 	// hook is the agent whose Stop hook entry the file holds, when isHook.
 	hook   gates.HookKind
 	isHook bool
@@ -135,13 +138,19 @@ type FullReport struct {
 	Report
 	Files  []projection.Entry `json:"files"`
 	Budget []Budget           `json:"budget"`
+	// Ignored are the record's entries no projector produces: charter
+	// did not act on them, and a run drops them from the record.
+	Ignored []projection.Ignored `json:"ignored"`
 }
 
 // NewFullReport is the report of results, with full's projected files.
 func NewFullReport(sys *core.System, results []Result, full *Full) FullReport {
-	rep := FullReport{Report: NewReport(sys, results), Files: []projection.Entry{}, Budget: full.Budget}
+	rep := FullReport{Report: NewReport(sys, results), Files: []projection.Entry{}, Budget: full.Budget, Ignored: []projection.Ignored{}}
 	if full.Content != nil && full.Content.Entries != nil {
 		rep.Files = full.Content.Entries
+	}
+	if full.Content != nil && full.Content.Ignored != nil {
+		rep.Ignored = full.Content.Ignored
 	}
 	if rep.Budget == nil {
 		rep.Budget = []Budget{}
@@ -222,7 +231,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		// Under the lock the file is read once more and edited: an
 		// instruction file as a stream, the text around the block copied
 		// from the old file to the new; any other whole, as small as it is.
-		opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644, Kind: t.kind, Within: t.within}
+		opts := t.writeOptions(confirmShared)
 		var err error
 		if t.block != nil {
 			err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {

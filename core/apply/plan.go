@@ -122,10 +122,10 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			return whole(data), nil
 		}})
 	}
+	if level == LevelProject {
+		confineProject(sys, req.Project.Dir, out)
+	}
 	for i := range out {
-		if level == LevelProject {
-			out[i].within = req.Project.Dir
-		}
 		if err := out[i].plan(sys, req.RunOnly); err != nil {
 			return nil, err
 		}
@@ -161,7 +161,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 func (t *Target) plan(sys *core.System, runOnly bool) error {
 	// A repository's link out of the project is refused before anything
 	// is read: a dry run must not show a diff of the user's own files.
-	if err := sys.Confine(t.within, t.Path); err != nil {
+	if err := sys.ConfineWrite(t.Path, t.writeOptions(true)); err != nil {
 		return err
 	}
 	var err error

@@ -90,6 +90,16 @@ func contentChecks(full *apply.Full, flag string) []Check {
 			out = append(out, ok("projection"+level, label, fmt.Sprintf("%d projected files up to date", total)))
 		}
 	}
+	if full.Content != nil && len(full.Content.Ignored) > 0 {
+		ig := full.Content.Ignored
+		paths := make([]string, len(ig))
+		for i, g := range ig {
+			paths[i] = fmt.Sprintf("%s (claimed as %s %s %s)", g.Path, g.Agent, g.Kind, g.Item)
+		}
+		out = append(out, warn("record"+level, "Projection record",
+			fmt.Sprintf("%d record entries name a path no projector writes, so charter ignores them: %s", len(ig), strings.Join(paths, ", ")),
+			"run `charter apply"+flag+"` to drop them from the record; if the record is committed, review who changed it"))
+	}
 	for _, b := range full.Budget {
 		if !b.Over() {
 			continue

@@ -131,7 +131,7 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 			boundAt = top.path
 		}
 		fi, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) && !last && o.Create && (bound == nil || top.bound) {
+		if errors.Is(err, fs.ErrNotExist) && !last && o.Create && (bound == nil || top.bound) && !(o.StrictLinks && outLink != "") && c.shown != "" {
 			if err := os.Mkdir(p, o.DirMode.Perm()); err != nil && !errors.Is(err, fs.ErrExist) {
 				return nil, err
 			}
@@ -142,8 +142,8 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 			if err := confined(top.bound, outLink); err != nil {
 				return nil, err
 			}
-			if o.StrictLinks && outLink != "" && !o.linkTo(boundAt, p) {
-				return nil, &LinkedError{Path: path, Link: outLink, To: p}
+			if err := o.linked(path, outLink, boundAt, p); err != nil {
+				return nil, err
 			}
 			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, o: o, dirInfo: top.info, chain: chain(top, c.name)}, nil
 		case errors.Is(err, fs.ErrNotExist):
@@ -180,9 +180,6 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 			if top.bound && outLink == "" {
 				outLink = shown
 			}
-			if top.bound && o.StrictLinks && len(o.LinkTo) == 0 {
-				return nil, &LinkedError{Path: path, Link: shown}
-			}
 			if links++; links > MaxLinks {
 				return nil, &LinkLoopError{Path: path}
 			}
@@ -202,8 +199,8 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 			if err := confined(top.bound, outLink); err != nil {
 				return nil, err
 			}
-			if o.StrictLinks && outLink != "" && !o.linkTo(boundAt, p) {
-				return nil, &LinkedError{Path: path, Link: outLink, To: p}
+			if err := o.linked(path, outLink, boundAt, p); err != nil {
+				return nil, err
 			}
 			return &portableTarget{Path: path, Dir: top.path, Name: c.name, Shared: shared, IsDir: fi.IsDir(), o: o, dirInfo: top.info, chain: chain(top, c.name)}, nil
 		case !fi.IsDir():

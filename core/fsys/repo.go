@@ -22,7 +22,9 @@ import (
 //   - With Options.StrictLinks a link met inside the boundary is refused:
 //     a whole projected file or folder is never written through one. With
 //     Options.LinkTo as well, a link is followed when the file it ends at
-//     is one of LinkTo (CLAUDE.md -> AGENTS.md: one file, one block).
+//     is one of LinkTo (CLAUDE.md -> AGENTS.md: one file, one block). The
+//     walk goes on to the link's end, creating nothing past the link, so
+//     that a link into the git folder is named as such.
 
 // GitDirError is a path that leads into the repository's git folder.
 type GitDirError struct {
@@ -62,6 +64,21 @@ func (e *LinkedError) Code() string { return errcode.LinkedTarget }
 // isGitName reports whether an entry's name is ".git" as the file system
 // may match it (case-insensitive where the platform usually is).
 func isGitName(name string) bool { return foldName(name) == ".git" }
+
+// linked is the verdict of StrictLinks on a walk that followed link (the
+// first inside the boundary; "" for none) and ended at end ("" for a
+// directory).
+func (o Options) linked(path, link, base, end string) error {
+	switch {
+	case !o.StrictLinks || link == "":
+		return nil
+	case len(o.LinkTo) == 0:
+		return &LinkedError{Path: path, Link: link}
+	case end == "" || !o.linkTo(base, end):
+		return &LinkedError{Path: path, Link: link, To: end}
+	}
+	return nil
+}
 
 // linkTo reports whether the walk that followed a link inside the boundary
 // may end at the physical path end, the boundary's physical path being

@@ -132,8 +132,8 @@ func walk(path string, o Options, dir bool) (t *Target, err error) {
 	if err := w.confined(top.bound); err != nil {
 		return nil, err
 	}
-	if w.o.StrictLinks && w.outLink != "" {
-		return nil, &LinkedError{Path: w.path, Link: w.outLink}
+	if err := w.o.linked(w.path, w.outLink, w.boundAt, ""); err != nil {
+		return nil, err
 	}
 	if dir {
 		t = &Target{Path: w.path, Dir: top.path, Shared: w.shared, IsDir: true, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino,
@@ -250,7 +250,7 @@ func (w *walker) openDir(top *frame, name string) (int, error) {
 			return fd, nil
 		}
 		if err == unix.ENOENT {
-			if !w.o.Create || w.hasBound && !top.bound || w.viaLink {
+			if !w.o.Create || w.hasBound && !top.bound || w.viaLink || w.o.StrictLinks && w.outLink != "" {
 				// never a directory outside the project, nor one a
 				// dangling link names: the link's owner meant another place
 				return -1, unix.ENOENT
@@ -300,9 +300,6 @@ func (w *walker) follow(c comp, top *frame) ([]comp, error) {
 	if top.bound && w.outLink == "" {
 		w.outLink = shown
 	}
-	if top.bound && w.o.StrictLinks && len(w.o.LinkTo) == 0 {
-		return nil, &LinkedError{Path: w.path, Link: shown}
-	}
 	w.lastLink = shown
 	w.links++
 	if w.links > MaxLinks {
@@ -342,8 +339,8 @@ func (w *walker) finish(name string, exists bool, st *unix.Stat_t) (*Target, err
 	if err := w.confined(top.bound); err != nil {
 		return nil, err
 	}
-	if w.o.StrictLinks && w.outLink != "" && !w.o.linkTo(w.boundAt, join(top.path, name)) {
-		return nil, &LinkedError{Path: w.path, Link: w.outLink, To: join(top.path, name)}
+	if err := w.o.linked(w.path, w.outLink, w.boundAt, join(top.path, name)); err != nil {
+		return nil, err
 	}
 	t := &Target{Path: w.path, Dir: top.path, Name: name, Shared: w.shared, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino}
 	t.IsDir = exists && st.Mode&unix.S_IFMT == unix.S_IFDIR
@@ -372,8 +369,8 @@ func (w *walker) missing(c comp, rest []comp) (*Target, error) {
 		names = append(names, r.name)
 	}
 	full := filepath.Join(names...)
-	if w.o.StrictLinks && w.outLink != "" && !w.o.linkTo(w.boundAt, full) {
-		return nil, &LinkedError{Path: w.path, Link: w.outLink, To: full}
+	if err := w.o.linked(w.path, w.outLink, w.boundAt, full); err != nil {
+		return nil, err
 	}
 	t := &Target{Path: w.path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: w.shared, Missing: true, fd: -1, rfd: -1}
 	top := w.top()

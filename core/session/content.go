@@ -74,7 +74,7 @@ func (s *Session) SourceDir(project bool) (string, core.WriteOptions, error) {
 	} else if root, err = s.CreateRoot(); err != nil {
 		return "", core.WriteOptions{}, err
 	}
-	return s.Sys.Paths.Join(root, core.ProjectDirName), core.WriteOptions{NewMode: settings.ProjectFileMode, Within: root}, nil
+	return s.Sys.Paths.Join(root, core.ProjectDirName), core.WriteOptions{NewMode: settings.ProjectFileMode, Within: root, Whole: true}, nil
 }
 
 // ActiveLibrary is what a block rendered for no agent in particular says

@@ -16,6 +16,14 @@ type Place struct {
 
 	dev, ino uint64      // the directory's identity (walker_unix.go)
 	info     fs.FileInfo // or its FileInfo (portable.go)
+
+	// A folder's own identity, when Locate found the entry to be one: a
+	// directory on a walk's way that is this folder by identity lies in
+	// it, whatever entry led there (a bind mount of it, or any other path
+	// to it with no link on the way).
+	folder     bool
+	fdev, fino uint64
+	finfo      fs.FileInfo
 }
 
 // Valid reports whether p names an entry at all.
@@ -33,18 +41,33 @@ func (p Place) Same(q Place) bool {
 }
 
 // Reaches returns the first of places that the walked target is or lies
-// below, and whether there is one. The directories compared are the ones
-// the walk holds (or, on the portable walk, found): a path that is swapped
-// after the walk does not change the answer for the directory written.
+// below, and whether there is one: an entry on its way is the place, or,
+// for a folder, a directory on its way is that folder by identity. The
+// directories compared are the ones the walk holds (or, on the portable
+// walk, found): a path that is swapped after the walk does not change the
+// answer for the directory written.
 func (t *Target) Reaches(places []Place) (Place, bool) {
 	for _, c := range t.places() {
 		for _, p := range places {
-			if c.Same(p) {
+			if c.Same(p) || p.holds(c) {
 				return p, true
 			}
 		}
 	}
 	return Place{}, false
+}
+
+// holds reports whether the directory that holds the entry c is p's
+// folder itself. Every directory a walk passes holds the next entry on
+// its way, so each one is compared.
+func (p Place) holds(c Place) bool {
+	switch {
+	case !p.folder || !c.Valid():
+		return false
+	case p.finfo != nil && c.info != nil:
+		return os.SameFile(p.finfo, c.info)
+	}
+	return p.finfo == nil && c.info == nil && c.dev == p.fdev && c.ino == p.fino
 }
 
 // places is the chain, with a batch's file after its folder's.
@@ -57,8 +80,8 @@ func (t *Target) places() []Place {
 
 // Locate walks path with every link followed (nothing is created) and
 // returns the Place it ends at: where a link such as a companion share
-// link really leads. ok is false when it leads nowhere (dangling below a
-// missing directory).
+// link really leads, with the folder's own identity when it is one. ok is
+// false when it leads nowhere (dangling below a missing directory).
 func Locate(path string) (Place, bool, error) {
 	t, err := Walk(path, Options{Confirmed: true})
 	if err != nil {
@@ -66,5 +89,8 @@ func Locate(path string) (Place, bool, error) {
 	}
 	defer t.Close()
 	p := t.Place()
+	if p.Valid() && t.IsDir {
+		p = t.asFolder(p)
+	}
 	return p, p.Valid(), nil
 }

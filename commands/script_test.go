@@ -79,6 +79,7 @@ func scriptParams() testscript.Params {
 			"holds":      cmdHolds,
 			"sigterm":    cmdSigterm,
 			"stopproc":   cmdStopProc, // signals_test.go
+			"sparse":     cmdSparse,   // library_caps_test.go
 		},
 		Setup: func(e *testscript.Env) error {
 			// Pin everything charter reads, so the developer's own

@@ -34,19 +34,23 @@ func (s *System) Confine(root, path string) error {
 	return t.Close()
 }
 
-// ConfineWrite is Confine for a write with o: a write's own refusals
-// (a link inside the project, the git folder) before any work.
-func (s *System) ConfineWrite(path string, o WriteOptions) error {
-	if o.Within == "" || !s.onOS() {
+// Preflight finds, before anything is written, what a write of path with
+// o would refuse: the walk's own refusals (a link out of or inside the
+// project, the git folder) and the target's (a dangling link, a read-only
+// or irregular file, a folder charter may not write in). An apply asks it
+// of every target first, so that one refusal writes nothing (SPEC §16).
+func (s *System) Preflight(path string, o WriteOptions) error {
+	if !s.onOS() {
 		return nil
 	}
 	opts := s.writeWalk(o)
 	opts.Confirmed = true // the shared-link verdict is asked for apart
 	t, err := fsys.Walk(path, opts)
 	if err != nil {
-		return err
+		return walkError(path, err)
 	}
-	return t.Close()
+	defer t.Close()
+	return s.notWritable(path, t.Preflight())
 }
 
 // OpenWithin is OpenFile (a regular file, opened without blocking, held

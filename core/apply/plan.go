@@ -161,7 +161,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 func (t *Target) plan(sys *core.System, runOnly bool) error {
 	// A repository's link out of the project is refused before anything
 	// is read: a dry run must not show a diff of the user's own files.
-	if err := sys.ConfineWrite(t.Path, t.writeOptions(true)); err != nil {
+	if err := sys.Preflight(t.Path, t.writeOptions(true)); err != nil {
 		return err
 	}
 	var err error

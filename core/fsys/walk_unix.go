@@ -41,6 +41,7 @@ type Target struct {
 	hidden        bool     // in a folder Publish has yet to rename into place
 	staged        string   // a held directory made as this name in parent (StageNew)
 	parent        *Target  // ... the held directory it is renamed in
+	dangling      string   // Missing below a folder a link names: the link
 }
 
 // Place is where the file itself is: Name in the directory the walk holds.

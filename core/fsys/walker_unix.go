@@ -373,6 +373,9 @@ func (w *walker) missing(c comp, rest []comp) (*Target, error) {
 		return nil, err
 	}
 	t := &Target{Path: w.path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: w.shared, Missing: true, fd: -1, rfd: -1}
+	if c.shown == "" {
+		t.dangling = w.lastLink
+	}
 	top := w.top()
 	t.chain = append(w.chain(), Place{Path: join(top.path, c.name), Name: c.name, dev: top.dev, ino: top.ino})
 	w.closeAll()

@@ -161,6 +161,9 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 				names = append(names, r.name)
 			}
 			full := filepath.Join(names...)
+			if err := o.linked(path, outLink, boundAt, full); err != nil {
+				return nil, err
+			}
 			return &portableTarget{Path: path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: shared, Missing: true, o: o, chain: chain(top, c.name)}, nil
 		case err != nil:
 			return nil, err
@@ -218,51 +221,6 @@ func portableWalk(path string, o Options) (*portableTarget, error) {
 func (t *portableTarget) Close() error { return nil }
 
 func (t *portableTarget) full() string { return filepath.Join(t.Dir, t.Name) }
-
-func (t *portableTarget) Read(k Kind) ([]byte, error) {
-	f, err := t.Open(k)
-	if f == nil || err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadAll(f, t.Path, k)
-}
-
-// Open opens the file for reading when it is a regular file of at most
-// k.Max() bytes; nil when it does not exist. It is looked at before the
-// open and the opened handle after it (Open's window, read_other.go).
-func (t *portableTarget) Open(k Kind) (*os.File, error) {
-	if t.IsDir {
-		return nil, &IsDirError{Path: t.Path}
-	}
-	if t.Missing {
-		return nil, kernelSees(t.Path)
-	}
-	fi, err := os.Lstat(t.full())
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, kernelSees(t.Path)
-	case err != nil:
-		return nil, err
-	case isLinkish(fi):
-		return nil, &ChangedError{Path: t.Path, What: "became a link"}
-	case !fi.Mode().IsRegular():
-		return nil, refuse(t.Path, fi.Mode())
-	case fi.Size() > k.Max():
-		return nil, &TooLargeError{Path: t.Path, Kind: k, Size: fi.Size()}
-	}
-	f, err := os.Open(t.full())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", t.Path, err)
-	}
-	if err := checkOpened(f, t.Path, k); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
 
 // recheck walks the path again, as late as possible, and makes sure it
 // still ends in the directory this target was checked in.

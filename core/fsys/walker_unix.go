@@ -352,9 +352,6 @@ func (w *walker) finish(name string, exists bool, st *unix.Stat_t) (*Target, err
 
 // missing describes a target below a directory that does not exist.
 func (w *walker) missing(c comp, rest []comp) (*Target, error) {
-	if w.o.Create && c.shown == "" {
-		return nil, &DanglingError{Path: w.path, Link: w.lastLink, Missing: join(w.top().path, c.name)}
-	}
 	if w.hasBound {
 		bound := make([]bool, len(w.stack))
 		for i, f := range w.stack {
@@ -363,6 +360,9 @@ func (w *walker) missing(c comp, rest []comp) (*Target, error) {
 		if err := w.confined(!escapes(bound, append([]comp{c}, rest...))); err != nil {
 			return nil, err
 		}
+	}
+	if w.o.Create && c.shown == "" {
+		return nil, &DanglingError{Path: w.path, Link: w.lastLink, Missing: join(w.top().path, c.name)}
 	}
 	names := []string{w.top().path, c.name}
 	for _, r := range rest {
@@ -389,24 +389,4 @@ func join(dir, name string) string {
 		return "/" + name
 	}
 	return dir + "/" + name
-}
-
-// gitStep refuses the step into name from top when it is the boundary's
-// ".git": checked before the step, so nothing is opened or made there.
-func (w *walker) gitStep(top *frame, name string) error {
-	if w.hasBound && top.dev == w.bound[0] && top.ino == w.bound[1] && isGitName(name) {
-		return &GitDirError{Path: w.path, Link: w.outLink, Git: join(top.path, name)}
-	}
-	return nil
-}
-
-// gitIdentities are the (dev, ino) of the folders that exist among dirs.
-func gitIdentities(dirs []string) [][2]uint64 {
-	var out [][2]uint64
-	for _, d := range dirs {
-		if id, ok := identity(d); ok {
-			out = append(out, id)
-		}
-	}
-	return out
 }

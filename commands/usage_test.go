@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // Every bad command line gets a message in the user's words with the fix,
@@ -101,7 +103,7 @@ func TestOSErrorMessages(t *testing.T) {
 	os.WriteFile(file, nil, 0o600)
 	app := newApp(Build{}, strings.NewReader(""), nil, nil, nil, afero.NewOsFs(), nil)
 	target := filepath.Join(dir, "settings.yaml")
-	tmp := filepath.Join(dir, ".settings.yaml.tmp-123")
+	tmp := filepath.Join(dir, fsys.TempName("settings.yaml", 0x123))
 	below := filepath.Join(file, "charter", "settings.yaml")
 	for _, c := range []struct {
 		err  error

@@ -24,7 +24,7 @@ func (t *portableTarget) Preflight() error {
 	case err != nil:
 		return err
 	case !fi.Mode().IsRegular():
-		return &NotRegularError{Path: t.Path}
+		return nil // the read that follows refuses it, saying what is there
 	case fi.Mode().Perm()&0o200 == 0:
 		return &ReadOnlyError{Path: t.Path, Mode: fi.Mode().Perm()}
 	}

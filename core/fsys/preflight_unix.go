@@ -9,7 +9,7 @@ import (
 )
 
 // Preflight tells, without writing, what a write of the walked target
-// would refuse: a directory, a file that is not regular, a read-only file,
+// would refuse: a directory, a read-only file,
 // a link that names a folder that does not exist, a folder the user may
 // not write in. An apply plans every target with it, so that one refusal
 // leaves every file as it was (SPEC §16). Root passes the access check
@@ -35,7 +35,7 @@ func (t *Target) Preflight() error {
 	case err != nil:
 		return &fs.PathError{Op: "lstat", Path: t.full(), Err: err}
 	case st.Mode&unix.S_IFMT != unix.S_IFREG:
-		return &NotRegularError{Path: t.Path}
+		return nil // the read that follows refuses it, saying what is there
 	case st.Mode&0o200 == 0:
 		return &ReadOnlyError{Path: t.Path, Mode: fs.FileMode(st.Mode & 0o7777)}
 	}

@@ -34,6 +34,11 @@ func (c *ApplyCmd) Run(a *App) error {
 		// a quarter as often saves about a sixth of a no-change run
 		// (scripts/bench-content.sh) for some MB more at its peak.
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
+		if a.Sys.Getenv("GOMEMLIMIT") == "" {
+			// ... but never at the cost of memory: past 256 MiB the
+			// collector runs as often as it must (a library near its caps).
+			defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
+		}
 	}
 	// Only a status shows a diff.
 	req := session.ApplyRequest{Agents: c.Agent, Project: c.Project, RunOnly: !c.DryRun && !c.Check, Force: c.Force}

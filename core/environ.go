@@ -43,6 +43,7 @@ func Environment(agents []Agent) []EnvVar {
 		EnvVar{"XDG_CACHE_HOME", "Where Go's build cache is when GOCACHE is not set."},
 		EnvVar{"LocalAppData", "Windows: where Go's build cache is when GOCACHE is not set."},
 		EnvVar{"GOGC", "Go's garbage collector target: when it is set, apply keeps it instead of its own (400: collect a quarter as often)."},
+		EnvVar{"GOMEMLIMIT", "Go's soft memory limit: when it is set, apply keeps it instead of its own (256 MiB, with its GOGC of 400)."},
 		EnvVar{"CHARTER_GATE_RUN", "Set by charter in a gate's environment (a mark to find the gate's processes); charter never reads it from its own."},
 	)
 }

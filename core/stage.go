@@ -230,23 +230,41 @@ func (r *Reader) Read(path string, k fsys.Kind) ([]byte, error) {
 // that fails is the error.
 func (r *Reader) ReadAll(paths []string, k fsys.Kind) ([][]byte, error) {
 	out := make([][]byte, len(paths))
+	err := r.ReadEach(paths, k, func(i int, data []byte) { out[i] = data })
+	return out, err
+}
+
+// ReadEach is ReadAll handing each file to use as soon as it is read (nil
+// for a missing one), from several goroutines at once, each i once: a
+// caller that keeps only what it learns of the bytes holds a few files at
+// a time, not the whole batch.
+func (r *Reader) ReadEach(paths []string, k fsys.Kind, use func(i int, data []byte)) error {
 	errs := make([]error, len(paths))
 	if r.b == nil {
 		for i, p := range paths {
-			out[i], errs[i] = r.Read(p, k)
+			var data []byte
+			data, errs[i] = r.Read(p, k)
+			use(i, data)
 		}
-		return out, firstError(errs)
+		return firstError(errs)
 	}
 	folders, names := make([]*fsys.Target, len(paths)), make([]string, len(paths))
 	done := make([]bool, len(paths))
 	for i, p := range paths {
-		folders[i], names[i], done[i] = r.b.Folder(p) // done: absent, out[i] stays nil
+		folders[i], names[i], done[i] = r.b.Folder(p) // done: absent
+		if done[i] {
+			use(i, nil)
+		}
 	}
 	fsys.Parallel(len(paths), func(i int) error {
 		if folders[i] != nil {
-			out[i], done[i], errs[i] = folders[i].ReadIn(names[i], k)
+			var data []byte
+			data, done[i], errs[i] = folders[i].ReadIn(names[i], k)
 			if errs[i] != nil {
 				errs[i] = ReadError(paths[i], errs[i])
+			}
+			if done[i] {
+				use(i, data)
 			}
 		}
 		return nil
@@ -264,19 +282,21 @@ func (r *Reader) ReadAll(paths []string, k fsys.Kind) ([][]byte, error) {
 	}
 	fsys.Parallel(len(rest), func(j int) error {
 		i, err := rest[j], walked[j]
+		var data []byte
 		if err == nil {
-			out[i], err = ts[j].Read(k)
+			data, err = ts[j].Read(k)
 			ts[j].Close()
 		}
 		switch { // as ReadWithin answers
 		case IsAbsent(err):
-			out[i] = nil
+			data = nil
 		case err != nil:
 			errs[i] = ReadError(paths[i], err)
 		}
+		use(i, data)
 		return nil
 	})
-	return out, firstError(errs)
+	return firstError(errs)
 }
 
 func firstError(errs []error) error {

@@ -88,6 +88,7 @@ var (
 		// scripts' own `go` builds start cold).
 		"GOCACHE", "XDG_CACHE_HOME", "LocalAppData",
 		"GOGC", // the Go runtime's own: when set, apply only leaves it alone
+		"GOMEMLIMIT", // the same: when set, apply keeps it instead of its own
 	}
 )
 

@@ -132,8 +132,8 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		planned[rp] = true
 		todo, paths, recPaths = append(todo, f), append(paths, f.Path), append(recPaths, rp)
 	}
-	disks, err := rd.ReadAll(paths, fsys.KindInstructions)
-	if err != nil {
+	disks := make([]seen, len(todo))
+	if err := rd.ReadEach(paths, fsys.KindInstructions, func(i int, disk []byte) { disks[i] = see(disk, todo[i].Data, true) }); err != nil {
 		return nil, err
 	}
 	for i, f := range todo {
@@ -141,14 +141,14 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		rec, isRec := recorded[rp]
 		state := StateCurrent
 		switch {
-		case disk == nil:
+		case !disk.exists:
 			state = StateMissing
-		case bytes.Equal(disk, f.Data):
+		case disk.same:
 			// As projected, recorded or not: a run killed after its rename
 			// and before its record left exactly this.
 		case !isRec:
 			state = StateForeign
-		case Sum(disk) != rec.SHA256:
+		case disk.sum != rec.SHA256:
 			state = StateEdited
 		default:
 			state = StateOutdated
@@ -183,7 +183,8 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		}
 		gone, paths = append(gone, r), append(paths, req.absPath(sys, r.Path))
 	}
-	if disks, err = rd.ReadAll(paths, fsys.KindInstructions); err != nil {
+	disks = make([]seen, len(gone))
+	if err := rd.ReadEach(paths, fsys.KindInstructions, func(i int, disk []byte) { disks[i] = see(disk, nil, false) }); err != nil {
 		return nil, err
 	}
 	for i, r := range gone {
@@ -191,11 +192,11 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		f := Placed{File: File{Agent: r.Agent, Kind: content.Kind(r.Kind), Item: r.Item}, Path: path}
 		e := entry(f.File, path, StatePruned)
 		switch {
-		case disk == nil: // gone already: only the record forgets it
-		case Sum(disk) != r.SHA256 && !req.Force:
+		case !disk.exists: // gone already: only the record forgets it
+		case disk.sum != r.SHA256 && !req.Force:
 			e.State = StateEdited
 			p.conflicts = append(p.conflicts, conflictLine(path, StateEdited))
-		case Sum(disk) != r.SHA256:
+		case disk.sum != r.SHA256:
 			// --force: charter lets go of a file a person edited, and
 			// leaves it where it is.
 		default:
@@ -291,4 +292,23 @@ func (c sharedCache) of(path string) (string, error) {
 	v := sh.Path
 	c.dirs[dir] = v
 	return v, nil
+}
+
+// seen is what a plan keeps of a target's bytes on disk: whether it is
+// there, whether it holds the projected bytes, else its sha256. The bytes
+// themselves are dropped as soon as they are read, so a plan holds a few
+// files at a time, whatever the size of the library.
+type seen struct {
+	exists, same bool
+	sum          string
+}
+
+func see(disk, want []byte, compare bool) seen {
+	if disk == nil {
+		return seen{}
+	}
+	if compare && bytes.Equal(disk, want) {
+		return seen{exists: true, same: true}
+	}
+	return seen{exists: true, sum: Sum(disk)}
 }

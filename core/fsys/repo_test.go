@@ -27,9 +27,9 @@ func TestGitFolderIsNeverATarget(t *testing.T) {
 			tr, root := repo(t)
 			tr.link("proj/.claude/rules/a.md", "../../.git/config")
 			tr.link("proj/.claude/rules/hook.md", "../../.git/hooks/pre-commit") // dangling
-			tr.link("proj/.claude/skills", "../.git/hooks")                     // a folder
-			tr.link("proj/abs.md", tr.p("proj/.git/config"))                    // absolute
-			tr.link("proj/CLAUDE.md", "docs/../.git/config")                    // dots
+			tr.link("proj/.claude/skills", "../.git/hooks")                      // a folder
+			tr.link("proj/abs.md", tr.p("proj/.git/config"))                     // absolute
+			tr.link("proj/CLAUDE.md", "docs/../.git/config")                     // dots
 			tr.link("proj/wt.md", "gitdata/hooks/post-checkout")
 			cases := map[string]string{
 				".git/config":              "",

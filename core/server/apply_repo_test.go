@@ -39,7 +39,9 @@ func TestApplyProjectNeverReachesGit(t *testing.T) {
 	before, home := coretest.Tree(t, repo), coretest.Tree(t, e.home)
 	for _, body := range []string{`{"project":true}`, `{"project":true,"agents":["claude"]}`} {
 		rp := r.do("POST", "api/v1/apply", body)
-		var doc struct{ Error struct{ Code, Message string } }
+		var doc struct {
+			Error struct{ Code, Message string }
+		}
 		json.Unmarshal(rp.body, &doc)
 		if rp.status != 409 || doc.Error.Code != core.CodeGitDir || !strings.Contains(doc.Error.Message, filepath.Join(".claude", "skills", "x", "run.sh")) {
 			t.Fatalf("%s: %d %s", body, rp.status, rp.body)

@@ -1,10 +1,8 @@
 package commands
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,37 +201,9 @@ func cmdTree(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: tree DIR FILE")
 	}
-	root := ts.MkAbs(args[0])
-	var b strings.Builder
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			text, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(&b, "%s link -> %s\n", filepath.ToSlash(rel), filepath.ToSlash(text))
-		case fi.IsDir():
-			fmt.Fprintf(&b, "%s dir %#o\n", filepath.ToSlash(rel), fi.Mode().Perm())
-		default:
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(&b, "%s file %#o %x\n", filepath.ToSlash(rel), fi.Mode().Perm(), sha256.Sum256(data))
-		}
-		return nil
-	})
+	listing, err := coretest.Listing(ts.MkAbs(args[0]))
 	ts.Check(err)
-	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644))
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(listing), 0o644))
 }
 
 // pyYAML is a python3 that imports PyYAML: the one on PATH, else the

@@ -15,6 +15,15 @@ import (
 // written. A missing dir lists as "".
 func Tree(t testing.TB, dir string) string {
 	t.Helper()
+	out, err := Listing(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Listing is Tree for callers without a testing.TB (testscript's tree).
+func Listing(dir string) (string, error) {
 	var b strings.Builder
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -34,20 +43,17 @@ func Tree(t testing.TB, dir string) string {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(&b, "%s link -> %s\n", rel, text)
+			fmt.Fprintf(&b, "%s link -> %s\n", filepath.ToSlash(rel), filepath.ToSlash(text))
 		case fi.IsDir():
-			fmt.Fprintf(&b, "%s dir %#o\n", rel, fi.Mode().Perm())
+			fmt.Fprintf(&b, "%s dir %#o\n", filepath.ToSlash(rel), fi.Mode().Perm())
 		default:
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(&b, "%s file %#o %x\n", rel, fi.Mode().Perm(), sha256.Sum256(data))
+			fmt.Fprintf(&b, "%s file %#o %x\n", filepath.ToSlash(rel), fi.Mode().Perm(), sha256.Sum256(data))
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
+	return b.String(), err
 }

@@ -131,18 +131,19 @@ func TestBrowserApplyProject(t *testing.T) {
 	}
 }
 
-// The project's copilot-instructions.md links to a file that agent-switch
-// shares (the project lies inside the companion tree): the project part's
-// Apply asks first with the same dialog. Cancel leaves the shared file
-// alone and the link blocked; Write sends the project request again,
-// confirmed, and writes through the link.
+// The project's copilot-instructions.md links to its AGENTS.md (an
+// instruction file: the one kind of link a project target may be), and
+// the project lies inside the companion tree, so the link is one
+// agent-switch shares: the project part's Apply asks first with the same
+// dialog. Cancel leaves the shared file alone and the link blocked; Write
+// sends the project request again, confirmed, and writes through the link.
 func TestBrowserApplyProjectShared(t *testing.T) {
 	p := newPage(t)
 	e := newHubEnvWith(t, "", false)
 	repo := filepath.Join(e.home, ".agent-switch", "projects", "shop")
 	// The link stays inside the project (one leading out is refused as
 	// outside_project) but lies in the companion tree: a shared write.
-	shared := filepath.Join(repo, "shared", "copilot-instructions.md")
+	shared := filepath.Join(repo, "AGENTS.md")
 	before := "# shared by every profile\n"
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "")
 	coretest.WriteFile(t, shared, before)
@@ -150,7 +151,7 @@ func TestBrowserApplyProjectShared(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(shared, link); err != nil {
+	if err := os.Symlink(filepath.Join("..", "AGENTS.md"), link); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
 	srv := e.startProject(t, repo)
@@ -185,12 +186,14 @@ func TestBrowserApplyProjectShared(t *testing.T) {
 	p.clickProjectApply()
 	p.sharedDialog(link)
 	p.do(chromedp.Click(chromedp.ID("shared-write")))
-	p.wait("the confirmed write", projectState("copilot")+` === 'written'`)
+	// AGENTS.md is one file with one block: Codex's row writes it, and
+	// Copilot's, through the link, finds it current.
+	p.wait("the confirmed write", `['written', 'current'].includes(`+projectState("copilot")+`)`)
 	got, _ := os.ReadFile(shared)
 	if !strings.HasPrefix(string(got), before+"\n"+apply.BeginMarker+"\n") || !strings.Contains(string(got), "for this project.") {
 		t.Errorf("not written through the link:\n%s", got)
 	}
-	if target, err := os.Readlink(link); err != nil || target != shared {
+	if target, err := os.Readlink(link); err != nil || target != filepath.Join("..", "AGENTS.md") {
 		t.Errorf("link not intact: %q %v", target, err)
 	}
 }

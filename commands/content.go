@@ -6,7 +6,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
@@ -124,36 +123,13 @@ type newDoc struct {
 }
 
 func (a *App) newContent(k content.Kind, name string, f NewFlags) error {
-	if msg := content.CheckName(name); msg != "" {
-		return core.Errorf(core.CodeUsage, "%s", msg)
-	}
-	base, opts, err := a.newTarget(f.Project)
-	if err != nil {
-		return err
-	}
-	path := a.Sys.Paths.Join(base, k.Dir(), name+".md")
-	if k == content.KindSkill {
-		path = a.Sys.Paths.Join(base, k.Dir(), name, content.SkillFile)
-	}
-	err = a.Sys.UpdateFileOpts(path, opts, func(old []byte) ([]byte, error) {
-		if old != nil {
-			return nil, core.Errorf(core.CodeItemExists, "%s already exists: charter never overwrites a source; edit it, or choose another name", path)
-		}
-		return content.Scaffold(k, name), nil
-	})
+	path, err := a.session().NewSource(k, name, f.Project)
 	if err != nil {
 		return err
 	}
 	return a.emit(newDoc{Kind: k, Name: name, Path: path}, func(w io.Writer) {
 		fmt.Fprintf(w, "created %s: describe the %s in it, then run `charter apply`\n", inert.Line(path), k)
 	})
-}
-
-// newTarget is the folder a new source goes to and how it is written: the
-// scope's folder, or with project the project's .charter/ (created at the
-// repository root when there is no project yet).
-func (a *App) newTarget(project bool) (string, core.WriteOptions, error) {
-	return a.session().SourceDir(project)
 }
 
 // itemNames completes the names of a kind's items in effect here; nothing

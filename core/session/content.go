@@ -77,6 +77,36 @@ func (s *Session) SourceDir(project bool) (string, core.WriteOptions, error) {
 	return s.Sys.Paths.Join(root, core.ProjectDirName), core.WriteOptions{NewMode: settings.ProjectFileMode, Within: root, Whole: true}, nil
 }
 
+// NewSource scaffolds a new item's source (content.Scaffold) in the
+// scope's folder or, with project, the project's .charter/, never over an
+// existing file (code item_exists), and returns its path. Creating content
+// makes the project (SPEC §12 decisions of 2026-11-27): a repository that
+// is no charter project yet gets its empty settings file too, so that the
+// next `apply --project` finds it.
+func (s *Session) NewSource(k content.Kind, name string, project bool) (string, error) {
+	if msg := content.CheckName(name); msg != "" {
+		return "", core.Errorf(core.CodeUsage, "%s", msg)
+	}
+	base, opts, err := s.SourceDir(project)
+	if err != nil {
+		return "", err
+	}
+	path := s.Sys.Paths.Join(base, k.Dir(), name+".md")
+	if k == content.KindSkill {
+		path = s.Sys.Paths.Join(base, k.Dir(), name, content.SkillFile)
+	}
+	err = s.Sys.UpdateFileOpts(path, opts, func(old []byte) ([]byte, error) {
+		if old != nil {
+			return nil, core.Errorf(core.CodeItemExists, "%s already exists: charter never overwrites a source; edit it, or choose another name", path)
+		}
+		return content.Scaffold(k, name), nil
+	})
+	if err == nil && project {
+		err = s.ensureProject("charter " + k.Dir() + " new")
+	}
+	return path, err
+}
+
 // ActiveLibrary is what a block rendered for no agent in particular says
 // about content (MCP's charter://governance): how many rules and skills
 // are active here, at both levels, without a place.

@@ -110,7 +110,7 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 		}
 	}
 	if out.Count(importer.StateImported) > 0 && req.Project && !req.DryRun {
-		if err := s.ensureProject(); err != nil {
+		if err := s.ensureProject("charter import"); err != nil {
 			return out, err
 		}
 	}
@@ -125,8 +125,9 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 
 // ensureProject makes the repository a charter project when it is not
 // one yet (a .charter/ holding sources alone is none): an empty settings
-// file, so that this apply and every later one find it.
-func (s *Session) ensureProject() error {
+// file, so that this apply and every later one find it. by names the
+// command in the file's one comment.
+func (s *Session) ensureProject(by string) error {
 	if p, err := s.Project(); err != nil || p != nil {
 		return err
 	}
@@ -134,7 +135,7 @@ func (s *Session) ensureProject() error {
 	if err != nil {
 		return err
 	}
-	return t.Replace(nil, []byte("# The project's charter settings (charter import made this file).\n"), false)
+	return t.Replace(nil, []byte("# The project's charter settings ("+by+" made this file).\n"), false)
 }
 
 // importSettings fills in what the level's settings and record say:

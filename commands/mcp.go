@@ -14,7 +14,7 @@ import (
 // McpCmd serves charter to agents over the Model Context Protocol, on
 // stdin and stdout, read-only.
 type McpCmd struct {
-	PrintConfig string `name:"print-config" placeholder:"claude|codex" help:"Print how to register charter with an agent for every project, then exit."`
+	PrintConfig string `name:"print-config" placeholder:"claude|codex|gemini" help:"Print how to register charter with an agent for every project, then exit."`
 }
 
 func (c *McpCmd) Run(ctx context.Context, a *App) error {

@@ -31,7 +31,7 @@ func UserEntry(exe string, sc core.Scope) apply.MCPEntry {
 var CodexEnvVars = []string{"CODEX_HOME", "AGENT_SWITCH_HOME", core.ConfigHomeVar, "CHARTER_PROJECT_DIR", "AGENTKIT_POLICY_FILE"}
 
 // Agents that --print-config knows.
-var Agents = []string{"claude", "codex"}
+var Agents = []string{"claude", "codex", "gemini"}
 
 // Snippet is what a person pastes to register charter with one agent.
 type Snippet struct {
@@ -66,8 +66,24 @@ func UserSnippet(agent string, e apply.MCPEntry) (Snippet, error) {
 		fmt.Fprintln(&b, "# Codex passes few variables to MCP servers; charter needs these to find the profile, root, project and policy.")
 		fmt.Fprintf(&b, "env_vars = %s\n", tomlArray(CodexEnvVars))
 		sn.Text = b.String()
+	case "gemini":
+		// Gemini CLI hides an untrusted server's tools in headless runs
+		// (`gemini -p`), so the entry is trusted: charter's tools only
+		// read, but gates_run runs the project's trusted gates.
+		entry, err := json.MarshalIndent(map[string]any{"mcpServers": map[string]any{ServerName: map[string]any{
+			"command": e.Command, "args": e.Args, "trust": true}}}, "", "  ")
+		if err != nil {
+			return Snippet{}, err
+		}
+		var b strings.Builder
+		fmt.Fprintln(&b, "# Gemini CLI, for every project (user scope):")
+		fmt.Fprintf(&b, "gemini mcp add --scope user --trust %s %s\n", ServerName, shell.Join(append([]string{e.Command}, e.Args...)))
+		fmt.Fprintln(&b, "# or merge into ~/.gemini/settings.json:")
+		b.Write(entry)
+		b.WriteByte('\n')
+		sn.Text = b.String()
 	default:
-		return Snippet{}, core.Errorf(core.CodeUnknownAgent, "unknown agent %q for --print-config: choose %s", agent, strings.Join(Agents, " or "))
+		return Snippet{}, core.Errorf(core.CodeUnknownAgent, "unknown agent %q for --print-config: choose %s or %s", agent, strings.Join(Agents[:len(Agents)-1], ", "), Agents[len(Agents)-1])
 	}
 	return sn, nil
 }

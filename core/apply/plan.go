@@ -161,8 +161,9 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 func (t *Target) plan(sys *core.System, runOnly bool) error {
 	// A repository's link out of the project is refused before anything
 	// is read: a dry run must not show a diff of the user's own files.
+	// Every target is planned before any is written (SPEC §16).
 	if err := sys.Preflight(t.Path, t.writeOptions(true)); err != nil {
-		return err
+		return fmt.Errorf("%w; apply writes all of its files or none: nothing was written", err)
 	}
 	var err error
 	if runOnly && t.block != nil {

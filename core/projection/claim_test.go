@@ -1,0 +1,66 @@
+package projection
+
+import (
+	"testing"
+
+	"github.com/agentkit/charter/core/content"
+)
+
+// A record entry is acted on only where its projector writes it: the
+// agent's place for the kind, the item's own name, nothing around it.
+func TestClaims(t *testing.T) {
+	project := Request{Root: "/p"}
+	user := Request{Bases: map[string]string{"claude": "/h/.claude", "codex": "/h/.codex"}}
+	for _, c := range []struct {
+		req  Request
+		e    Recorded
+		want bool
+	}{
+		{project, Recorded{Path: ".claude/rules/a.md", Kind: "rule", Item: "a", Agent: "claude"}, true},
+		{project, Recorded{Path: ".cursor/rules/a.mdc", Kind: "rule", Item: "a", Agent: "cursor"}, true},
+		{project, Recorded{Path: ".github/instructions/a.instructions.md", Kind: "rule", Item: "a", Agent: "copilot"}, true},
+		{project, Recorded{Path: ".agents/skills/s/run.sh", Kind: "skill", Item: "s", Agent: "codex"}, true},
+		{project, Recorded{Path: ".claude/skills/s/deep/x.md", Kind: "skill", Item: "s", Agent: "claude"}, true},
+		{project, Recorded{Path: ".gemini/commands/c.toml", Kind: "command", Item: "c", Agent: "gemini"}, true},
+		{project, Recorded{Path: ".git/HEAD", Kind: "rule", Item: "a", Agent: "claude"}, false},
+		{project, Recorded{Path: ".claude/rules/b.md", Kind: "rule", Item: "a", Agent: "claude"}, false},
+		{project, Recorded{Path: ".claude/rules/a.md", Kind: "rule", Item: "a", Agent: "cursor"}, false},
+		{project, Recorded{Path: ".claude/rules/a.md", Kind: "skill", Item: "a", Agent: "claude"}, false},
+		{project, Recorded{Path: ".claude/skills/s/../../../.git/config", Kind: "skill", Item: "s", Agent: "claude"}, false},
+		{project, Recorded{Path: ".claude/skills/s/", Kind: "skill", Item: "s", Agent: "claude"}, false},
+		{project, Recorded{Path: ".claude/skills/s/./x", Kind: "skill", Item: "s", Agent: "claude"}, false},
+		{project, Recorded{Path: ".claude/rules/../a.md", Kind: "rule", Item: "..", Agent: "claude"}, false},
+		{project, Recorded{Path: ".claude/rules/A.md", Kind: "rule", Item: "A", Agent: "claude"}, false},
+		{project, Recorded{Path: "CLAUDE.md", Kind: "rule", Item: "x", Agent: "nobody"}, false},
+		{user, Recorded{Path: "/h/.claude/rules/a.md", Kind: "rule", Item: "a", Agent: "claude"}, true},
+		{user, Recorded{Path: "/h/.bashrc", Kind: "rule", Item: "a", Agent: "claude"}, false},
+		{user, Recorded{Path: "/h/.claude/rules/a.md", Kind: "rule", Item: "a", Agent: "codex"}, false},
+		{user, Recorded{Path: "/h/.codex/skills/s/SKILL.md", Kind: "skill", Item: "s", Agent: "codex"}, true},
+		{user, Recorded{Path: "/h/.ssh/authorized_keys", Kind: "skill", Item: "s", Agent: "gemini"}, false},
+	} {
+		if got := c.req.claims(c.e); got != c.want {
+			t.Errorf("%+v at root %q: claims %v, want %v", c.e, c.req.Root, got, c.want)
+		}
+	}
+}
+
+// Every file a projector makes is one its claim accepts: the two read the
+// same table.
+func TestEveryProjectedFileIsClaimed(t *testing.T) {
+	items := []content.Item{
+		{Kind: content.KindRule, Name: "r", Body: []byte("R.\n"), Globs: []string{"*.go"}},
+		{Kind: content.KindSkill, Name: "s", Description: "d", Body: []byte("S.\n"), Files: []content.File{{Rel: "a/b.md", Data: []byte("x")}}},
+		{Kind: content.KindCommand, Name: "c", Body: []byte("C.\n")},
+		{Kind: content.KindSubagent, Name: "g", Description: "d", Body: []byte("G.\n")},
+	}
+	for agent, levels := range layouts {
+		for level := range levels {
+			for _, f := range Project(agent, items, Options{Level: level}).Files {
+				e := Recorded{Path: f.Rel, Kind: string(f.Kind), Item: f.Item, Agent: agent}
+				if !produces(level, e, f.Rel) {
+					t.Errorf("%s %s: %s is projected but not claimed", agent, level, f.Rel)
+				}
+			}
+		}
+	}
+}

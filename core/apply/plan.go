@@ -163,6 +163,9 @@ func (t *Target) plan(sys *core.System, runOnly bool) error {
 	// is read: a dry run must not show a diff of the user's own files.
 	// Every target is planned before any is written (SPEC §16).
 	if err := sys.Preflight(t.Path, t.writeOptions(true)); err != nil {
+		if t.within != "" {
+			return err
+		}
 		return fmt.Errorf("%w; apply writes all of its files or none: nothing was written", err)
 	}
 	var err error

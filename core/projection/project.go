@@ -126,7 +126,7 @@ func render(agent, prefix string, it *content.Item, opt Options) []File {
 	f := File{Agent: agent, Kind: it.Kind, Item: it.Name, Mode: 0o644}
 	switch it.Kind {
 	case content.KindRule:
-		f.Rel, f.Data, f.Always = ruleFile(agent, prefix, it, opt.Level)
+		f.Rel, f.Data, f.Always = ruleFile(agent, prefix, it)
 	case content.KindSkill:
 		return skillFiles(agent, prefix, it, opt)
 	case content.KindCommand:
@@ -137,7 +137,7 @@ func render(agent, prefix string, it *content.Item, opt Options) []File {
 	return []File{f}
 }
 
-func ruleFile(agent, prefix string, it *content.Item, level string) (string, []byte, bool) {
+func ruleFile(agent, prefix string, it *content.Item) (string, []byte, bool) {
 	body := string(it.Body)
 	always := len(it.Globs) == 0
 	switch agent {
@@ -152,15 +152,10 @@ func ruleFile(agent, prefix string, it *content.Item, level string) (string, []b
 		fm := front(kv("description", it.Description), kv("applyTo", apply))
 		return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body), always
 	}
-	// Claude: paths scope a rule in a project; at user level Claude does
-	// not scope it (SPEC §12 pinned details), so the globs become a line.
-	if level == content.LevelProject {
-		return fileName(agent, it.Kind, prefix, it.Name), []byte(front(list("paths", it.Globs)) + body), always
-	}
-	if !always {
-		body = GlobLine(it.Globs) + body
-	}
-	return fileName(agent, it.Kind, prefix, it.Name), []byte(body), true
+	// Claude scopes a rule by paths in .claude/rules/ and, as Claude Code
+	// 2.1 loads it, in ~/.claude/rules/ too: a glob rule waits there for a
+	// matching file (SPEC §12 pinned details), so both levels get paths.
+	return fileName(agent, it.Kind, prefix, it.Name), []byte(front(list("paths", it.Globs)) + body), always
 }
 
 func boolText(b bool) string {

@@ -67,7 +67,7 @@ type Candidate struct {
 	Agent  string       `json:"agent,omitempty"`  // the agent it was read for ("" for a peer's source)
 	Source string       `json:"source,omitempty"` // the charter source written
 	// Projection is Identical, Converted or Moved for an agent's file, ""
-	// for a peer's source.
+	// for a peer's source or a kind the agent has no place for now.
 	Projection string   `json:"projection,omitempty"`
 	Reason     string   `json:"reason,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
@@ -281,7 +281,14 @@ func (s *scanner) projectsOver(native, rel string) bool {
 func (s *scanner) verdict(c *Candidate) error {
 	out := projection.Project(c.Agent, []content.Item{*c.Item}, projection.Options{Level: s.req.Level, Autoload: s.req.Autoload})
 	c.Projection, c.Paths = Identical, map[string]bool{}
-	if len(out.Files) > 0 && !s.projectsOver(c.Native, out.Files[0].Rel) {
+	if len(out.Files) == 0 {
+		// A place the agent reads no more (Codex's prompts/): the source
+		// serves the other agents, and the native file is left alone.
+		c.Projection = ""
+		c.Reason = fmt.Sprintf("%s reads no %s files any more, so charter projects it for the other agents only; %s stays as it is: remove it once imported", c.Agent, c.Kind, c.Native)
+		return nil
+	}
+	if !s.projectsOver(c.Native, out.Files[0].Rel) {
 		// Cursor's and Copilot's skills: charter's copy goes to the shared
 		// .agents/skills; the native folder is left as it is.
 		to := s.sys.Paths.Join(append([]string{s.req.Base}, strings.Split(s.sys.Paths.Dir(out.Files[0].Rel), "/")...)...)

@@ -33,13 +33,35 @@ func fileName(agent string, k content.Kind, prefix, item string) string {
 	return prefix + item + ext
 }
 
+// retired are the places an agent read once and reads no more. Nothing
+// is projected there, but a file charter recorded there is still its own:
+// it is claimed, so that apply prunes it (the agent ignores it) rather
+// than ignore the entry and leave the file behind for good.
+var retired = []struct {
+	agent, level string
+	kind         content.Kind
+	prefix, ext  string
+}{
+	// Codex dropped custom prompts in 0.117; 0.169 reads no prompts/.
+	{"codex", content.LevelUser, content.KindCommand, "prompts/", ".md"},
+}
+
 // produces reports whether rel (slash-separated, below the level's base:
 // the project root, or the agent's directory at user level) is a file the
-// projector makes for the entry's agent, kind and item at level.
+// projector makes, or once made in a retired place, for the entry's
+// agent, kind and item at level.
 func produces(level string, e Recorded, rel string) bool {
 	k := content.Kind(e.Kind)
+	if content.CheckName(e.Item) != "" {
+		return false
+	}
+	for _, r := range retired {
+		if r.agent == e.Agent && r.level == level && r.kind == k && rel == r.prefix+e.Item+r.ext {
+			return true
+		}
+	}
 	prefix, _ := Layout(e.Agent, level, k)
-	if prefix == "" || content.CheckName(e.Item) != "" {
+	if prefix == "" {
 		return false
 	}
 	if k != content.KindSkill {

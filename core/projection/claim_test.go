@@ -37,6 +37,13 @@ func TestClaims(t *testing.T) {
 		{user, Recorded{Path: "/h/.claude/rules/a.md", Kind: "rule", Item: "a", Agent: "codex"}, false},
 		{user, Recorded{Path: "/h/.codex/skills/s/SKILL.md", Kind: "skill", Item: "s", Agent: "codex"}, true},
 		{user, Recorded{Path: "/h/.ssh/authorized_keys", Kind: "skill", Item: "s", Agent: "gemini"}, false},
+		// A retired place (Codex's prompts/) is claimed, to be pruned, at
+		// its own level only and for its own file name only.
+		{user, Recorded{Path: "/h/.codex/prompts/c.md", Kind: "command", Item: "c", Agent: "codex"}, true},
+		{user, Recorded{Path: "/h/.codex/prompts/c.toml", Kind: "command", Item: "c", Agent: "codex"}, false},
+		{user, Recorded{Path: "/h/.codex/prompts/c.md", Kind: "command", Item: "d", Agent: "codex"}, false},
+		{user, Recorded{Path: "/h/.codex/prompts/c.md", Kind: "skill", Item: "c", Agent: "codex"}, false},
+		{project, Recorded{Path: "prompts/c.md", Kind: "command", Item: "c", Agent: "codex"}, false},
 	} {
 		if got := c.req.claims(c.e); got != c.want {
 			t.Errorf("%+v at root %q: claims %v, want %v", c.e, c.req.Root, got, c.want)

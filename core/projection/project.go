@@ -68,7 +68,9 @@ var layouts = map[string]map[string]layout{
 		content.LevelProject: {rule: ".claude/rules/", skill: ".claude/skills/", command: ".claude/commands/", subagent: ".claude/agents/"},
 	},
 	"codex": {
-		content.LevelUser:    {ruleInBlock: true, skill: "skills/", command: "prompts/", subagent: "agents/"},
+		// Codex has no place for commands: it reads no $CODEX_HOME/prompts/
+		// since 0.117 (claim.go's retired), and skills took their role.
+		content.LevelUser:    {ruleInBlock: true, skill: "skills/", subagent: "agents/"},
 		content.LevelProject: {ruleInBlock: true, skill: ".agents/skills/", subagent: ".codex/agents/"},
 	},
 	"gemini": {

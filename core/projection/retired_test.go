@@ -1,0 +1,58 @@
+package projection_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/projection"
+)
+
+// Codex 0.169 reads no $CODEX_HOME/prompts/: a command is unsupported for
+// Codex, and the prompt an earlier charter recorded there is pruned (the
+// agent ignores it), not ignored and left behind. The user's own prompt
+// beside it stays, and so does the folder holding it.
+func TestRetiredPlacePruned(t *testing.T) {
+	m := coretest.New(t)
+	home := filepath.Join(m.Dir, "codex-home")
+	prompt := filepath.Join(home, "prompts", "ship.md")
+	mine := filepath.Join(home, "prompts", "mine.md")
+	os.MkdirAll(filepath.Dir(prompt), 0o755)
+	data := []byte("---\ndescription: \"Ship\"\n---\nShip $ARGUMENTS.\n")
+	os.WriteFile(prompt, data, 0o644)
+	os.WriteFile(mine, []byte("my own\n"), 0o644)
+	recPath := filepath.Join(m.Dir, "state", "projection.json")
+	os.MkdirAll(filepath.Dir(recPath), 0o755)
+	rec := projection.Record{Version: projection.RecordVersion, Files: []projection.Recorded{
+		{Path: prompt, SHA256: projection.Sum(data), Kind: "command", Item: "ship", Agent: "codex"}}}
+	if err := os.WriteFile(recPath, rec.Encode(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	items := []content.Item{{Kind: content.KindCommand, Name: "ship", Description: "Ship", Body: []byte("Ship $ARGUMENTS.\n")}}
+	out := projection.Project("codex", items, projection.Options{Level: content.LevelUser})
+	if len(out.Files) != 0 || len(out.Gaps) != 1 || out.Gaps[0].Kind != content.KindCommand {
+		t.Fatalf("codex command at user level: files %v, gaps %v", out.Files, out.Gaps)
+	}
+	p, err := projection.Make(m.Sys, projection.Request{RecordPath: recPath, Gaps: out.Gaps, Bases: map[string]string{"codex": home}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := states(p); s[projection.StatePruned] != 1 || s[projection.StateUnsupported] != 1 || len(p.Ignored) != 0 {
+		t.Fatalf("states %v, ignored %v", s, p.Ignored)
+	}
+	if err := p.Run(m.Sys, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(prompt); !os.IsNotExist(err) {
+		t.Fatalf("the recorded prompt is still there: %v", err)
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "my own\n" {
+		t.Fatal("the user's own prompt was touched")
+	}
+	if got, err := projection.ReadRecord(m.Sys, recPath, ""); err != nil || len(got.Files) != 0 {
+		t.Fatalf("record after the prune: %v %v", got, err)
+	}
+}

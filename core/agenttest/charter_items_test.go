@@ -143,11 +143,47 @@ func requestLines(m *Mock) string {
 	return b.String()
 }
 
+// checkStartItems runs the checks every agent shares on the text of its
+// first request, for level tag: each rule once and inside charter's block
+// (the glob rule with the line naming its glob), the block once, the skill
+// listed once.
+func checkStartItems(t *testing.T, sent, tag string) {
+	t.Run(tag+"/rule-always", func(t *testing.T) {
+		once(t, sent, markAlways(tag), "always-on rule always-"+tag)
+		inBlock(t, sent, tag, markAlways(tag), "always-on rule always-"+tag)
+	})
+	t.Run(tag+"/rule-glob", func(t *testing.T) {
+		once(t, sent, markGlob(tag), "glob rule go-"+tag)
+		inBlock(t, sent, tag, markGlob(tag), "glob rule go-"+tag)
+		meantFor(t, sent, tag)
+	})
+	t.Run(tag+"/block", func(t *testing.T) { once(t, sent, markBlock(tag), "charter's block ("+tag+")") })
+	t.Run(tag+"/skill", func(t *testing.T) { once(t, sent, markSkill(tag), "skill skill-"+tag) })
+}
+
 // once fails unless what occurs exactly once in sent.
 func once(t *testing.T, sent, what, meaning string) {
 	t.Helper()
 	if n := count(sent, what); n != 1 {
 		t.Errorf("%s: %q reached the model %d times, want once", meaning, what, n)
+	}
+}
+
+// inBlock fails unless what occurs inside charter's block of level tag:
+// after the block's own line, before the next end marker.
+func inBlock(t *testing.T, sent, tag, what, meaning string) {
+	t.Helper()
+	start := strings.Index(sent, markBlock(tag))
+	if start < 0 {
+		t.Errorf("%s: charter's block (%s) did not reach the model", meaning, tag)
+		return
+	}
+	block := sent[start:]
+	if end := strings.Index(block, "<!-- charter:end -->"); end >= 0 {
+		block = block[:end]
+	}
+	if !strings.Contains(block, what) {
+		t.Errorf("%s: %q is not inside charter's block (%s)", meaning, what, tag)
 	}
 }
 

@@ -69,23 +69,24 @@ func runGemini(t *testing.T, w world, m *Mock, prompt string) string {
 // charter's block in GEMINI.md, each level's block once, each skill once,
 // each subagent once among its available subagents; and `gemini -p
 // /cmd-NAME` runs charter's TOML command, its body reaching the model once.
-func TestGeminiCLILoadsCharter(t *testing.T) {
+func TestGeminiCLILoadsCharter(t *testing.T) { testGeminiLoads(t, "gemini") }
+
+// TestGeminiCLILoadsCharterAll: the same start after apply --agent all at
+// both levels (AGENTS.md, .agents/skills and the other agents' files
+// beside Gemini's own): still each item once.
+func TestGeminiCLILoadsCharterAll(t *testing.T) { testGeminiLoads(t, "all") }
+
+func testGeminiLoads(t *testing.T, agent string) {
 	bin(t, "gemini")
 	w := newCharterWorld(t)
 	m := newMock(t)
-	applyBoth(t, w, w.env(), "gemini")
+	applyBoth(t, w, w.env(), agent)
 	writeGeminiSettings(t, w)
 	out := runGemini(t, w, m, "hi")
 	sent := firstGeminiTurn(t, m)
 
 	for _, tag := range levelTags {
-		t.Run(tag+"/rule-always", func(t *testing.T) { once(t, sent, markAlways(tag), "always-on rule always-"+tag) })
-		t.Run(tag+"/rule-glob", func(t *testing.T) {
-			once(t, sent, markGlob(tag), "glob rule go-"+tag)
-			meantFor(t, sent, tag)
-		})
-		t.Run(tag+"/block", func(t *testing.T) { once(t, sent, markBlock(tag), "charter's block ("+tag+")") })
-		t.Run(tag+"/skill", func(t *testing.T) { once(t, sent, markSkill(tag), "skill skill-"+tag) })
+		checkStartItems(t, sent, tag)
 		t.Run(tag+"/subagent", func(t *testing.T) {
 			pendingFix(t, 4, "Gemini rejects charter's subagent file (tools: a string, and Claude's tool names)")
 			if said := linesAbout(out, "agent-"+tag+".md"); said != "" {
@@ -93,6 +94,9 @@ func TestGeminiCLILoadsCharter(t *testing.T) {
 			}
 			once(t, sent, markSubagent(tag), "subagent agent-"+tag)
 		})
+	}
+	if agent == "all" {
+		return // the commands are Gemini's own TOML files either way
 	}
 	// A command is sent only when it runs: one run each, on a fresh mock.
 	for _, tag := range levelTags {

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs the real agents that core/agenttest runs (Claude Code, Codex,
+# Gemini CLI, Copilot CLI) from npm at the pinned versions into DIR, unless
+# they are already there at those versions, and prints DIR: the value for
+# CHARTER_AGENTS. With --latest, installs each agent's newest release into
+# another folder instead (the drift alarm runs the same tests against it)
+# and lists on stderr the versions it got.
+# Usage: scripts/agents.sh [--latest] [DIR]
+set -euo pipefail
+pinned=(
+  @anthropic-ai/claude-code@2.1.328
+  @openai/codex@0.169.0
+  @google/gemini-cli@0.61.0
+  @github/copilot@1.0.102
+)
+cache=${XDG_CACHE_HOME:-$HOME/.cache}
+latest=false
+if [ "${1:-}" = --latest ]; then
+  latest=true
+  shift
+fi
+command -v npm >/dev/null || { echo "agents: needs npm (node 20 or later)" >&2; exit 1; }
+
+# version prints the version of package $2 installed in $1, or nothing.
+version() {
+  local f="$1/node_modules/$2/package.json"
+  [ -f "$f" ] && node -p "require(process.argv[1]).version" "$f" 2>/dev/null || true
+}
+
+if $latest; then
+  dir=${1:-$cache/charter-agents-latest}
+  mkdir -p "$dir"
+  specs=()
+  for p in "${pinned[@]}"; do specs+=("${p%@*}@latest"); done
+  npm install --silent --no-audit --no-fund --save-exact --prefix "$dir" "${specs[@]}" >/dev/null
+  for p in "${pinned[@]}"; do
+    echo "agents: ${p%@*} pinned ${p##*@}, latest $(version "$dir" "${p%@*}")" >&2
+  done
+  echo "$dir"
+  exit 0
+fi
+
+dir=${1:-$cache/charter-agents}
+mkdir -p "$dir"
+missing=()
+for p in "${pinned[@]}"; do
+  # An agent counts as installed only with its command in node_modules/.bin.
+  if [ "$(version "$dir" "${p%@*}")" != "${p##*@}" ]; then
+    missing+=("$p")
+  fi
+done
+for b in claude codex gemini copilot; do
+  [ -x "$dir/node_modules/.bin/$b" ] || { missing=("${pinned[@]}"); break; }
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  npm install --silent --no-audit --no-fund --save-exact --prefix "$dir" "${missing[@]}" >/dev/null
+fi
+echo "$dir"

@@ -1,9 +1,12 @@
 package agenttest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -51,6 +54,36 @@ func writeGeminiSettings(t *testing.T, w world) {
 	}
 }
 
+// acknowledgeGeminiAgents records the project's subagents as reviewed, as
+// Gemini CLI's prompt does: it registers a project agent only when
+// ~/.gemini/acknowledgments/agents.json maps the project root and the
+// agent's name to the sha256 of its file, and in a headless run it skips
+// the others without a word.
+func acknowledgeGeminiAgents(t *testing.T, w world) {
+	t.Helper()
+	dir := filepath.Join(w.project, ".gemini", "agents")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.md"))
+	acks := map[string]string{}
+	nameLine := regexp.MustCompile(`(?m)^name:\s*"?([^"\n]+?)"?\s*$`)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".md")
+		if m := nameLine.FindSubmatch(data); m != nil {
+			name = string(m[1])
+		}
+		sum := sha256.Sum256(data)
+		acks[name] = hex.EncodeToString(sum[:])
+	}
+	data, err := json.Marshal(map[string]any{w.project: acks})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(w.home, ".gemini"), "acknowledgments/agents.json", string(data))
+}
+
 // runGemini runs `gemini -p PROMPT` in the project and returns its output
 // (Gemini reports a subagent it rejects there); the mock's reply must end
 // the run well.
@@ -82,6 +115,7 @@ func testGeminiLoads(t *testing.T, agent string) {
 	m := newMock(t)
 	applyBoth(t, w, w.env(), agent)
 	writeGeminiSettings(t, w)
+	acknowledgeGeminiAgents(t, w)
 	out := runGemini(t, w, m, "hi")
 	sent := firstGeminiTurn(t, m)
 
@@ -96,8 +130,27 @@ func testGeminiLoads(t *testing.T, agent string) {
 		})
 	}
 	if agent == "all" {
-		return // the commands are Gemini's own TOML files either way
+		return // the rest is Gemini's own files either way
 	}
+	// Gemini's own gate: without the acknowledgment the project's subagent
+	// is skipped silently (charter's reports should say so); a user-level
+	// one needs none.
+	t.Run("proj/subagent-unacknowledged", func(t *testing.T) {
+		pendingFix(t, 4, "Gemini rejects charter's subagent file, so its gate is not reached")
+		if err := os.Remove(filepath.Join(w.home, ".gemini", "acknowledgments", "agents.json")); err != nil {
+			t.Fatal(err)
+		}
+		m := newMock(t)
+		out := runGemini(t, w, m, "hi")
+		sent := firstGeminiTurn(t, m)
+		if said := linesAbout(out, "agent-proj.md"); said != "" {
+			t.Errorf("subagent agent-proj: Gemini CLI rejected its file:\n%s", said)
+		}
+		if n := count(sent, markSubagent("proj")); n != 0 {
+			t.Errorf("an unacknowledged project subagent reached the model %d times: Gemini CLI dropped its gate", n)
+		}
+		once(t, sent, markSubagent("user"), "user-level subagent agent-user, which needs no acknowledgment")
+	})
 	// A command is sent only when it runs: one run each, on a fresh mock.
 	for _, tag := range levelTags {
 		t.Run(tag+"/command", func(t *testing.T) {

@@ -75,7 +75,7 @@ func TestContentTools(t *testing.T) {
 	}
 	var cmd session.ContentBody
 	structured(t, call(t, cs, "command_get", map[string]any{"name": "ship"}), &cmd)
-	if cmd.Body != "Ship $ARGUMENTS.\n" || cmd.State != "active" || !reflect.DeepEqual(cmd.ReceivedBy, []string{"claude", "codex", "gemini"}) {
+	if cmd.Body != "Ship $ARGUMENTS.\n" || cmd.State != "active" || !reflect.DeepEqual(cmd.ReceivedBy, []string{"claude", "gemini"}) {
 		t.Errorf("command_get %+v", cmd)
 	}
 	var rule session.ContentBody

@@ -32,6 +32,9 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 			path = *e.Path
 		}
 		note := e.Kind + " " + e.Item
+		if e.Note != "" {
+			note += " (" + e.Note + ")"
+		}
 		if s := shared(e.SharedPath, nil); s != "" {
 			note += " " + s
 		}

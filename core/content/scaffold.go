@@ -41,8 +41,8 @@ Do the task for $ARGUMENTS.
 		return fmt.Appendf(nil, `---
 name: %s
 description: When the main agent should hand work to this subagent.
-tools: [Read, Grep, Glob]
-# model: sonnet
+tools: [Read, Grep, Glob] # Claude Code's names: apply writes each agent's own (Gemini: read_file, …)
+# model: sonnet # Claude Code's: the other agents' files leave it out
 ---
 
 You are a focused assistant. Describe its role, how it works and what it reports back.

@@ -61,7 +61,9 @@ type Entry struct {
 	State string  `json:"state"`
 	// SharedPath is the companion's link the file lies behind, if any.
 	SharedPath string `json:"sharedPath,omitempty"`
-	held       bool   // Request.Hold's: left as it is by Run
+	// Note says what the agent's file leaves out of the source (File.Note).
+	Note string `json:"note,omitempty"`
+	held bool   // Request.Hold's: left as it is by Run
 }
 
 // Plan is what Run will do, decided before anything is written.
@@ -214,7 +216,7 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 }
 
 func entry(f File, path, state string) Entry {
-	return Entry{Kind: string(f.Kind), Item: f.Item, Agent: f.Agent, Path: &path, State: state}
+	return Entry{Kind: string(f.Kind), Item: f.Item, Agent: f.Agent, Path: &path, State: state, Note: f.Note}
 }
 
 func conflictLine(path, state string) string {

@@ -28,6 +28,9 @@ type File struct {
 	// Always marks a file the agent loads into every session (a rule with
 	// no globs): it counts toward the agent's budget.
 	Always bool
+	// Note says what of the source the agent's file leaves out or
+	// translates (a tool it has no name for), "" when nothing.
+	Note string
 }
 
 // Gap is an item kind an agent has no place for at a level: reported
@@ -134,7 +137,7 @@ func render(agent, prefix string, it *content.Item, opt Options) []File {
 	case content.KindCommand:
 		f.Rel, f.Data = commandFile(agent, prefix, it)
 	case content.KindSubagent:
-		f.Rel, f.Data = subagentFile(agent, prefix, it)
+		f.Rel, f.Data, f.Note = subagentFile(agent, prefix, it)
 	}
 	return []File{f}
 }
@@ -224,27 +227,6 @@ func commandFile(agent, prefix string, it *content.Item) (string, []byte) {
 		return fileName(agent, it.Kind, prefix, it.Name), []byte(body)
 	}
 	fm := front(kv("description", it.Description), kv("argument-hint", it.ArgHint))
-	return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body)
-}
-
-func subagentFile(agent, prefix string, it *content.Item) (string, []byte) {
-	body := string(it.Body)
-	switch agent {
-	case "codex":
-		// Codex custom agents are TOML; a model name is the source's
-		// agent's, not Codex's, so it is left out.
-		s := "name = " + tomlBasic(it.Name) + "\ndescription = " + tomlBasic(it.Description) +
-			"\ndeveloper_instructions = " + tomlMultiline(body) + "\n"
-		return fileName(agent, it.Kind, prefix, it.Name), []byte(s)
-	case "copilot":
-		fm := front(kv("name", it.Name), kv("description", it.Description), list("tools", it.Tools), kv("model", it.Model))
-		return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body)
-	}
-	tools := ""
-	if len(it.Tools) > 0 {
-		tools = kv("tools", strings.Join(it.Tools, ", "))
-	}
-	fm := front(kv("name", it.Name), kv("description", it.Description), tools, kv("model", it.Model))
 	return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body)
 }
 

@@ -294,6 +294,10 @@ func (s *scanner) verdict(c *Candidate) error {
 		to := s.sys.Paths.Join(append([]string{s.req.Base}, strings.Split(s.sys.Paths.Dir(out.Files[0].Rel), "/")...)...)
 		c.Projection = Moved
 		c.Reason = fmt.Sprintf("charter projects it to %s, which %s reads too; %s stays as it is: remove it once you have compared the two, or %s lists the item twice", to, c.Agent, c.Native, c.Agent)
+		if c.Kind != content.KindSkill {
+			// Copilot's prompt files: a place Copilot CLI reads no more.
+			c.Reason = fmt.Sprintf("charter projects it to %s, which %s reads instead; %s stays as it is: remove it once imported", to, c.Agent, c.Native)
+		}
 		return nil
 	}
 	for _, f := range out.Files {

@@ -25,8 +25,6 @@ func fileName(agent string, k content.Kind, prefix, item string) string {
 		ext = ".instructions.md"
 	case k == content.KindCommand && agent == "gemini", k == content.KindSubagent && agent == "codex":
 		ext = ".toml"
-	case k == content.KindCommand && agent == "copilot":
-		ext = ".prompt.md"
 	case k == content.KindSubagent && agent == "copilot":
 		ext = ".agent.md"
 	}
@@ -44,6 +42,8 @@ var retired = []struct {
 }{
 	// Codex dropped custom prompts in 0.117; 0.169 reads no prompts/.
 	{"codex", content.LevelUser, content.KindCommand, "prompts/", ".md"},
+	// Copilot CLI reads no prompt files; its commands are .claude/commands/.
+	{"copilot", content.LevelProject, content.KindCommand, ".github/prompts/", ".prompt.md"},
 }
 
 // produces reports whether rel (slash-separated, below the level's base:

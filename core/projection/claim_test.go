@@ -44,6 +44,12 @@ func TestClaims(t *testing.T) {
 		{user, Recorded{Path: "/h/.codex/prompts/c.md", Kind: "command", Item: "d", Agent: "codex"}, false},
 		{user, Recorded{Path: "/h/.codex/prompts/c.md", Kind: "skill", Item: "c", Agent: "codex"}, false},
 		{project, Recorded{Path: "prompts/c.md", Kind: "command", Item: "c", Agent: "codex"}, false},
+		// Copilot's commands are Claude's files now; its prompt files are
+		// a retired place.
+		{project, Recorded{Path: ".claude/commands/c.md", Kind: "command", Item: "c", Agent: "copilot"}, true},
+		{project, Recorded{Path: ".github/prompts/c.prompt.md", Kind: "command", Item: "c", Agent: "copilot"}, true},
+		{project, Recorded{Path: ".github/prompts/c.md", Kind: "command", Item: "c", Agent: "copilot"}, false},
+		{project, Recorded{Path: ".github/prompts/c.prompt.md", Kind: "command", Item: "c", Agent: "claude"}, false},
 	} {
 		if got := c.req.claims(c.e); got != c.want {
 			t.Errorf("%+v at root %q: claims %v, want %v", c.e, c.req.Root, got, c.want)

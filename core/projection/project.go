@@ -87,8 +87,11 @@ var layouts = map[string]map[string]layout{
 	"cursor": {
 		content.LevelProject: {rule: ".cursor/rules/", skill: ".agents/skills/", command: ".cursor/commands/", subagent: ".cursor/agents/"},
 	},
+	// Copilot CLI reads no .github/prompts/ (github/copilot-cli#1004): it
+	// lists .claude/commands/*.md as its project skills, so its commands
+	// are Claude's files, the same bytes, written once for both.
 	"copilot": {
-		content.LevelProject: {rule: ".github/instructions/", skill: ".agents/skills/", command: ".github/prompts/", subagent: ".github/agents/"},
+		content.LevelProject: {rule: ".github/instructions/", skill: ".agents/skills/", command: ".claude/commands/", subagent: ".github/agents/"},
 	},
 }
 
@@ -218,10 +221,6 @@ func commandFile(agent, prefix string, it *content.Item) (string, []byte) {
 		}
 		b.WriteString("prompt = " + tomlMultiline(prompt) + "\n")
 		return fileName(agent, it.Kind, prefix, it.Name), []byte(b.String())
-	case "copilot":
-		body = strings.ReplaceAll(body, "$ARGUMENTS", "${input:args}")
-		fm := front(kv("description", it.Description), kv("argument-hint", it.ArgHint))
-		return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body)
 	case "cursor":
 		// Cursor commands are plain Markdown: no frontmatter is read.
 		return fileName(agent, it.Kind, prefix, it.Name), []byte(body)

@@ -164,14 +164,14 @@ func TestOwnership(t *testing.T) {
 	os.WriteFile(edited, []byte("edited\n"), 0o644)
 	items := library()
 	items[1].Body = []byte("Be kinder.\n") // a source change, so there is work to refuse
-	foreign := filepath.Join(root, ".github", "prompts", "new.prompt.md")
+	foreign := filepath.Join(root, ".claude", "commands", "new.md")
 	os.MkdirAll(filepath.Dir(foreign), 0o755)
 	os.WriteFile(foreign, []byte("someone's\n"), 0o644)
 	items = append(items, content.Item{Kind: content.KindCommand, Name: "new", Body: []byte("x\n")})
 	snap = tree(t, root)
 	p = plan(t, m.Sys, root, items, false)
 	err := p.Run(m.Sys, false)
-	if core.ErrorCode(err) != core.CodeProjectionConflict || !strings.Contains(err.Error(), "always.md") || !strings.Contains(err.Error(), "new.prompt.md") {
+	if core.ErrorCode(err) != core.CodeProjectionConflict || !strings.Contains(err.Error(), "always.md") || !strings.Contains(err.Error(), "new.md") {
 		t.Fatalf("want projection_conflict naming both files, got %v", err)
 	}
 	if got := tree(t, root); !equal(got, snap) {

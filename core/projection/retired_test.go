@@ -3,6 +3,7 @@ package projection_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentkit/charter/core/content"
@@ -54,5 +55,54 @@ func TestRetiredPlacePruned(t *testing.T) {
 	}
 	if got, err := projection.ReadRecord(m.Sys, recPath, ""); err != nil || len(got.Files) != 0 {
 		t.Fatalf("record after the prune: %v %v", got, err)
+	}
+}
+
+// Copilot CLI lists .claude/commands/*.md, not .github/prompts/: its
+// command is Claude's file, byte for byte, so with both agents selected
+// the file is planned once; the prompt file an earlier charter recorded is
+// pruned (the kind's folder stays, as every kind's folder does).
+func TestCopilotCommandIsClaudes(t *testing.T) {
+	m := coretest.New(t)
+	root := filepath.Join(m.Dir, "proj")
+	prompt := filepath.Join(root, ".github", "prompts", "ship.prompt.md")
+	os.MkdirAll(filepath.Dir(prompt), 0o755)
+	old := []byte("---\ndescription: \"Ship\"\n---\nShip ${input:args}.\n")
+	os.WriteFile(prompt, old, 0o644)
+	lock := filepath.Join(root, ".charter", "projection.lock")
+	os.MkdirAll(filepath.Dir(lock), 0o755)
+	rec := projection.Record{Version: projection.RecordVersion, Files: []projection.Recorded{
+		{Path: ".github/prompts/ship.prompt.md", SHA256: projection.Sum(old), Kind: "command", Item: "ship", Agent: "copilot"}}}
+	os.WriteFile(lock, rec.Encode(), 0o644)
+
+	items := []content.Item{{Kind: content.KindCommand, Name: "ship", Description: "Ship", Body: []byte("Ship $ARGUMENTS.\n")}}
+	var files []projection.Placed
+	var got [][]byte
+	for _, agent := range []string{"claude", "copilot"} {
+		out := projection.Project(agent, items, projection.Options{Level: content.LevelProject})
+		if len(out.Files) != 1 || out.Files[0].Rel != ".claude/commands/ship.md" {
+			t.Fatalf("%s: %+v", agent, out)
+		}
+		got = append(got, out.Files[0].Data)
+		files = append(files, projection.Placed{File: out.Files[0], Path: filepath.Join(root, ".claude", "commands", "ship.md")})
+	}
+	if string(got[0]) != string(got[1]) || !strings.Contains(string(got[1]), "Ship $ARGUMENTS.") {
+		t.Fatalf("claude and copilot differ:\n%s\n%s", got[0], got[1])
+	}
+	p, err := projection.Make(m.Sys, projection.Request{Root: root, RecordPath: lock, Files: files})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := states(p); s[projection.StateMissing] != 1 || s[projection.StatePruned] != 1 || len(p.Ignored) != 0 {
+		t.Fatalf("states %v, ignored %v", s, p.Ignored)
+	}
+	if err := p.Run(m.Sys, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(prompt); !os.IsNotExist(err) {
+		t.Fatalf("the recorded prompt file is still there: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(root, ".claude", "commands", "ship.md")); err != nil || string(b) != string(got[0]) {
+		t.Fatalf("the command: %q %v", b, err)
 	}
 }

@@ -24,6 +24,10 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 	type row struct{ agent, state, path, note string }
 	rows := make([]row, 0, len(rep.Targets)+len(rep.Files))
 	for _, r := range rep.Targets {
+		if r.State == apply.StateSkipped {
+			rows = append(rows, row{r.Agent, r.State, "-", "(" + r.Reason + ")"})
+			continue
+		}
 		rows = append(rows, row{r.Agent, r.State, r.Path, shared(r.SharedPath, r.Readers)})
 	}
 	for _, e := range rep.Files {

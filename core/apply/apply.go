@@ -13,6 +13,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/spf13/afero"
@@ -145,7 +146,7 @@ type FullReport struct {
 
 // NewFullReport is the report of results, with full's projected files.
 func NewFullReport(sys *core.System, results []Result, full *Full) FullReport {
-	rep := FullReport{Report: NewReport(sys, results), Files: []projection.Entry{}, Budget: full.Budget, Ignored: []projection.Ignored{}}
+	rep := FullReport{Report: NewReport(sys, slices.Concat(results, full.Skipped)), Files: []projection.Entry{}, Budget: full.Budget, Ignored: []projection.Ignored{}}
 	if full.Content != nil && full.Content.Entries != nil {
 		rep.Files = full.Content.Entries
 	}
@@ -166,8 +167,10 @@ type Result struct {
 	State      string   `json:"state"`
 	SharedPath string   `json:"sharedPath,omitempty"`
 	Readers    []string `json:"readers,omitempty"` // the profiles reading a shared source
-	Diff       string   `json:"diff,omitempty"`    // Status only: what Run would change
-	Missing    bool     `json:"missing,omitempty"` // Status only: the file does not exist yet
+	// Reason says why an agent was skipped (StateSkipped).
+	Reason  string `json:"reason,omitempty"`
+	Diff    string `json:"diff,omitempty"`    // Status only: what Run would change
+	Missing bool   `json:"missing,omitempty"` // Status only: the file does not exist yet
 }
 
 // Status reports each target as current or outdated, with a unified diff of

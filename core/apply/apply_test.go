@@ -87,8 +87,10 @@ func TestTargets(t *testing.T) {
 		{name: "profile of another provider", env: []string{"GEMINI_CONFIG_DIR=$HOME/.agent-switch/gemini/work/config"}, dirs: []string{".claude"}, code: "no_agent"},
 		{name: "another provider, agent chosen", env: []string{"GEMINI_CONFIG_DIR=$HOME/.agent-switch/gemini/work/config"}, agents: []string{"claude"},
 			want: []string{"claude=.agent-switch/gemini/work/config/CLAUDE.md", "claude=.agent-switch/gemini/work/config/settings.json"}},
+		// The other agents' files live outside the Claude profile: skipped
+		// (profileskip_test.go), nothing written where no agent reads.
 		{name: "every agent in a profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/work/config"}, agents: []string{"all"},
-			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md", "claude=.agent-switch/claude/work/config/settings.json", "codex=.agent-switch/claude/work/config/AGENTS.md", "codex=.agent-switch/claude/work/config/hooks.json", "gemini=.agent-switch/claude/work/config/GEMINI.md"}},
+			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md", "claude=.agent-switch/claude/work/config/settings.json"}},
 		{name: "the agent's own variable outside a profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/elsewhere"}, dirs: []string{"elsewhere"},
 			want: []string{"claude=elsewhere/CLAUDE.md", "claude=elsewhere/settings.json"}},
 	}

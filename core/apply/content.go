@@ -2,6 +2,7 @@ package apply
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -28,6 +29,9 @@ type Full struct {
 	Targets []Target
 	Content *projection.Plan // nil when no content was asked for
 	Budget  []Budget
+	// Skipped are the agents a user-level apply inside a profile leaves
+	// alone (profileskip.go), with the reason: reported, never written.
+	Skipped []Result
 }
 
 // Budget is the always-loaded instructions apply projects for one agent.
@@ -278,7 +282,7 @@ func Unwritten(sys *core.System, targets []Target) []Result {
 // target and projected file with its state, none written, so that a
 // client shows what would have been written and what is blocked.
 func (f *Full) Refused(sys *core.System, err error) *BlockedError {
-	b := &BlockedError{Results: Unwritten(sys, f.Targets), errs: []error{err}}
+	b := &BlockedError{Results: slices.Concat(Unwritten(sys, f.Targets), f.Skipped), errs: []error{err}}
 	if f.Content != nil {
 		b.Files = f.Content.Entries
 	}

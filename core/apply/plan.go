@@ -62,8 +62,11 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Target, 0, len(sel)+1)
 	full := &Full{}
+	if level == LevelUser {
+		sel, full.Skipped = profileSkips(sys, sel, req.Agents)
+	}
+	out := make([]Target, 0, len(sel)+1)
 	var preq projection.Request
 	always := map[string]int{}
 	for _, a := range sel {

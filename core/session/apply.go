@@ -75,6 +75,12 @@ func (s *Session) PlanAll(req ApplyRequest) (*apply.Full, error) {
 			return nil, orNoProject(err)
 		}
 	}
+	if !req.Project && len(req.Also) == 0 {
+		// Doctor plans through PlanWith and warns instead (SPEC §12).
+		if err := apply.MixedProfiles(s.Sys, req.Agents); err != nil {
+			return nil, err
+		}
+	}
 	snap, err := s.ApplySettings(req.Project)
 	if err != nil {
 		return nil, err

@@ -70,6 +70,8 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 			fmt.Fprintf(stderr, "charter: warning: %s loads %d bytes of instructions, over its documented limit of %d: it will not read them all; disable rules or scope them with globs\n", b.Agent, b.Bytes, b.Limit)
 		}
 	}
+	w.Flush()
+	printNotes(stderr, rep.Targets)
 }
 
 // shared is the note of a file the companion shares: the profiles that

@@ -171,6 +171,9 @@ type Result struct {
 	Reason  string `json:"reason,omitempty"`
 	Diff    string `json:"diff,omitempty"`    // Status only: what Run would change
 	Missing bool   `json:"missing,omitempty"` // Status only: the file does not exist yet
+	// Notes say what the user must do before the agent acts on the file
+	// (Codex skips a hook until it is reviewed); Run only.
+	Notes []Note `json:"notes,omitempty"`
 }
 
 // Status reports each target as current or outdated, with a unified diff of
@@ -227,6 +230,7 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 				return nil, err
 			}
 			if current {
+				r.Notes = codexNotes(sys, t)
 				out = append(out, r)
 				continue
 			}
@@ -266,6 +270,8 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 			blocked = append(blocked, se)
 		case err != nil:
 			return nil, err
+		default:
+			r.Notes = codexNotes(sys, t)
 		}
 		out = append(out, r)
 	}

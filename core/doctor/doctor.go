@@ -117,6 +117,7 @@ var checks = []check{
 	agentFiles,
 	projectFiles,
 	hookPrograms,
+	agentGates,
 }
 
 // Run runs every check.

@@ -97,13 +97,13 @@ func subagentFile(agent, prefix string, it *content.Item) (string, []byte, strin
 	var notes []string
 	model := func() string {
 		if it.Model != "" {
-			notes = append(notes, "model left out (charter projects it to Claude Code only)")
+			notes = append(notes, "model left out: charter projects it to Claude Code only")
 		}
 		return ""
 	}
 	noTools := func(why string) {
 		if len(it.Tools) > 0 {
-			notes = append(notes, "tools left out ("+why+")")
+			notes = append(notes, "tools left out: "+why)
 		}
 	}
 	rel := fileName(agent, it.Kind, prefix, it.Name)

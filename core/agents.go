@@ -64,8 +64,12 @@ func DefaultAgents() []Agent {
 		// live in the editor's settings, not in a file.
 		{Name: "cursor", ProjectFile: ".cursor/rules/charter.mdc", Format: FormatRules},
 		// GitHub Copilot reads repository-wide instructions from
-		// .github/copilot-instructions.md.
-		{Name: "copilot", ProjectFile: ".github/copilot-instructions.md", Format: FormatBlock},
+		// .github/copilot-instructions.md; Copilot CLI reads personal ones
+		// from copilot-instructions.md in its home, $COPILOT_HOME or
+		// ~/.copilot (`copilot help environment`; docs.github.com …
+		// copilot-cli-reference/cli-config-dir-reference).
+		{Name: "copilot", DirVar: "COPILOT_HOME", DefaultDir: ".copilot",
+			UserFile: "copilot-instructions.md", ProjectFile: ".github/copilot-instructions.md", Format: FormatBlock},
 	}
 }
 

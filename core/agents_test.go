@@ -15,7 +15,7 @@ func TestAgentTableDrivesProfileVars(t *testing.T) {
 		"A_CONFIG_DIR=/home/u/.agent-switch/claude/first/config",
 		"ZED_HOME=/home/u/.agent-switch/zed/work/config")
 	s.AgentTable = append(DefaultAgents(), Agent{Name: "zed", Provider: "zed", DirVar: "ZED_HOME", DefaultDir: ".zed", UserFile: "ZED.md", Format: FormatBlock})
-	if got, want := s.profileVars(), []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "ZED_HOME", "A_CONFIG_DIR"}; !slices.Equal(got, want) {
+	if got, want := s.profileVars(), []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME", "ZED_HOME", "A_CONFIG_DIR"}; !slices.Equal(got, want) {
 		t.Errorf("profileVars = %v, want %v", got, want)
 	}
 	if p := s.ActiveProfile(); p.Name() != "zed/work" {

@@ -225,7 +225,7 @@ func TestAgentTableEntry(t *testing.T) {
 	// Missing: its directory is there (so apply would pick it), its file not.
 	withZed(sys)
 	rep = byName(Run(Env{Sys: sys}))
-	if c := rep["profile"]; c.Message != "none active (no CLAUDE_CONFIG_DIR, CODEX_HOME, ZED_HOME or other *_CONFIG_DIR points into "+filepath.Join(home, ".agent-switch")+")" {
+	if c := rep["profile"]; c.Message != "none active (no CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, ZED_HOME or other *_CONFIG_DIR points into "+filepath.Join(home, ".agent-switch")+")" {
 		t.Errorf("profile: %+v", c)
 	}
 	if c := rep["agent-file:zed"]; c.Status != Warn || c.Message != file+" is not written yet: the agent does not know these settings" {
@@ -360,7 +360,7 @@ func TestContentAndBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	coretest.WriteFile(t, filepath.Join(sc.Path, "commands", "review.md"), "---\ndescription: Review the diff.\n---\nReview $ARGUMENTS.\n")
+	coretest.WriteFile(t, filepath.Join(sc.Path, "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Review the diff.\n---\nReview it.\n")
 	coretest.WriteFile(t, filepath.Join(sc.Path, "rules", "small.md"), "Keep functions short.\n")
 	rep := Run(Env{Sys: sys})
 	checks := byName(rep)

@@ -55,7 +55,11 @@ var spotsOf = map[string]map[string][]spot{
 		{agent: "cursor", kind: content.KindCommand, dir: ".cursor/commands", suffix: ".md", convert: plain},
 		{agent: "cursor", kind: content.KindSubagent, dir: ".cursor/agents", suffix: ".md", convert: subagent},
 	}},
-	"copilot": {content.LevelProject: {
+	"copilot": {content.LevelUser: {
+		{agent: "copilot", kind: content.KindRule, dir: "instructions", suffix: ".instructions.md", convert: copilotRule},
+		{agent: "copilot", kind: content.KindSkill, dir: "skills"},
+		{agent: "copilot", kind: content.KindSubagent, dir: "agents", suffix: ".agent.md", convert: subagent},
+	}, content.LevelProject: {
 		{agent: "copilot", kind: content.KindRule, dir: ".github/instructions", suffix: ".instructions.md", convert: copilotRule},
 		{agent: "copilot", kind: content.KindSkill, dir: ".github/skills"},
 		{agent: "copilot", kind: content.KindCommand, dir: ".github/prompts", suffix: ".prompt.md", convert: copilotPrompt},

@@ -80,17 +80,20 @@ var layouts = map[string]map[string]layout{
 		content.LevelUser:    {ruleInBlock: true, skill: "skills/", command: "commands/", subagent: "agents/"},
 		content.LevelProject: {ruleInBlock: true, skill: ".agents/skills/", command: ".gemini/commands/", subagent: ".gemini/agents/"},
 	},
-	// Cursor and Copilot keep no user-level folder charter knows (Cursor's
-	// user rules live in its settings): every kind is unsupported there.
-	// Both read .agents/skills in a project, so their skills share Codex's
-	// and Gemini's copy: one copy, not one per agent, each listed once.
+	// Cursor keeps no user-level folder charter knows (its user rules live
+	// in its settings): every kind is unsupported there. Cursor and
+	// Copilot read .agents/skills in a project, so their skills share
+	// Codex's and Gemini's copy: one copy, not one per agent, listed once.
 	"cursor": {
 		content.LevelProject: {rule: ".cursor/rules/", skill: ".agents/skills/", command: ".cursor/commands/", subagent: ".cursor/agents/"},
 	},
 	// Copilot CLI reads no .github/prompts/ (github/copilot-cli#1004): it
 	// lists .claude/commands/*.md as its project skills, so its commands
-	// are Claude's files, the same bytes, written once for both.
+	// are Claude's files, the same bytes, written once for both. In its
+	// home ($COPILOT_HOME, ~/.copilot) it reads instructions/, skills/ and
+	// agents/, and no command file.
 	"copilot": {
+		content.LevelUser:    {rule: "instructions/", skill: "skills/", subagent: "agents/"},
 		content.LevelProject: {rule: ".github/instructions/", skill: ".agents/skills/", command: ".claude/commands/", subagent: ".github/agents/"},
 	},
 }

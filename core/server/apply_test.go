@@ -336,9 +336,9 @@ func TestApplyProjectAgents(t *testing.T) {
 			t.Errorf("second POST: %s is %q, want current", agent, got[agent].State)
 		}
 	}
-	// A user-level request does not know these project-only agents.
-	if rp := r.do("POST", "api/v1/apply", `{"agents":["copilot"]}`); rp.status != 422 || rp.errCode(t) != "unknown_agent" || !strings.Contains(string(rp.body), "--project") {
-		t.Errorf("copilot at user level: %d %s", rp.status, rp.body)
+	// A user-level request does not know the project-only agent.
+	if rp := r.do("POST", "api/v1/apply", `{"agents":["cursor"]}`); rp.status != 422 || rp.errCode(t) != "unknown_agent" || !strings.Contains(string(rp.body), "--project") {
+		t.Errorf("cursor at user level: %d %s", rp.status, rp.body)
 	}
 }
 

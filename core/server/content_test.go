@@ -63,7 +63,7 @@ func TestContentList(t *testing.T) {
 		t.Errorf("go-style receivedBy %v", rb)
 	}
 	// At user level Cursor and Copilot have no folder.
-	if rb := by["tone"].ReceivedBy; !reflect.DeepEqual(rb, []string{"claude", "codex", "gemini"}) {
+	if rb := by["tone"].ReceivedBy; !reflect.DeepEqual(rb, []string{"claude", "codex", "gemini", "copilot"}) {
 		t.Errorf("tone receivedBy %v", rb)
 	}
 	if by["tone"].Tier != "balanced" || by["go-style"].Description != "Go style" {

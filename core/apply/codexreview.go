@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -97,9 +96,9 @@ func serdeString(b *strings.Builder, s string) {
 }
 
 // FindCodexHook finds charter's Stop handler in a Codex hooks.json (the
-// last, as apply keeps one); false when there is none or when Codex could
-// not read the file as a hooks file. Keys are matched exactly, as Codex's
-// parser does (encoding/json would also take "stop" for "Stop").
+// last, as apply keeps one); false when there is none or the file is not
+// JSON of that shape. Keys are matched exactly, as Codex's parser does
+// (encoding/json would also take "stop" for "Stop").
 func FindCodexHook(data []byte) (CodexHook, bool) {
 	var found CodexHook
 	ok := false
@@ -162,7 +161,7 @@ func codexHandler(raw json.RawMessage) (CodexHook, bool) {
 	if s := obj["statusMessage"]; s != nil {
 		json.Unmarshal(s, &h.StatusMessage)
 	}
-	return h, utf8.ValidString(h.Command)
+	return h, true
 }
 
 // What Codex makes of charter's hook, as config.toml records it.
@@ -179,6 +178,8 @@ type codexConfig struct {
 	projects map[string]string         // [projects."<dir>"] trust_level
 }
 
+// parseCodexConfig reads config.toml leniently, as Codex reads the parts
+// charter needs: a malformed entry is skipped, not an error.
 func parseCodexConfig(data []byte) (codexConfig, error) {
 	var raw map[string]any
 	if _, err := toml.Decode(string(data), &raw); err != nil {

@@ -122,7 +122,6 @@ func testGeminiLoads(t *testing.T, agent string) {
 	for _, tag := range levelTags {
 		checkStartItems(t, sent, tag)
 		t.Run(tag+"/subagent", func(t *testing.T) {
-			pendingFix(t, 4, "Gemini rejects charter's subagent file (tools: a string, and Claude's tool names)")
 			if said := linesAbout(out, "agent-"+tag+".md"); said != "" {
 				t.Errorf("subagent agent-%s: Gemini CLI rejected its file:\n%s", tag, said)
 			}
@@ -136,7 +135,6 @@ func testGeminiLoads(t *testing.T, agent string) {
 	// is skipped silently (charter's reports should say so); a user-level
 	// one needs none.
 	t.Run("proj/subagent-unacknowledged", func(t *testing.T) {
-		pendingFix(t, 4, "Gemini rejects charter's subagent file, so its gate is not reached")
 		if err := os.Remove(filepath.Join(w.home, ".gemini", "acknowledgments", "agents.json")); err != nil {
 			t.Fatal(err)
 		}

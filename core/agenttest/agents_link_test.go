@@ -38,7 +38,9 @@ func TestClaudeMDLinkedToAgentsMD(t *testing.T) {
 
 	mc := newMock(t)
 	runClaude(t, w, env, mc, "hi")
-	t.Run("claude/block", func(t *testing.T) { once(t, anthropicTurn(t, mc, 0), markBlock("proj"), "charter's block through CLAUDE.md") })
+	t.Run("claude/block", func(t *testing.T) {
+		once(t, anthropicTurn(t, mc, 0), markBlock("proj"), "charter's block through CLAUDE.md")
+	})
 	// The rule comes twice to Claude here (.claude/rules and the block
 	// Codex needs): issue 33 #7, logged until the placement is fixed.
 	t.Logf("claude: always-on rule %d times", strings.Count(anthropicTurn(t, mc, 0), markAlways("proj")))

@@ -172,6 +172,13 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("ETag", e.etag)
+	switch evaluate(r, e.etag, true) {
+	case http.StatusNotModified:
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	case http.StatusPreconditionFailed:
+		return &settings.StaleError{Current: e.etag}
+	}
 	writeRaw(w, http.StatusOK, e.doc)
 	return nil
 }
@@ -181,9 +188,12 @@ func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 // one of two preconditions: If-Match, the layer's own ETag (layers[].etag)
 // or the whole document's, or base, the value read of every key set or
 // unset (SPEC §8), checked under the file's lock so that writers of
-// different keys never conflict. Every bad key is reported at once.
+// different keys never conflict. If-None-Match is checked there too: a
+// PATCH that names the current version (or *) is refused with 412. Every
+// bad key is reported at once.
 func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
-	ifMatch := strings.TrimSpace(r.Header.Get("If-Match"))
+	ifMatch, _ := conditionalHeader(r, "If-Match")
+	ifNoneMatch, _ := conditionalHeader(r, "If-None-Match")
 	var req struct {
 		Set                map[string]json.RawMessage `json:"set"`
 		Unset              []string                   `json:"unset"`
@@ -215,7 +225,7 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 		}
 		u.Base = b.Set
 	}
-	u.ConfirmShared, u.IfMatch = req.ConfirmSharedWrite, ifMatch
+	u.ConfirmShared, u.IfMatch, u.IfNoneMatch = req.ConfirmSharedWrite, ifMatch, ifNoneMatch
 	res := s.writes.write(t.Path(), u, t.WriteAll)
 	if res.Err != nil {
 		return res.Err

@@ -16,6 +16,10 @@ const shutdownPath = "/api/v1/shutdown"
 // DNS rebinding), Origin (against cross-site requests), then the token for
 // /api/.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isAPI(r.URL.Path) {
+		// before any gate: the 421 and 403 of /api/ are never cached either
+		w.Header().Set("Cache-Control", "no-store")
+	}
 	if !s.hostOK(r.Host) {
 		writeError(w, core.Errorf(core.CodeMisdirectedRequest, "host %q is not this server: use 127.0.0.1:%d or localhost:%d", r.Host, s.port, s.port))
 		return
@@ -24,11 +28,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.Errorf(core.CodeForbiddenOrigin, "requests from origin %q are not allowed", strings.Join(origins, ", ")))
 		return
 	}
-	if r.URL.Path == "/api" || strings.HasPrefix(r.URL.Path, "/api/") {
+	if isAPI(r.URL.Path) {
 		s.serveAPI(w, r)
 		return
 	}
+	if r.RequestURI == "*" && r.Method == http.MethodOptions {
+		serveOptions(w)
+		return
+	}
 	s.serveHub(w, r)
+}
+
+func isAPI(path string) bool { return path == "/api" || strings.HasPrefix(path, "/api/") }
+
+// serveOptions answers OPTIONS * (RFC 9110 §9.3.7), which Go would answer
+// itself before the gates (DisableGeneralOptionsHandler keeps it here):
+// the methods the server implements, and no content.
+func serveOptions(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Allow", "GET, HEAD, POST, PATCH, DELETE")
+	h.Set("Content-Length", "0")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
 }
 
 func (s *Server) hostOK(host string) bool {
@@ -80,7 +101,6 @@ func subtree(path string) string {
 
 // serveAPI authenticates, routes and caps the body of an /api/ request.
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
 	if !s.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="charter"`)
 		writeError(w, core.Errorf(core.CodeUnauthorized, "missing or wrong bearer token"))
@@ -115,6 +135,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		writeError(w, errMethod(w, r, allow))
+		return
+	}
+	if r.URL.Path != taggedPath && untagged(w, r, eps) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)

@@ -86,6 +86,11 @@ type Update struct {
 	// them (RFC 9110 §13.1.1). The write happens only if one of them is
 	// the current one (strong comparison: a weak tag never matches).
 	IfMatch string
+	// IfNoneMatch, when not empty, is an If-None-Match value: "*" or
+	// ETags. The write happens only if none of them is current (weak
+	// comparison, RFC 9110 §13.1.2); "*" always refuses, since the
+	// settings always exist.
+	IfNoneMatch string
 	// Base, when not nil, is the per-key precondition (SPEC §8): the
 	// value each key had when the client read it. The write happens only
 	// if every such key still has that effective value, so writers of
@@ -193,7 +198,10 @@ func (e *ConflictError) Error() string {
 }
 
 // StaleError is a write whose If-Match no longer matches; nothing was written.
-type StaleError struct{ Current string }
+type StaleError struct {
+	Current   string
+	NoneMatch bool // the request's If-None-Match named the current version
+}
 
 func (e *StaleError) Code() string { return core.CodeStaleETag }
 
@@ -201,5 +209,8 @@ func (e *StaleError) Code() string { return core.CodeStaleETag }
 func (e *StaleError) Extras() map[string]any { return map[string]any{"currentEtag": e.Current} }
 
 func (e *StaleError) Error() string {
+	if e.NoneMatch {
+		return fmt.Sprintf("the settings are at a version If-None-Match names (current ETag %s), so nothing was written: send If-Match with the ETag you read instead", e.Current)
+	}
 	return fmt.Sprintf("settings changed since they were read (current ETag %s): read them again and retry", e.Current)
 }

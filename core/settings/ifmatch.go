@@ -2,12 +2,18 @@ package settings
 
 import "strings"
 
-// ifMatchTags reads an If-Match value (RFC 9110 §13.1.1): one entity-tag
-// or a comma-separated list of them. Only strong tags are returned: If-Match
-// uses the strong comparison, so a weak tag (W/"…") never matches. Text
-// that is no entity-tag ends the list.
-func ifMatchTags(h string) []string {
-	var tags []string
+// entityTag is one entity-tag of a list (RFC 9110 §8.8.3): the quoted
+// opaque tag, and whether it was written weak (W/"…").
+type entityTag struct {
+	opaque string
+	weak   bool
+}
+
+// entityTags reads an If-Match or If-None-Match value (RFC 9110 §13.1.1,
+// §13.1.2): one entity-tag or a comma-separated list of them. Text that is
+// no entity-tag ends the list.
+func entityTags(h string) []entityTag {
+	var tags []entityTag
 	for {
 		h = strings.TrimLeft(h, " \t,")
 		if h == "" {
@@ -24,18 +30,35 @@ func ifMatchTags(h string) []string {
 		if end < 0 {
 			return tags
 		}
-		if !weak {
-			tags = append(tags, h[:end+2])
-		}
+		tags = append(tags, entityTag{h[:end+2], weak})
 		h = h[end+2:]
 	}
 }
 
-// ifMatches tells whether an If-Match value names one of the current tags.
-func ifMatches(h string, current ...string) bool {
-	for _, t := range ifMatchTags(h) {
+// IfMatches tells whether an If-Match value names one of the current tags,
+// with the strong comparison If-Match uses: a weak tag never matches. "*"
+// is the caller's: it matches whenever the resource exists.
+func IfMatches(h string, current ...string) bool {
+	for _, t := range entityTags(h) {
 		for _, c := range current {
-			if t == c {
+			if !t.weak && t.opaque == c {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IfNoneMatches tells whether an If-None-Match value names one of the
+// current tags, with the weak comparison If-None-Match uses (RFC 9110
+// §13.1.2): W/"x" matches "x". "*" matches any current tag.
+func IfNoneMatches(h string, current ...string) bool {
+	if strings.TrimSpace(h) == "*" {
+		return len(current) > 0
+	}
+	for _, t := range entityTags(h) {
+		for _, c := range current {
+			if t.opaque == c {
 				return true
 			}
 		}

@@ -130,7 +130,7 @@ func (st *Store) writeGroup(us []Update, idx []int, confirm bool, res []Result) 
 			// file written. Their If-Match held against the missing file.
 			again := slices.Clone(us)
 			for _, i := range applied {
-				again[i].IfMatch = ""
+				again[i].IfMatch, again[i].IfNoneMatch = "", ""
 			}
 			data, applied = st.applyGroup(path, ls, at, st.header, false, again, applied, res)
 		}
@@ -200,8 +200,13 @@ func (st *Store) apply(path string, ls []*layer, at int, cur *layer, data []byte
 	ls = slices.Clone(ls)
 	ls[at] = cur
 	if u.IfMatch != "" {
-		if tag, whole := etag([]*layer{cur}), st.etag(ls); !ifMatches(u.IfMatch, tag, whole) {
+		if tag, whole := etag([]*layer{cur}), st.etag(ls); !IfMatches(u.IfMatch, tag, whole) {
 			return nil, nil, &StaleError{Current: tag}
+		}
+	}
+	if u.IfNoneMatch != "" {
+		if tag, whole := etag([]*layer{cur}), st.etag(ls); IfNoneMatches(u.IfNoneMatch, tag, whole) {
+			return nil, nil, &StaleError{Current: tag, NoneMatch: true}
 		}
 	}
 	if u.Base != nil {

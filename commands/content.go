@@ -116,10 +116,11 @@ type NewFlags struct {
 	Project bool `name:"project" help:"Write it into the project's .charter/ (committed with the repository) instead of this scope's folder."`
 }
 
+// newDoc names the new item's source file its origin, as list does.
 type newDoc struct {
-	Kind content.Kind `json:"kind"`
-	Name string       `json:"name"`
-	Path string       `json:"path"`
+	Kind   content.Kind `json:"kind"`
+	Name   string       `json:"name"`
+	Origin string       `json:"origin"`
 }
 
 func (a *App) newContent(k content.Kind, name string, f NewFlags) error {
@@ -127,7 +128,7 @@ func (a *App) newContent(k content.Kind, name string, f NewFlags) error {
 	if err != nil {
 		return err
 	}
-	return a.emit(newDoc{Kind: k, Name: name, Path: path}, func(w io.Writer) {
+	return a.emit(newDoc{Kind: k, Name: name, Origin: path}, func(w io.Writer) {
 		fmt.Fprintf(w, "created %s: describe the %s in it, then run `charter apply`\n", inert.Line(path), k)
 	})
 }

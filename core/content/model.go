@@ -56,9 +56,9 @@ const (
 type Item struct {
 	Kind  Kind   `json:"kind"`
 	Name  string `json:"name"`
-	Layer string `json:"layer"` // the settings layer whose folder holds it: global, scope, project, policy
-	Level string `json:"level"` // user or project
-	Path  string `json:"path"`  // the source file, absolute (SKILL.md for a skill)
+	Layer string `json:"layer"`  // the settings layer whose folder holds it: global, scope, project, policy
+	Level string `json:"level"`  // user or project
+	Path  string `json:"origin"` // the source file, absolute (SKILL.md for a skill): its origin, as settings say
 
 	Description string   `json:"description"`
 	Tier        string   `json:"tier,omitempty"`         // rule: minimal, balanced (default) or full

@@ -1,6 +1,8 @@
 package mcpserver
 
 import (
+	"context"
+	"encoding/json"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -91,6 +93,55 @@ func TestContentTools(t *testing.T) {
 		structured(t, call(t, cs, tool, map[string]any{}), &list)
 		if list.Items == nil || len(list.Items) != 0 {
 			t.Errorf("%s %+v", tool, list.Items)
+		}
+	}
+}
+
+// Items name their source file origin, as settings documents do, in the
+// structured content and in the tool's published output schema.
+func TestContentSaysOrigin(t *testing.T) {
+	e := contentWorld(t)
+	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	var got struct {
+		Items []map[string]any `json:"items"`
+	}
+	structured(t, call(t, cs, "rules_list", map[string]any{}), &got)
+	if len(got.Items) == 0 {
+		t.Fatal("no items")
+	}
+	for _, it := range got.Items {
+		if o, _ := it["origin"].(string); o == "" || it["path"] != nil {
+			t.Errorf("item %v: origin %q, path %v", it["name"], o, it["path"])
+		}
+	}
+	var item map[string]any
+	structured(t, call(t, cs, "rule_get", map[string]any{"name": "always"}), &item)
+	if o, _ := item["origin"].(string); o != filepath.Join(e.wd, ".charter", "rules", "always.md") || item["path"] != nil {
+		t.Errorf("rule_get: origin %q, path %v", o, item["path"])
+	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		if tool.Name != "rules_list" {
+			continue
+		}
+		out, _ := json.Marshal(tool.OutputSchema)
+		var s struct {
+			Properties struct {
+				Items struct {
+					Items struct {
+						Properties map[string]any `json:"properties"`
+					} `json:"items"`
+				} `json:"items"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(out, &s); err != nil {
+			t.Fatal(err)
+		}
+		if p := s.Properties.Items.Items.Properties; p["origin"] == nil || p["path"] != nil {
+			t.Errorf("rules_list output schema: item properties %v", p)
 		}
 	}
 }

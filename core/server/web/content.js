@@ -108,7 +108,7 @@ export class ContentPage {
     const key = `${it.kind}-${it.name}`;
     const nameId = `content-name-${key}`;
     const facts = [
-      el('span', { class: 'content-fact' }, `From ${ORIGIN[it.layer] || it.layer} `, pathCode(it.path, { class: 'path content-path' })),
+      el('span', { class: 'content-fact' }, `From ${ORIGIN[it.layer] || it.layer} `, pathCode(it.origin, { class: 'path content-path' })),
       it.tier ? el('span', { class: 'content-fact', text: `Tier ${it.tier}` }) : null,
       it.globs && it.globs.length ? el('span', { class: 'content-fact', text: `For ${it.globs.join(', ')}` }) : null,
       el('span', { class: 'content-fact content-agents', text: it.receivedBy.length ? `Agents: ${it.receivedBy.join(', ')}` : 'No agent gets it' }),
@@ -129,7 +129,7 @@ export class ContentPage {
   toggle(it, nameId) {
     if (!KEYS[it.kind]) return el('span', { class: 'muted content-always', text: 'Always active' });
     if (it.state === 'policy') {
-      return el('span', { class: 'content-lock' }, 'Locked: required by ', pathCode(this.doc.policy || it.path, { class: 'path content-policy' }));
+      return el('span', { class: 'content-lock' }, 'Locked: required by ', pathCode(this.doc.policy || it.origin, { class: 'path content-policy' }));
     }
     const l = this.layer(this.target);
     const [, list] = KEYS[it.kind];
@@ -187,7 +187,7 @@ export class ContentPage {
     try {
       const { data } = await request('GET', `content/${encodeURIComponent(kind)}/${encodeURIComponent(name)}`);
       $('preview-title').textContent = `${kind} ${data.name}`;
-      $('preview-origin').replaceChildren(pathCode(data.path));
+      $('preview-origin').replaceChildren(pathCode(data.origin));
       $('preview-body').textContent = data.body;
       $('preview-files').textContent = data.files && data.files.length ? `Other files: ${data.files.join(', ')}` : '';
       this.opener = opener;

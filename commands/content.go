@@ -63,7 +63,7 @@ func (a *App) listContent(k content.Kind, path string) error {
 		}
 		fmt.Fprintln(tw, head)
 		for _, e := range doc.Items {
-			cols := []string{e.Name, e.State, e.Level, e.Path, description(e.Description)}
+			cols := []string{e.Name, e.State, e.Level, originOf(e.Item), description(e.Description)}
 			if k == content.KindRule {
 				cols = append([]string{e.Name, e.Tier}, cols[1:]...)
 			}
@@ -147,4 +147,18 @@ func itemNames(a *App, k content.Kind) []candidate {
 		}
 	}
 	return out
+}
+
+// originOf is an item's origin as lists show it: its file, or for a shared
+// source's item the source's URL, pinned commit and folder (SPEC §15).
+func originOf(it content.Item) string {
+	src := it.Source
+	if src == nil {
+		return it.Path
+	}
+	o := src.URL + "@" + short12(src.Commit)
+	if src.Path != "" {
+		o += ":" + src.Path
+	}
+	return o
 }

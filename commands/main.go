@@ -94,6 +94,7 @@ type CLI struct {
 	Skills    SkillsCmd    `cmd:"" help:"List, show and scaffold the skills charter projects into the agents."`
 	Commands  CommandsCmd  `cmd:"" help:"List, show and scaffold the slash commands charter projects into the agents."`
 	Subagents SubagentsCmd `cmd:"" help:"List, show and scaffold the subagents charter projects into the agents."`
+	Sources   SourcesCmd   `cmd:"" help:"Take a team's rules, skills, commands and subagents from a git repository, pinned (add, update, list, remove)."`
 	Import    ImportCmd    `cmd:"" help:"Turn an agent's rules, skills, commands and subagents (or a .rulesync/ or .ruler/ folder) into charter sources."`
 }
 
@@ -133,7 +134,8 @@ func (a *App) session() *session.Session {
 		a.sess = session.New(a.Sys, session.Options{
 			RootFlag: a.rootFlag, CheckRoot: a.checkHostRoot,
 			ProjectDir: a.projectFlag, NoProject: a.noProject,
-			Warn: func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", inert.Body(msg)) },
+			Warn:         func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", inert.Body(msg)) },
+			FetchSources: true,
 		})
 	}
 	return a.sess

@@ -59,6 +59,9 @@ type Item struct {
 	Layer string `json:"layer"`  // the settings layer whose folder holds it: global, scope, project, policy
 	Level string `json:"level"`  // user or project
 	Path  string `json:"origin"` // the source file, absolute (SKILL.md for a skill): its origin, as settings say
+	// Source is the shared source the item came from (SPEC §15); nil for
+	// a layer's own folder.
+	Source *SourceRef `json:"source,omitempty"`
 
 	Description string   `json:"description"`
 	Tier        string   `json:"tier,omitempty"`         // rule: minimal, balanced (default) or full
@@ -75,6 +78,15 @@ type Item struct {
 	Body []byte `json:"-"`
 	// Files are a skill's other files, relative to its folder, sorted.
 	Files []File `json:"-"`
+}
+
+// SourceRef is where a shared source's item came from: the source's
+// name, its URL, the pinned commit and the folder of the repository.
+type SourceRef struct {
+	Name   string `json:"name"`
+	URL    string `json:"url"`
+	Commit string `json:"commit"`
+	Path   string `json:"path,omitempty"`
 }
 
 // File is one supporting file of a skill.

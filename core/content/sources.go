@@ -18,6 +18,10 @@ type Layer struct {
 	// Within is the project root a repository's sources must stay inside
 	// (code outside_project); "" for the user's and the administrator's.
 	Within string `json:"-"`
+	// Source is the shared source whose pinned tree Dir holds (SPEC §15);
+	// its layer sits just below the one that declares it, with that
+	// layer's Name and Level.
+	Source *SourceRef `json:"source,omitempty"`
 }
 
 // SkillFile is a skill's source file in its folder.
@@ -69,6 +73,11 @@ func LoadNames(sys *core.System, sc core.Scope, project *core.Project, policyPat
 // over its caps (caps.go), found before anything is read.
 func LoadLayers(sys *core.System, layers []Layer) (*Library, error) {
 	return loadLayers(sys, layers, false)
+}
+
+// LoadLayerNames is LoadLayers as LoadNames reads.
+func LoadLayerNames(sys *core.System, layers []Layer) (*Library, error) {
+	return loadLayers(sys, layers, true)
 }
 
 func loadLayers(sys *core.System, layers []Layer, names bool) (*Library, error) {
@@ -270,7 +279,7 @@ func (l *loader) finish() error {
 		case len(j.problems) > 0:
 			l.problems = append(l.problems, j.problems...)
 		default:
-			j.item.Layer, j.item.Level, j.item.Files = j.ly.Name, j.ly.Level, j.files
+			j.item.Layer, j.item.Level, j.item.Files, j.item.Source = j.ly.Name, j.ly.Level, j.files, j.ly.Source
 			l.items = append(l.items, j.item)
 		}
 	}

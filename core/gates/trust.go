@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/sources"
 	"github.com/agentkit/charter/helpers/shell"
 )
 
@@ -92,6 +93,16 @@ func TrustOf(sys *core.System, snap *settings.Snapshot) (Trust, error) {
 			continue // runs nothing, reads nothing
 		}
 		t.Values = append(t.Values, TrustValue{Key: key, Value: text, Layer: layer, Path: origin})
+	}
+	// A source the project pins is fetched and read only once trusted
+	// (SPEC §15): its URL and commit count as the commands do, so a pull
+	// that moves the pin asks again.
+	pins, err := sources.ProjectPins(sys, p.Dir)
+	if err != nil {
+		return Trust{}, err
+	}
+	for _, v := range pins {
+		t.Values = append(t.Values, TrustValue{Key: v.Key, Value: v.Value, Layer: settings.LayerProject, Path: v.Path})
 	}
 	if len(t.Values) == 0 {
 		t.State = TrustNotNeeded

@@ -21,7 +21,11 @@ func (s *Session) Library() (*content.Library, content.Selection, error) {
 	if err != nil {
 		return nil, content.Selection{}, err
 	}
-	lib, err := content.LoadNames(s.Sys, snap.Scope, st.Project(), policy)
+	layers, err := s.withSources(content.Sources(s.Sys, snap.Scope, st.Project(), policy), "", false)
+	if err != nil {
+		return nil, content.Selection{}, err
+	}
+	lib, err := content.LoadLayerNames(s.Sys, layers)
 	return lib, content.SelectionOf(snap.Values), err
 }
 
@@ -31,7 +35,15 @@ func (s *Session) load(snap *settings.Snapshot, proj *core.Project) (*content.Li
 	if err != nil {
 		return nil, err
 	}
-	return content.Load(s.Sys, snap.Scope, proj, policy)
+	level := content.LevelUser
+	if proj != nil {
+		level = content.LevelProject
+	}
+	layers, err := s.withSources(content.Sources(s.Sys, snap.Scope, proj, policy), level, true)
+	if err != nil {
+		return nil, err
+	}
+	return content.LoadLayers(s.Sys, layers)
 }
 
 // activeItems are the items apply projects at proj's level, selected by

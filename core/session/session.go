@@ -40,6 +40,10 @@ type Options struct {
 
 	// Warn reports what went wrong after a write succeeded; nil: dropped.
 	Warn func(msg string)
+	// FetchSources lets reads fetch a shared source's pinned commit that
+	// the cache lacks (the command line); the hub and MCP never fetch on
+	// their own (SPEC §15).
+	FetchSources bool
 }
 
 // Session is one resolution. Its methods are safe for concurrent use.

@@ -96,6 +96,7 @@ var sections = []Section{
 	{"agent", "Working style"},
 	{"worktrees", "Worktrees"},
 	{"memory", "Memory"},
+	{"sources", "Shared sources"},
 }
 
 // Sections lists the sections in order.
@@ -124,7 +125,7 @@ func (k Key) segments() []string {
 func dec(s string) *decimal.Decimal { d := decimal.RequireFromString(s); return &d }
 
 // SchemaVersion changes whenever keys or their types change.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // The keys code reads by name (the gates'), named once here for the schema
 // below and for their readers.
@@ -140,6 +141,11 @@ const (
 	KeyGatesOnFailure       = "gates.on_failure"
 	KeyGatesMaxBlocks       = "gates.max_blocks"
 )
+
+// KeySources lists a layer's shared sources (SPEC §15). Each layer's own
+// list counts for that layer (core/sources reads them per layer); the
+// effective value is only what the highest layer says.
+const KeySources = "sources"
 
 var schema = []Key{
 	{Name: KeyRulesTier, Kind: Enum, Default: "balanced", Choices: []string{"minimal", "balanced", "full"},
@@ -243,6 +249,8 @@ var schema = []Key{
 			"auto", "Record what you learned to memory when it will matter later.",
 			"always", "Record what you learned to memory at the end of every task.",
 			"never", "Do not record anything to memory.")}},
+	{Name: KeySources, Kind: List, Default: []string{}, Item: "source",
+		Description: "Shared git sources of rules, skills, commands and subagents this layer takes, pinned in sources.lock beside this file: URL#ref=REF&path=DIR&name=NAME (after # optional). Change them with `charter sources add|update|remove`."},
 }
 
 // Keys returns the schema in its canonical order.

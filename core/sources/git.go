@@ -15,9 +15,10 @@ import (
 
 // Git runs the system git with a clean environment: no prompt for a
 // password (a fetch that needs one fails instead of hanging), no hooks,
-// no user or system configuration that could run a program (core.fsmonitor,
-// credential helpers stay the user's for https), and only the protocols
-// git calls safe.
+// no system configuration, no fsmonitor, and only the transports https,
+// http, ssh, git and file (never ext:: or fd::, which run commands). The
+// user's own configuration stays: credential helpers and ssh keys reach
+// private repositories.
 type Git struct {
 	Bin string   // the git program found on PATH
 	Env []string // the environment it runs with
@@ -33,7 +34,7 @@ func FindGit(sys *core.System) (*Git, error) {
 	if bin == "" {
 		return nil, ErrNoGit
 	}
-	env := []string{"GIT_TERMINAL_PROMPT=0", "GIT_PROTOCOL_FROM_USER=0", "GIT_CONFIG_NOSYSTEM=1",
+	env := []string{"GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1",
 		"GIT_ASKPASS=", "SSH_ASKPASS=", "GCM_INTERACTIVE=never", "LC_ALL=C"}
 	for _, k := range []string{"HOME", "PATH", "SSH_AUTH_SOCK", "GIT_SSH_COMMAND", "SSH_AGENT_PID",
 		"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "https_proxy", "http_proxy", "no_proxy", "SYSTEMROOT", "TMPDIR"} {
@@ -48,7 +49,8 @@ func FindGit(sys *core.System) (*Git, error) {
 // fsmonitor, no pager.
 func (g *Git) command(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	full := append([]string{"-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false",
-		"-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never", "--no-pager"}, args...)
+		"-c", "protocol.allow=never", "-c", "protocol.https.allow=always", "-c", "protocol.http.allow=always",
+		"-c", "protocol.ssh.allow=always", "-c", "protocol.git.allow=always", "-c", "protocol.file.allow=always", "--no-pager"}, args...)
 	if dir != "" {
 		full = append([]string{"-C", dir}, full...)
 	}

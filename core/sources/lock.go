@@ -111,3 +111,25 @@ func (l *Lock) Set(p Pin) {
 func (l *Lock) Remove(name string) {
 	l.Sources = slices.DeleteFunc(l.Sources, func(o Pin) bool { return o.Name == name })
 }
+
+// TrustPin is one pinned source of a project as trust counts it.
+type TrustPin struct {
+	Key   string // sources.NAME
+	Value string // URL, ref, path and commit
+	Path  string // the lock
+}
+
+// ProjectPins are the sources the project rooted at root pins in its
+// .charter/sources.lock, for the project's trust hash (SPEC §13, §15).
+func ProjectPins(sys *core.System, root string) ([]TrustPin, error) {
+	path := sys.Paths.Join(root, core.ProjectDirName, LockName)
+	l, err := ReadLock(sys, root, path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TrustPin, 0, len(l.Sources))
+	for _, p := range l.Sources {
+		out = append(out, TrustPin{Key: "sources." + p.Name, Value: p.Decl.String() + " @ " + p.Commit, Path: path})
+	}
+	return out, nil
+}

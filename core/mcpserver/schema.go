@@ -51,6 +51,44 @@ func schemaFor[T any]() *jsonschema.Schema {
 	return s
 }
 
+// inputSchemaFor is schemaFor for a tool's input, with one type per
+// property: jsonschema-go gives a slice ["null","array"], and the
+// Inspector's strict mode warns on every type array. A client leaves an
+// optional field out rather than send null, so null is dropped.
+func inputSchemaFor[T any]() *jsonschema.Schema {
+	s := schemaFor[T]()
+	if err := singleTypes("", s); err != nil {
+		panic(fmt.Sprintf("input schema of %s: %v", reflect.TypeFor[T](), err))
+	}
+	return s
+}
+
+// singleTypes turns each ["null", X] of s into X, at any depth, and
+// refuses any other type array.
+func singleTypes(path string, s *jsonschema.Schema) error {
+	if s == nil {
+		return nil
+	}
+	if len(s.Types) > 0 {
+		var rest []string
+		for _, t := range s.Types {
+			if t != "null" {
+				rest = append(rest, t)
+			}
+		}
+		if len(rest) != 1 {
+			return fmt.Errorf("%s has the types %v: give it one", path, s.Types)
+		}
+		s.Type, s.Types = rest[0], nil
+	}
+	for name, p := range s.Properties {
+		if err := singleTypes(path+"."+name, p); err != nil {
+			return err
+		}
+	}
+	return singleTypes(path+"[]", s.Items)
+}
+
 // mcpSchemaOK holds s to what MCP's Tool schema asks beyond JSON Schema:
 // type "object" at the top, and an object (never `true` or `false`) for
 // every property, at any depth.

@@ -206,7 +206,7 @@ func (s *Server) gatesRun(ctx context.Context, req *mcp.CallToolRequest, dir str
 // addTool registers a typed tool whose handler gets the client's directory
 // and whose errors become tool errors with the CLI's code and message.
 func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, req *mcp.CallToolRequest, dir string, in In) (Out, error)) {
-	t.InputSchema = schemaFor[In]()
+	t.InputSchema = inputSchemaFor[In]()
 	t.OutputSchema = schemaFor[Out]()
 	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		var zero Out

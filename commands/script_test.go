@@ -56,6 +56,13 @@ func scriptParams() testscript.Params {
 				_, err := exec.LookPath(name)
 				return err == nil, nil
 			}
+			if cond == "git" { // sources scripts; CI must have it
+				_, err := exec.LookPath("git")
+				if err != nil && os.Getenv("CI") == "true" {
+					return false, fmt.Errorf("git is missing: the sources scripts need it")
+				}
+				return err == nil, nil
+			}
 			if cond == "pyyaml" { // a YAML 1.1 reader; CI must have it (.ci/run)
 				ok := pyYAML() != ""
 				if !ok && os.Getenv("CI") == "true" {
@@ -101,6 +108,14 @@ func scriptParams() testscript.Params {
 			for _, sh := range shellsForScripts {
 				if p, err := exec.LookPath(sh); err == nil {
 					e.Setenv(strings.ToUpper(sh), p)
+				}
+			}
+			// git's folder, for the sources scripts (PATH above hides it);
+			// commits made there need no user configuration.
+			if p, err := exec.LookPath("git"); err == nil {
+				e.Setenv("GITDIR", filepath.Dir(p))
+				for _, v := range []string{"GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_EMAIL"} {
+					e.Setenv(v, "charter-test")
 				}
 			}
 			// A python3 with PyYAML, for settings_yaml11.txtar.

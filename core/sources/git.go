@@ -65,9 +65,10 @@ func (g *Git) run(ctx context.Context, dir string, stdin io.Reader, args ...stri
 	var out, errb bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errb
 	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(errb.String())
-		if i := strings.LastIndex(msg, "\n"); i >= 0 && len(msg) > 600 {
-			msg = msg[i+1:]
+		// One line: git's own lines, joined; a long tail kept.
+		msg := strings.Join(strings.Fields(strings.ReplaceAll(errb.String(), "\n", "; ")), " ")
+		if len(msg) > 600 {
+			msg = "…" + msg[len(msg)-600:]
 		}
 		if msg == "" {
 			msg = err.Error()

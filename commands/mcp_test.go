@@ -257,7 +257,7 @@ func testMCPEndToEnd(t *testing.T, bin string) {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"command_get", "commands_list", "gates_run", "rule_get", "rules_list", "settings_explain", "settings_get", "skill_get", "skills_list", "status", "subagent_get", "subagents_list"}; !slices.Equal(names, want) {
+	if want := []string{"command_get", "commands_list", "gates_run", "rule_get", "rules_list", "settings_explain", "settings_get", "skill_get", "skills_list", "sources_list", "status", "subagent_get", "subagents_list"}; !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 	resources, err := p.cs.ListResources(context.Background(), nil)
@@ -276,13 +276,13 @@ func testMCPEndToEnd(t *testing.T, bin string) {
 	// Resources: the same documents as the CLI's.
 	var doc struct {
 		Scope   struct{ Kind, Path string }
-		Values  map[string]map[string]any
+		Values  map[string]json.RawMessage // a section's map, or a top-level key's value (sources)
 		Origins map[string]string
 	}
 	if err := json.Unmarshal([]byte(p.read(t, mcpserver.URISettings)), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Scope.Kind != "host" || doc.Scope.Path != w.root || doc.Values["rules"]["tier"] != "full" || doc.Origins["rules.tier"] != settingsFile {
+	if doc.Scope.Kind != "host" || doc.Scope.Path != w.root || !strings.Contains(string(doc.Values["rules"]), `"tier": "full"`) || doc.Origins["rules.tier"] != settingsFile {
 		t.Errorf("charter://settings: %+v", doc)
 	}
 	if gov := p.read(t, mcpserver.URIGovernance); !strings.Contains(gov, "<!-- charter:begin") || !strings.Contains(gov, "**full**") || !strings.Contains(gov, "1 charter rule is active") {

@@ -127,7 +127,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 				t.Fatalf("client output %q: %v", stdout.String(), err)
 			}
-			if strings.Join(got.Tools, ",") != "command_get,commands_list,gates_run,rule_get,rules_list,settings_explain,settings_get,skill_get,skills_list,status,subagent_get,subagents_list" || got.Calls != 2+2*len(keys)+9 {
+			if strings.Join(got.Tools, ",") != "command_get,commands_list,gates_run,rule_get,rules_list,settings_explain,settings_get,skill_get,skills_list,sources_list,status,subagent_get,subagents_list" || got.Calls != 2+2*len(keys)+9 {
 				t.Errorf("tools %v, calls %d", got.Tools, got.Calls)
 			}
 			if got.Status.WorkDir != w.project {

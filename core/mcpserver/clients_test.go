@@ -102,8 +102,9 @@ func TestToolsMeetMCPSchema(t *testing.T) {
 				check(kind+"_get", map[string]any{"name": "sample"})
 			}
 			check("rules_list", map[string]any{"path": "main.go"})
-			if len(schemas) != 12 {
-				t.Errorf("tools listed: %d, want the 12 this test calls", len(schemas))
+			check("sources_list", map[string]any{})
+			if len(schemas) != 13 {
+				t.Errorf("tools listed: %d, want the 13 this test calls", len(schemas))
 			}
 		})
 	}

@@ -178,6 +178,7 @@ func (s *Server) addTools() {
 		Description: "Run the required quality gates (tests, lint, coverage) as `charter gate run --json` does, in the project root. Sends progress notifications when asked; cancelling the call stops every gate process.",
 	}, s.gatesRun)
 	s.addContentTools(readOnly)
+	s.addSourcesTool(readOnly)
 }
 
 func (s *Server) gatesRun(ctx context.Context, req *mcp.CallToolRequest, dir string, in GatesInput) (gates.Report, error) {

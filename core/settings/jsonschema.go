@@ -79,8 +79,10 @@ func dotted(obj map[string]any) {
 }
 
 // durationPattern is the shape of a Go duration with at least one digit
-// other than 0 (charter refuses zero), for editors.
-const durationPattern = `^\s*(` + durTerm + `)*(` + durNonZero + `)(` + durTerm + `)*\s*$`
+// other than 0 (charter refuses zero), for editors: an optional +, as Go
+// reads it, and spaces around it. Spaces, not \s: ECMA-262's \s (ajv) and
+// RE2's (Go validators) are different sets, and charter trims spaces only.
+const durationPattern = `^ *\+?(` + durTerm + `)*(` + durNonZero + `)(` + durTerm + `)* *$`
 
 const (
 	durUnit    = `(ns|us|µs|μs|ms|s|m|h)`

@@ -28,6 +28,12 @@ func ParseText(key, text string) (any, error) {
 	if !utf8.ValidString(s) {
 		return nil, k.problem("the value is not valid UTF-8 text")
 	}
+	if k.Kind == String || k.Kind == Duration {
+		// a tab or line break at either end is refused, not trimmed away
+		if err := k.checkText(text); err != nil {
+			return nil, err
+		}
+	}
 	var v any
 	switch k.Kind {
 	case Bool:
@@ -189,6 +195,11 @@ func (k Key) check(v any) error {
 		var n any = v
 		if d, ok := v.(Dec); ok {
 			n = string(d)
+			// Editors, scripts and the hub read numbers as binary64 floats:
+			// past its range they see infinity, not this number.
+			if f, _ := strconv.ParseFloat(string(d), 64); math.IsInf(f, 0) {
+				return k.problem("%s is past the largest number editors and scripts can read (about 1.8e308): use a smaller number", d)
+			}
 		}
 		if k.Min != nil {
 			if c, err := decmath.Compare(n, k.Min.String(), decmath.DefaultScale); err != nil || c < 0 {

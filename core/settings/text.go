@@ -35,6 +35,9 @@ func (k Key) checkText(s string) error {
 
 // oneLine is how to say the same thing on one line.
 func (k Key) oneLine() string {
+	if k.Kind == Duration {
+		return "write the duration alone, such as 90s or 10m"
+	}
 	if k.Kind == List {
 		return "give each " + k.Item + " as plain text"
 	}

@@ -91,6 +91,9 @@ func numberValue(text string) (decimal.Decimal, bool) {
 // The text on the command line is read more freely (ParseText). A YAML
 // null (`~`, `null`, nothing) returns nil, nil: not set in this file.
 func fromNode(k Key, n *yaml.Node) (any, error) {
+	if err := k.checkTag(n); err != nil {
+		return nil, err
+	}
 	if n.Kind == yaml.ScalarNode && typeOf(n) == yNull {
 		return nil, nil
 	}
@@ -100,6 +103,9 @@ func fromNode(k Key, n *yaml.Node) (any, error) {
 		}
 		items := make([]string, 0, len(n.Content))
 		for _, c := range n.Content {
+			if err := k.checkTag(c); err != nil {
+				return nil, err
+			}
 			if c.Kind != yaml.ScalarNode || typeOf(c) != yStr {
 				return nil, k.problem("want a list of %ss: item %q is %s, not text: write it in quotes", k.Item, c.Value, itemType(c))
 			}
@@ -142,9 +148,34 @@ func fromNode(k Key, n *yaml.Node) (any, error) {
 			v = n.Value // as written: the editor's check is exact too
 			break
 		}
-		return ParseText(k.Name, n.Value)
+		// Only the spaces around text go, as the schema's patterns allow
+		// them: a tab, line break or other control character at either
+		// end is refused as it is inside, not trimmed away.
+		if err := k.checkText(n.Value); err != nil {
+			return nil, err
+		}
+		s := strings.Trim(n.Value, " ")
+		v = s
+		if k.Kind == Duration {
+			d, err := ParseDuration(s)
+			if err != nil {
+				return nil, k.problem("%v", err)
+			}
+			v = d
+		}
 	}
 	return v, k.check(v)
+}
+
+// checkTag refuses an explicit YAML tag other than !!str: YAML readers
+// resolve the others differently (`!!float 5`, `!env x`: one fails on the
+// file, one reads a number, one the text), so no schema check can agree
+// with all of them.
+func (k Key) checkTag(n *yaml.Node) error {
+	if n.Style&yaml.TaggedStyle == 0 || n.ShortTag() == "!!str" {
+		return nil
+	}
+	return k.problem("the tag %s before %s is read differently by different YAML readers: remove it (write text in quotes, or tag it !!str)", n.Tag, n.Value)
 }
 
 func itemType(n *yaml.Node) string {

@@ -21,7 +21,7 @@ func (s *Session) Library() (*content.Library, content.Selection, error) {
 	if err != nil {
 		return nil, content.Selection{}, err
 	}
-	layers, err := s.withSources(content.Sources(s.Sys, snap.Scope, st.Project(), policy), "", false)
+	layers, err := s.withSources(snap.Scope, content.Sources(s.Sys, snap.Scope, st.Project(), policy), "", false)
 	if err != nil {
 		return nil, content.Selection{}, err
 	}
@@ -39,7 +39,7 @@ func (s *Session) load(snap *settings.Snapshot, proj *core.Project) (*content.Li
 	if proj != nil {
 		level = content.LevelProject
 	}
-	layers, err := s.withSources(content.Sources(s.Sys, snap.Scope, proj, policy), level, true)
+	layers, err := s.withSources(snap.Scope, content.Sources(s.Sys, snap.Scope, proj, policy), level, true)
 	if err != nil {
 		return nil, err
 	}

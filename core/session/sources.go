@@ -28,9 +28,20 @@ type declared struct {
 	Lock     *sources.Lock
 }
 
-// declarations reads every layer that may declare sources, lowest first.
-func (s *Session) declarations() ([]declared, error) {
+// declarations reads every layer that may declare sources, lowest first,
+// for scope sc (nil: the session's).
+func (s *Session) declarations(sc *core.Scope) ([]declared, error) {
 	st, err := s.Store()
+	if sc != nil {
+		// The scope the settings were read for: doctor's resolved one,
+		// even when a host root cannot be used yet.
+		var p *core.Project
+		var pol *settings.Policy
+		if p, err = s.layersProject(); err == nil {
+			pol, err = s.Policy()
+		}
+		st = settings.Open(s.Sys, *sc, p, pol)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +118,8 @@ func containsDecl(ds []sources.Decl, name string) bool {
 // projects ("" : every one). forApply: a project's sources in an
 // untrusted project, or a tree the cache lacks where this session may not
 // fetch, are errors; for a list they are left out with a warning.
-func (s *Session) withSources(layers []content.Layer, level string, forApply bool) ([]content.Layer, error) {
-	ds, err := s.declarations()
+func (s *Session) withSources(sc core.Scope, layers []content.Layer, level string, forApply bool) ([]content.Layer, error) {
+	ds, err := s.declarations(&sc)
 	if err != nil || len(ds) == 0 {
 		return layers, err
 	}

@@ -28,7 +28,7 @@ type SourceEntry struct {
 // SourcesList lists every declared source with its pin, reading the cache
 // alone: no git, no network.
 func (s *Session) SourcesList() ([]SourceEntry, error) {
-	ds, err := s.declarations()
+	ds, err := s.declarations(nil)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +115,7 @@ func (s *Session) layerOf(layer, name string) (string, error) {
 	if layer != "" {
 		return layer, nil
 	}
-	ds, err := s.declarations()
+	ds, err := s.declarations(nil)
 	if err != nil {
 		return "", err
 	}

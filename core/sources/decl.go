@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/content"
 )
 
 // Decl is one source as a layer declares it: one item of its `sources`
@@ -27,6 +26,8 @@ type Decl struct {
 
 // refPattern keeps a ref to what git accepts as a name (or a commit id)
 // and out of option syntax: it is passed to git after --end-of-options.
+var namePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
 var refPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/+-]*$`)
 
 // ParseDecl reads one item of a `sources` list.
@@ -85,8 +86,8 @@ func (d Decl) normal(bad func(string, ...any) (Decl, error)) (Decl, error) {
 	if d.Name == "" {
 		d.Name = nameOf(d.URL, d.Path)
 	}
-	if msg := content.CheckName(d.Name); msg != "" {
-		return bad("name %q: %s (give name=NAME after #, or --name)", d.Name, msg)
+	if !namePattern.MatchString(d.Name) || len(d.Name) > 64 {
+		return bad("name %q is not a source name: lowercase letters, digits and single hyphens, at most 64 (give name=NAME after #, or --name)", d.Name)
 	}
 	return d, nil
 }

@@ -44,6 +44,27 @@ type Agent struct {
 	// agents read); other agents' project files only when already there.
 	ProjectAlways bool
 	Format        Format
+	// Reads are the places the agent loads at project level, its own and
+	// other agents' (SPEC §12: each agent sees each item once; apply's
+	// placement reads them). Measured with the real agents where they are
+	// on npm (docs/real-agents.md), else from their documentation.
+	Reads []Read
+	// Private is a project file only this agent reads: its block goes
+	// there, every rule written out, when others read its usual file. Via,
+	// when set, is the file that then holds the block, imported from
+	// Private by one line (Copilot reads GEMINI.md, but not its imports).
+	Private, Via string
+}
+
+// Read is a place an agent loads: a file, or a folder (ending in "/") of
+// rule files.
+type Read struct {
+	Path string
+	// Scoped: the agent loads a rule in this folder only for the files its
+	// globs match.
+	Scoped bool
+	// Imports: the agent expands `@path` lines of this file.
+	Imports bool
 }
 
 // DefaultAgents is the table of agents, in canonical order: the order apply
@@ -52,24 +73,34 @@ type Agent struct {
 func DefaultAgents() []Agent {
 	return []Agent{
 		{Name: "claude", Provider: "claude", DirVar: "CLAUDE_CONFIG_DIR", DefaultDir: ".claude",
-			UserFile: "CLAUDE.md", ProjectFile: "CLAUDE.md", ProjectAlways: true, Format: FormatBlock},
+			UserFile: "CLAUDE.md", ProjectFile: "CLAUDE.md", ProjectAlways: true, Format: FormatBlock,
+			Reads:   []Read{{Path: "CLAUDE.md", Imports: true}, {Path: ".claude/CLAUDE.md", Imports: true}, {Path: ".claude/rules/", Scoped: true}},
+			Private: ".claude/CLAUDE.md"},
 		{Name: "codex", Provider: "codex", DirVar: "CODEX_HOME", DefaultDir: ".codex",
-			UserFile: "AGENTS.md", ProjectFile: "AGENTS.md", ProjectAlways: true, Format: FormatBlock},
+			UserFile: "AGENTS.md", ProjectFile: "AGENTS.md", ProjectAlways: true, Format: FormatBlock,
+			Reads: []Read{{Path: "AGENTS.md"}}},
 		// Gemini CLI reads ~/.gemini/GEMINI.md and GEMINI.md at the project
 		// root; antigravity (agy) profiles run it with HOME pointed at the
 		// profile, so its user file is under the profile's home.
 		{Name: "gemini", Provider: CompanionHomeProvider, DefaultDir: ".gemini",
-			UserFile: "GEMINI.md", ProjectFile: "GEMINI.md", Format: FormatBlock},
-		// Cursor loads project rules from .cursor/rules/*.mdc; its user rules
-		// live in the editor's settings, not in a file.
-		{Name: "cursor", ProjectFile: ".cursor/rules/charter.mdc", Format: FormatRules},
+			UserFile: "GEMINI.md", ProjectFile: "GEMINI.md", Format: FormatBlock,
+			Reads: []Read{{Path: "GEMINI.md", Imports: true}}, Private: "GEMINI.md", Via: ".gemini/charter.md"},
+		// Cursor loads project rules from .cursor/rules/*.mdc and AGENTS.md
+		// at the root (cursor.com/docs/context/rules; SPEC §12); its user
+		// rules live in the editor's settings, not in a file.
+		{Name: "cursor", ProjectFile: ".cursor/rules/charter.mdc", Format: FormatRules,
+			Reads: []Read{{Path: ".cursor/rules/", Scoped: true}, {Path: "AGENTS.md"}}},
 		// GitHub Copilot reads repository-wide instructions from
 		// .github/copilot-instructions.md; Copilot CLI reads personal ones
 		// from copilot-instructions.md in its home, $COPILOT_HOME or
 		// ~/.copilot (`copilot help environment`; docs.github.com …
 		// copilot-cli-reference/cli-config-dir-reference).
 		{Name: "copilot", DirVar: "COPILOT_HOME", DefaultDir: ".copilot",
-			UserFile: "copilot-instructions.md", ProjectFile: ".github/copilot-instructions.md", Format: FormatBlock},
+			UserFile: "copilot-instructions.md", ProjectFile: ".github/copilot-instructions.md", Format: FormatBlock,
+			// Measured (docs/real-agents.md): it also reads Claude's, Codex's
+			// and Gemini's files, GEMINI.md's imports as text.
+			Reads: []Read{{Path: ".github/copilot-instructions.md"}, {Path: ".github/instructions/", Scoped: true},
+				{Path: "AGENTS.md"}, {Path: "CLAUDE.md", Imports: true}, {Path: "GEMINI.md"}, {Path: ".claude/rules/", Scoped: true}}},
 	}
 }
 

@@ -3,7 +3,6 @@ package agenttest
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -194,14 +193,5 @@ func meantFor(t *testing.T, sent, tag string) {
 	re := regexp.MustCompile(`\*\*/\*\.go[^\n]*\n+` + regexp.QuoteMeta(markGlob(tag)))
 	if !re.MatchString(sent) {
 		t.Errorf("glob rule go-%s: no line naming **/*.go just before its body in what reached the model", tag)
-	}
-}
-
-// pendingFix skips a check whose fix (issue 33, item n) has not landed;
-// CHARTER_AGENTTEST_PENDING=1 runs it, to see it fail or pass.
-func pendingFix(t *testing.T, n int, what string) {
-	t.Helper()
-	if os.Getenv("CHARTER_AGENTTEST_PENDING") == "" {
-		t.Skipf("issue 33 fix #%d: %s (CHARTER_AGENTTEST_PENDING=1 runs it)", n, what)
 	}
 }

@@ -66,6 +66,9 @@ type Target struct {
 	// hook is the agent whose Stop hook entry the file holds, when isHook.
 	hook   gates.HookKind
 	isHook bool
+	// unplace: the target takes charter's block out of a file the
+	// placement no longer uses (placed.go), deleting a file left empty.
+	unplace bool
 }
 
 // unchanged reports whether parts leave the file old as it is (a file that
@@ -254,14 +257,19 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 				return func(w io.Writer) error { return spliceTo(w, old, sc, t.block) }, nil
 			})
 		} else {
+			drop := false
 			err = sys.UpdateFileParts(t.Path, opts, func(old []byte) ([][]byte, error) {
 				parts, err := t.edit(old)
+				drop = err == nil && t.unplace && parts == nil && len(old) > 0
 				if err != nil || unchanged(old, parts) || parts == nil {
 					return nil, err // parts nil: to be absent, as it is (or empty)
 				}
 				r.State = StateWritten
 				return parts, nil
 			})
+			if err == nil && drop {
+				r.State, err = projection.StatePruned, dropEmptied(sys, t, opts)
+			}
 		}
 		var se *core.SharedWriteError
 		switch {

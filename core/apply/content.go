@@ -39,6 +39,10 @@ type Budget struct {
 	Agent string `json:"agent"`
 	Bytes int    `json:"bytes"`
 	Limit int    `json:"limit"` // 0: no documented limit
+	// Files are the files counted, each once: in a project every file
+	// the agent reads at start, its own and other agents' (relative to the
+	// project root); at user level its instruction file.
+	Files []string `json:"files,omitempty"`
 }
 
 // Over reports whether the agent's documented limit is passed.
@@ -66,12 +70,12 @@ func (l Library) ruleCount() int { return l.Rules + len(l.BlockRules) }
 // contentFor projects c for one agent at a level: its files placed under
 // base (the agent's directory, or the project root), and what the block
 // says about them.
-func contentFor(sys *core.System, a core.Agent, level, base string, c *Content) (files []projection.Placed, gaps []projection.Gap, lib Library, always int) {
+func contentFor(sys *core.System, a core.Agent, level, base string, c *Content, pl placement) (files []projection.Placed, gaps []projection.Gap, lib Library, always int) {
 	lvl := content.LevelUser
 	if level == LevelProject {
 		lvl = content.LevelProject
 	}
-	out := projection.Project(a.Name, c.Items, projection.Options{Level: lvl, Autoload: c.Autoload})
+	out := projection.Project(a.Name, c.Items, projection.Options{Level: lvl, Autoload: c.Autoload, RulesInBlock: pl.inline, NoRules: pl.served()})
 	skills := map[string]bool{}
 	for _, f := range out.Files {
 		p := sys.Paths.Join(append([]string{base}, strings.Split(f.Rel, "/")...)...)
@@ -184,34 +188,6 @@ func count(n int, what string) string {
 		return "1 charter " + what + " is"
 	}
 	return fmt.Sprintf("%d charter %ss are", n, what)
-}
-
-// budgets measures, per agent, its instruction file as apply leaves it
-// plus the projected files it loads in every session. A file Plan did not
-// hold whole is measured on disk when current, else as at least its block.
-func budgets(sys *core.System, sel []core.Agent, targets []Target, always map[string]int) []Budget {
-	out := make([]Budget, 0, len(sel))
-	for _, a := range sel {
-		b := Budget{Agent: a.Name, Bytes: always[a.Name], Limit: limits[a.Name]}
-		for _, t := range targets {
-			if t.Agent != a.Name || (t.block == nil && t.New == nil) {
-				continue
-			}
-			size := len(t.New)
-			if t.New == nil {
-				if fi, err := sys.Fs.Stat(t.Path); err == nil {
-					size = int(fi.Size())
-				}
-				if !t.current {
-					size = max(size, len(t.block))
-				}
-			}
-			b.Bytes += size
-			break
-		}
-		out = append(out, b)
-	}
-	return out
 }
 
 // Guard is the shared-link verdict on the whole plan, before anything is

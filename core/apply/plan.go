@@ -66,55 +66,29 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 	if level == LevelUser {
 		sel, full.Skipped = profileSkips(sys, sel, req.Agents)
 	}
+	var where map[string]placement
+	var same func(string) string
+	if level == LevelProject {
+		sel, where, same = placeProject(sys, sel, req.Project.Dir, req.Content)
+	}
 	out := make([]Target, 0, len(sel)+1)
-	var preq projection.Request
-	always := map[string]int{}
+	pa := planAgents{sys: sys, snap: snap, req: req, level: level, always: map[string]int{}}
 	for _, a := range sel {
-		t := Target{Agent: a.Name, Level: level}
-		if level == LevelProject {
-			t.Path = sys.ProjectPath(a, req.Project.Dir)
-		} else if t.Path, err = sys.UserPath(a); err != nil {
+		pl, placed := where[a.Name]
+		if placed && pl.served() {
+			full.Skipped = append(full.Skipped, Result{Agent: a.Name, Level: level, Path: sys.ProjectPath(a, req.Project.Dir),
+				State: StateSkipped, Reason: servedBy(a, sel, where, same)})
+		}
+		ts, err := pa.targets(a, pl)
+		if err != nil {
 			return nil, err
 		}
-		r, ok := renderers[a.Format]
-		if !ok {
-			return nil, fmt.Errorf("agent %s: no renderer for format %q", a.Name, a.Format)
-		}
-		path := t.Path
-		var lib Library
-		var loadedHook *bool // nil: no content planned, the entry stays as it is
-		if req.Content != nil {
-			base := sys.Paths.Dir(t.Path)
-			if level == LevelProject {
-				base = req.Project.Dir
-			}
-			files, gaps, l, n := contentFor(sys, a, level, base, req.Content)
-			preq.Files, preq.Gaps = append(preq.Files, files...), append(preq.Gaps, gaps...)
-			always[a.Name], lib = n, l
-			rules := slices.ContainsFunc(files, func(f projection.Placed) bool { return f.Kind == content.KindRule })
-			loadedHook = &rules
-		}
-		block := Render(snap, lib)
-		if level == LevelProject {
-			block = projectBlock(snap, block)
-		}
-		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
-		if a.Format == core.FormatBlock {
-			t.block = block
-		}
-		out = append(out, t)
-		if h, ok := stopHookOf(a.Name); ok {
-			dir := sys.Paths.Dir(t.Path)
-			if level == LevelProject {
-				dir = sys.Paths.Join(req.Project.Dir, h.projectDir)
-			}
-			ht, err := hookTarget(sys, h.kind, level, sys.Paths.Join(dir, h.file), snap, loadedHook)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, ht)
+		out = append(out, ts...)
+		if placed {
+			out = append(out, unplaced(sys, req.Project.Dir, a, pl, chosenFiles(where, same), same)...)
 		}
 	}
+	preq, always := pa.preq, pa.always
 	if level == LevelProject {
 		path := sys.Paths.Join(req.Project.Dir, MCPFile)
 		out = append(out, Target{Agent: MCPTarget, Level: level, Path: path, kind: fsys.KindAgentJSON, edit: func(old []byte) ([][]byte, error) {
@@ -154,7 +128,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 		if full.Content, err = projection.Make(sys, preq); err != nil {
 			return nil, err
 		}
-		full.Budget = budgets(sys, sel, out, always)
+		full.Budget = budgets(sys, sel, out, always, req.Project, where, preq.Files)
 	}
 	return full, nil
 }

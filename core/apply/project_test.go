@@ -49,40 +49,60 @@ func newProject(t *testing.T, m *machine, rel string) *core.Project {
 }
 
 // apply --project: CLAUDE.md and AGENTS.md always, other agents' files only
-// when already there, .mcp.json last; text outside the block kept.
+// when already there, .mcp.json last; text outside the block kept. With
+// Copilot's and Cursor's files there, the block is placed so that each
+// agent reads it once (placement.go): Claude's in .claude/CLAUDE.md, which
+// neither reads, and AGENTS.md serves both.
 func TestPlanProject(t *testing.T) {
 	m := newMachine(t)
 	proj := newProject(t, m, "repo")
 	m.write(t, "repo/CLAUDE.md", "# Team notes\n\nkeep   me\n")
-	m.write(t, "repo/.github/copilot-instructions.md", "Use tabs.")
+	block := string(projectBlock(m.snap, Render(m.snap, Library{})))
+	m.write(t, "repo/.github/copilot-instructions.md", "Use tabs.\n\n"+block)
 	m.mkdir(t, "repo/.cursor/rules")
 
-	ts, err := PlanRequest(m.sys, m.snap, Request{Project: proj})
+	full, err := PlanAll(m.sys, m.snap, Request{Project: proj})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, tg := range ts {
+	for _, tg := range full.Targets {
 		rel, _ := filepath.Rel(m.path("repo"), tg.Path)
 		got = append(got, tg.Agent+"="+filepath.ToSlash(rel)+"@"+tg.Level)
 	}
-	want := []string{"claude=CLAUDE.md@project", "claude=.claude/settings.json@project", "codex=AGENTS.md@project", "codex=.codex/hooks.json@project", "cursor=.cursor/rules/charter.mdc@project",
+	want := []string{"claude=.claude/CLAUDE.md@project", "claude=.claude/settings.json@project", "codex=AGENTS.md@project", "codex=.codex/hooks.json@project",
 		"copilot=.github/copilot-instructions.md@project", "mcp=.mcp.json@project"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("targets %v, want %v", got, want)
 	}
-	if _, err := Run(m.sys, ts, false); err != nil {
+	var served []string
+	for _, r := range full.Skipped {
+		served = append(served, r.Agent)
+		if !strings.Contains(r.Reason, "AGENTS.md") {
+			t.Errorf("%s served, reason %q names no AGENTS.md", r.Agent, r.Reason)
+		}
+	}
+	if !slices.Equal(served, []string{"cursor", "copilot"}) {
+		t.Errorf("served %v, want cursor and copilot", served)
+	}
+	res, err := Run(m.sys, full.Targets, false)
+	if err != nil {
 		t.Fatal(err)
 	}
-	block := string(projectBlock(m.snap, Render(m.snap, Library{})))
-	if got := m.read(t, "repo/CLAUDE.md"); got != "# Team notes\n\nkeep   me\n\n"+block {
+	if res[4].State != StateWritten {
+		t.Errorf("copilot's old block: %s, want written (taken out)", res[4].State)
+	}
+	if got := m.read(t, "repo/.claude/CLAUDE.md"); got != block {
+		t.Errorf(".claude/CLAUDE.md:\n%s", got)
+	}
+	if got := m.read(t, "repo/CLAUDE.md"); got != "# Team notes\n\nkeep   me\n" {
 		t.Errorf("CLAUDE.md:\n%s", got)
 	}
-	if got := m.read(t, "repo/.github/copilot-instructions.md"); got != "Use tabs.\n\n"+block {
+	if got := m.read(t, "repo/.github/copilot-instructions.md"); got != "Use tabs.\n" {
 		t.Errorf("copilot-instructions.md:\n%s", got)
 	}
-	if got := m.read(t, "repo/.cursor/rules/charter.mdc"); got != rulesFront+block {
-		t.Errorf("charter.mdc:\n%s", got)
+	if _, err := os.Stat(m.path("repo/.cursor/rules/charter.mdc")); !os.IsNotExist(err) {
+		t.Errorf("charter.mdc written where AGENTS.md serves Cursor: %v", err)
 	}
 	if !strings.Contains(m.read(t, "repo/.mcp.json"), `"charter"`) {
 		t.Error(".mcp.json not registered")
@@ -94,7 +114,7 @@ func TestPlanProject(t *testing.T) {
 	// Without the Cursor directory or Copilot's file, only the two (and
 	// .mcp.json).
 	m2 := newMachine(t)
-	ts, err = PlanRequest(m2.sys, m2.snap, Request{Project: newProject(t, m2, "r")})
+	ts, err := PlanRequest(m2.sys, m2.snap, Request{Project: newProject(t, m2, "r")})
 	if err != nil || len(ts) != 5 || ts[4].Path != filepath.Join(m2.home, "r", MCPFile) || ts[0].Agent != "claude" || ts[1].Path != filepath.Join(m2.home, "r", ".claude", HookFile) || ts[2].Agent != "codex" ||
 		ts[3].Path != filepath.Join(m2.home, "r", ".codex", CodexHookFile) {
 		t.Fatalf("bare project: %+v %v", ts, err)

@@ -45,6 +45,10 @@ type Gap struct {
 type Options struct {
 	Level    string // content.LevelUser or content.LevelProject
 	Autoload bool   // skills.autoload: false projects skills load-on-request
+	// RulesInBlock puts the rules in the block even where the agent has a
+	// rules folder, and NoRules gives it none: where other agents' files
+	// carry its rules (apply's placement).
+	RulesInBlock, NoRules bool
 }
 
 // Output is what one agent gets.
@@ -111,7 +115,10 @@ func Project(agent string, items []content.Item, opt Options) Output {
 		var prefix string
 		switch it.Kind {
 		case content.KindRule:
-			if lay.ruleInBlock {
+			if opt.NoRules {
+				continue
+			}
+			if lay.ruleInBlock || opt.RulesInBlock {
 				out.BlockRules = append(out.BlockRules, *it)
 				continue
 			}

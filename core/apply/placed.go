@@ -1,0 +1,204 @@
+package apply
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/fsys"
+)
+
+// placeProject decides where each agent's block and rules go in the
+// project at root. The agents whose charter text is in the project
+// already join the selection: their files move too, or an agent that
+// reads them would get an item twice.
+func placeProject(sys *core.System, sel []core.Agent, root string, c *Content) ([]core.Agent, map[string]placement, func(string) string) {
+	var all []core.Agent
+	for _, a := range sys.Agents() {
+		if a.ProjectFile == "" {
+			continue
+		}
+		if slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) || placedHere(sys, root, a) {
+			all = append(all, a)
+		}
+	}
+	same := sameFiles(sys, root, all)
+	var items []content.Item
+	if c != nil {
+		items = c.Items
+	}
+	return all, place(all, items, same), same
+}
+
+// candidates are the files an agent's block may be in, project-relative.
+func candidates(a core.Agent) []string {
+	var out []string
+	for _, p := range []string{a.ProjectFile, a.Private, a.Via} {
+		if p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// placedHere reports whether one of a's files in the project holds
+// charter's block.
+func placedHere(sys *core.System, root string, a core.Agent) bool {
+	for _, rel := range candidates(a) {
+		if holdsMarker(sys, root, projectFile(sys, root, rel)) {
+			return true
+		}
+	}
+	return false
+}
+
+func projectFile(sys *core.System, root, rel string) string {
+	return sys.Paths.Join(append([]string{root}, strings.Split(rel, "/")...)...)
+}
+
+// holdsMarker reports whether the file at p (inside root) holds charter's
+// begin marker. A file that cannot be read holds none: the plan's own
+// reads name what is wrong with it.
+func holdsMarker(sys *core.System, root, p string) bool {
+	f, err := sys.OpenWithin(root, p, fsys.KindInstructions)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	sc, err := scanBlock(p, f, nil)
+	return err == nil && sc.found
+}
+
+// sameFiles maps each agent's candidate files to the first of them that is
+// the same file (a link between two instruction files is one file).
+func sameFiles(sys *core.System, root string, agents []core.Agent) func(string) string {
+	var rels []string
+	var places []fsys.Place
+	canon := map[string]string{}
+	for _, a := range agents {
+		for _, rel := range candidates(a) {
+			if _, ok := canon[rel]; ok {
+				continue
+			}
+			canon[rel] = rel
+			p, ok, err := fsys.Locate(projectFile(sys, root, rel))
+			if err != nil || !ok {
+				continue
+			}
+			for i, q := range places {
+				if q.Same(p) {
+					canon[rel] = rels[i]
+					break
+				}
+			}
+			rels, places = append(rels, rel), append(places, p)
+		}
+	}
+	return func(rel string) string {
+		if c, ok := canon[rel]; ok {
+			return c
+		}
+		return rel
+	}
+}
+
+// servedBy names the files that serve agent a, which gets none of its
+// own, for the report.
+func servedBy(a core.Agent, sel []core.Agent, where map[string]placement, same func(string) string) string {
+	var pick []placement
+	for _, s := range sel {
+		pick = append(pick, where[s.Name])
+	}
+	var names []string
+	for _, c := range carriers(sel, pick, nil, same) {
+		if reads(a, c, same) {
+			names = append(names, c.path)
+		}
+	}
+	return fmt.Sprintf("%s reads charter's block and rules in %s: charter writes none of its own, so that it gets each item once",
+		a.Name, strings.Join(names, ", "))
+}
+
+// importBlock is the block of a file that only imports the one holding
+// charter's block (GEMINI.md's `@.gemini/charter.md`): one line the agent
+// expands, and that an agent reading the file as text skips.
+func importBlock(file, via string) []byte {
+	rel := strings.TrimPrefix(via, path.Dir(file)+"/")
+	return []byte(BeginMarker + "\n@" + rel + "\n" + EndMarker + "\n")
+}
+
+// unplaced are the targets that take charter's block out of a's files it
+// no longer uses, where they hold one. A file that is the same as one a
+// placement writes is left to that placement.
+func unplaced(sys *core.System, root string, a core.Agent, pl placement, chosen map[string]bool, same func(string) string) []Target {
+	var out []Target
+	for _, rel := range candidates(a) {
+		if chosen[same(rel)] {
+			continue
+		}
+		p := projectFile(sys, root, rel)
+		if !holdsMarker(sys, root, p) {
+			continue
+		}
+		owned := rel == a.Via || a.Format == core.FormatRules
+		out = append(out, Target{Agent: a.Name, Level: LevelProject, Path: p, unplace: true,
+			edit: func(old []byte) ([][]byte, error) { return withoutBlock(p, old, owned) }})
+	}
+	return out
+}
+
+// chosenFiles are the files the placements write a block into.
+func chosenFiles(where map[string]placement, same func(string) string) map[string]bool {
+	out := map[string]bool{}
+	for _, pl := range where {
+		if pl.served() {
+			continue
+		}
+		out[same(pl.file)] = true
+		if pl.via != "" {
+			out[same(pl.via)] = true
+		}
+	}
+	return out
+}
+
+// withoutBlock is old with charter's block taken out; nil (no file) when
+// nothing else is left, or, for a file charter owns whole, at once.
+func withoutBlock(p string, old []byte, owned bool) ([][]byte, error) {
+	if old == nil {
+		return nil, nil
+	}
+	sc, err := scanBlock(p, bytes.NewReader(old), nil)
+	if err != nil || !sc.found {
+		return whole(old), err
+	}
+	if owned {
+		return nil, nil
+	}
+	before := bytes.TrimRight(old[:sc.blk.start], "\n")
+	after := bytes.TrimLeft(old[sc.blk.end:], "\n")
+	switch {
+	case len(bytes.TrimSpace(before)) == 0 && len(bytes.TrimSpace(after)) == 0:
+		return nil, nil
+	case len(after) == 0:
+		return [][]byte{before, []byte("\n")}, nil
+	case len(before) == 0:
+		return [][]byte{after}, nil
+	}
+	return [][]byte{before, []byte("\n\n"), after}, nil
+}
+
+// dropEmptied deletes the file an unplace target emptied: it held nothing
+// but charter's block.
+func dropEmptied(sys *core.System, t Target, opts core.WriteOptions) error {
+	if err := sys.RemoveFile(t.Path, opts); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}

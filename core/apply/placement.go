@@ -1,0 +1,233 @@
+package apply
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/projection"
+)
+
+// Agents read each other's files (Copilot reads CLAUDE.md, AGENTS.md,
+// GEMINI.md and .claude/rules/; Cursor reads AGENTS.md and CLAUDE.md). In
+// a project the plan places charter's block and rules so that every agent
+// it writes for finds its block once and each of its rules once among the
+// places it reads (SPEC §12 decisions of 2026-11-27). Each agent has up
+// to three placements, in order of preference: its own files; a file only
+// it reads, every rule written out; nothing, when the others' files serve
+// it. The plan takes the combination with no agent short of or over an
+// item; then the one that leaves the fewest agents that can scope a rule
+// by its globs reading it unscoped; then the fewest rules meant for
+// another agent; then the fewest steps from the preferred, earlier agents
+// first.
+
+// placement is where one agent's block and rules go in a project.
+type placement struct {
+	// serve: the files other agents get serve it; it gets none.
+	serve bool
+	// file holds the agent's block, project-relative ("" at user level:
+	// its own file).
+	file string
+	// inline: its rules are written out in the block, not in its rules
+	// folder.
+	inline bool
+	// via holds the block when file only imports it.
+	via  string
+	cost int
+}
+
+func (p placement) served() bool { return p.serve }
+
+// placements are an agent's choices, preferred first.
+func placements(a core.Agent) []placement {
+	_, inBlock := projection.Layout(a.Name, content.LevelProject, content.KindRule)
+	out := []placement{{file: a.ProjectFile, inline: inBlock}}
+	if a.Private != "" {
+		out = append(out, placement{file: a.Private, via: a.Via, inline: true, cost: 2})
+	}
+	return append(out, placement{serve: true, cost: 1})
+}
+
+// carrier is one place a placement puts charter's text: a block, rules,
+// or both.
+type carrier struct {
+	path     string // project-relative; a rules folder ends in "/"
+	importer string // the file whose `@` line brings it in ("" when read directly)
+	block    bool
+	agent    string   // whose block
+	rules    []string // names of the rules it holds
+}
+
+// place decides the placement of each agent in sel. rules are the active
+// items; same maps a project-relative path to the file it is, so that a
+// link between two instruction files counts as one file.
+func place(sel []core.Agent, items []content.Item, same func(string) string) map[string]placement {
+	if same == nil {
+		same = func(p string) string { return p }
+	}
+	opts := make([][]placement, len(sel))
+	for i, a := range sel {
+		opts[i] = placements(a)
+	}
+	best := map[string]placement{}
+	var bestScore [4]int
+	found := false
+	pick := make([]placement, len(sel))
+	var walk func(i int)
+	walk = func(i int) {
+		if i < len(sel) {
+			for _, p := range opts[i] {
+				pick[i] = p
+				walk(i + 1)
+			}
+			return
+		}
+		s := score(sel, pick, items, same)
+		if !found || less(s, bestScore) {
+			found, bestScore = true, s
+			for j, a := range sel {
+				best[a.Name] = pick[j]
+			}
+		}
+	}
+	walk(0)
+	return best
+}
+
+func less(a, b [4]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// rulesFor are the names of the rules agent gets.
+func rulesFor(agent string, items []content.Item) []string {
+	var out []string
+	for _, it := range items {
+		if it.Kind == content.KindRule && (len(it.Agents) == 0 || slices.Contains(it.Agents, agent)) {
+			out = append(out, it.Name)
+		}
+	}
+	return out
+}
+
+// carriers are the places pick puts text, merged where two paths are one
+// file (the block of the agent whose rules it carries wins, as
+// confineProject gives it).
+func carriers(sel []core.Agent, pick []placement, items []content.Item, same func(string) string) []carrier {
+	var out []carrier
+	byFile := map[string]int{}
+	for i, a := range sel {
+		p := pick[i]
+		if p.served() {
+			continue
+		}
+		rules := rulesFor(a.Name, items)
+		c := carrier{path: p.file, block: true, agent: a.Name}
+		if p.via != "" {
+			c.path, c.importer = p.via, p.file
+		}
+		if p.inline {
+			c.rules = rules
+		} else if prefix, _ := projection.Layout(a.Name, content.LevelProject, content.KindRule); prefix != "" && len(rules) > 0 {
+			out = append(out, carrier{path: prefix, agent: a.Name, rules: rules})
+		}
+		key := same(c.path)
+		if j, ok := byFile[key]; ok && c.importer == "" {
+			if len(c.rules) > len(out[j].rules) {
+				out[j] = c
+			}
+			continue
+		}
+		byFile[key] = len(out)
+		out = append(out, c)
+	}
+	return out
+}
+
+// readsOf are the places a reads; an agent the table gives none reads its
+// own file and rules folder.
+func readsOf(a core.Agent) []core.Read {
+	if len(a.Reads) > 0 {
+		return a.Reads
+	}
+	out := []core.Read{{Path: a.ProjectFile}}
+	if prefix, _ := projection.Layout(a.Name, content.LevelProject, content.KindRule); prefix != "" {
+		out = append(out, core.Read{Path: prefix, Scoped: true})
+	}
+	return out
+}
+
+// reads reports whether agent a loads c.
+func reads(a core.Agent, c carrier, same func(string) string) bool {
+	for _, r := range readsOf(a) {
+		switch {
+		case c.importer != "":
+			if r.Imports && same(r.Path) == same(c.importer) {
+				return true
+			}
+		case strings.HasSuffix(r.Path, "/"):
+			if strings.HasPrefix(c.path, r.Path) {
+				return true
+			}
+		case same(r.Path) == same(c.path):
+			return true
+		}
+	}
+	return false
+}
+
+// score is how far pick is from every agent seeing its block and rules
+// once: items missing or doubled; agents that could scope a glob rule
+// reading it unscoped; rules an agent gets that were meant for another;
+// the steps away from each agent's own files.
+func score(sel []core.Agent, pick []placement, items []content.Item, same func(string) string) [4]int {
+	cs := carriers(sel, pick, items, same)
+	globbed := map[string]bool{}
+	for _, it := range items {
+		if it.Kind == content.KindRule && len(it.Globs) > 0 {
+			globbed[it.Name] = true
+		}
+	}
+	var s [4]int
+	for i, a := range sel {
+		s[3] += pick[i].cost
+		prefix, _ := projection.Layout(a.Name, content.LevelProject, content.KindRule)
+		blocks, seen, unscoped := 0, map[string]int{}, false
+		for _, c := range cs {
+			if !reads(a, c, same) {
+				continue
+			}
+			if c.block {
+				blocks++
+			}
+			for _, r := range c.rules {
+				seen[r]++
+				unscoped = unscoped || (c.block && globbed[r])
+			}
+		}
+		s[0] += abs(blocks - 1)
+		if unscoped && prefix != "" {
+			s[1]++
+		}
+		for _, r := range rulesFor(a.Name, items) {
+			s[0] += abs(seen[r] - 1)
+			delete(seen, r)
+		}
+		for _, n := range seen {
+			s[2] += n
+		}
+	}
+	return s
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

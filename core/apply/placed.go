@@ -12,28 +12,79 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/projection"
 )
 
-// placeProject decides where each agent's block and rules go in the
-// project at root. The agents whose charter text is in the project
-// already join the selection: their files move too, or an agent that
-// reads them would get an item twice.
-func placeProject(sys *core.System, sel []core.Agent, root string, c *Content) ([]core.Agent, map[string]placement, func(string) string) {
+// placeProject decides where each selected agent's block and rules go in
+// the project at root. The agents charter placed there before (the lock
+// names them, or their files hold its block) count as they are: an apply
+// for one agent moves only that agent's files, so that, with the others'
+// files as they lie, each agent reads each item once. It returns the
+// placement of every agent counted, which the lock records.
+func placeProject(sys *core.System, sel []core.Agent, root string, c *Content) (map[string]placement, func(string) string, []string) {
 	var all []core.Agent
+	fixed := map[string]placement{}
+	recorded := recordedAgents(sys, root)
 	for _, a := range sys.Agents() {
 		if a.ProjectFile == "" {
 			continue
 		}
-		if slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) || placedHere(sys, root, a) {
-			all = append(all, a)
+		switch {
+		case slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }):
+		case recorded[a.Name] || placedHere(sys, root, a):
+			fixed[a.Name] = placedAs(sys, root, a)
+		default:
+			continue
 		}
+		all = append(all, a)
 	}
 	same := sameFiles(sys, root, all)
 	var items []content.Item
 	if c != nil {
 		items = c.Items
 	}
-	return all, place(all, items, same), same
+	names := make([]string, 0, len(all))
+	for _, a := range all {
+		names = append(names, a.Name)
+	}
+	slices.Sort(names)
+	return place(all, items, same, fixed), same, names
+}
+
+// placedAs is where a's block lies in the project now.
+func placedAs(sys *core.System, root string, a core.Agent) placement {
+	opts := placements(a)
+	for _, p := range opts[1 : len(opts)-1] {
+		at := p.file
+		if p.via != "" {
+			at = p.via
+		}
+		if at != a.ProjectFile && holdsMarker(sys, root, projectFile(sys, root, at)) {
+			return p
+		}
+	}
+	if holdsMarker(sys, root, projectFile(sys, root, a.ProjectFile)) {
+		return opts[0]
+	}
+	return opts[len(opts)-1]
+}
+
+// recordedAgents are the agents the project's lock records files for: an
+// agent served by others' files has no block of its own, but its skills
+// and commands say it is there.
+func recordedAgents(sys *core.System, root string) map[string]bool {
+	out := map[string]bool{}
+	rec, err := projection.ReadRecord(sys, projectFile(sys, root, ".charter/projection.lock"), root)
+	if err != nil {
+		return out
+	}
+	for _, e := range rec.Files {
+		out[e.Agent] = true
+	}
+	for _, n := range rec.Agents {
+		out[n] = true
+	}
+	return out
 }
 
 // candidates are the files an agent's block may be in, project-relative.
@@ -110,10 +161,13 @@ func sameFiles(sys *core.System, root string, agents []core.Agent) func(string) 
 
 // servedBy names the files that serve agent a, which gets none of its
 // own, for the report.
-func servedBy(a core.Agent, sel []core.Agent, where map[string]placement, same func(string) string) string {
+func servedBy(a core.Agent, agents []core.Agent, where map[string]placement, same func(string) string) string {
 	var pick []placement
-	for _, s := range sel {
-		pick = append(pick, where[s.Name])
+	var sel []core.Agent
+	for _, s := range agents {
+		if p, ok := where[s.Name]; ok {
+			sel, pick = append(sel, s), append(pick, p)
+		}
 	}
 	var names []string
 	for _, c := range carriers(sel, pick, nil, same) {

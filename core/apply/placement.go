@@ -59,16 +59,20 @@ type carrier struct {
 	rules    []string // names of the rules it holds
 }
 
-// place decides the placement of each agent in sel. rules are the active
-// items; same maps a project-relative path to the file it is, so that a
+// place decides the placement of each agent in sel, but for those fixed
+// (placed before and not asked for now). items are the active items; same
+// maps a project-relative path to the file it is, so that a
 // link between two instruction files counts as one file.
-func place(sel []core.Agent, items []content.Item, same func(string) string) map[string]placement {
+func place(sel []core.Agent, items []content.Item, same func(string) string, fixed map[string]placement) map[string]placement {
 	if same == nil {
 		same = func(p string) string { return p }
 	}
 	opts := make([][]placement, len(sel))
 	for i, a := range sel {
 		opts[i] = placements(a)
+		if p, ok := fixed[a.Name]; ok {
+			opts[i] = []placement{p}
+		}
 	}
 	best := map[string]placement{}
 	var bestScore [4]int

@@ -78,7 +78,7 @@ func TestPlaceEachItemOnce(t *testing.T) {
 		{[]string{"claude", "codex", "gemini"}, nil, "claude=CLAUDE.md codex=AGENTS.md+rules gemini=GEMINI.md+rules"},
 	} {
 		sel := pickAgents(t, tc.agents...)
-		got := place(sel, items, tc.same)
+		got := place(sel, items, tc.same, nil)
 		if w := where(got); w != tc.want {
 			t.Errorf("%v: placed %s\nwant %s", tc.agents, w, tc.want)
 		}
@@ -102,7 +102,7 @@ func TestPlaceEachItemOnce(t *testing.T) {
 func TestPlaceRuleForOneAgent(t *testing.T) {
 	items := []content.Item{{Kind: content.KindRule, Name: "only-codex", Agents: []string{"codex"}}}
 	sel := pickAgents(t, "codex", "copilot")
-	got := place(sel, items, nil)
+	got := place(sel, items, nil, nil)
 	if w := where(got); w != "codex=AGENTS.md+rules copilot=served" {
 		t.Fatalf("placed %s", w)
 	}

@@ -68,8 +68,9 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 	}
 	var where map[string]placement
 	var same func(string) string
+	var placed []string
 	if level == LevelProject {
-		sel, where, same = placeProject(sys, sel, req.Project.Dir, req.Content)
+		where, same, placed = placeProject(sys, sel, req.Project.Dir, req.Content)
 	}
 	out := make([]Target, 0, len(sel)+1)
 	pa := planAgents{sys: sys, snap: snap, req: req, level: level, always: map[string]int{}}
@@ -77,7 +78,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 		pl, placed := where[a.Name]
 		if placed && pl.served() {
 			full.Skipped = append(full.Skipped, Result{Agent: a.Name, Level: level, Path: sys.ProjectPath(a, req.Project.Dir),
-				State: StateSkipped, Reason: servedBy(a, sel, where, same)})
+				State: StateSkipped, Reason: servedBy(a, sys.Agents(), where, same)})
 		}
 		ts, err := pa.targets(a, pl)
 		if err != nil {
@@ -117,7 +118,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 				preq.Others[a.Name] = true
 			}
 		}
-		preq.RecordPath = req.Content.RecordPath
+		preq.RecordPath, preq.Placed = req.Content.RecordPath, placed
 		if level == LevelUser {
 			preq.Bases = userBases(sys)
 		}

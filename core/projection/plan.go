@@ -47,6 +47,8 @@ type Request struct {
 	// the record untouched, neither judged nor pruned (`--agent claude`
 	// after `--agent all`).
 	Others map[string]bool
+	// Placed are the agents the record names as placed (Record.Agents).
+	Placed []string
 	// Bases are, at user level, each agent's directory: a recorded path
 	// outside its agent's is not charter's to act on (claim.go).
 	Bases map[string]string
@@ -113,7 +115,7 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		return nil, err
 	}
 	old, ignored := req.split(raw)
-	p := &Plan{req: req, oldRecord: raw, record: Record{Version: RecordVersion}, Ignored: ignored}
+	p := &Plan{req: req, oldRecord: raw, record: Record{Version: RecordVersion, Agents: req.Placed}, Ignored: ignored}
 	rd := sys.WholeReader(req.Root)
 	defer rd.Close()
 	recorded := old.index()

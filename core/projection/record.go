@@ -23,6 +23,10 @@ const RecordVersion = 1
 type Record struct {
 	Version int        `json:"version"`
 	Files   []Recorded `json:"files"`
+	// Agents are the agents charter placed the project's block and rules
+	// for, a served one included (apply's placement: it reads the others'
+	// files and has none of its own), sorted; project level only.
+	Agents []string `json:"agents,omitempty"`
 }
 
 // Recorded is one recorded file.
@@ -63,13 +67,19 @@ func (r Record) Encode() []byte {
 	if len(files) > 0 {
 		b.WriteByte('\n')
 	}
-	b.WriteString("]}\n")
+	b.WriteString("]")
+	if len(r.Agents) > 0 {
+		agents, _ := json.Marshal(r.Agents) // strings only: cannot fail
+		b.WriteString(",\"agents\":")
+		b.Write(agents)
+	}
+	b.WriteString("}\n")
 	return b.Bytes()
 }
 
 // Same reports whether r and o encode to the same bytes.
 func (r Record) Same(o Record) bool {
-	return slices.Equal(r.sorted(), o.sorted())
+	return slices.Equal(r.sorted(), o.sorted()) && slices.Equal(r.Agents, o.Agents)
 }
 
 func (r Record) sorted() []Recorded {

@@ -11,10 +11,10 @@ import (
 	"github.com/agentkit/charter/core/sources"
 )
 
-// SourceLayers are the layers that may declare shared sources (SPEC §15):
+// sourceLayers are the layers that may declare shared sources (SPEC §15):
 // the scope's settings and the project's committed ones. The personal
 // project-local file declares none: what it took would reach no teammate.
-var SourceLayers = []string{settings.LayerScope, settings.LayerProject}
+var sourceLayers = []string{settings.LayerScope, settings.LayerProject}
 
 // declared is what one layer says of its sources: its `sources` list and
 // its sources.lock.

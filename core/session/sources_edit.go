@@ -139,7 +139,7 @@ func (s *Session) layerOf(layer, name string) (string, error) {
 // drops pins no longer declared. With dryRun it fetches and lists what
 // would change, and writes nothing.
 func (s *Session) SourcesUpdate(ctx context.Context, layer, name string, dryRun, confirmShared bool) ([]SourceUpdate, error) {
-	layers := SourceLayers
+	layers := sourceLayers
 	if name != "" || layer != "" {
 		l, err := s.layerOf(layer, name)
 		if err != nil && name != "" {

@@ -72,8 +72,9 @@ func (c *Cache) TreeDir(p Pin) string {
 }
 
 // sourceError names the source in a failure of its fetch or its tree.
-func sourceError(d Decl, code, format string, args ...any) error {
-	return core.Errorf(code, "source %s (%s): %s", d.Name, d.URL, fmt.Sprintf(format, args...))
+func sourceError(d Decl, e *core.Error) error {
+	e.Msg = fmt.Sprintf("source %s (%s): %s", d.Name, d.URL, e.Msg)
+	return e
 }
 
 // repo makes the URL's bare repository when missing and runs fn on it
@@ -104,7 +105,7 @@ func (c *Cache) Take(ctx context.Context, d Decl) (Pin, error) {
 	err := c.repo(ctx, d.URL, func(g *Git, dir string) error {
 		commit, err := g.fetch(ctx, dir, d.URL, d.RefOrHead())
 		if err != nil {
-			return sourceError(d, core.CodeNotFound, "cannot fetch %s: %v; check the URL, the ref and your access to the repository", d.RefOrHead(), err)
+			return sourceError(d, core.Errorf(core.CodeNotFound, "cannot fetch %s: %v; check the URL, the ref and your access to the repository", d.RefOrHead(), err))
 		}
 		c.noteFetched(d, commit)
 		p = Pin{Decl: d, Commit: commit}
@@ -127,8 +128,8 @@ func (c *Cache) Ensure(ctx context.Context, p Pin) (string, error) {
 	err := c.repo(ctx, p.URL, func(g *Git, repo string) error {
 		if g.hasCommit(ctx, repo, p.Commit) != nil {
 			if _, err := g.fetch(ctx, repo, p.URL, p.Commit); err != nil {
-				return sourceError(p.Decl, core.CodeNotFound, "the pinned commit %s is not in charter's cache and cannot be fetched (%v): reach the remote once (network, VPN, access), or if the commit is gone from it, run `charter sources update %s` to pin what the ref names now",
-					p.Commit, err, p.Name)
+				return sourceError(p.Decl, core.Errorf(core.CodeNotFound, "the pinned commit %s is not in charter's cache and cannot be fetched (%v): reach the remote once (network, VPN, access), or if the commit is gone from it, run `charter sources update %s` to pin what the ref names now",
+					p.Commit, err, p.Name))
 			}
 		}
 		h, err := c.extract(ctx, g, repo, p)
@@ -136,8 +137,8 @@ func (c *Cache) Ensure(ctx context.Context, p Pin) (string, error) {
 			return err
 		}
 		if h != p.Tree {
-			return sourceError(p.Decl, core.CodeMalformedContent, "the tree of commit %s hashes to %s, but sources.lock pins %s: the lock was edited or the history was rewritten under the same commit name, so charter takes nothing from it; review the source, then run `charter sources update %s` to pin what you reviewed",
-				p.Commit, h, p.Tree, p.Name)
+			return sourceError(p.Decl, core.Errorf(core.CodeMalformedContent, "the tree of commit %s hashes to %s, but sources.lock pins %s: the lock was edited or the history was rewritten under the same commit name, so charter takes nothing from it; review the source, then run `charter sources update %s` to pin what you reviewed",
+				p.Commit, h, p.Tree, p.Name))
 		}
 		return nil
 	})
@@ -157,10 +158,10 @@ func (c *Cache) Cached(p Pin) bool {
 func (c *Cache) extract(ctx context.Context, g *Git, repo string, p Pin) (string, error) {
 	es, ok, err := g.list(ctx, repo, p.Commit, p.Path)
 	if err != nil {
-		return "", sourceError(p.Decl, core.CodeInternal, "%v", err)
+		return "", sourceError(p.Decl, core.Errorf(core.CodeInternal, "%v", err))
 	}
 	if !ok {
-		return "", sourceError(p.Decl, core.CodeNotFound, "commit %s has no folder %q: give --path the folder that holds rules/, skills/, commands/ and subagents/", short8(p.Commit), p.Path)
+		return "", sourceError(p.Decl, core.Errorf(core.CodeNotFound, "commit %s has no folder %q: give --path the folder that holds rules/, skills/, commands/ and subagents/", short8(p.Commit), p.Path))
 	}
 	if err := check(p.Decl, es); err != nil {
 		return "", err
@@ -186,7 +187,7 @@ func (c *Cache) extract(ctx context.Context, g *Git, repo string, p Pin) (string
 		if e.mode == "120000" {
 			t := string(data)
 			if to := path.Join(path.Dir(e.path), t); strings.HasPrefix(t, "/") || strings.ContainsAny(t, "\\\x00") || to == ".." || strings.HasPrefix(to, "../") {
-				return sourceError(p.Decl, core.CodeOutsideProject, "%s is a link to %s, out of the source's tree: a source is read like a repository, confined to its tree, so charter takes nothing from it; put the file itself there", e.path, t)
+				return sourceError(p.Decl, core.Errorf(core.CodeOutsideProject, "%s is a link to %s, out of the source's tree: a source is read like a repository, confined to its tree, so charter takes nothing from it; put the file itself there", e.path, t))
 			}
 			l, ok := c.Sys.Fs.(afero.Linker)
 			if !ok {
@@ -204,7 +205,7 @@ func (c *Cache) extract(ctx context.Context, g *Git, repo string, p Pin) (string
 		return "", err
 	}
 	if err != nil {
-		return "", sourceError(p.Decl, core.CodeInternal, "take commit %s into the cache: %v", short8(p.Commit), err)
+		return "", sourceError(p.Decl, core.Errorf(core.CodeInternal, "take commit %s into the cache: %v", short8(p.Commit), err))
 	}
 	h := sumOf(sums)
 	if h != p.Tree && p.Tree != "" {
@@ -226,22 +227,22 @@ func short8(commit string) string { return commit[:min(12, len(commit))] }
 // is not a plain relative path, a link that leads out of the tree.
 func check(d Decl, es []entry) error {
 	if len(es) > content.MaxLibraryFiles {
-		return sourceError(d, core.CodeLibraryTooLarge, "the tree holds %d files, more than the %d charter reads of a library: point --path at the folder that holds the items", len(es), content.MaxLibraryFiles)
+		return sourceError(d, core.Errorf(core.CodeLibraryTooLarge, "the tree holds %d files, more than the %d charter reads of a library: point --path at the folder that holds the items", len(es), content.MaxLibraryFiles))
 	}
 	var total int64
 	for _, e := range es {
 		total += e.size
 		for _, seg := range strings.Split(e.path, "/") {
 			if seg == "" || seg == "." || seg == ".." || strings.ContainsAny(seg, "\\\x00") {
-				return sourceError(d, core.CodeOutsideProject, "the tree holds a file named %q, which is no plain path: charter takes nothing from it", e.path)
+				return sourceError(d, core.Errorf(core.CodeOutsideProject, "the tree holds a file named %q, which is no plain path: charter takes nothing from it", e.path))
 			}
 		}
 		if e.size > fsys.KindContent.Max() {
-			return sourceError(d, core.CodeLibraryTooLarge, "%s holds %d bytes, more than the %d MiB charter reads of one source file", e.path, e.size, fsys.KindContent.Max()>>20)
+			return sourceError(d, core.Errorf(core.CodeLibraryTooLarge, "%s holds %d bytes, more than the %d MiB charter reads of one source file", e.path, e.size, fsys.KindContent.Max()>>20))
 		}
 	}
 	if total > content.MaxLibraryBytes {
-		return sourceError(d, core.CodeLibraryTooLarge, "the tree holds %d MiB, more than the %d MiB charter reads of a library: point --path at the folder that holds the items", total>>20, content.MaxLibraryBytes>>20)
+		return sourceError(d, core.Errorf(core.CodeLibraryTooLarge, "the tree holds %d MiB, more than the %d MiB charter reads of a library: point --path at the folder that holds the items", total>>20, content.MaxLibraryBytes>>20))
 	}
 	return nil
 }

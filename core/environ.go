@@ -44,6 +44,12 @@ func Environment(agents []Agent) []EnvVar {
 		EnvVar{"LocalAppData", "Windows: where Go's build cache is when GOCACHE is not set."},
 		EnvVar{"GOGC", "Go's garbage collector target: when it is set, apply keeps it instead of its own (400: collect a quarter as often)."},
 		EnvVar{"GOMEMLIMIT", "Go's soft memory limit: when it is set, apply keeps it instead of its own (256 MiB, with its GOGC of 400)."},
+		EnvVar{"SSH_AUTH_SOCK", "Passed to git when charter fetches a shared source, so that ssh keys in an agent reach private repositories."},
+		EnvVar{"SSH_AGENT_PID", "Passed to git with SSH_AUTH_SOCK when charter fetches a shared source."},
+		EnvVar{"GIT_SSH_COMMAND", "Passed to git when charter fetches a shared source: the ssh command git runs."},
+		EnvVar{"HTTPS_PROXY", "Passed to git when charter fetches a shared source (also https_proxy)."},
+		EnvVar{"HTTP_PROXY", "Passed to git when charter fetches a shared source (also http_proxy)."},
+		EnvVar{"NO_PROXY", "Passed to git when charter fetches a shared source: hosts reached without the proxy (also no_proxy)."},
 		EnvVar{"CHARTER_GATE_RUN", "Set by charter in a gate's environment (a mark to find the gate's processes); charter never reads it from its own."},
 	)
 }

@@ -21,6 +21,10 @@ func Cleared() []string {
 		"VISUAL",
 		"EDITOR",
 		"CHARTER_TEST_TERMINAL", // the tests' stand-in for a terminal
+		// passed to git for shared sources: the developer's ssh agent or
+		// proxy must not reach the tests' fetches
+		"SSH_AUTH_SOCK", "SSH_AGENT_PID", "GIT_SSH_COMMAND", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY",
+		"https_proxy", "http_proxy", "no_proxy",
 	}
 	for _, a := range core.DefaultAgents() {
 		if a.DirVar != "" {

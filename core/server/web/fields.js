@@ -57,7 +57,9 @@ function rangeText(p) {
 export function layout(schema) {
   const props = schema.properties || {};
   return (schema['x-sections'] || []).filter((sec) => props[sec.name])
-    .map((sec) => ({ ...sec, ...collect(props[sec.name], []) }));
+    .map((sec) => ({ ...sec, ...(props[sec.name]['x-key'] // a key that is its own section (sources)
+      ? { fields: [{ prop: props[sec.name], label: humanize(sec.name) }], groups: [] }
+      : collect(props[sec.name], [])) }));
 }
 
 function collect(obj, prefix) {

@@ -91,6 +91,7 @@ func isLocalPath(u string) bool {
 type SourcesUpdateCmd struct {
 	Name   string `arg:"" optional:"" help:"The source to update (default: every one of the layers)."`
 	DryRun bool   `name:"dry-run" help:"Fetch and show what would change; write nothing."`
+	Policy bool   `name:"policy" xor:"layer" help:"Pin the sources the policy file declares, in the sources.lock beside it (for whoever manages the policy; the policy file is never written)."`
 	SourceLayerFlags
 }
 
@@ -102,7 +103,11 @@ type sourcesUpdateDoc struct {
 func (c *SourcesUpdateCmd) Run(ctx context.Context, a *App) error {
 	var ups []session.SourceUpdate
 	err := a.guarded(c.ConfirmShared, func(confirm bool) (err error) {
-		ups, err = a.session().SourcesUpdate(ctx, c.layer(""), c.Name, c.DryRun, confirm)
+		layer := c.layer("")
+		if c.Policy {
+			layer = settings.LayerPolicy
+		}
+		ups, err = a.session().SourcesUpdate(ctx, layer, c.Name, c.DryRun, confirm)
 		return err
 	})
 	if err != nil {

@@ -132,7 +132,11 @@ func (s *Session) layersProject() (*core.Project, error) {
 // Policy reads the policy file, on every call: an administrator's change
 // applies at once. nil and no error when there is none.
 func (s *Session) Policy() (*settings.Policy, error) {
-	return settings.LoadPolicy(s.Sys)
+	pol, err := settings.LoadPolicy(s.Sys)
+	if err != nil || pol == nil {
+		return pol, err
+	}
+	return s.withPolicyItems(pol) // its sources' items are the policy's too
 }
 
 // Store is the layered store: scope, project and policy. A malformed

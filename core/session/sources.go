@@ -11,16 +11,17 @@ import (
 	"github.com/agentkit/charter/core/sources"
 )
 
-// sourceLayers are the layers that may declare shared sources (SPEC §15):
+// sourceLayers are the layers whose sources a user declares (SPEC §15):
 // the scope's settings and the project's committed ones. The personal
 // project-local file declares none: what it took would reach no teammate.
+// The policy file declares its own (sources_policy.go).
 var sourceLayers = []string{settings.LayerScope, settings.LayerProject}
 
 // declared is what one layer says of its sources: its `sources` list and
 // its sources.lock.
 type declared struct {
 	Layer    string
-	Level    string // content level of its items
+	Level    string // content level of its items ("" : both, the policy's)
 	Settings string // the settings file that holds the list
 	LockPath string
 	Within   string // the project root for the project's lock, else ""
@@ -77,6 +78,9 @@ func (s *Session) declarations(sc *core.Scope) ([]declared, error) {
 		}
 		out = append(out, d)
 	}
+	if d, ok, err := s.policyDeclared(st.Policy()); err != nil || ok {
+		return append(out, d), err
+	}
 	return out, nil
 }
 
@@ -89,6 +93,8 @@ func (d declared) pins() ([]sources.Pin, error) {
 	for _, dc := range d.Decls {
 		p, ok := d.Lock.Find(dc.Name)
 		switch {
+		case !ok && d.Layer == settings.LayerPolicy:
+			return nil, core.Errorf(core.CodeOutdated, "source %s is declared by the policy file %s but not pinned in %s: whoever manages the policy runs `charter sources update --policy %s` to pin it", dc.Name, d.Settings, d.LockPath, dc.Name)
 		case !ok:
 			return nil, core.Errorf(core.CodeOutdated, "source %s is declared in %s but not pinned in %s: run `charter sources update %s` to pin it", dc.Name, d.Settings, d.LockPath, dc.Name)
 		case !p.Decl.Same(dc):
@@ -139,7 +145,7 @@ func (s *Session) withSources(sc core.Scope, layers []content.Layer, level strin
 	var out []content.Layer
 	for _, ly := range layers {
 		d, ok := byLayer[ly.Name]
-		if !ok || (level != "" && d.Level != level) {
+		if !ok || (level != "" && d.Level != "" && d.Level != level) {
 			out = append(out, ly)
 			continue
 		}

@@ -119,11 +119,17 @@ func (s *Session) layerOf(layer, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	policy := "" // the policy file, when it declares name
 	var found []string
 	for _, d := range ds {
-		if containsDecl(d.Decls, name) {
+		if containsDecl(d.Decls, name) && d.Layer != settings.LayerPolicy {
 			found = append(found, d.Layer)
+		} else if containsDecl(d.Decls, name) {
+			policy = d.Settings
 		}
+	}
+	if len(found) == 0 && policy != "" {
+		return "", policySourceError(name, policy)
 	}
 	switch len(found) {
 	case 0:
@@ -140,7 +146,9 @@ func (s *Session) layerOf(layer, name string) (string, error) {
 // would change, and writes nothing.
 func (s *Session) SourcesUpdate(ctx context.Context, layer, name string, dryRun, confirmShared bool) ([]SourceUpdate, error) {
 	layers := sourceLayers
-	if name != "" || layer != "" {
+	if layer == settings.LayerPolicy {
+		layers = []string{layer}
+	} else if name != "" || layer != "" {
 		l, err := s.layerOf(layer, name)
 		if err != nil && name != "" {
 			return nil, err
@@ -232,6 +240,9 @@ func (s *Session) pinned(cache *sources.Cache, layer string, old, p sources.Pin)
 // after the settings file, each atomically. A project trusted before
 // stays trusted with its new pins: the user chose them here.
 func (s *Session) editSources(layer string, confirmShared bool, edit func(list []string, lock *sources.Lock, cache *sources.Cache) ([]string, error)) error {
+	if layer == settings.LayerPolicy {
+		return s.editPolicySources(confirmShared, edit)
+	}
 	t, err := s.Target(layer)
 	if err != nil {
 		return err

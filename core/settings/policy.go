@@ -20,6 +20,7 @@ const (
 	sectionLock    = "lock"
 	sectionMinimum = "minimum"
 	sectionMaximum = "maximum"
+	sectionSources = "sources"
 )
 
 // PolicyPath is AGENTKIT_POLICY_FILE when set and not blank, else the
@@ -57,6 +58,41 @@ type Policy struct {
 	Path  string
 	rules map[string]*rule
 	data  []byte // the file's bytes, for the settings ETag
+	// sources are the shared sources the policy declares: an
+	// organisation's mandatory library (SPEC §15).
+	sources []PolicySource
+	// itemDirs are the folders of those sources' pinned trees, set by
+	// whoever read their lock: their rules and skills cannot be disabled.
+	itemDirs []PolicyItemDir
+}
+
+// PolicySource is one item of the policy's sources list, with its line.
+type PolicySource struct {
+	Decl string
+	Line int
+}
+
+// Sources lists the shared sources the policy declares.
+func (p *Policy) Sources() []PolicySource {
+	if p == nil {
+		return nil
+	}
+	return slices.Clone(p.sources)
+}
+
+// PolicyItemDir is a folder of policy items besides the policy's own: a
+// policy source's pinned tree, named for messages.
+type PolicyItemDir struct {
+	Dir  string
+	Name string // e.g. "policy source acme (https://…)"
+}
+
+// SetItemDirs records the pinned trees of the policy's sources, whose
+// items are policy items like the policy folder's own.
+func (p *Policy) SetItemDirs(dirs []PolicyItemDir) {
+	if p != nil {
+		p.itemDirs = slices.Clone(dirs)
+	}
 }
 
 type rule struct {

@@ -97,7 +97,7 @@ func (pp *policyParser) parse(data []byte) {
 		return
 	}
 	if top.Kind != yaml.MappingNode {
-		pp.add(top.Line, "", "the top level must be a mapping with the sections lock, minimum and maximum")
+		pp.add(top.Line, "", "the top level must be a mapping with the sections lock, minimum, maximum and sources")
 		return
 	}
 	seen := map[string]int{}
@@ -106,10 +106,10 @@ func (pp *policyParser) parse(data []byte) {
 		name := kn.Value
 		switch {
 		case kn.Kind != yaml.ScalarNode:
-			pp.add(kn.Line, "", "a section name must be lock, minimum or maximum")
+			pp.add(kn.Line, "", "a section name must be lock, minimum, maximum or sources")
 			continue
-		case name != sectionLock && name != sectionMinimum && name != sectionMaximum:
-			pp.add(kn.Line, name, "unknown section %q: use lock, minimum or maximum (an unknown section would silently enforce nothing)", name)
+		case name != sectionLock && name != sectionMinimum && name != sectionMaximum && name != sectionSources:
+			pp.add(kn.Line, name, "unknown section %q: use lock, minimum, maximum or sources (an unknown section would silently enforce nothing)", name)
 			continue
 		}
 		if first, dup := seen[name]; dup {
@@ -119,6 +119,8 @@ func (pp *policyParser) parse(data []byte) {
 		seen[name] = kn.Line
 		switch {
 		case isNull(vn):
+		case name == sectionSources:
+			pp.sources(vn)
 		case vn.Kind != yaml.MappingNode:
 			pp.add(vn.Line, name, "section %s must be a mapping of setting keys to values", name)
 		default:
@@ -126,6 +128,23 @@ func (pp *policyParser) parse(data []byte) {
 		}
 	}
 	pp.crossCheck()
+}
+
+// sources reads the list of shared sources the policy declares (SPEC
+// §15): each item a string, checked as a source by the session, which
+// names its line.
+func (pp *policyParser) sources(vn *yaml.Node) {
+	if vn.Kind != yaml.SequenceNode {
+		pp.add(vn.Line, sectionSources, "sources must be a list of sources, each URL#ref=REF&path=DIR&name=NAME as in a settings file")
+		return
+	}
+	for _, it := range vn.Content {
+		if it.Kind != yaml.ScalarNode || it.Tag == "!!null" || strings.TrimSpace(it.Value) == "" {
+			pp.add(it.Line, sectionSources, "sources: each item is one source as text, URL#ref=REF&path=DIR&name=NAME")
+			continue
+		}
+		pp.pol.sources = append(pp.pol.sources, PolicySource{Decl: it.Value, Line: it.Line})
+	}
 }
 
 // yamlError records a YAML syntax error with the line the parser names.

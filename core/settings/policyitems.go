@@ -27,12 +27,20 @@ var disabledKinds = []struct{ key, dir, what string }{
 // files) or skills (folders), for key rules.disabled or skills.disabled;
 // nil for another key or when there are none.
 func PolicyItemNames(sys *core.System, key string) []string {
-	i := slices.IndexFunc(disabledKinds, func(d struct{ key, dir, what string }) bool { return d.key == key })
 	path, err := PolicyPath(sys)
-	if i < 0 || err != nil {
+	if err != nil {
 		return nil
 	}
-	entries, err := afero.ReadDir(sys.Fs, sys.Paths.Join(sys.Paths.Dir(path), disabledKinds[i].dir))
+	return itemNames(sys, sys.Paths.Dir(path), key)
+}
+
+// itemNames lists the names of dir's rules or skills, for key.
+func itemNames(sys *core.System, dir, key string) []string {
+	i := slices.IndexFunc(disabledKinds, func(d struct{ key, dir, what string }) bool { return d.key == key })
+	if i < 0 {
+		return nil
+	}
+	entries, err := afero.ReadDir(sys.Fs, sys.Paths.Join(dir, disabledKinds[i].dir))
 	if err != nil {
 		return nil
 	}
@@ -78,18 +86,29 @@ func (e *PolicyItemError) Error() string {
 // checkPolicyItems refuses values that disable a policy item. before,
 // when not nil, holds the values a file had: a name it already gave is
 // not refused again (an edit of a file that names one may change the rest).
-func checkPolicyItems(sys *core.System, values, before map[string]any) error {
+// Items of the policy's sources (pol's item dirs) count as the policy's.
+func checkPolicyItems(sys *core.System, pol *Policy, values, before map[string]any) error {
 	for _, d := range disabledKinds {
 		v, ok := values[d.key].([]string)
 		if !ok || len(v) == 0 {
 			continue
 		}
 		had, _ := before[d.key].([]string)
-		names := PolicyItemNames(sys, d.key)
-		for _, n := range v {
-			if slices.Contains(names, n) && !slices.Contains(had, n) {
-				path, _ := PolicyPath(sys)
-				return &PolicyItemError{Key: d.key, Name: n, Folder: sys.Paths.Join(sys.Paths.Dir(path), d.dir), what: d.what}
+		path, _ := PolicyPath(sys)
+		dirs := []PolicyItemDir{{Dir: sys.Paths.Dir(path)}}
+		if pol != nil {
+			dirs = append(dirs, pol.itemDirs...)
+		}
+		for _, dir := range dirs {
+			names := itemNames(sys, dir.Dir, d.key)
+			for _, n := range v {
+				if slices.Contains(names, n) && !slices.Contains(had, n) {
+					folder := sys.Paths.Join(dir.Dir, d.dir)
+					if dir.Name != "" {
+						folder = dir.Name
+					}
+					return &PolicyItemError{Key: d.key, Name: n, Folder: folder, what: d.what}
+				}
 			}
 		}
 	}

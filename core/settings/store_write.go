@@ -99,7 +99,7 @@ func (st *Store) precheck(u Update) error {
 	if err := st.policy.CheckSet(u.Set); err != nil {
 		return err
 	}
-	return checkPolicyItems(st.sys, u.Set, nil)
+	return checkPolicyItems(st.sys, st.policy, u.Set, nil)
 
 }
 

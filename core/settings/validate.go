@@ -24,7 +24,7 @@ func (st *Store) CheckEdit(old, data []byte) error {
 		if err := st.policy.Check(v.key, v.v); err != nil {
 			return err
 		}
-		if err := checkPolicyItems(st.sys, map[string]any{v.key: v.v}, before); err != nil {
+		if err := checkPolicyItems(st.sys, st.policy, map[string]any{v.key: v.v}, before); err != nil {
 			return err
 		}
 	}

@@ -49,6 +49,9 @@ type Request struct {
 	Others map[string]bool
 	// Placed are the agents the record names as placed (Record.Agents).
 	Placed []string
+	// Table is the agent table (nil: the default one): a record entry is
+	// claimed only for a path its agent's places produce (claim.go).
+	Table []core.Agent
 	// Bases are, at user level, each agent's directory: a recorded path
 	// outside its agent's is not charter's to act on (claim.go).
 	Bases map[string]string
@@ -77,6 +80,7 @@ type Plan struct {
 	record    Record   // the record after Run
 	oldRecord Record
 	conflicts []string
+	stat      statPlan // what the stat cache knew and learned
 	// Ignored are the old record's entries no projector produces: never
 	// acted on, dropped from the record by Run.
 	Ignored []Ignored
@@ -136,8 +140,10 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		planned[rp] = true
 		todo, paths, recPaths = append(todo, f), append(paths, f.Path), append(recPaths, rp)
 	}
-	disks := make([]seen, len(todo))
-	if err := rd.ReadEach(paths, fsys.KindInstructions, func(i int, disk []byte) { disks[i] = see(disk, todo[i].Data, true) }); err != nil {
+	sums := make([]string, len(todo))
+	fsys.Parallel(len(todo), func(i int) error { sums[i] = Sum(todo[i].Data); return nil })
+	disks, err := p.readTargets(sys, rd, todo, paths, recPaths, sums)
+	if err != nil {
 		return nil, err
 	}
 	for i, f := range todo {
@@ -159,7 +165,7 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		}
 		held := state == StateForeign && req.Hold[f.Path] && !req.Force
 		if !held {
-			p.record.Files = append(p.record.Files, Recorded{Path: rp, SHA256: Sum(f.Data), Kind: string(f.Kind), Item: f.Item, Agent: f.Agent})
+			p.record.Files = append(p.record.Files, Recorded{Path: rp, SHA256: sums[i], Kind: string(f.Kind), Item: f.Item, Agent: f.Agent})
 		}
 		if (state == StateForeign || state == StateEdited) && !req.Force && !req.Adopt[f.Path] && !held {
 			p.conflicts = append(p.conflicts, conflictLine(f.Path, state))

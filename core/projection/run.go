@@ -41,9 +41,10 @@ func (p *Plan) Run(sys *core.System, confirm bool) error {
 	if !p.Changes() {
 		// A killed run's temporary record goes even when nothing changes.
 		sys.RemoveStaleTemps(p.req.RecordPath, core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root})
+		p.saveStat(sys, false)
 		return nil
 	}
-	return sys.WithLock(p.req.RecordPath, func() error {
+	err := sys.WithLock(p.req.RecordPath, func() error {
 		if err := p.writeAll(sys, confirm); err != nil {
 			return err
 		}
@@ -68,6 +69,10 @@ func (p *Plan) Run(sys *core.System, confirm bool) error {
 		}
 		return nil
 	})
+	if err == nil {
+		p.saveStat(sys, true)
+	}
+	return err
 }
 
 func (p *Plan) writeAll(sys *core.System, confirm bool) error {

@@ -121,11 +121,11 @@ func TestApplyTableEntry(t *testing.T) {
 	exec := func(args ...string) run {
 		var out, errb bytes.Buffer
 		app := newApp(Build{Version: "t"}, strings.NewReader(""), &out, &errb, environ, afero.NewOsFs(), args)
-		app.Sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zed", DefaultDir: ".zed", UserFile: "ZED.md", Format: core.FormatBlock})
+		app.Sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zork", DefaultDir: ".zork", UserFile: "ZORK.md", Format: core.FormatBlock})
 		app.Interactive = func() bool { return false }
 		return run{int(app.run(context.Background(), args)), out.String(), errb.String()}
 	}
-	r := exec("apply", "--agent", "zed", "--json")
+	r := exec("apply", "--agent", "zork", "--json")
 	var doc struct {
 		Agents  []string
 		Targets []struct{ Agent, Path, State string }
@@ -133,10 +133,10 @@ func TestApplyTableEntry(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || r.code != 0 {
 		t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
 	}
-	if doc.Agents[len(doc.Agents)-1] != "zed" || len(doc.Targets) != 1 || doc.Targets[0].Path != filepath.Join(home, ".zed", "ZED.md") || doc.Targets[0].State != "written" {
+	if doc.Agents[len(doc.Agents)-1] != "zork" || len(doc.Targets) != 1 || doc.Targets[0].Path != filepath.Join(home, ".zork", "ZORK.md") || doc.Targets[0].State != "written" {
 		t.Errorf("report %s", r.stdout)
 	}
-	if r := exec("apply", "--help"); !strings.Contains(r.stdout, "copilot|zed|all") {
-		t.Errorf("help does not name zed:\n%s", r.stdout)
+	if r := exec("apply", "--help"); !strings.Contains(r.stdout, "|zork|all") {
+		t.Errorf("help does not name zork:\n%s", r.stdout)
 	}
 }

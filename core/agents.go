@@ -18,11 +18,14 @@ const (
 	FormatRules Format = "rules"
 )
 
-// Agent is a coding agent charter knows: how profile resolution finds its
-// directory and where apply writes its instructions. Adding an agent is one
-// entry in DefaultAgents (plus, for a new Format, one renderer in apply).
+// Agent is a coding agent charter knows: every fact charter holds about it
+// (SPEC §17), in one table (agenttable*.go). Profile resolution, apply's
+// projectors and placement, import, doctor, MCP, the hub and `charter
+// agents` read it; adding an agent is one entry (plus, for a new file
+// format, its renderer in projection).
 type Agent struct {
-	Name string // as in --agent
+	Name    string // as in --agent
+	Display string // as people call it
 	// Provider is the companion provider whose profiles run this agent,
 	// "" when the companion has none: inside such a profile, apply picks
 	// this agent by default.
@@ -54,6 +57,77 @@ type Agent struct {
 	// when set, is the file that then holds the block, imported from
 	// Private by one line (Copilot reads GEMINI.md, but not its imports).
 	Private, Via string
+	// User and Project are where the agent keeps each kind at each level.
+	User, Project Places
+	// Retired are places the agent read once and reads no more: nothing
+	// is written there, but a file charter recorded there is pruned.
+	Retired []Retired
+	// Limit is the documented cap in bytes on the instructions the agent
+	// always loads (Codex: 32 KiB of AGENTS.md), 0 for none.
+	Limit int
+	// Tools maps a source's tool names (Claude Code's, lower case) to the
+	// agent's own, for an agent with a table of them; OwnTools are its own
+	// names, which pass as they are.
+	Tools    map[string]string
+	OwnTools []string
+	// Scoping says how the agent loads a rule only for some files.
+	Scoping string
+	// Trust says how the agent gates a project's configuration.
+	Trust string
+	// Hooks names the Stop hook protocol charter installs for it ("" for
+	// none).
+	Hooks string
+	// NPM is the package of its command-line agent, "" when it has none on
+	// npm; Verified says how the entry was checked: by the real agent at
+	// a version, or from its documentation.
+	NPM, Verified string
+	// Docs are the pages the entry's facts come from.
+	Docs []string
+}
+
+// Places are where an agent keeps each kind at one level, each a folder
+// below the level's base (the agent's directory, or the project root).
+type Places struct {
+	Rules, Skills, Commands, Subagents Place
+	// RulesInBlock: the agent has no rules folder at this level; its rules
+	// are written out in charter's block of its instruction file.
+	RulesInBlock bool
+}
+
+// Place is one folder of an agent's files of one kind; the zero Place is
+// none.
+type Place struct {
+	Dir    string // slash-separated, ending in "/"
+	Ext    string // after the item's name ("" for a skill's folder)
+	Format string // how projection writes a file there (its renderer)
+}
+
+// Retired is a place an agent no longer reads.
+type Retired struct {
+	Level, Kind, Dir, Ext string
+}
+
+// Of is the place of kind k ("rule", "skill", "command", "subagent").
+func (p Places) Of(k string) Place {
+	switch k {
+	case "rule":
+		return p.Rules
+	case "skill":
+		return p.Skills
+	case "command":
+		return p.Commands
+	case "subagent":
+		return p.Subagents
+	}
+	return Place{}
+}
+
+// At is the agent's places at level ("user" or "project").
+func (a Agent) At(level string) Places {
+	if level == "project" {
+		return a.Project
+	}
+	return a.User
 }
 
 // Read is a place an agent loads: a file, or a folder (ending in "/") of
@@ -65,43 +139,6 @@ type Read struct {
 	Scoped bool
 	// Imports: the agent expands `@path` lines of this file.
 	Imports bool
-}
-
-// DefaultAgents is the table of agents, in canonical order: the order apply
-// lists them in, and the order their variables are consulted when charter
-// looks for the active profile.
-func DefaultAgents() []Agent {
-	return []Agent{
-		{Name: "claude", Provider: "claude", DirVar: "CLAUDE_CONFIG_DIR", DefaultDir: ".claude",
-			UserFile: "CLAUDE.md", ProjectFile: "CLAUDE.md", ProjectAlways: true, Format: FormatBlock,
-			Reads:   []Read{{Path: "CLAUDE.md", Imports: true}, {Path: ".claude/CLAUDE.md", Imports: true}, {Path: ".claude/rules/", Scoped: true}},
-			Private: ".claude/CLAUDE.md"},
-		{Name: "codex", Provider: "codex", DirVar: "CODEX_HOME", DefaultDir: ".codex",
-			UserFile: "AGENTS.md", ProjectFile: "AGENTS.md", ProjectAlways: true, Format: FormatBlock,
-			Reads: []Read{{Path: "AGENTS.md"}}},
-		// Gemini CLI reads ~/.gemini/GEMINI.md and GEMINI.md at the project
-		// root; antigravity (agy) profiles run it with HOME pointed at the
-		// profile, so its user file is under the profile's home.
-		{Name: "gemini", Provider: CompanionHomeProvider, DefaultDir: ".gemini",
-			UserFile: "GEMINI.md", ProjectFile: "GEMINI.md", Format: FormatBlock,
-			Reads: []Read{{Path: "GEMINI.md", Imports: true}}, Private: "GEMINI.md", Via: ".gemini/charter.md"},
-		// Cursor loads project rules from .cursor/rules/*.mdc and AGENTS.md
-		// at the root (cursor.com/docs/context/rules; SPEC §12); its user
-		// rules live in the editor's settings, not in a file.
-		{Name: "cursor", ProjectFile: ".cursor/rules/charter.mdc", Format: FormatRules,
-			Reads: []Read{{Path: ".cursor/rules/", Scoped: true}, {Path: "AGENTS.md"}}},
-		// GitHub Copilot reads repository-wide instructions from
-		// .github/copilot-instructions.md; Copilot CLI reads personal ones
-		// from copilot-instructions.md in its home, $COPILOT_HOME or
-		// ~/.copilot (`copilot help environment`; docs.github.com …
-		// copilot-cli-reference/cli-config-dir-reference).
-		{Name: "copilot", DirVar: "COPILOT_HOME", DefaultDir: ".copilot",
-			UserFile: "copilot-instructions.md", ProjectFile: ".github/copilot-instructions.md", Format: FormatBlock,
-			// Measured (docs/real-agents.md): it also reads Claude's, Codex's
-			// and Gemini's files, GEMINI.md's imports as text.
-			Reads: []Read{{Path: ".github/copilot-instructions.md"}, {Path: ".github/instructions/", Scoped: true},
-				{Path: "AGENTS.md"}, {Path: "CLAUDE.md", Imports: true}, {Path: "GEMINI.md"}, {Path: ".claude/rules/", Scoped: true}}},
-	}
 }
 
 // Agents lists the agents this System knows, in canonical order.

@@ -14,15 +14,22 @@ func TestAgentTableDrivesProfileVars(t *testing.T) {
 	s := testSystem(afero.NewMemMapFs(), "/work", "HOME=/home/u",
 		"A_CONFIG_DIR=/home/u/.agent-switch/claude/first/config",
 		"ZED_HOME=/home/u/.agent-switch/zed/work/config")
-	s.AgentTable = append(DefaultAgents(), Agent{Name: "zed", Provider: "zed", DirVar: "ZED_HOME", DefaultDir: ".zed", UserFile: "ZED.md", Format: FormatBlock})
-	if got, want := s.profileVars(), []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "COPILOT_HOME", "ZED_HOME", "A_CONFIG_DIR"}; !slices.Equal(got, want) {
+	s.AgentTable = append(DefaultAgents(), Agent{Name: "zork", Provider: "zork", DirVar: "ZED_HOME", DefaultDir: ".zork", UserFile: "ZORK.md", Format: FormatBlock})
+	var want []string
+	for _, a := range DefaultAgents() {
+		if a.DirVar != "" {
+			want = append(want, a.DirVar)
+		}
+	}
+	want = append(want, "ZED_HOME", "A_CONFIG_DIR")
+	if got := s.profileVars(); !slices.Equal(got, want) {
 		t.Errorf("profileVars = %v, want %v", got, want)
 	}
 	if p := s.ActiveProfile(); p.Name() != "zed/work" {
 		t.Errorf("active profile %q, want zed/work (its variable comes first)", p.Name())
 	}
-	if a, ok := s.LookupAgent("zed"); !ok || a.UserFile != "ZED.md" {
-		t.Errorf("LookupAgent(zed) = %+v, %v", a, ok)
+	if a, ok := s.LookupAgent("zork"); !ok || a.UserFile != "ZORK.md" {
+		t.Errorf("LookupAgent(zork) = %+v, %v", a, ok)
 	}
 	// Agents hands out a copy: no caller can change the table.
 	s.Agents()[0].Name = "x"
@@ -30,7 +37,7 @@ func TestAgentTableDrivesProfileVars(t *testing.T) {
 		t.Error("the table can be changed through Agents()")
 	}
 	// The default table has no such entry.
-	if _, ok := testSystem(afero.NewMemMapFs(), "/work", "HOME=/home/u").LookupAgent("zed"); ok {
+	if _, ok := testSystem(afero.NewMemMapFs(), "/work", "HOME=/home/u").LookupAgent("zork"); ok {
 		t.Error("the test entry leaked into the default table")
 	}
 }

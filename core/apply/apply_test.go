@@ -72,15 +72,14 @@ func TestTargets(t *testing.T) {
 		{name: "codex only", dirs: []string{".codex"}, want: []string{"codex=.codex/AGENTS.md", "codex=.codex/hooks.json"}},
 		{name: "both", dirs: []string{".claude", ".codex"}, want: []string{"claude=.claude/CLAUDE.md", "claude=.claude/settings.json", "codex=.codex/AGENTS.md", "codex=.codex/hooks.json"}},
 		{name: "explicit, directory missing", agents: []string{"claude"}, want: []string{"claude=.claude/CLAUDE.md", "claude=.claude/settings.json"}},
-		{name: "all, deduplicated", agents: []string{"codex", "all", "Claude"}, want: []string{"claude=.claude/CLAUDE.md", "claude=.claude/settings.json", "codex=.codex/AGENTS.md", "codex=.codex/hooks.json", "gemini=.gemini/GEMINI.md", "copilot=.copilot/copilot-instructions.md"}},
+		{name: "all, deduplicated", agents: []string{"codex", "all", "Claude"}, want: userAll("")},
 		{name: "unknown", agents: []string{"zed"}, code: "unknown_agent"},
 		{name: "project-only agent at user level", agents: []string{"cursor"}, code: "unknown_agent"},
 		{name: "gemini directory", dirs: []string{".gemini"}, want: []string{"gemini=.gemini/GEMINI.md"}},
 		{name: "antigravity profile through HOME", env: []string{"HOME=$HOME/.agent-switch/antigravity/agy1/config"}, dirs: []string{".claude"},
-			want: []string{"gemini=.agent-switch/antigravity/agy1/config/.gemini/GEMINI.md"}},
+			want: []string{"antigravity=.agent-switch/antigravity/agy1/config/.gemini/GEMINI.md"}},
 		{name: "antigravity profile, every agent under its home", env: []string{"HOME=$HOME/.agent-switch/antigravity/agy1/config"}, agents: []string{"all"},
-			want: []string{"claude=.agent-switch/antigravity/agy1/config/.claude/CLAUDE.md", "claude=.agent-switch/antigravity/agy1/config/.claude/settings.json", "codex=.agent-switch/antigravity/agy1/config/.codex/AGENTS.md", "codex=.agent-switch/antigravity/agy1/config/.codex/hooks.json", "gemini=.agent-switch/antigravity/agy1/config/.gemini/GEMINI.md",
-				"copilot=.agent-switch/antigravity/agy1/config/.copilot/copilot-instructions.md"}},
+			want: userAll(".agent-switch/antigravity/agy1/config/")},
 		{name: "claude profile", env: []string{"CLAUDE_CONFIG_DIR=$HOME/.agent-switch/claude/work/config"}, dirs: []string{".claude", ".codex"},
 			want: []string{"claude=.agent-switch/claude/work/config/CLAUDE.md", "claude=.agent-switch/claude/work/config/settings.json"}},
 		{name: "codex profile", env: []string{"CODEX_HOME=$HOME/.agent-switch/codex/p1"},
@@ -246,4 +245,15 @@ func TestCheck(t *testing.T) {
 	if core.ErrorCode(err) != core.CodeOutdated || !strings.Contains(err.Error(), "1 of 2 agent files out of date: run `charter apply --project`") {
 		t.Errorf("one outdated: %v (%s)", err, core.ErrorCode(err))
 	}
+}
+
+// userAll are the user-level targets of --agent all below prefix: every
+// agent of the table with a user-level file, but Antigravity, which reads
+// Gemini CLI's ~/.gemini/GEMINI.md (one block there).
+func userAll(prefix string) []string {
+	var out []string
+	for _, p := range []string{"claude=.claude/CLAUDE.md", "claude=.claude/settings.json", "codex=.codex/AGENTS.md", "codex=.codex/hooks.json", "gemini=.gemini/GEMINI.md", "copilot=.copilot/copilot-instructions.md", "windsurf=.codeium/windsurf/memories/global_rules.md", "roo=.roo/rules/charter.md", "kilo=.config/kilo/AGENTS.md", "augment=.augment/user-guidelines.md", "kiro=.kiro/steering/AGENTS.md", "qwen=.qwen/QWEN.md", "opencode=.config/opencode/AGENTS.md", "amp=.config/amp/AGENTS.md", "goose=.config/goose/.goosehints", "droid=.factory/AGENTS.md"} {
+		out = append(out, strings.Replace(p, "=", "="+prefix, 1))
+	}
+	return out
 }

@@ -34,7 +34,7 @@ func budgets(sys *core.System, sel []core.Agent, targets []Target, always map[st
 	same := sameFiles(sys, root, sel)
 	out := make([]Budget, 0, len(sel))
 	for _, a := range sel {
-		b := Budget{Agent: a.Name, Limit: limits[a.Name], Files: []string{}}
+		b := Budget{Agent: a.Name, Limit: a.Limit, Files: []string{}}
 		seen := map[string]bool{}
 		add := func(r string, n int) {
 			if seen[same(r)] {
@@ -143,7 +143,7 @@ func finalSize(sys *core.System, t Target) (int, bool) {
 func userBudgets(sys *core.System, sel []core.Agent, targets []Target, always map[string]int) []Budget {
 	out := make([]Budget, 0, len(sel))
 	for _, a := range sel {
-		b := Budget{Agent: a.Name, Bytes: always[a.Name], Limit: limits[a.Name]}
+		b := Budget{Agent: a.Name, Bytes: always[a.Name], Limit: a.Limit}
 		for _, t := range targets {
 			if t.Agent != a.Name || t.isHook || (t.block == nil && t.edit == nil) {
 				continue

@@ -48,10 +48,6 @@ type Budget struct {
 // Over reports whether the agent's documented limit is passed.
 func (b Budget) Over() bool { return b.Limit > 0 && b.Bytes > b.Limit }
 
-// limits are the documented caps on always-loaded instructions: Codex
-// reads at most 32 KiB of AGENTS.md (project_doc_max_bytes).
-var limits = map[string]int{"codex": 32 << 10}
-
 // Library is what the managed block says about charter's content for one
 // agent at one level: the rules and skills it has, and where. The zero
 // Library (no content) makes a block that says nothing about rules or
@@ -75,7 +71,7 @@ func contentFor(sys *core.System, a core.Agent, level, base string, c *Content, 
 	if level == LevelProject {
 		lvl = content.LevelProject
 	}
-	out := projection.Project(a.Name, c.Items, projection.Options{Level: lvl, Autoload: c.Autoload, RulesInBlock: pl.inline, NoRules: pl.served()})
+	out := projection.Project(a, c.Items, projection.Options{Level: lvl, Autoload: c.Autoload, RulesInBlock: pl.inline, NoRules: pl.served()})
 	skills := map[string]bool{}
 	for _, f := range out.Files {
 		p := sys.Paths.Join(append([]string{base}, strings.Split(f.Rel, "/")...)...)
@@ -95,7 +91,7 @@ func contentFor(sys *core.System, a core.Agent, level, base string, c *Content, 
 	// committed); a user-level block names them whole, so that the agent
 	// never looks for them in the project.
 	where := func(k content.Kind) string {
-		prefix, _ := projection.Layout(a.Name, lvl, k)
+		prefix, _ := projection.Layout(a, lvl, k)
 		prefix = strings.TrimSuffix(prefix, "/")
 		if level == LevelProject {
 			return prefix

@@ -5,15 +5,20 @@ import (
 	"slices"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
 
 // renderers make a target's new bytes from its old ones (nil: absent) and
 // the rendered block, one per file format of the agent table. A new format
 // is one entry here.
-var renderers = map[core.Format]func(path string, old, block []byte) ([][]byte, error){
-	core.FormatBlock: spliceParts,
-	core.FormatRules: func(_ string, _, block []byte) ([][]byte, error) { return [][]byte{rulesFile(block)}, nil },
+var renderers = map[core.Format]func(a core.Agent, path string, old, block []byte) ([][]byte, error){
+	core.FormatBlock: func(_ core.Agent, path string, old, block []byte) ([][]byte, error) {
+		return spliceParts(path, old, block)
+	},
+	core.FormatRules: func(a core.Agent, _ string, _, block []byte) ([][]byte, error) {
+		return [][]byte{rulesFile(a, block)}, nil
+	},
 }
 
 // rulesFront is the frontmatter of a rules file charter owns whole: Cursor
@@ -25,11 +30,17 @@ const rulesFront = "---\n" +
 	"alwaysApply: true\n" +
 	"---\n"
 
-// rulesFile is the whole rules file: the frontmatter, then the block. The
-// file is charter's, so a user's edit is replaced (the block says so).
-func rulesFile(block []byte) []byte {
+// rulesFile is the whole rules file: the frontmatter of an always-on rule
+// in the agent's format, then the block. The file is charter's, so a
+// user's edit is replaced (the block says so).
+func rulesFile(a core.Agent, block []byte) []byte {
+	if f := a.Project.Rules.Format; f != "" && f != "cursor" {
+		return projection.AlwaysRule(f, rulesDescription, block)
+	}
 	return append([]byte(rulesFront), block...)
 }
+
+const rulesDescription = "Charter settings for this project, written by charter apply; change them with charter settings"
 
 // projectHeading is where the block's heading ends; the precedence
 // paragraph of a project block follows it.

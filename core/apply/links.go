@@ -54,7 +54,7 @@ func confineProject(sys *core.System, root string, targets []Target) {
 		}
 		for j, q := range places {
 			if q.Same(p) {
-				share(&targets[idx[j]], t)
+				share(sys, &targets[idx[j]], t)
 				p = fsys.Place{}
 				break
 			}
@@ -66,12 +66,15 @@ func confineProject(sys *core.System, root string, targets []Target) {
 }
 
 // share gives a and b, one file, the same block.
-func share(a, b *Target) {
+func share(sys *core.System, a, b *Target) {
 	from := a
-	if _, inBlock := projection.Layout(b.Agent, content.LevelProject, content.KindRule); inBlock {
-		if _, aIn := projection.Layout(a.Agent, content.LevelProject, content.KindRule); !aIn {
-			from = b
-		}
+	inBlock := func(t *Target) bool {
+		ag, _ := sys.LookupAgent(t.Agent)
+		_, in := projection.Layout(ag, content.LevelProject, content.KindRule)
+		return in
+	}
+	if inBlock(b) && !inBlock(a) {
+		from = b
 	}
 	a.block, a.edit = from.block, from.edit
 	b.block, b.edit = from.block, from.edit

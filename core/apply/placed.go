@@ -25,13 +25,23 @@ func placeProject(sys *core.System, sel []core.Agent, root string, c *Content) (
 	var all []core.Agent
 	fixed := map[string]placement{}
 	recorded := recordedAgents(sys, root)
+	// A file several agents read as their own (AGENTS.md) says only that
+	// the first of them in the table is here.
+	seen := map[string]bool{}
 	for _, a := range sys.Agents() {
 		if a.ProjectFile == "" {
 			continue
 		}
+		here := false
+		for _, rel := range candidates(a) {
+			if !seen[rel] {
+				seen[rel] = true
+				here = here || holdsMarker(sys, root, projectFile(sys, root, rel))
+			}
+		}
 		switch {
 		case slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }):
-		case recorded[a.Name] || placedHere(sys, root, a):
+		case recorded[a.Name] || here:
 			fixed[a.Name] = placedAs(sys, root, a)
 		default:
 			continue
@@ -98,17 +108,6 @@ func candidates(a core.Agent) []string {
 	return out
 }
 
-// placedHere reports whether one of a's files in the project holds
-// charter's block.
-func placedHere(sys *core.System, root string, a core.Agent) bool {
-	for _, rel := range candidates(a) {
-		if holdsMarker(sys, root, projectFile(sys, root, rel)) {
-			return true
-		}
-	}
-	return false
-}
-
 func projectFile(sys *core.System, root, rel string) string {
 	return sys.Paths.Join(append([]string{root}, strings.Split(rel, "/")...)...)
 }
@@ -170,7 +169,8 @@ func servedBy(a core.Agent, agents []core.Agent, where map[string]placement, sam
 		}
 	}
 	var names []string
-	for _, c := range carriers(sel, pick, nil, same) {
+	cs, _ := carriers(sel, pick, nil, same)
+	for _, c := range cs {
 		if reads(a, c, same) {
 			names = append(names, c.path)
 		}

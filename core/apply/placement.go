@@ -41,7 +41,7 @@ func (p placement) served() bool { return p.serve }
 
 // placements are an agent's choices, preferred first.
 func placements(a core.Agent) []placement {
-	_, inBlock := projection.Layout(a.Name, content.LevelProject, content.KindRule)
+	_, inBlock := projection.Layout(a, content.LevelProject, content.KindRule)
 	out := []placement{{file: a.ProjectFile, inline: inBlock}}
 	if a.Private != "" {
 		out = append(out, placement{file: a.Private, via: a.Via, inline: true, cost: 2})
@@ -74,10 +74,30 @@ func place(sel []core.Agent, items []content.Item, same func(string) string, fix
 			opts[i] = []placement{p}
 		}
 	}
-	best := map[string]placement{}
-	var bestScore [4]int
-	found := false
 	pick := make([]placement, len(sel))
+	n := 1
+	for i := range opts {
+		pick[i] = opts[i][0]
+		n *= len(opts[i])
+	}
+	if n <= 1<<12 {
+		pick = exhaustive(sel, opts, items, same)
+	} else {
+		pick = improve(sel, opts, pick, items, same)
+	}
+	best := map[string]placement{}
+	for i, a := range sel {
+		best[a.Name] = pick[i]
+	}
+	return best
+}
+
+// exhaustive tries every combination: the first best one, so that earlier
+// agents keep their preferred placement.
+func exhaustive(sel []core.Agent, opts [][]placement, items []content.Item, same func(string) string) []placement {
+	pick := make([]placement, len(sel))
+	var best []placement
+	var bestScore [4]int
 	var walk func(i int)
 	walk = func(i int) {
 		if i < len(sel) {
@@ -87,16 +107,34 @@ func place(sel []core.Agent, items []content.Item, same func(string) string, fix
 			}
 			return
 		}
-		s := score(sel, pick, items, same)
-		if !found || less(s, bestScore) {
-			found, bestScore = true, s
-			for j, a := range sel {
-				best[a.Name] = pick[j]
-			}
+		if s := score(sel, pick, items, same); best == nil || less(s, bestScore) {
+			best, bestScore = slices.Clone(pick), s
 		}
 	}
 	walk(0)
 	return best
+}
+
+// improve is a local search for many agents (`--agent all` over the whole
+// table): from every agent's preferred placement, each agent in turn, the
+// last first, takes the placement that lowers the score most, until none
+// does.
+func improve(sel []core.Agent, opts [][]placement, pick []placement, items []content.Item, same func(string) string) []placement {
+	best := score(sel, pick, items, same)
+	for changed := true; changed; {
+		changed = false
+		for i := len(sel) - 1; i >= 0; i-- {
+			keep := pick[i]
+			for _, p := range opts[i] {
+				pick[i] = p
+				if s := score(sel, pick, items, same); less(s, best) {
+					best, keep, changed = s, p, true
+				}
+			}
+			pick[i] = keep
+		}
+	}
+	return pick
 }
 
 func less(a, b [4]int) bool {
@@ -122,8 +160,9 @@ func rulesFor(agent string, items []content.Item) []string {
 // carriers are the places pick puts text, merged where two paths are one
 // file (the block of the agent whose rules it carries wins, as
 // confineProject gives it).
-func carriers(sel []core.Agent, pick []placement, items []content.Item, same func(string) string) []carrier {
+func carriers(sel []core.Agent, pick []placement, items []content.Item, same func(string) string) ([]carrier, int) {
 	var out []carrier
+	dups := 0
 	byFile := map[string]int{}
 	for i, a := range sel {
 		p := pick[i]
@@ -137,11 +176,14 @@ func carriers(sel []core.Agent, pick []placement, items []content.Item, same fun
 		}
 		if p.inline {
 			c.rules = rules
-		} else if prefix, _ := projection.Layout(a.Name, content.LevelProject, content.KindRule); prefix != "" && len(rules) > 0 {
+		} else if prefix, _ := projection.Layout(a, content.LevelProject, content.KindRule); prefix != "" && len(rules) > 0 {
 			out = append(out, carrier{path: prefix, agent: a.Name, rules: rules})
 		}
 		key := same(c.path)
 		if j, ok := byFile[key]; ok && c.importer == "" {
+			// Two agents' blocks in one file: one is left (confineProject
+			// gives it the block of the agent whose rules it carries).
+			dups++
 			if len(c.rules) > len(out[j].rules) {
 				out[j] = c
 			}
@@ -150,7 +192,7 @@ func carriers(sel []core.Agent, pick []placement, items []content.Item, same fun
 		byFile[key] = len(out)
 		out = append(out, c)
 	}
-	return out
+	return out, dups
 }
 
 // readsOf are the places a reads; an agent the table gives none reads its
@@ -160,7 +202,7 @@ func readsOf(a core.Agent) []core.Read {
 		return a.Reads
 	}
 	out := []core.Read{{Path: a.ProjectFile}}
-	if prefix, _ := projection.Layout(a.Name, content.LevelProject, content.KindRule); prefix != "" {
+	if prefix, _ := projection.Layout(a, content.LevelProject, content.KindRule); prefix != "" {
 		out = append(out, core.Read{Path: prefix, Scoped: true})
 	}
 	return out
@@ -190,7 +232,7 @@ func reads(a core.Agent, c carrier, same func(string) string) bool {
 // reading it unscoped; rules an agent gets that were meant for another;
 // the steps away from each agent's own files.
 func score(sel []core.Agent, pick []placement, items []content.Item, same func(string) string) [4]int {
-	cs := carriers(sel, pick, items, same)
+	cs, dups := carriers(sel, pick, items, same)
 	globbed := map[string]bool{}
 	for _, it := range items {
 		if it.Kind == content.KindRule && len(it.Globs) > 0 {
@@ -198,9 +240,10 @@ func score(sel []core.Agent, pick []placement, items []content.Item, same func(s
 		}
 	}
 	var s [4]int
+	s[0] = dups
 	for i, a := range sel {
 		s[3] += pick[i].cost
-		prefix, _ := projection.Layout(a.Name, content.LevelProject, content.KindRule)
+		prefix, _ := projection.Layout(a, content.LevelProject, content.KindRule)
 		blocks, seen, unscoped := 0, map[string]int{}, false
 		for _, c := range cs {
 			if !reads(a, c, same) {

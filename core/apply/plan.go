@@ -65,6 +65,9 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 	full := &Full{}
 	if level == LevelUser {
 		sel, full.Skipped = profileSkips(sys, sel, req.Agents)
+		var shared []Result
+		sel, shared = sharedUserFiles(sys, sel)
+		full.Skipped = append(full.Skipped, shared...)
 	}
 	var where map[string]placement
 	var same func(string) string
@@ -118,7 +121,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 				preq.Others[a.Name] = true
 			}
 		}
-		preq.RecordPath, preq.Placed = req.Content.RecordPath, placed
+		preq.RecordPath, preq.Placed, preq.Table = req.Content.RecordPath, placed, sys.Agents()
 		if level == LevelUser {
 			preq.Bases = userBases(sys)
 		}
@@ -202,7 +205,7 @@ func unplacedGaps(sys *core.System, names []string, sel []core.Agent, level stri
 		if slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) {
 			continue
 		}
-		out = append(out, projection.Project(a.Name, c.Items, projection.Options{Level: lvl, Autoload: c.Autoload}).Gaps...)
+		out = append(out, projection.Project(a, c.Items, projection.Options{Level: lvl, Autoload: c.Autoload}).Gaps...)
 	}
 	return out
 }

@@ -71,7 +71,7 @@ func (pa *planAgents) targets(a core.Agent, pl placement) ([]Target, error) {
 				edit: func([]byte) ([][]byte, error) { return whole(full), nil }})
 			block = importBlock(pl.file, pl.via)
 		}
-		t.edit = func(old []byte) ([][]byte, error) { return r(path, old, block) }
+		t.edit = func(old []byte) ([][]byte, error) { return r(a, path, old, block) }
 		if a.Format == core.FormatBlock {
 			t.block = block
 		}

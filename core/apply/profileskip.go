@@ -66,3 +66,25 @@ func MixedProfiles(sys *core.System, names []string) error {
 	return core.Errorf(core.CodeUsage, "the variables name profiles of different providers (%s), and nothing says which agent is asking: name it with --agent (`charter apply --agent %s`)",
 		core.MixedText(m), m[0].Provider)
 }
+
+// sharedUserFiles leaves out of sel each agent whose user-level file is
+// one an agent before it writes (Antigravity and Gemini CLI both read
+// ~/.gemini/GEMINI.md): one block there, reported with the reason.
+func sharedUserFiles(sys *core.System, sel []core.Agent) ([]core.Agent, []Result) {
+	var keep []core.Agent
+	var out []Result
+	owner := map[string]string{}
+	for _, a := range sel {
+		p, err := sys.UserPath(a)
+		if err == nil && p != "" && owner[p] != "" {
+			out = append(out, Result{Agent: a.Name, Level: LevelUser, Path: p, State: StateSkipped,
+				Reason: fmt.Sprintf("%s reads %s, where charter writes one block, for %s", a.Name, p, owner[p])})
+			continue
+		}
+		if err == nil && p != "" {
+			owner[p] = a.Name
+		}
+		keep = append(keep, a)
+	}
+	return keep, out
+}

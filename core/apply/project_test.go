@@ -26,7 +26,8 @@ func TestProjectGolden(t *testing.T) {
 	if _, found, err := findBlock("project", block); err != nil || !found {
 		t.Errorf("the project block does not parse as one block: %v", err)
 	}
-	parts, err := renderers[core.FormatRules]("charter.mdc", []byte("user text charter replaces\n"), block)
+	cursor := core.DefaultAgents()[3]
+	parts, err := renderers[core.FormatRules](cursor, "charter.mdc", []byte("user text charter replaces\n"), block)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,17 +147,17 @@ func TestPlanProjectMCPError(t *testing.T) {
 // inventory (doctor's view) shows its targets.
 func TestTableEntryIsEnough(t *testing.T) {
 	m := newMachine(t)
-	m.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zed", DefaultDir: ".zed", UserFile: "ZED.md", ProjectFile: "ZED.md", Format: core.FormatBlock})
-	m.mkdir(t, ".zed")
+	m.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zork", DefaultDir: ".zork", UserFile: "ZORK.md", ProjectFile: "ZORK.md", Format: core.FormatBlock})
+	m.mkdir(t, ".zork")
 	ts, err := Plan(m.sys, m.snap, nil)
-	if err != nil || len(ts) != 1 || ts[0].Path != m.path(".zed/ZED.md") {
+	if err != nil || len(ts) != 1 || ts[0].Path != m.path(".zork/ZORK.md") {
 		t.Fatalf("default selection: %+v %v", ts, err)
 	}
-	if ts, err = Plan(m.sys, m.snap, []string{"zed"}); err != nil || len(ts) != 1 {
+	if ts, err = Plan(m.sys, m.snap, []string{"zork"}); err != nil || len(ts) != 1 {
 		t.Fatalf("--agent zed: %+v %v", ts, err)
 	}
 	doc, _ := json.Marshal(NewReport(m.sys, Status(ts)))
-	if !strings.Contains(string(doc), `"agents":["claude","codex","gemini","cursor","copilot","zed"]`) || !strings.Contains(string(doc), `"agent":"zed"`) {
+	if !strings.Contains(string(doc), `"zed","warp","goose","crush","droid","jules","zork"]`) || !strings.Contains(string(doc), `"agent":"zork"`) {
 		t.Errorf("report %s", doc)
 	}
 	inv, err := Inventory(m.sys, nil)
@@ -164,7 +165,7 @@ func TestTableEntryIsEnough(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := inv[len(inv)-1]
-	if last.Name != "zed" || last.UserPath != m.path(".zed/ZED.md") || last.UserExists || last.ProjectPath != "ZED.md" {
+	if last.Name != "zork" || last.UserPath != m.path(".zork/ZORK.md") || last.UserExists || last.ProjectPath != "ZORK.md" {
 		t.Errorf("inventory %+v", last)
 	}
 }

@@ -63,7 +63,7 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 			t.Errorf("%s: status %s with fix %q: a fix belongs to every line that is not ok, and only to those", c.Name, c.Status, c.Fix)
 		}
 	}
-	want := []string{"companion", "profile", "config-root", "scope", "project", "settings", "policy", "content", "shared-links", "server", "agent-file:claude", "agent-file:claude"}
+	want := []string{"companion", "profile", "config-root", "scope", "project", "settings", "policy", "content", "sources", "shared-links", "server", "agent-file:claude", "agent-file:claude"}
 	if !slices.Equal(names, want) {
 		t.Errorf("checks %v, want %v", names, want)
 	}
@@ -195,8 +195,8 @@ func TestProjectAndPolicy(t *testing.T) {
 
 // zed is an agent only this test knows: doctor must learn of it from the
 // System's agent table alone.
-var zed = core.Agent{Name: "zed", Provider: "zed", DirVar: "ZED_HOME", DefaultDir: ".zed",
-	UserFile: "ZED.md", ProjectFile: "ZED.md", Format: core.FormatBlock}
+var zed = core.Agent{Name: "zork", Provider: "zork", DirVar: "ZED_HOME", DefaultDir: ".zork",
+	UserFile: "ZORK.md", ProjectFile: "ZORK.md", Format: core.FormatBlock}
 
 func withZed(sys *core.System) *core.System {
 	sys.AgentTable = append(core.DefaultAgents(), zed)
@@ -209,7 +209,7 @@ func withZed(sys *core.System) *core.System {
 // written, and a shared link on the way to it is reported.
 func TestAgentTableEntry(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "zed-home")
-	file := filepath.Join(dir, "ZED.md")
+	file := filepath.Join(dir, "ZORK.md")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestAgentTableEntry(t *testing.T) {
 	m := coretest.New(t, coretest.Env("ZED_HOME="+dir))
 	sys, home := m.Sys, m.Home
 	rep := byName(Run(Env{Sys: sys}))
-	if _, ok := rep["agent-file:zed"]; ok || strings.Contains(rep["profile"].Message, "ZED_HOME") {
+	if _, ok := rep["agent-file:zork"]; ok || strings.Contains(rep["profile"].Message, "ZED_HOME") {
 		t.Fatalf("zed is known without its table entry: %+v", rep)
 	}
 
@@ -228,11 +228,11 @@ func TestAgentTableEntry(t *testing.T) {
 	if c := rep["profile"]; c.Message != "none active (no CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, ZED_HOME or other *_CONFIG_DIR points into "+filepath.Join(home, ".agent-switch")+")" {
 		t.Errorf("profile: %+v", c)
 	}
-	if c := rep["agent-file:zed"]; c.Status != Warn || c.Message != file+" is not written yet: the agent does not know these settings" {
+	if c := rep["agent-file:zork"]; c.Status != Warn || c.Message != file+" is not written yet: the agent does not know these settings" {
 		t.Errorf("zed's missing file: %+v", c)
 	}
 
-	// Found: written as `charter apply --agent zed` writes it.
+	// Found: written as `charter apply --agent zork` writes it.
 	scope, err := sys.ResolveScope(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +241,7 @@ func TestAgentTableEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	targets, err := apply.Plan(sys, snap, []string{"zed"})
+	targets, err := apply.Plan(sys, snap, []string{"zork"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,14 +251,14 @@ func TestAgentTableEntry(t *testing.T) {
 	if _, err := os.Stat(file); err != nil {
 		t.Fatalf("apply did not write zed's file: %v", err)
 	}
-	if c := byName(Run(Env{Sys: sys}))["agent-file:zed"]; c.Status != OK || c.Message != file+" is up to date" {
+	if c := byName(Run(Env{Sys: sys}))["agent-file:zork"]; c.Status != OK || c.Message != file+" is up to date" {
 		t.Errorf("zed's written file: %+v", c)
 	}
 
 	// A profile chosen by ZED_HOME: named, with the variable, and its file
 	// is the profile's; a link there that agent-switch shares is reported.
-	config := filepath.Join(home, ".agent-switch", "zed", "work", "config")
-	shared := filepath.Join(home, ".agent-switch", "shared", "ZED.md")
+	config := filepath.Join(home, ".agent-switch", "zork", "work", "config")
+	shared := filepath.Join(home, ".agent-switch", "shared", "ZORK.md")
 	for _, d := range []string{config, filepath.Dir(shared)} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			t.Fatal(err)
@@ -269,13 +269,13 @@ func TestAgentTableEntry(t *testing.T) {
 	if c := rep["profile"]; c.Message != "zed/work, chosen by ZED_HOME="+config {
 		t.Errorf("profile: %+v", c)
 	}
-	if c := rep["agent-file:zed"]; c.Status != Warn || c.Message != filepath.Join(config, "ZED.md")+" is not written yet: the agent does not know these settings" {
+	if c := rep["agent-file:zork"]; c.Status != Warn || c.Message != filepath.Join(config, "ZORK.md")+" is not written yet: the agent does not know these settings" {
 		t.Errorf("zed's file in its profile: %+v", c)
 	}
-	if err := os.Symlink(shared, filepath.Join(config, "ZED.md")); err != nil {
+	if err := os.Symlink(shared, filepath.Join(config, "ZORK.md")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
-	if c := byName(Run(Env{Sys: sys}))["shared-links:agent-file-zed"]; c.Status != Warn || !strings.HasPrefix(c.Message, filepath.Join(config, "ZED.md")+" (agent file zed) is a link agent-switch shares") {
+	if c := byName(Run(Env{Sys: sys}))["shared-links:agent-file-zed"]; c.Status != Warn || !strings.HasPrefix(c.Message, filepath.Join(config, "ZORK.md")+" (agent file zed) is a link agent-switch shares") {
 		t.Errorf("shared link to zed's file: %+v", c)
 	}
 }

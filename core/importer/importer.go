@@ -279,7 +279,8 @@ func (s *scanner) projectsOver(native, rel string) bool {
 // verdict projects the new item for the agent it came from and compares
 // with the native file(s): Identical when every byte comes back.
 func (s *scanner) verdict(c *Candidate) error {
-	out := projection.Project(c.Agent, []content.Item{*c.Item}, projection.Options{Level: s.req.Level, Autoload: s.req.Autoload})
+	agent, _ := s.sys.LookupAgent(c.Agent)
+	out := projection.Project(agent, []content.Item{*c.Item}, projection.Options{Level: s.req.Level, Autoload: s.req.Autoload})
 	c.Projection, c.Paths = Identical, map[string]bool{}
 	if len(out.Files) == 0 {
 		// A place the agent reads no more (Codex's prompts/): the source

@@ -2,8 +2,10 @@ package projection
 
 import (
 	"path"
+	"slices"
 	"strings"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
 )
 
@@ -14,58 +16,27 @@ import (
 // Any other entry (".git/HEAD" as a Claude rule) is ignored: listed by
 // doctor and `apply --check`, and dropped from the record by the next run.
 
-// fileName is the file an agent keeps a rule, command or subagent in at
-// prefix; skills are folders and have none.
-func fileName(agent string, k content.Kind, prefix, item string) string {
-	ext := ".md"
-	switch {
-	case k == content.KindRule && agent == "cursor":
-		ext = ".mdc"
-	case k == content.KindRule && agent == "copilot":
-		ext = ".instructions.md"
-	case k == content.KindCommand && agent == "gemini", k == content.KindSubagent && agent == "codex":
-		ext = ".toml"
-	case k == content.KindSubagent && agent == "copilot":
-		ext = ".agent.md"
-	}
-	return prefix + item + ext
-}
-
-// retired are the places an agent read once and reads no more. Nothing
-// is projected there, but a file charter recorded there is still its own:
-// it is claimed, so that apply prunes it (the agent ignores it) rather
-// than ignore the entry and leave the file behind for good.
-var retired = []struct {
-	agent, level string
-	kind         content.Kind
-	prefix, ext  string
-}{
-	// Codex dropped custom prompts in 0.117; 0.169 reads no prompts/.
-	{"codex", content.LevelUser, content.KindCommand, "prompts/", ".md"},
-	// Copilot CLI reads no prompt files; its commands are .claude/commands/.
-	{"copilot", content.LevelProject, content.KindCommand, ".github/prompts/", ".prompt.md"},
-}
-
 // produces reports whether rel (slash-separated, below the level's base:
 // the project root, or the agent's directory at user level) is a file the
 // projector makes, or once made in a retired place, for the entry's
 // agent, kind and item at level.
-func produces(level string, e Recorded, rel string) bool {
+func produces(a core.Agent, level string, e Recorded, rel string) bool {
 	k := content.Kind(e.Kind)
-	if content.CheckName(e.Item) != "" {
+	if content.CheckName(e.Item) != "" || a.Name != e.Agent {
 		return false
 	}
-	for _, r := range retired {
-		if r.agent == e.Agent && r.level == level && r.kind == k && rel == r.prefix+e.Item+r.ext {
+	for _, r := range a.Retired {
+		if r.Level == level && r.Kind == e.Kind && rel == r.Dir+e.Item+r.Ext {
 			return true
 		}
 	}
-	prefix, _ := Layout(e.Agent, level, k)
+	place := a.At(level).Of(e.Kind)
+	prefix := place.Dir
 	if prefix == "" {
 		return false
 	}
 	if k != content.KindSkill {
-		return rel == fileName(e.Agent, k, prefix, e.Item)
+		return rel == prefix+e.Item+place.Ext
 	}
 	rest, ok := strings.CutPrefix(rel, prefix+e.Item+"/")
 	return ok && rest != "" && path.Clean(rest) == rest && !strings.HasPrefix(rest, "../") &&
@@ -75,15 +46,24 @@ func produces(level string, e Recorded, rel string) bool {
 // claims reports whether the request's level may act on e. At user level
 // the entry's absolute path must lie in its agent's directory (Bases).
 func (r Request) claims(e Recorded) bool {
+	table := r.Table
+	if table == nil {
+		table = core.DefaultAgents()
+	}
+	i := slices.IndexFunc(table, func(a core.Agent) bool { return a.Name == e.Agent })
+	if i < 0 {
+		return false
+	}
+	a := table[i]
 	if r.Root != "" {
-		return produces(content.LevelProject, e, e.Path)
+		return produces(a, content.LevelProject, e, e.Path)
 	}
 	base := r.Bases[e.Agent]
 	if base == "" {
 		return false
 	}
 	rel, ok := strings.CutPrefix(strings.ReplaceAll(e.Path, "\\", "/"), strings.TrimSuffix(strings.ReplaceAll(base, "\\", "/"), "/")+"/")
-	return ok && produces(content.LevelUser, e, rel)
+	return ok && produces(a, content.LevelUser, e, rel)
 }
 
 // Ignored is a record entry no projector can produce: charter does not act

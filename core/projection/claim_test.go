@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"github.com/agentkit/charter/core"
 	"testing"
 
 	"github.com/agentkit/charter/core/content"
@@ -66,12 +67,12 @@ func TestEveryProjectedFileIsClaimed(t *testing.T) {
 		{Kind: content.KindCommand, Name: "c", Body: []byte("C.\n")},
 		{Kind: content.KindSubagent, Name: "g", Description: "d", Body: []byte("G.\n")},
 	}
-	for agent, levels := range layouts {
-		for level := range levels {
-			for _, f := range Project(agent, items, Options{Level: level}).Files {
-				e := Recorded{Path: f.Rel, Kind: string(f.Kind), Item: f.Item, Agent: agent}
-				if !produces(level, e, f.Rel) {
-					t.Errorf("%s %s: %s is projected but not claimed", agent, level, f.Rel)
+	for _, a := range core.DefaultAgents() {
+		for _, level := range []string{content.LevelUser, content.LevelProject} {
+			for _, f := range Project(a, items, Options{Level: level}).Files {
+				e := Recorded{Path: f.Rel, Kind: string(f.Kind), Item: f.Item, Agent: a.Name}
+				if !produces(a, level, e, f.Rel) {
+					t.Errorf("%s %s: %s is projected but not claimed", a.Name, level, f.Rel)
 				}
 			}
 		}

@@ -226,7 +226,7 @@ func BenchmarkApplyNoChange(b *testing.B) {
 func benchPlan(b *testing.B, m *coretest.Machine, root string, items []content.Item) *projection.Plan {
 	var files []projection.Placed
 	for _, agent := range []string{"claude", "codex", "cursor", "copilot"} {
-		for _, f := range projection.Project(agent, items, projection.Options{Level: content.LevelProject, Autoload: true}).Files {
+		for _, f := range projection.Project(agentNamed(agent), items, projection.Options{Level: content.LevelProject, Autoload: true}).Files {
 			files = append(files, projection.Placed{File: f, Path: filepath.Join(root, filepath.FromSlash(f.Rel))})
 		}
 	}

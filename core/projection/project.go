@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
 )
 
@@ -60,120 +61,101 @@ type Output struct {
 	BlockRules []content.Item
 }
 
-// layout says where an agent keeps each kind at a level; "" means it has
-// no place for it. Paths are prefixes before the item's name.
-type layout struct {
-	rule, skill, command, subagent string
-	ruleInBlock                    bool
-}
-
-// layouts by agent and level. User-level paths are relative to the agent's
-// directory of the active profile (core.System.AgentDir).
-var layouts = map[string]map[string]layout{
-	"claude": {
-		content.LevelUser:    {rule: "rules/", skill: "skills/", command: "commands/", subagent: "agents/"},
-		content.LevelProject: {rule: ".claude/rules/", skill: ".claude/skills/", command: ".claude/commands/", subagent: ".claude/agents/"},
-	},
-	"codex": {
-		// Codex has no place for commands: it reads no $CODEX_HOME/prompts/
-		// since 0.117 (claim.go's retired), and skills took their role.
-		content.LevelUser:    {ruleInBlock: true, skill: "skills/", subagent: "agents/"},
-		content.LevelProject: {ruleInBlock: true, skill: ".agents/skills/", subagent: ".codex/agents/"},
-	},
-	"gemini": {
-		content.LevelUser:    {ruleInBlock: true, skill: "skills/", command: "commands/", subagent: "agents/"},
-		content.LevelProject: {ruleInBlock: true, skill: ".agents/skills/", command: ".gemini/commands/", subagent: ".gemini/agents/"},
-	},
-	// Cursor keeps no user-level folder charter knows (its user rules live
-	// in its settings): every kind is unsupported there. Cursor and
-	// Copilot read .agents/skills in a project, so their skills share
-	// Codex's and Gemini's copy: one copy, not one per agent, listed once.
-	"cursor": {
-		content.LevelProject: {rule: ".cursor/rules/", skill: ".agents/skills/", command: ".cursor/commands/", subagent: ".cursor/agents/"},
-	},
-	// Copilot CLI reads no .github/prompts/ (github/copilot-cli#1004): it
-	// lists .claude/commands/*.md as its project skills, so its commands
-	// are Claude's files, the same bytes, written once for both. In its
-	// home ($COPILOT_HOME, ~/.copilot) it reads instructions/, skills/ and
-	// agents/, and no command file.
-	"copilot": {
-		content.LevelUser:    {rule: "instructions/", skill: "skills/", subagent: "agents/"},
-		content.LevelProject: {rule: ".github/instructions/", skill: ".agents/skills/", command: ".claude/commands/", subagent: ".github/agents/"},
-	},
-}
-
-// Project renders the active items for one agent at one level. Items must
+// Project renders the active items for agent a at one level, each in the
+// place and format the agent table gives (core/agenttable*.go). Items must
 // be the active set (content's effective set, state active or policy).
-func Project(agent string, items []content.Item, opt Options) Output {
-	lay := layouts[agent][opt.Level]
+func Project(a core.Agent, items []content.Item, opt Options) Output {
+	places := a.At(opt.Level)
 	var out Output
 	for i := range items {
 		it := &items[i]
-		if it.Kind == content.KindRule && len(it.Agents) > 0 && !slices.Contains(it.Agents, agent) {
+		if it.Kind == content.KindRule && len(it.Agents) > 0 && !slices.Contains(it.Agents, a.Name) {
 			continue
 		}
-		var prefix string
-		switch it.Kind {
-		case content.KindRule:
+		if it.Kind == content.KindRule {
 			if opt.NoRules {
 				continue
 			}
-			if lay.ruleInBlock || opt.RulesInBlock {
+			if places.RulesInBlock || opt.RulesInBlock {
 				out.BlockRules = append(out.BlockRules, *it)
 				continue
 			}
-			prefix = lay.rule
-		case content.KindSkill:
-			prefix = lay.skill
-		case content.KindCommand:
-			prefix = lay.command
-		case content.KindSubagent:
-			prefix = lay.subagent
 		}
-		if prefix == "" {
-			out.Gaps = append(out.Gaps, Gap{Agent: agent, Kind: it.Kind, Item: it.Name})
+		place := places.Of(string(it.Kind))
+		if place.Dir == "" {
+			out.Gaps = append(out.Gaps, Gap{Agent: a.Name, Kind: it.Kind, Item: it.Name})
 			continue
 		}
-		out.Files = append(out.Files, render(agent, prefix, it, opt)...)
+		out.Files = append(out.Files, render(a, place, it, opt)...)
 	}
 	slices.SortFunc(out.Files, func(a, b File) int { return strings.Compare(a.Rel, b.Rel) })
 	return out
 }
 
-func render(agent, prefix string, it *content.Item, opt Options) []File {
-	f := File{Agent: agent, Kind: it.Kind, Item: it.Name, Mode: 0o644}
+func render(a core.Agent, place core.Place, it *content.Item, opt Options) []File {
+	f := File{Agent: a.Name, Kind: it.Kind, Item: it.Name, Mode: 0o644, Rel: place.Dir + it.Name + place.Ext}
 	switch it.Kind {
 	case content.KindRule:
-		f.Rel, f.Data, f.Always = ruleFile(agent, prefix, it)
+		f.Data, f.Always = ruleFile(place.Format, it)
 	case content.KindSkill:
-		return skillFiles(agent, prefix, it, opt)
+		return skillFiles(a.Name, place.Dir, it, opt)
 	case content.KindCommand:
-		f.Rel, f.Data = commandFile(agent, prefix, it)
+		f.Data = commandFile(place.Format, it)
 	case content.KindSubagent:
-		f.Rel, f.Data, f.Note = subagentFile(agent, prefix, it)
+		f.Data, f.Note = subagentFile(a, place.Format, it)
 	}
 	return []File{f}
 }
 
-func ruleFile(agent, prefix string, it *content.Item) (string, []byte, bool) {
+// ruleFile is a rule in format (core/agenttable.go names them), and
+// whether the agent loads it in every session.
+func ruleFile(format string, it *content.Item) ([]byte, bool) {
 	body := string(it.Body)
 	always := len(it.Globs) == 0
-	switch agent {
+	globs := strings.Join(it.Globs, ",")
+	switch format {
 	case "cursor":
-		fm := front(kv("description", it.Description), list("globs", it.Globs), "alwaysApply: "+boolText(always))
-		return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body), always
+		return []byte(front(kv("description", it.Description), list("globs", it.Globs), "alwaysApply: "+boolText(always)) + body), always
 	case "copilot":
-		apply := "**"
-		if !always {
-			apply = strings.Join(it.Globs, ",")
+		if always {
+			globs = "**"
 		}
-		fm := front(kv("description", it.Description), kv("applyTo", apply))
-		return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body), always
+		return []byte(front(kv("description", it.Description), kv("applyTo", globs)) + body), always
+	case "trigger":
+		if always {
+			return []byte(front("trigger: always_on", kv("description", it.Description)) + body), true
+		}
+		return []byte(front("trigger: glob", kv("description", it.Description), kv("globs", globs)) + body), false
+	case "kiro":
+		if always {
+			return []byte(front("inclusion: always") + body), true
+		}
+		return []byte(front("inclusion: fileMatch", list("fileMatchPattern", it.Globs)) + body), false
+	case "continue":
+		return []byte(front(kv("name", it.Name), kv("description", it.Description), list("globs", it.Globs),
+			"alwaysApply: "+boolText(always)) + body), always
+	case "augment", "plain":
+		// No scoping by path: loaded always, its first line naming the
+		// files it is meant for.
+		if !always {
+			body = GlobLine(it.Globs) + body
+		}
+		if format == "augment" {
+			return []byte(front("type: always_apply", kv("description", it.Description)) + body), true
+		}
+		return []byte(body), true
 	}
-	// Claude scopes a rule by paths in .claude/rules/ and, as Claude Code
-	// 2.1 loads it, in ~/.claude/rules/ too: a glob rule waits there for a
-	// matching file (SPEC §12 pinned details), so both levels get paths.
-	return fileName(agent, it.Kind, prefix, it.Name), []byte(front(list("paths", it.Globs)) + body), always
+	// "paths" (Claude at both levels, Cline, Qwen): a glob rule waits for
+	// a matching file.
+	return []byte(front(list("paths", it.Globs)) + body), always
+}
+
+// AlwaysRule is a rule file in format that the agent loads in every
+// session, holding body: charter's block in an agent's rules folder.
+func AlwaysRule(format, description string, body []byte) []byte {
+	it := content.Item{Kind: content.KindRule, Name: "charter", Description: description, Body: body}
+	data, _ := ruleFile(format, &it)
+	return data
 }
 
 func boolText(b bool) string {
@@ -219,10 +201,10 @@ func hasKey(fm, key string) bool {
 	return false
 }
 
-func commandFile(agent, prefix string, it *content.Item) (string, []byte) {
+func commandFile(format string, it *content.Item) []byte {
 	body := string(it.Body)
-	switch agent {
-	case "gemini":
+	switch format {
+	case "toml":
 		// Gemini reads TOML; its placeholder for the arguments is {{args}}.
 		prompt := strings.ReplaceAll(body, "$ARGUMENTS", "{{args}}")
 		var b strings.Builder
@@ -230,28 +212,20 @@ func commandFile(agent, prefix string, it *content.Item) (string, []byte) {
 			b.WriteString("description = " + tomlBasic(it.Description) + "\n")
 		}
 		b.WriteString("prompt = " + tomlMultiline(prompt) + "\n")
-		return fileName(agent, it.Kind, prefix, it.Name), []byte(b.String())
-	case "cursor":
-		// Cursor commands are plain Markdown: no frontmatter is read.
-		return fileName(agent, it.Kind, prefix, it.Name), []byte(body)
+		return []byte(b.String())
+	case "plain":
+		// Plain Markdown: no frontmatter is read (Cursor, Kiro prompts).
+		return []byte(body)
 	}
-	fm := front(kv("description", it.Description), kv("argument-hint", it.ArgHint))
-	return fileName(agent, it.Kind, prefix, it.Name), []byte(fm + body)
+	return []byte(front(kv("description", it.Description), kv("argument-hint", it.ArgHint)) + body)
 }
 
-// Layout reports where an agent keeps a kind at a level ("" for nowhere),
+// Layout reports where agent a keeps a kind at a level ("" for nowhere),
 // and whether its rules go into its managed block: for docs and doctor.
-func Layout(agent, level string, k content.Kind) (prefix string, inBlock bool) {
-	lay := layouts[agent][level]
-	switch k {
-	case content.KindRule:
-		return lay.rule, lay.ruleInBlock
-	case content.KindSkill:
-		return lay.skill, false
-	case content.KindCommand:
-		return lay.command, false
-	case content.KindSubagent:
-		return lay.subagent, false
+func Layout(a core.Agent, level string, k content.Kind) (prefix string, inBlock bool) {
+	places := a.At(level)
+	if k == content.KindRule && places.RulesInBlock {
+		return "", true
 	}
-	return "", false
+	return places.Of(string(k)).Dir, false
 }

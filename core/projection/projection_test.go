@@ -30,8 +30,8 @@ func library() []content.Item {
 func TestProjectorsAllAgents(t *testing.T) {
 	for _, level := range []string{content.LevelUser, content.LevelProject} {
 		for _, agent := range []string{"claude", "codex", "gemini", "cursor", "copilot"} {
-			a := projection.Project(agent, library(), projection.Options{Level: level, Autoload: true})
-			b := projection.Project(agent, library(), projection.Options{Level: level, Autoload: true})
+			a := projection.Project(agentNamed(agent), library(), projection.Options{Level: level, Autoload: true})
+			b := projection.Project(agentNamed(agent), library(), projection.Options{Level: level, Autoload: true})
 			if len(a.Files) != len(b.Files) {
 				t.Fatalf("%s/%s: not deterministic", agent, level)
 			}
@@ -73,22 +73,22 @@ func checkFormat(t *testing.T, f projection.File) {
 
 func TestClaudeRuleScoping(t *testing.T) {
 	items := library()[:1]
-	proj := projection.Project("claude", items, projection.Options{Level: content.LevelProject}).Files[0]
+	proj := projection.Project(agentNamed("claude"), items, projection.Options{Level: content.LevelProject}).Files[0]
 	if proj.Rel != ".claude/rules/go-style.md" || !strings.HasPrefix(string(proj.Data), "---\npaths:\n  - \"**/*.go\"\n---\n") {
 		t.Fatalf("project rule: %s\n%s", proj.Rel, proj.Data)
 	}
 	// Claude Code 2.1 scopes ~/.claude/rules/ by paths too: a glob rule
 	// waits for its file, not loaded at start, so it is no budget byte.
-	user := projection.Project("claude", items, projection.Options{Level: content.LevelUser}).Files[0]
+	user := projection.Project(agentNamed("claude"), items, projection.Options{Level: content.LevelUser}).Files[0]
 	if user.Rel != "rules/go-style.md" || !strings.HasPrefix(string(user.Data), "---\npaths:\n  - \"**/*.go\"\n---\n") ||
 		strings.Contains(string(user.Data), "Applies only") || user.Always {
 		t.Fatalf("user rule: %s (always %v)\n%s", user.Rel, user.Always, user.Data)
 	}
-	skill := projection.Project("claude", library()[2:3], projection.Options{Level: content.LevelUser, Autoload: false}).Files[0]
+	skill := projection.Project(agentNamed("claude"), library()[2:3], projection.Options{Level: content.LevelUser, Autoload: false}).Files[0]
 	if !strings.Contains(string(skill.Data), "disable-model-invocation: true\n---\n") {
 		t.Fatalf("autoload off: %s", skill.Data)
 	}
-	cur := projection.Project("cursor", library()[:2], projection.Options{Level: content.LevelProject}).Files
+	cur := projection.Project(agentNamed("cursor"), library()[:2], projection.Options{Level: content.LevelProject}).Files
 	if !strings.Contains(string(cur[0].Data), "alwaysApply: true") || !strings.Contains(string(cur[1].Data), "alwaysApply: false") {
 		t.Fatalf("cursor alwaysApply: %s / %s", cur[0].Data, cur[1].Data)
 	}
@@ -113,7 +113,7 @@ func plan(t testing.TB, sys *core.System, root string, items []content.Item, for
 	var files []projection.Placed
 	var gaps []projection.Gap
 	for _, agent := range []string{"claude", "cursor", "copilot", "codex", "gemini"} {
-		out := projection.Project(agent, items, projection.Options{Level: content.LevelProject, Autoload: true})
+		out := projection.Project(agentNamed(agent), items, projection.Options{Level: content.LevelProject, Autoload: true})
 		for _, f := range out.Files {
 			files = append(files, projection.Placed{File: f, Path: filepath.Join(root, filepath.FromSlash(f.Rel))})
 		}

@@ -3,6 +3,7 @@ package projection
 import (
 	"slices"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
 )
 
@@ -10,14 +11,14 @@ import (
 // it is active: those with a place for its kind there (a folder, or for a
 // rule the managed block of the instruction file), and for a rule with an
 // agents field only the ones it names. Project's choice, in one place.
-func Receivers(names []string, level string, it *content.Item) []string {
+func Receivers(agents []core.Agent, level string, it *content.Item) []string {
 	out := []string{}
-	for _, a := range names {
-		if it.Kind == content.KindRule && len(it.Agents) > 0 && !slices.Contains(it.Agents, a) {
+	for _, a := range agents {
+		if it.Kind == content.KindRule && len(it.Agents) > 0 && !slices.Contains(it.Agents, a.Name) {
 			continue
 		}
 		if prefix, inBlock := Layout(a, level, it.Kind); prefix != "" || inBlock {
-			out = append(out, a)
+			out = append(out, a.Name)
 		}
 	}
 	return out

@@ -33,7 +33,7 @@ func TestRetiredPlacePruned(t *testing.T) {
 	}
 
 	items := []content.Item{{Kind: content.KindCommand, Name: "ship", Description: "Ship", Body: []byte("Ship $ARGUMENTS.\n")}}
-	out := projection.Project("codex", items, projection.Options{Level: content.LevelUser})
+	out := projection.Project(agentNamed("codex"), items, projection.Options{Level: content.LevelUser})
 	if len(out.Files) != 0 || len(out.Gaps) != 1 || out.Gaps[0].Kind != content.KindCommand {
 		t.Fatalf("codex command at user level: files %v, gaps %v", out.Files, out.Gaps)
 	}
@@ -79,7 +79,7 @@ func TestCopilotCommandIsClaudes(t *testing.T) {
 	var files []projection.Placed
 	var got [][]byte
 	for _, agent := range []string{"claude", "copilot"} {
-		out := projection.Project(agent, items, projection.Options{Level: content.LevelProject})
+		out := projection.Project(agentNamed(agent), items, projection.Options{Level: content.LevelProject})
 		if len(out.Files) != 1 || out.Files[0].Rel != ".claude/commands/ship.md" {
 			t.Fatalf("%s: %+v", agent, out)
 		}

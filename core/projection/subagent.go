@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
 )
 
@@ -16,51 +17,19 @@ import (
 // dropped: without `tools` Gemini and Copilot give a subagent every tool,
 // more than its source allows.
 
-// toolNames are the agents with a table of their own tool names: each
-// source name (lower case) and what it becomes. An agent's own names pass
-// as they are.
-var toolNames = map[string]map[string]string{
-	// Gemini CLI 0.61: packages/core/src/tools/tool-names.ts; its loader
-	// rejects a subagent naming any other tool ("Invalid tool name").
-	"gemini": {
-		"read": "read_file", "write": "write_file", "edit": "replace", "multiedit": "replace",
-		"glob": "glob", "grep": "grep_search", "ls": "list_directory", "bash": "run_shell_command",
-		"webfetch": "web_fetch", "websearch": "google_web_search", "todowrite": "write_todos",
-		"askuserquestion": "ask_user", "skill": "activate_skill",
-	},
-	// Copilot's tool aliases (docs.github.com, custom agents
-	// configuration: case-insensitive; Claude's names are compatible ones).
-	"copilot": {
-		"bash": "execute", "shell": "execute", "powershell": "execute",
-		"read": "read", "notebookread": "read",
-		"edit": "edit", "multiedit": "edit", "write": "edit", "notebookedit": "edit",
-		"grep": "search", "glob": "search",
-		"task": "agent", "custom-agent": "agent",
-		"websearch": "web", "webfetch": "web", "todowrite": "todo",
-	},
-}
-
-// ownTools are the names each agent of toolNames calls its tools by.
-var ownTools = map[string][]string{
-	"gemini": {"read_file", "write_file", "replace", "glob", "grep_search", "list_directory",
-		"run_shell_command", "web_fetch", "google_web_search", "write_todos", "read_many_files",
-		"ask_user", "activate_skill", "*"},
-	"copilot": {"execute", "read", "edit", "search", "agent", "web", "todo", "*"},
-}
-
 // agentTools translates a source's tools for agent: the names it takes,
 // in the source's order, each once, and the source names it has none for.
-func agentTools(agent string, tools []string) (out, dropped []string) {
-	table := toolNames[agent]
+func agentTools(a core.Agent, format string, tools []string) (out, dropped []string) {
+	table := a.Tools
 	for _, t := range tools {
 		name, ok := "", false
 		switch {
-		case slices.Contains(ownTools[agent], t):
+		case slices.Contains(a.OwnTools, t):
 			name, ok = t, true
 		case table[strings.ToLower(t)] != "":
 			name, ok = table[strings.ToLower(t)], true
 		default:
-			name, ok = mcpTool(agent, t)
+			name, ok = mcpTool(format, t)
 		}
 		switch {
 		case !ok:
@@ -74,13 +43,13 @@ func agentTools(agent string, tools []string) (out, dropped []string) {
 
 // mcpTool is Claude's mcp__server__tool in the agent's form: Gemini's
 // mcp_server_tool (a server name without "_"), Copilot's server/tool.
-func mcpTool(agent, t string) (string, bool) {
+func mcpTool(format, t string) (string, bool) {
 	rest, ok := strings.CutPrefix(t, "mcp__")
 	server, tool, found := strings.Cut(rest, "__")
 	if !ok || !found || server == "" || tool == "" {
 		return "", false
 	}
-	switch agent {
+	switch format {
 	case "gemini":
 		if strings.Contains(server, "_") {
 			return "", false
@@ -92,7 +61,7 @@ func mcpTool(agent, t string) (string, bool) {
 	return "", false
 }
 
-func subagentFile(agent, prefix string, it *content.Item) (string, []byte, string) {
+func subagentFile(a core.Agent, format string, it *content.Item) ([]byte, string) {
 	body := string(it.Body)
 	var notes []string
 	model := func() string {
@@ -106,34 +75,33 @@ func subagentFile(agent, prefix string, it *content.Item) (string, []byte, strin
 			notes = append(notes, "tools left out: "+why)
 		}
 	}
-	rel := fileName(agent, it.Kind, prefix, it.Name)
-	switch agent {
+	switch format {
 	case "codex":
 		// Codex custom agents are TOML with no tool list.
 		noTools("Codex custom agents have no tool list")
 		model()
 		s := "name = " + tomlBasic(it.Name) + "\ndescription = " + tomlBasic(it.Description) +
 			"\ndeveloper_instructions = " + tomlMultiline(body) + "\n"
-		return rel, []byte(s), strings.Join(notes, "; ")
+		return []byte(s), strings.Join(notes, "; ")
 	case "gemini", "copilot":
 		tools := ""
 		if len(it.Tools) > 0 {
-			names, dropped := agentTools(agent, it.Tools)
+			names, dropped := agentTools(a, format, it.Tools)
 			tools = list("tools", names)
 			if len(names) == 0 {
 				tools = "tools: []"
 			}
 			if len(dropped) > 0 {
-				notes = append(notes, "tools "+oneLine(strings.Join(dropped, ", "))+" have no "+agent+" name: left out")
+				notes = append(notes, "tools "+oneLine(strings.Join(dropped, ", "))+" have no "+a.Name+" name: left out")
 			}
 		}
 		fm := front(kv("name", it.Name), kv("description", it.Description), tools, model())
-		return rel, []byte(fm + body), strings.Join(notes, "; ")
+		return []byte(fm + body), strings.Join(notes, "; ")
 	case "cursor":
 		// Cursor's subagents have no tool list (readonly is its switch).
 		noTools("Cursor subagents have no tool list")
 		fm := front(kv("name", it.Name), kv("description", it.Description), model())
-		return rel, []byte(fm + body), strings.Join(notes, "; ")
+		return []byte(fm + body), strings.Join(notes, "; ")
 	}
 	// Claude Code reads tools as one comma-separated string.
 	tools := ""
@@ -141,5 +109,5 @@ func subagentFile(agent, prefix string, it *content.Item) (string, []byte, strin
 		tools = kv("tools", strings.Join(it.Tools, ", "))
 	}
 	fm := front(kv("name", it.Name), kv("description", it.Description), tools, kv("model", it.Model))
-	return rel, []byte(fm + body), ""
+	return []byte(fm + body), ""
 }

@@ -46,7 +46,7 @@ func TestSubagentFieldsPerAgent(t *testing.T) {
 		"claude":  "Read, Grep, Glob",
 	}
 	for _, agent := range []string{"claude", "gemini", "copilot", "cursor"} {
-		rel, data, note := subagentFile(agent, "agents/", it)
+		rel, data, note := subagentFor(agent, it)
 		fm := frontOf(t, data)
 		if !reflect.DeepEqual(fm["tools"], want[agent]) {
 			t.Errorf("%s %s: tools %#v, want %#v", agent, rel, fm["tools"], want[agent])
@@ -68,11 +68,11 @@ func TestSubagentFieldsPerAgent(t *testing.T) {
 			}
 		}
 	}
-	_, data, note := subagentFile("codex", "agents/", it)
+	_, data, note := subagentFor("codex", it)
 	if strings.Contains(string(data), "tools") || !strings.Contains(note, "tools left out") {
 		t.Errorf("codex: %q\n%s", note, data)
 	}
-	_, _, note = subagentFile("cursor", "agents/", it)
+	_, _, note = subagentFor("cursor", it)
 	if !strings.Contains(note, "tools left out") {
 		t.Errorf("cursor: note %q", note)
 	}
@@ -96,7 +96,7 @@ func TestSubagentToolNames(t *testing.T) {
 		{"copilot", []string{"LS"}, []any{}, "LS"},
 	} {
 		it := &content.Item{Kind: content.KindSubagent, Name: "s", Description: "d", Tools: c.tools, Body: []byte("B.\n")}
-		_, data, note := subagentFile(c.agent, "agents/", it)
+		_, data, note := subagentFor(c.agent, it)
 		fm := frontOf(t, data)
 		if !reflect.DeepEqual(fm["tools"], c.want) {
 			t.Errorf("%s %v: tools %#v, want %#v\n%s", c.agent, c.tools, fm["tools"], c.want, data)
@@ -108,7 +108,7 @@ func TestSubagentToolNames(t *testing.T) {
 	// No tools in the source: no tools key (the agent's default), no note.
 	it := &content.Item{Kind: content.KindSubagent, Name: "s", Description: "d", Body: []byte("B.\n")}
 	for _, agent := range []string{"claude", "gemini", "copilot", "codex", "cursor"} {
-		if _, data, note := subagentFile(agent, "agents/", it); strings.Contains(string(data), "tools") || note != "" {
+		if _, data, note := subagentFor(agent, it); strings.Contains(string(data), "tools") || note != "" {
 			t.Errorf("%s without tools: %q\n%s", agent, note, data)
 		}
 	}

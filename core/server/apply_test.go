@@ -84,7 +84,7 @@ func TestApplyErrors(t *testing.T) {
 	}{
 		{"GET", "api/v1/apply", "", 422, "no_agent"},
 		{"POST", "api/v1/apply", `{}`, 422, "no_agent"},
-		{"POST", "api/v1/apply", `{"agents":["zed"]}`, 422, "unknown_agent"},
+		{"POST", "api/v1/apply", `{"agents":["zork"]}`, 422, "unknown_agent"},
 		{"POST", "api/v1/apply", `{"agents":["cursor"]}`, 422, "unknown_agent"},
 		{"POST", "api/v1/apply", `{"agents":"claude"}`, 422, "invalid_request"},
 		{"POST", "api/v1/apply", `{"agents":[`, 400, "invalid_json"},
@@ -154,14 +154,14 @@ func TestApplyProject(t *testing.T) {
 // table shows up there, and ?agent= accepts it.
 func TestApplyListsTableAgents(t *testing.T) {
 	e := newEnv(t)
-	e.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zed", DefaultDir: ".zed", UserFile: "ZED.md", Format: core.FormatBlock})
+	e.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zork", DefaultDir: ".zork", UserFile: "ZORK.md", Format: core.FormatBlock})
 	r := e.start(t, 0)
-	rp := r.do("GET", "api/v1/apply?agent=zed", "")
+	rp := r.do("GET", "api/v1/apply?agent=zork", "")
 	var doc apply.Report
 	if err := json.Unmarshal(rp.body, &doc); err != nil || rp.status != 200 {
 		t.Fatalf("%d %s", rp.status, rp.body)
 	}
-	if doc.Agents[len(doc.Agents)-1] != "zed" || len(doc.Targets) != 1 || doc.Targets[0].Path != filepath.Join(e.home, ".zed", "ZED.md") {
+	if doc.Agents[len(doc.Agents)-1] != "zork" || len(doc.Targets) != 1 || doc.Targets[0].Path != filepath.Join(e.home, ".zork", "ZORK.md") {
 		t.Errorf("report %s", rp.body)
 	}
 }

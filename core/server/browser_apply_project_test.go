@@ -41,7 +41,7 @@ func (p *page) clickProjectApply() {
 func TestBrowserApplyProject(t *testing.T) {
 	p := newPage(t)
 	e := newHubEnvWith(t, "", false)
-	e.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zed", ProjectFile: "ZED.md", Format: core.FormatBlock})
+	e.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zork", ProjectFile: "ZORK.md", Format: core.FormatBlock})
 	if err := os.MkdirAll(filepath.Join(e.home, ".claude"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestBrowserApplyProject(t *testing.T) {
 	mine := "# Gemini notes\n\nUse tabs.\n"
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "worktrees:\n  mode: on\n")
 	coretest.WriteFile(t, filepath.Join(repo, "GEMINI.md"), mine)
-	coretest.WriteFile(t, filepath.Join(repo, "ZED.md"), "# Zed\n")
+	coretest.WriteFile(t, filepath.Join(repo, "ZORK.md"), "# Zork\n")
 	if err := os.MkdirAll(filepath.Join(repo, ".cursor", "rules"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestBrowserApplyProject(t *testing.T) {
 		t.Error("with a project, the user part has no title or the project part no button")
 	}
 	agents := js[[]string](p, `[...document.querySelectorAll('#apply-project-targets .apply-row')].map((r) => r.dataset.agent)`)
-	for _, want := range []string{"claude", "codex", "gemini", "cursor", "zed", apply.MCPTarget} {
+	for _, want := range []string{"claude", "codex", "gemini", "cursor", "zork", apply.MCPTarget} {
 		if !strings.Contains(" "+strings.Join(agents, " ")+" ", " "+want+" ") {
 			t.Errorf("project rows %q lack %s", agents, want)
 		}
@@ -83,7 +83,7 @@ func TestBrowserApplyProject(t *testing.T) {
 		t.Errorf("GEMINI.md exists without the block: %q, want outdated", got)
 	}
 	// The table's test-only entry is named by the panel, from the report.
-	if got := p.text("#apply-agents"); got != "Agents charter knows: claude, codex, gemini, cursor, copilot, zed." {
+	if got := p.text("#apply-agents"); got != "Agents charter knows: claude, codex, gemini, cursor, copilot, zork." {
 		t.Errorf("known agents %q", got)
 	}
 	// The user part lists only the user-level files.
@@ -94,7 +94,7 @@ func TestBrowserApplyProject(t *testing.T) {
 
 	rows := js[int](p, `document.querySelectorAll('#apply-project-targets .apply-row:not([data-state="skipped"])').length`)
 	p.clickProjectApply()
-	p.wait("the project write", projectState("zed")+` === 'written'`)
+	p.wait("the project write", projectState("zork")+` === 'written'`)
 	if _, err := os.Stat(mdc); !os.IsNotExist(err) {
 		t.Errorf("charter.mdc written though AGENTS.md serves Cursor: %v", err)
 	}
@@ -102,8 +102,8 @@ func TestBrowserApplyProject(t *testing.T) {
 	if got := string(data); !strings.HasPrefix(got, mine+"\n"+apply.BeginMarker+"\n") || !strings.Contains(got, "for this project.") || !strings.Contains(got, "Worktrees: **on**") {
 		t.Errorf("GEMINI.md after apply:\n%s", got)
 	}
-	if data, _ := os.ReadFile(filepath.Join(repo, "ZED.md")); !strings.Contains(string(data), apply.BeginMarker) {
-		t.Errorf("ZED.md after apply:\n%s", data)
+	if data, _ := os.ReadFile(filepath.Join(repo, "ZORK.md")); !strings.Contains(string(data), apply.BeginMarker) {
+		t.Errorf("ZORK.md after apply:\n%s", data)
 	}
 	if got, want := p.text("#apply-project-status"), "Applied: "+files(rows)+" updated."; got != want {
 		t.Errorf("project status %q, want %q", got, want)

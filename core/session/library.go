@@ -70,7 +70,7 @@ func (s *Session) Contents() (ContentDoc, error) {
 	if err != nil {
 		return ContentDoc{}, err
 	}
-	names := s.Sys.AgentNames()
+	names := s.Sys.Agents()
 	for _, e := range lib.Effective("", sel) {
 		ci := s.contentItem(names, e)
 		if e.Kind == content.KindRule && slices.Contains(projection.Receivers(names, e.Level, &e.Item), loadedReporter) {
@@ -104,7 +104,7 @@ func orEmpty(v []string) []string {
 	return v
 }
 
-func (s *Session) contentItem(names []string, e content.Entry) ContentItem {
+func (s *Session) contentItem(names []core.Agent, e content.Entry) ContentItem {
 	ci := ContentItem{Entry: e, ReceivedBy: []string{}}
 	if e.Active() {
 		ci.ReceivedBy = projection.Receivers(names, e.Level, &e.Item)
@@ -126,7 +126,7 @@ func (s *Session) ContentList(k content.Kind, path string) ([]ContentItem, error
 			return nil, err
 		}
 	}
-	names := s.Sys.AgentNames()
+	names := s.Sys.Agents()
 	out := []ContentItem{}
 	for _, e := range lib.Effective("", sel) {
 		if e.Kind != k || (path != "" && (!e.Active() || !e.AppliesTo(rel))) {
@@ -152,7 +152,7 @@ func (s *Session) ContentShow(k content.Kind, name string) (ContentBody, error) 
 		}
 		return ContentBody{}, core.Errorf(core.CodeNotFound, "there is no %s named %q: `charter %s list` shows them, `charter %s new %s` makes one", k, name, group, group, name)
 	}
-	doc := ContentBody{ContentItem: s.contentItem(s.Sys.AgentNames(), e), Body: string(e.Body)}
+	doc := ContentBody{ContentItem: s.contentItem(s.Sys.Agents(), e), Body: string(e.Body)}
 	for _, f := range e.Files {
 		doc.Files = append(doc.Files, f.Rel)
 	}

@@ -17,7 +17,8 @@ type DoctorCmd struct{}
 func (c *DoctorCmd) Run(a *App) error {
 	// The same layers as every other command: the project (--project-dir,
 	// CHARTER_PROJECT_DIR, --no-project) and the policy.
-	sess := a.session()
+	// Checks only read: a source the cache lacks is reported, not fetched.
+	sess := a.session().WithoutFetch()
 	rep := doctor.Run(doctor.Env{Session: sess, Version: a.Build.Version, Server: server.Probe, IgnoredProjects: sess.IgnoredProjects})
 	colour := a.colorFor(a.Stdout)
 	if err := a.emit(rep, func(w io.Writer) { printDoctor(w, rep, colour) }); err != nil {

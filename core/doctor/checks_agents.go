@@ -1,10 +1,13 @@
 package doctor
 
 import (
+	"errors"
+
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
+	srcs "github.com/agentkit/charter/core/sources"
 )
 
 // agentFiles: whether each agent's instruction file holds the current
@@ -20,6 +23,8 @@ func agentFiles(r *run) []Check {
 		return []Check{warn(name, label, "not checked: the policy cannot be read (see above)", "fix the policy file first")}
 	case r.unreadable:
 		return []Check{warn(name, label, "not checked: the settings cannot be read (see above)", "fix the settings file first")}
+	case errors.Is(err, srcs.ErrNotCached):
+		return []Check{warn(name, label, "not checked: "+err.Error(), "run `charter apply` once while the source's remote is reachable")}
 	case core.ErrorCode(err) == core.CodeNoAgent:
 		return []Check{warn(name, label, err.Error(), "create the agent's directory, or write for one with `charter apply --agent claude`")}
 	case err != nil:

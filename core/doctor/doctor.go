@@ -112,6 +112,7 @@ var checks = []check{
 	policyFile,
 	unknownKeys,
 	contentSources,
+	sharedSources,
 	sharedLinks,
 	server,
 	agentFiles,

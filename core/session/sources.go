@@ -168,7 +168,7 @@ func (s *Session) withSources(sc core.Scope, layers []content.Layer, level strin
 			if s.opts.FetchSources {
 				dir, err = cache.Ensure(context.Background(), p)
 			} else if dir = cache.TreeDir(p); !cache.Cached(p) {
-				err = core.Errorf(core.CodeNotFound, "source %s (%s) at %s is not in charter's cache yet: run `charter sources update %s` or `charter apply` on the command line to fetch it", p.Name, p.URL, p.Commit, p.Name)
+				err = core.Errorf(core.CodeNotFound, "source %s (%s) at %s is %w: run `charter sources update %s` or `charter apply` on the command line to fetch it", p.Name, p.URL, p.Commit, sources.ErrNotCached, p.Name)
 			}
 			if err != nil {
 				if forApply {
@@ -212,4 +212,12 @@ func (s *Session) warnSources(msg string) {
 		return
 	}
 	s.warn(msg)
+}
+
+// WithoutFetch is this session reading shared sources from the cache
+// alone: doctor reports a missing tree instead of fetching it.
+func (s *Session) WithoutFetch() *Session {
+	o := s.opts
+	o.FetchSources = false
+	return New(s.Sys, o)
 }

@@ -27,8 +27,12 @@ type SourceEntry struct {
 
 // SourcesList lists every declared source with its pin, reading the cache
 // alone: no git, no network.
-func (s *Session) SourcesList() ([]SourceEntry, error) {
-	ds, err := s.declarations(nil)
+func (s *Session) SourcesList() ([]SourceEntry, error) { return s.SourcesListFor(nil) }
+
+// SourcesListFor is SourcesList for the settings of scope sc (nil: the
+// session's): doctor's resolved one, even when a host root cannot be used.
+func (s *Session) SourcesListFor(sc *core.Scope) ([]SourceEntry, error) {
+	ds, err := s.declarations(sc)
 	if err != nil {
 		return nil, err
 	}

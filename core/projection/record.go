@@ -99,7 +99,9 @@ func ReadRecord(sys *core.System, path, within string) (Record, error) {
 	if data == nil {
 		return r, nil
 	}
-	if err := json.Unmarshal(data, &r); err != nil || r.Version != RecordVersion {
+	if fast, ok := decodeRecord(data); ok {
+		r = fast
+	} else if err := json.Unmarshal(data, &r); err != nil || r.Version != RecordVersion {
 		return Record{}, core.Errorf(core.CodeProjectionConflict,
 			"%s is not a projection record charter can read (version 1): restore it from version control, or remove it and run `charter apply --force` to take the files over", path)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/server"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/sources"
 )
 
 // The texts of the help topics that are prose: files and layers. Names
@@ -35,6 +36,12 @@ func filesTopic() string {
 		[2]string{"<root>/locks/", "lock files that keep two writers of one file apart"},
 		[2]string{"$HOME/.agentkit/charter/dismissals.json", "dismissed recommendations (user-global; dismiss)"},
 		[2]string{fmt.Sprintf("$HOME/.agentkit/charter/%s", core.TrustFileName), "project gate commands you trusted (user-global; trust)"},
+		[2]string{fmt.Sprintf("<scope>/%s", sources.LockName), "the pins of the sources this scope declares (sources add --global)"},
+	)
+	p("")
+	p("Shared sources' cache (0700; safe to delete, the next apply fetches again):")
+	t(
+		[2]string{"$XDG_CACHE_HOME/charter/sources/", "else ~/.cache/charter/sources/: per URL a bare git/, trees/COMMIT/ and fetched.json"},
 	)
 	p("")
 	p("Content sources (read): rules/<name>.md, skills/<name>/SKILL.md, commands/<name>.md,")
@@ -46,6 +53,7 @@ func filesTopic() string {
 		[2]string{fmt.Sprintf("<project>/%s/%s", core.ProjectDirName, core.ProjectFile), "the project's shared settings (settings set --project)"},
 		[2]string{fmt.Sprintf("<project>/%s/%s", core.ProjectDirName, core.ProjectLocalFile), "personal settings, kept out of git (settings set --local)"},
 		[2]string{fmt.Sprintf("<project>/%s/projection.lock", core.ProjectDirName), "the files apply --project projected (committed)"},
+		[2]string{fmt.Sprintf("<project>/%s/%s", core.ProjectDirName, sources.LockName), "the pinned commit and tree of each source the project declares (committed)"},
 	)
 	p("")
 	p("Agents' files (apply writes a managed block or whole files it records):")
@@ -55,6 +63,7 @@ func filesTopic() string {
 	p("")
 	p("Read only:")
 	p("  the policy file: %s, else /etc/agentkit/charter/policy.yaml", core.PolicyFileVar)
+	p("  the %s beside the policy file (its sources' pins; only sources update --policy writes it)", sources.LockName)
 	p("  (macOS /Library/Application Support/agentkit/charter/policy.yaml, Windows %%ProgramData%%\\agentkit\\charter\\policy.yaml)")
 	p("  agent-switch's home ($%s or ~/.agent-switch): its profiles and %s", core.CompanionHomeVar, core.CompanionStateFile)
 	p("")

@@ -276,7 +276,7 @@ func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) 
 	var res HookResult
 	decide := func() {
 		st, err := state.Load(in.SessionID)
-		remembers := err == nil
+		remembers, loaded := err == nil, st
 		if err != nil {
 			problems = append(problems, err.Error())
 		}
@@ -304,6 +304,9 @@ func Hook(ctx context.Context, in StopInput, state StateStore, opt HookOptions) 
 		}
 		res = tellUntrusted(res, rep, &st, cfg.TrustCommand)
 		entry.Blocks = st.Blocks
+		if remembers && loaded.idle() && st.idle() {
+			return // nothing to remember, before or after: no write, no fsync
+		}
 		if err := state.Save(st); err != nil {
 			problems = append(problems, err.Error())
 			if res.ExitCode == 2 && in.StopHookActive {

@@ -27,6 +27,9 @@ type SessionState struct {
 	Updated   time.Time `json:"updated"`
 }
 
+// idle reports whether st remembers nothing: the same as no file at all.
+func (st SessionState) idle() bool { return st.Blocks == 0 && !st.Asked && !st.TrustTold }
+
 // LogEntry is one line of gates.log: one hook decision.
 type LogEntry struct {
 	Time           time.Time `json:"time"`

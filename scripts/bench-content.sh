@@ -1,23 +1,33 @@
 #!/usr/bin/env bash
 # bench-content.sh: charter's content projection against rulesync and ruler.
 #
-# One library (300 rules, 100 skills with 3 files each besides SKILL.md, 100
-# commands) is generated in all three source layouts (.charter/, .rulesync/,
+# One library (RULES rules, default 300, and a third as many skills, with 3
+# files each besides SKILL.md, and commands) is generated in all three source layouts (.charter/, .rulesync/,
 # .ruler/) and projected to claude, codex, cursor and copilot at project level
 # by each tool: cold (a fresh copy of the sources) and no-change (the same
 # command again at once). Tools run interleaved, round after round, with
-# `cp -r` of the .charter source tree in the same rounds as the baseline;
-# medians are reported as ratios, with peak RSS and the files and bytes each
+# `cp -r` of the .charter source tree in the same rounds as the baseline,
+# and two floors measured on charter's own output in the same rounds: a
+# copy of it with its data made durable (`cp -r` then `sync -f`, syncfs:
+# the floor of a cold run) and a stat walk of it (`find -printf` of size,
+# mtime and inode: the floor of a no-change run); medians are reported as
+# ratios, with peak RSS and the files and bytes each
 # run wrote (regular files whose mtime is newer than a mark set before it).
 #
 # Usage: scripts/bench-content.sh [rounds]      (default 5)
 # BENCH_DIR=dir keeps the scratch folder (default: a new one under /tmp);
+# CHARTER_BIN=file runs that binary instead of building the clone's tree.
 # PEERS_DIR=dir reuses an npm folder that already holds both peers.
+# RULES=n sizes the library; TOOLS="charter" leaves the peers out (their
+# runs take minutes at thousands of rules).
 # Needs: go, npm (node 22 or later is installed from npm for rulesync when the
 # system's node is older), GNU time (/usr/bin/time) or Linux /proc.
 set -euo pipefail
 
 ROUNDS=${1:-5}
+RULES=${RULES:-300}
+NS=$((RULES / 3))
+read -ra tools <<<"${TOOLS:-charter rulesync ruler}"
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${BENCH_DIR:-$(mktemp -d /tmp/bench-content.XXXXXX)}
 PEERS=${PEERS_DIR:-$WORK/peers}
@@ -26,16 +36,23 @@ PEERS=${PEERS_DIR:-$WORK/peers}
 # over every inode freed in the last minute, or the last six while its
 # inode table block is dirty, when it allocates one (recently_deleted), so
 # a mass delete slows whoever creates files in the next minutes.
-stale=$(find "$WORK/run" -maxdepth 1 -name '*-[0-9]*' 2>/dev/null | head -n1)
+stale=$(find "$WORK/run" -maxdepth 1 -name '*-[0-9]*' 2>/dev/null | head -n1 || true)
 rm -rf "$WORK/run"/*-[0-9]*
 mkdir -p "$WORK/bin" "$WORK/src" "$WORK/run" "$WORK/home" "$PEERS"
 log() { printf '%s\n' "$*" >&2; }
 
 # --- tools -------------------------------------------------------------------
-log "building charter"
-(cd "$REPO" && go build -o "$WORK/bin/charter" ./cmd/charter)
+if [ -n "${CHARTER_BIN:-}" ]; then # a binary built elsewhere (another commit)
+	cp "$CHARTER_BIN" "$WORK/bin/charter"
+else
+	log "building charter"
+	(cd "$REPO" && go build -o "$WORK/bin/charter" ./cmd/charter)
+fi
 
-if [ ! -x "$PEERS/node_modules/.bin/rulesync" ] || [ ! -x "$PEERS/node_modules/.bin/ruler" ]; then
+RULESYNC_V=- RULER_V=-
+peers=0
+case " ${tools[*]} " in *" rulesync "* | *" ruler "*) peers=1 ;; esac
+if [ "$peers" = 1 ] && { [ ! -x "$PEERS/node_modules/.bin/rulesync" ] || [ ! -x "$PEERS/node_modules/.bin/ruler" ]; }; then
 	log "installing rulesync and @intellectronica/ruler into $PEERS"
 	(cd "$PEERS" && { [ -f package.json ] || npm init -y >/dev/null; } &&
 		node_major=$(node -p 'process.versions.node.split(".")[0]') &&
@@ -43,8 +60,10 @@ if [ ! -x "$PEERS/node_modules/.bin/rulesync" ] || [ ! -x "$PEERS/node_modules/.
 		PATH="$PEERS/node_modules/.bin:$PATH" npm install --no-audit --no-fund --silent rulesync@latest @intellectronica/ruler@latest)
 fi
 export PATH="$PEERS/node_modules/.bin:$PATH" # node 22 first, when installed here
-RULESYNC_V=$(rulesync --version)
-RULER_V=$(ruler --version)
+if [ "$peers" = 1 ]; then
+	RULESYNC_V=$(rulesync --version)
+	RULER_V=$(ruler --version)
+fi
 log "charter $(git -C "$REPO" rev-parse --short HEAD), rulesync $RULESYNC_V, ruler $RULER_V, node $(node --version)"
 
 TIME=""
@@ -62,13 +81,13 @@ gen() {
 	# Written over in place, never deleted (see the note on deletes above).
 	mkdir -p "$c"/{rules,skills,commands} "$r"/{rules,skills,commands} "$u"/{rules,skills}
 	local i n g
-	for i in $(seq -w 0 299); do
+	for i in $(seq -w 0 $((RULES - 1))); do
 		n=rule-$i g="src/p$((10#$i % 7))/**/*.go"
 		printf -- '---\ndescription: rule %s\nglobs: ["%s"]\n---\n%s' "$i" "$g" "$body" >"$c/rules/$n.md"
 		printf -- '---\nroot: false\ntargets: ["*"]\ndescription: "rule %s"\nglobs: ["%s"]\n---\n%s' "$i" "$g" "$body" >"$r/rules/$n.md"
 		printf -- '# %s (applies to %s)\n\n%s' "$n" "$g" "$body" >"$u/rules/$n.md" # ruler has no globs
 	done
-	for i in $(seq -w 0 99); do
+	for i in $(seq -w 0 $((NS - 1))); do
 		n=skill-$i
 		for d in "$c/skills/$n" "$r/skills/$n" "$u/skills/$n"; do
 			mkdir -p "$d/b"
@@ -139,7 +158,6 @@ export -f charter_cmd rulesync_cmd ruler_cmd
 export WORK
 
 : >"$WORK/results"
-tools=(charter rulesync ruler)
 for round in $(seq "$ROUNDS"); do
 	log "round $round/$ROUNDS"
 	# Nothing is deleted until the end: ext4 scans past recently deleted
@@ -148,13 +166,21 @@ for round in $(seq "$ROUNDS"); do
 	mkdir "$WORK/run/cp-$round"
 	run cp "$WORK/run/cp-$round" cp -r "$WORK/src/charter/.charter" .
 	# a different tool goes first each round
-	for k in 0 1 2; do
-		t=${tools[$(((round + k) % 3))]}
+	for k in "${!tools[@]}"; do
+		t=${tools[$(((round + k) % ${#tools[@]}))]}
 		d=$WORK/run/$t-$round
 		cp -r "$WORK/src/$t" "$d"
 		(cd "$d" && git init -q .) # a project, as in real use
 		run "$t-cold" "$d" bash -c "${t}_cmd"
 		run "$t-nochange" "$d" bash -c "${t}_cmd"
+		if [ "$t" = charter ]; then
+			# the floors, on this round's output (the sources and .git left out)
+			mkdir "$WORK/run/out-$round"
+			(cd "$d" && find . -mindepth 1 -maxdepth 1 ! -name .charter ! -name .git -exec cp -r {} "$WORK/run/out-$round/" \;)
+			mkdir "$WORK/run/cpout-$round"
+			run cpout "$WORK/run/cpout-$round" bash -c "cp -r '$WORK/run/out-$round/.' . && sync -f ."
+			run statwalk "$d" find . -path ./.charter -prune -o -path ./.git -prune -o -type f -printf '%s %T@ %i\n'
+		fi
 	done
 done
 
@@ -163,19 +189,20 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else prin
 col() { awk -v n="$1" -v c="$2" '$1==n {print $c}' "$WORK/results" | median; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.3f", a/b; else print "-"}'; }
 declare -A T
-for n in cp charter-cold charter-nochange rulesync-cold rulesync-nochange ruler-cold ruler-nochange; do
+for n in cp cpout statwalk charter-cold charter-nochange rulesync-cold rulesync-nochange ruler-cold ruler-nochange; do
 	T[$n]=$(col "$n" 2)
 done
 echo
-echo "library: 300 rules, 100 skills x (SKILL.md + 3 files), 100 commands -> claude, codex, cursor, copilot (project level)"
+echo "library: $RULES rules, $NS skills x (SKILL.md + 3 files), $NS commands -> claude, codex, cursor, copilot (project level)"
 echo "rounds: $ROUNDS (medians); rulesync $RULESYNC_V, ruler $RULER_V, node $(node --version); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 printf '%-18s %9s %8s %10s %7s %11s %6s\n' run "ms" "÷cp" "peakRSS_KB" files bytes exit
-for n in cp charter-cold rulesync-cold ruler-cold charter-nochange rulesync-nochange ruler-nochange; do
+for n in cp cpout statwalk charter-cold rulesync-cold ruler-cold charter-nochange rulesync-nochange ruler-nochange; do
 	printf '%-18s %9s %8s %10s %7s %11s %6s\n' "$n" "${T[$n]}" "$(ratio "${T[$n]}" "${T[cp]}")" \
 		"$(col "$n" 3)" "$(col "$n" 4)" "$(col "$n" 5)" "$(awk -v n="$n" '$1==n {print $6}' "$WORK/results" | sort -u | tr '\n' ' ')"
 done
 echo
+echo "charter cold ÷ copy+syncfs of its output: $(ratio "${T[charter-cold]}" "${T[cpout]}")   charter no-change ÷ stat walk of its output: $(ratio "${T[charter-nochange]}" "${T[statwalk]}")"
 for m in cold nochange; do
 	echo "charter ÷ rulesync ($m): $(ratio "${T[charter-$m]}" "${T[rulesync-$m]}")   charter ÷ ruler ($m): $(ratio "${T[charter-$m]}" "${T[ruler-$m]}")"
 done

@@ -14,7 +14,7 @@ import (
 
 // ApplyCmd renders this scope's settings into each agent's instruction file.
 type ApplyCmd struct {
-	Agent         []string `name:"agent" sep:"," placeholder:"${agents}" help:"Agents to write for (default: the active profile's agent, else every agent whose directory exists; with --project: CLAUDE.md, AGENTS.md and every agent file already in the project)." complete:"agent"`
+	Agent         []string `name:"agent" sep:"," placeholder:"AGENT" help:"Agents to write for, by name (charter agents lists them) or all (default: the active profile's agent, else every agent whose directory exists; with --project: CLAUDE.md, AGENTS.md and every agent file already in the project)." complete:"agent"`
 	Project       bool     `name:"project" help:"Write the project's instruction files (and charter's entry in its .mcp.json) from the project's effective settings, instead of the user-level ones."`
 	DryRun        bool     `name:"dry-run" help:"Print a unified diff of what would change; write nothing."`
 	Check         bool     `name:"check" help:"Write nothing; exit 5 when an agent file is out of date (for hooks and CI)."`

@@ -136,7 +136,7 @@ func TestApplyTableEntry(t *testing.T) {
 	if doc.Agents[len(doc.Agents)-1] != "zork" || len(doc.Targets) != 1 || doc.Targets[0].Path != filepath.Join(home, ".zork", "ZORK.md") || doc.Targets[0].State != "written" {
 		t.Errorf("report %s", r.stdout)
 	}
-	if r := exec("apply", "--help"); !strings.Contains(r.stdout, "|zork|all") {
-		t.Errorf("help does not name zork:\n%s", r.stdout)
+	if r := exec("agents"); !strings.Contains(r.stdout, "\nzork ") {
+		t.Errorf("charter agents does not name zork:\n%s", r.stdout)
 	}
 }

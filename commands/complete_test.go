@@ -31,7 +31,7 @@ func TestComplete(t *testing.T) {
 		words []string
 		want  string // the values, space-separated
 	}{
-		{[]string{""}, "detect dismiss ping settings serve apply mcp doctor gate trust profiles rules skills commands subagents sources import completion help man version"},
+		{[]string{""}, "detect dismiss ping settings serve apply mcp doctor gate trust agents profiles rules skills commands subagents sources import completion help man version"},
 		{[]string{"se"}, "settings serve"},
 		{[]string{"settings", ""}, "list get set unset path edit schema"},
 		{[]string{"settings", "s"}, "set schema"},
@@ -52,19 +52,19 @@ func TestComplete(t *testing.T) {
 		{[]string{"settings", "list", "--show-origin", "--"}, "--config-root --json --version --project-dir --no-project"},
 		{[]string{"--"}, "--config-root --json --version --project-dir --no-project"},
 		{[]string{"apply", "--d"}, "--dry-run"},
-		{[]string{"apply", "--agent", ""}, "claude codex gemini cursor copilot all"},
-		{[]string{"apply", "--agent", "claude,"}, "claude,codex claude,gemini claude,cursor claude,copilot claude,all"},
-		{[]string{"apply", "--agent=c"}, "--agent=claude --agent=codex --agent=cursor --agent=copilot"},
+		{[]string{"apply", "--agent", ""}, "claude codex gemini cursor copilot antigravity windsurf cline roo kilo augment kiro continue qwen junie opencode amp zed warp goose crush droid jules all"},
+		{[]string{"apply", "--agent", "claude,"}, "claude,codex claude,gemini claude,cursor claude,copilot claude,antigravity claude,windsurf claude,cline claude,roo claude,kilo claude,augment claude,kiro claude,continue claude,qwen claude,junie claude,opencode claude,amp claude,zed claude,warp claude,goose claude,crush claude,droid claude,jules claude,all"},
+		{[]string{"apply", "--agent=c"}, "--agent=claude --agent=codex --agent=cursor --agent=copilot --agent=cline --agent=continue --agent=crush"},
 		{[]string{"ping", "--require", ""}, "configRoot policy projectLayer"},
 		{[]string{"dismiss", ""}, "agent-switch"},
 		{[]string{"completion", ""}, "bash zsh fish powershell"},
-		{[]string{"help", ""}, "detect dismiss ping settings serve apply mcp doctor gate trust profiles rules skills commands subagents sources import completion help man version"},
+		{[]string{"help", ""}, "detect dismiss ping settings serve apply mcp doctor gate trust agents profiles rules skills commands subagents sources import completion help man version"},
 		{[]string{"help", "settings", "u"}, "unset"},
 		{[]string{"--config-root", ""}, ":dirs"},
 		{[]string{"--config-root=/tm"}, ":dirs"},
 		{[]string{"detect", ""}, ""},
 		{[]string{"bogus", ""}, ""},
-		{[]string{`""`}, "detect dismiss ping settings serve apply mcp doctor gate trust profiles rules skills commands subagents sources import completion help man version"},
+		{[]string{`""`}, "detect dismiss ping settings serve apply mcp doctor gate trust agents profiles rules skills commands subagents sources import completion help man version"},
 	} {
 		if got := strings.Join(complete(t, c.words...), " "); got != c.want {
 			t.Errorf("%q:\n got: %s\nwant: %s", c.words, got, c.want)

@@ -15,6 +15,7 @@ import (
 var exportedVars = map[string]string{
 	"core.ErrNoHome":                    "a sentinel error, matched with errors.Is",
 	"core/sources.ErrNoGit":             "a sentinel error, matched with errors.Is",
+	"core/sources.ErrNotCached":         "a sentinel error, matched with errors.Is",
 	"core/session.ErrNoProject":         "a sentinel error, matched with errors.Is: each skin names the project in its own words",
 	"helpers/decmath.ErrNotNumeric":     "a sentinel error, matched with errors.Is",
 	"helpers/decmath.ErrDivisionByZero": "a sentinel error, matched with errors.Is",

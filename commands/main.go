@@ -11,7 +11,6 @@ import (
 	"reflect"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +87,7 @@ type CLI struct {
 	Doctor   DoctorCmd   `cmd:"" help:"Check the whole setup: companion, profile, config root, settings files, shared links, server, agent files."`
 	Gate     GateCmd     `cmd:"" help:"Run the quality gates; the agents' hooks that enforce them."`
 	Trust    TrustCmd    `cmd:"" help:"Trust the project's own gate commands after showing them (--revoke, --list)."`
+	Agents   AgentsCmd   `cmd:"" help:"List the agents charter knows, where each keeps rules, skills, commands and subagents, and what each reads (--json: the whole table)."`
 	Profiles ProfilesCmd `cmd:"" help:"List agent-switch's profiles with charter's settings for each; move settings after a rename."`
 
 	Rules     RulesCmd     `cmd:"" help:"List, show and scaffold the rules charter projects into the agents."`
@@ -274,7 +274,7 @@ func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
 		kong.Exit(func(c int) { panic(exitQuietly(ExitCode(c))) }),
 		kong.Bind(a, a.Build),
 		kong.BindTo(ctx, (*context.Context)(nil)),
-		kong.Vars{"version": a.Build.Version, "agents": strings.Join(append(a.Sys.AgentNames(), "all"), "|")},
+		kong.Vars{"version": a.Build.Version},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Help(a.helpPrinter),
 		kong.Groups{"more": "More:", "global": "Global flags:"},

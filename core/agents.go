@@ -46,7 +46,10 @@ type Agent struct {
 	// default even before it exists (CLAUDE.md and AGENTS.md, the files most
 	// agents read); other agents' project files only when already there.
 	ProjectAlways bool
-	Format        Format
+	// Format is how charter writes the project file; at user level the
+	// file is the person's, a block in it, unless UserFormat says
+	// otherwise (Roo's rules/charter.md, charter's whole).
+	Format, UserFormat Format
 	// Reads are the places the agent loads at project level, its own and
 	// other agents' (SPEC §12: each agent sees each item once; apply's
 	// placement reads them). Measured with the real agents where they are
@@ -105,6 +108,17 @@ type Place struct {
 // Retired is a place an agent no longer reads.
 type Retired struct {
 	Level, Kind, Dir, Ext string
+}
+
+// FormatAt is how charter writes the agent's instruction file at level.
+func (a Agent) FormatAt(level string) Format {
+	switch {
+	case level == "project":
+		return a.Format
+	case a.UserFormat != "":
+		return a.UserFormat
+	}
+	return FormatBlock
 }
 
 // Of is the place of kind k ("rule", "skill", "command", "subagent").

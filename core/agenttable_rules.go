@@ -22,7 +22,7 @@ func rulesAgents() []Agent {
 				Commands: Place{".clinerules/workflows/", ".md", "md"}},
 			Scoping: "paths: list in .clinerules/*.md", Trust: "none documented", NPM: "cline", Verified: "documentation",
 			Docs: []string{"https://docs.cline.bot/features/cline-rules/overview", "https://docs.cline.bot/features/slash-commands/workflows"}},
-		{Name: "roo", Display: "Roo Code", DefaultDir: ".roo", UserFile: "rules/charter.md", ProjectFile: ".roo/rules/charter.md", Format: FormatRules,
+		{Name: "roo", Display: "Roo Code", DefaultDir: ".roo", UserFile: "rules/charter.md", ProjectFile: ".roo/rules/charter.md", Format: FormatRules, UserFormat: FormatRules,
 			Reads: []Read{{Path: ".roo/rules/"}, {Path: "AGENTS.md"}},
 			User:  Places{Rules: Place{"rules/", ".md", "plain"}, Skills: Place{Dir: "skills/"}, Commands: Place{"commands/", ".md", "md"}},
 			Project: Places{Rules: Place{".roo/rules/", ".md", "plain"}, Skills: Place{Dir: ".roo/skills/"},

@@ -18,7 +18,7 @@ const (
 
 // agentFlag is how a person chooses agents on the command line.
 func agentFlag(sys *core.System) string {
-	return "--agent " + strings.Join(append(sys.AgentNames(), All), "|")
+	return "--agent NAME (`charter agents` lists them) or --agent all"
 }
 
 // fileAt is the agent's file name at a level, "" when it reads none there.
@@ -65,7 +65,9 @@ func selectAgents(sys *core.System, names []string, level string, proj *core.Pro
 		if fi, err := sys.Fs.Stat(dir); err == nil && fi.IsDir() {
 			out = append(out, a)
 		}
-		dirs = append(dirs, dir)
+		if !slices.Contains(dirs, dir) {
+			dirs = append(dirs, dir)
+		}
 	}
 	if len(out) == 0 {
 		return nil, core.Errorf(core.CodeNoAgent, "no agent directory found (%s): choose an agent with %s", strings.Join(dirs, ", "), agentFlag(sys))
@@ -104,7 +106,7 @@ func namedAgents(sys *core.System, names []string, level string) ([]core.Agent, 
 		switch {
 		case n == All:
 		case !ok:
-			return nil, core.Errorf(core.CodeUnknownAgent, "unknown agent %q: choose %s", n, strings.Join(append(sys.AgentNames(), All), ", "))
+			return nil, core.Errorf(core.CodeUnknownAgent, "unknown agent %q: choose one that `charter agents` lists, or all", n)
 		case fileAt(a, level) == "" && level == LevelUser:
 			return nil, core.Errorf(core.CodeUnknownAgent, "%s reads no user-level instruction file, only %s in a project: run `charter apply --project --agent %s`", n, a.ProjectFile, n)
 		case fileAt(a, level) == "":
@@ -126,10 +128,14 @@ func namedAgents(sys *core.System, names []string, level string) ([]core.Agent, 
 // already (for a rules file charter owns whole, whose rules directory is).
 func projectAgents(sys *core.System, proj *core.Project) []core.Agent {
 	var out []core.Agent
+	// A file several agents read as their own (AGENTS.md) is a sign of
+	// the first of them in the table only.
+	seen := map[string]bool{}
 	for _, a := range sys.Agents() {
-		if a.ProjectFile == "" {
+		if a.ProjectFile == "" || seen[a.ProjectFile] {
 			continue
 		}
+		seen[a.ProjectFile] = true
 		p := sys.ProjectPath(a, proj.Dir)
 		if a.ProjectAlways || exists(sys, p) || (a.Format == core.FormatRules && exists(sys, sys.Paths.Dir(p))) {
 			out = append(out, a)

@@ -66,7 +66,7 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 	if level == LevelUser {
 		sel, full.Skipped = profileSkips(sys, sel, req.Agents)
 		var shared []Result
-		sel, shared = sharedUserFiles(sys, sel)
+		sel, shared = sharedUserFiles(sys, sel, len(req.Agents) > 0)
 		full.Skipped = append(full.Skipped, shared...)
 	}
 	var where map[string]placement

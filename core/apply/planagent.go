@@ -38,9 +38,10 @@ func (pa *planAgents) targets(a core.Agent, pl placement) ([]Target, error) {
 			return nil, err
 		}
 	}
-	r, ok := renderers[a.Format]
+	format := a.FormatAt(level)
+	r, ok := renderers[format]
 	if !ok {
-		return nil, fmt.Errorf("agent %s: no renderer for format %q", a.Name, a.Format)
+		return nil, fmt.Errorf("agent %s: no renderer for format %q", a.Name, format)
 	}
 	path := t.Path
 	var lib Library
@@ -72,7 +73,7 @@ func (pa *planAgents) targets(a core.Agent, pl placement) ([]Target, error) {
 			block = importBlock(pl.file, pl.via)
 		}
 		t.edit = func(old []byte) ([][]byte, error) { return r(a, path, old, block) }
-		if a.Format == core.FormatBlock {
+		if format == core.FormatBlock {
 			t.block = block
 		}
 		out = append([]Target{t}, out...)

@@ -69,14 +69,18 @@ func MixedProfiles(sys *core.System, names []string) error {
 
 // sharedUserFiles leaves out of sel each agent whose user-level file is
 // one an agent before it writes (Antigravity and Gemini CLI both read
-// ~/.gemini/GEMINI.md): one block there, reported with the reason.
-func sharedUserFiles(sys *core.System, sel []core.Agent) ([]core.Agent, []Result) {
+// ~/.gemini/GEMINI.md): one block there, reported with the reason when
+// the agent was asked for by name (or all).
+func sharedUserFiles(sys *core.System, sel []core.Agent, named bool) ([]core.Agent, []Result) {
 	var keep []core.Agent
 	var out []Result
 	owner := map[string]string{}
 	for _, a := range sel {
 		p, err := sys.UserPath(a)
 		if err == nil && p != "" && owner[p] != "" {
+			if !named {
+				continue
+			}
 			out = append(out, Result{Agent: a.Name, Level: LevelUser, Path: p, State: StateSkipped,
 				Reason: fmt.Sprintf("%s reads %s, where charter writes one block, for %s", a.Name, p, owner[p])})
 			continue

@@ -16,7 +16,7 @@ func Files(sys *core.System, agents []string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	sel, _ = sharedUserFiles(sys, sel)
+	sel, _ = sharedUserFiles(sys, sel, false)
 	out := make([]File, 0, len(sel))
 	for _, a := range sel {
 		p, err := sys.UserPath(a)

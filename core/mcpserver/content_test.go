@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentkit/charter/core"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -77,7 +78,13 @@ func TestContentTools(t *testing.T) {
 	}
 	var cmd session.ContentBody
 	structured(t, call(t, cs, "command_get", map[string]any{"name": "ship"}), &cmd)
-	if cmd.Body != "Ship $ARGUMENTS.\n" || cmd.State != "active" || !reflect.DeepEqual(cmd.ReceivedBy, []string{"claude", "gemini"}) {
+	var withCommands []string // every agent with a user-level place for commands
+	for _, a := range core.DefaultAgents() {
+		if a.User.Commands.Dir != "" {
+			withCommands = append(withCommands, a.Name)
+		}
+	}
+	if cmd.Body != "Ship $ARGUMENTS.\n" || cmd.State != "active" || !reflect.DeepEqual(cmd.ReceivedBy, withCommands) || withCommands[0] != "claude" {
 		t.Errorf("command_get %+v", cmd)
 	}
 	var rule session.ContentBody

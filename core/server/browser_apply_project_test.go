@@ -83,7 +83,7 @@ func TestBrowserApplyProject(t *testing.T) {
 		t.Errorf("GEMINI.md exists without the block: %q, want outdated", got)
 	}
 	// The table's test-only entry is named by the panel, from the report.
-	if got := p.text("#apply-agents"); got != "Agents charter knows: claude, codex, gemini, cursor, copilot, zork." {
+	if got := p.text("#apply-agents"); got != "Agents charter knows: "+strings.Join(e.sys.AgentNames(), ", ")+"." || !strings.HasSuffix(got, ", zork.") {
 		t.Errorf("known agents %q", got)
 	}
 	// The user part lists only the user-level files.
@@ -143,21 +143,20 @@ func TestBrowserApplyProjectShared(t *testing.T) {
 	repo := filepath.Join(e.home, ".agent-switch", "projects", "shop")
 	// The link stays inside the project (one leading out is refused as
 	// outside_project) but lies in the companion tree: a shared write.
-	shared := filepath.Join(repo, "AGENTS.md")
+	// AGENTS.md is a link to Copilot's file: one file, which Codex's row
+	// writes (Copilot reads it: placement serves it from there).
+	shared := filepath.Join(repo, ".github", "copilot-instructions.md")
 	before := "# shared by every profile\n"
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "")
 	coretest.WriteFile(t, shared, before)
-	link := filepath.Join(repo, ".github", "copilot-instructions.md")
-	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join("..", "AGENTS.md"), link); err != nil {
+	link := filepath.Join(repo, "AGENTS.md")
+	if err := os.Symlink(filepath.Join(".github", "copilot-instructions.md"), link); err != nil {
 		t.Skip("no symlinks here:", err)
 	}
 	srv := e.startProject(t, repo)
 	p.open(srv.HubURL())
-	p.wait("the project's files", projectState("copilot")+` === 'outdated'`)
-	if !p.visible(`#apply-project-targets [data-agent="copilot"] .apply-shared`) {
+	p.wait("the project's files", projectState("codex")+` === 'outdated'`)
+	if !p.visible(`#apply-project-targets [data-agent="codex"] .apply-shared`) {
 		t.Error("the project part does not say the file is shared")
 	}
 	// No agent directory at user level: that part explains, the project's works.
@@ -169,8 +168,8 @@ func TestBrowserApplyProjectShared(t *testing.T) {
 	p.sharedDialog(link)
 	p.do(chromedp.Click(chromedp.ID("shared-cancel")))
 	p.wait("the cancel note", `document.querySelector('#apply-project-status').textContent.startsWith('Not applied')`)
-	if got := js[string](p, projectState("copilot")); got != "blocked" {
-		t.Errorf("copilot is %q after Cancel, want blocked", got)
+	if got := js[string](p, projectState("codex")); got != "blocked" {
+		t.Errorf("codex is %q after Cancel, want blocked", got)
 	}
 	if got := js[string](p, `document.activeElement.id`); got != "apply-project" {
 		t.Errorf("focus on %q after Cancel, want back on the project's apply button", got)
@@ -186,14 +185,12 @@ func TestBrowserApplyProjectShared(t *testing.T) {
 	p.clickProjectApply()
 	p.sharedDialog(link)
 	p.do(chromedp.Click(chromedp.ID("shared-write")))
-	// AGENTS.md is one file with one block: Codex's row writes it, and
-	// Copilot's, through the link, finds it current.
-	p.wait("the confirmed write", `['written', 'current'].includes(`+projectState("copilot")+`)`)
+	p.wait("the confirmed write", projectState("codex")+` === 'written'`)
 	got, _ := os.ReadFile(shared)
 	if !strings.HasPrefix(string(got), before+"\n"+apply.BeginMarker+"\n") || !strings.Contains(string(got), "for this project.") {
 		t.Errorf("not written through the link:\n%s", got)
 	}
-	if target, err := os.Readlink(link); err != nil || target != filepath.Join("..", "AGENTS.md") {
+	if target, err := os.Readlink(link); err != nil || target != filepath.Join(".github", "copilot-instructions.md") {
 		t.Errorf("link not intact: %q %v", target, err)
 	}
 }

@@ -2,9 +2,11 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/agentkit/charter/core"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,12 +60,19 @@ func TestContentList(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("items\n got %v\nwant %v", got, want)
 	}
-	// Codex and Gemini keep project rules in their block; every project agent gets it.
-	if rb := by["go-style"].ReceivedBy; !reflect.DeepEqual(rb, []string{"claude", "codex", "gemini", "cursor", "copilot"}) {
+	// A rule reaches every agent with a rules folder or its block at that
+	// level: in a project all of them, at user level not Cursor.
+	var project, user []string
+	for _, a := range core.DefaultAgents() {
+		project = append(project, a.Name)
+		if a.User.Rules.Dir != "" || a.User.RulesInBlock {
+			user = append(user, a.Name)
+		}
+	}
+	if rb := by["go-style"].ReceivedBy; !reflect.DeepEqual(rb, project) {
 		t.Errorf("go-style receivedBy %v", rb)
 	}
-	// At user level Cursor and Copilot have no folder.
-	if rb := by["tone"].ReceivedBy; !reflect.DeepEqual(rb, []string{"claude", "codex", "gemini", "copilot"}) {
+	if rb := by["tone"].ReceivedBy; !reflect.DeepEqual(rb, user) || slices.Contains(rb, "cursor") || !slices.Contains(rb, "copilot") {
 		t.Errorf("tone receivedBy %v", rb)
 	}
 	if by["tone"].Tier != "balanced" || by["go-style"].Description != "Go style" {

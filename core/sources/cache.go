@@ -147,7 +147,7 @@ func (c *Cache) Ensure(ctx context.Context, p Pin) (string, error) {
 
 // ErrNotCached is a pinned tree missing from the cache where the reader
 // may not fetch (the hub, MCP, doctor).
-var ErrNotCached = errors.New("not in charter's cache yet")
+var ErrNotCached = core.Errorf(core.CodeNotFound, "not in charter's cache yet")
 
 // Cached reports whether p's tree is in the cache as pinned, without git.
 func (c *Cache) Cached(p Pin) bool {

@@ -63,8 +63,12 @@ type Agent struct {
 	// User and Project are where the agent keeps each kind at each level.
 	User, Project Places
 	// Retired are places the agent read once and reads no more: nothing
-	// is written there, but a file charter recorded there is pruned.
+	// is written there, but a file charter recorded there is pruned, and
+	// import still reads it.
 	Retired []Retired
+	// ImportAlso are places the agent reads that charter does not write
+	// (Copilot's .github/skills/): import reads them too.
+	ImportAlso []Retired
 	// Limit is the documented cap in bytes on the instructions the agent
 	// always loads (Codex: 32 KiB of AGENTS.md), 0 for none.
 	Limit int
@@ -105,9 +109,10 @@ type Place struct {
 	Format string // how projection writes a file there (its renderer)
 }
 
-// Retired is a place an agent no longer reads.
+// Retired is a place of one kind at one level: one an agent no longer
+// reads, or one only import reads (Format: how import reads a file there).
 type Retired struct {
-	Level, Kind, Dir, Ext string
+	Level, Kind, Dir, Ext, Format string
 }
 
 // FormatAt is how charter writes the agent's instruction file at level.

@@ -42,7 +42,7 @@ func measuredAgents() []Agent {
 			User:  Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, Subagents: Place{"agents/", ".toml", "codex"}},
 			Project: Places{RulesInBlock: true, Skills: Place{Dir: ".agents/skills/"},
 				Subagents: Place{".codex/agents/", ".toml", "codex"}},
-			Retired: []Retired{{Level: "user", Kind: "command", Dir: "prompts/", Ext: ".md"}},
+			Retired: []Retired{{Level: "user", Kind: "command", Dir: "prompts/", Ext: ".md", Format: "md"}},
 			Limit:   32 << 10, Scoping: "none: rules are written out in AGENTS.md with the globs they are meant for",
 			Trust: "project config and hooks only in a trusted project; a hook runs once reviewed (/hooks)",
 			Hooks: "codex", NPM: "@openai/codex", Verified: "real agent 0.169.0",
@@ -73,7 +73,8 @@ func measuredAgents() []Agent {
 			Reads: []Read{{Path: ".cursor/rules/", Scoped: true}, {Path: "AGENTS.md"}},
 			Project: Places{Rules: Place{".cursor/rules/", ".mdc", "cursor"}, Skills: Place{Dir: ".agents/skills/"},
 				Commands: Place{".cursor/commands/", ".md", "plain"}, Subagents: Place{".cursor/agents/", ".md", "cursor"}},
-			Scoping: "globs with alwaysApply: false in .cursor/rules/*.mdc", Trust: "none documented for rules",
+			ImportAlso: []Retired{{Level: "project", Kind: "skill", Dir: ".cursor/skills/"}},
+			Scoping:    "globs with alwaysApply: false in .cursor/rules/*.mdc", Trust: "none documented for rules",
 			Verified: "documentation (its CLI is not on npm)",
 			Docs:     []string{"https://cursor.com/docs/context/rules", "https://cursor.com/docs/agent/chat/commands", "https://cursor.com/docs/context/skills"}},
 		// Copilot CLI reads .claude/commands/*.md as skills and no
@@ -87,7 +88,8 @@ func measuredAgents() []Agent {
 				Subagents: Place{"agents/", ".agent.md", "copilot"}},
 			Project: Places{Rules: Place{".github/instructions/", ".instructions.md", "copilot"}, Skills: Place{Dir: ".agents/skills/"},
 				Commands: Place{".claude/commands/", ".md", "md"}, Subagents: Place{".github/agents/", ".agent.md", "copilot"}},
-			Retired: []Retired{{Level: "project", Kind: "command", Dir: ".github/prompts/", Ext: ".prompt.md"}},
+			Retired:    []Retired{{Level: "project", Kind: "command", Dir: ".github/prompts/", Ext: ".prompt.md", Format: "copilot-prompt"}},
+			ImportAlso: []Retired{{Level: "project", Kind: "skill", Dir: ".github/skills/"}},
 			Tools: map[string]string{ // custom agents configuration: tool aliases
 				"bash": "execute", "shell": "execute", "powershell": "execute", "read": "read", "notebookread": "read",
 				"edit": "edit", "multiedit": "edit", "write": "edit", "notebookedit": "edit", "grep": "search", "glob": "search",

@@ -22,49 +22,9 @@ type spot struct {
 	subdirs bool     // a subfolder is reported, not passed over
 }
 
-// spotsOf says where each source keeps each kind, by level: the places
-// charter's projector writes (core/projection), so that what is imported
-// is what apply then owns, plus the peers' source folders.
+// spotsOf says where each peer keeps each kind, by level; an agent's
+// places come from the agent table (table.go).
 var spotsOf = map[string]map[string][]spot{
-	"claude": {
-		content.LevelUser:    claude(""),
-		content.LevelProject: claude(".claude/"),
-	},
-	"codex": {
-		content.LevelUser: {
-			{agent: "codex", kind: content.KindSkill, dir: "skills"},
-			{agent: "codex", kind: content.KindCommand, dir: "prompts", suffix: ".md", convert: verbatim},
-		},
-		content.LevelProject: {{agent: "codex", kind: content.KindSkill, dir: ".agents/skills"}},
-	},
-	"gemini": {
-		content.LevelUser: {
-			{agent: "gemini", kind: content.KindSkill, dir: "skills"},
-			{agent: "gemini", kind: content.KindCommand, dir: "commands", suffix: ".toml", convert: geminiCommand},
-			{agent: "gemini", kind: content.KindSubagent, dir: "agents", suffix: ".md", convert: subagent},
-		},
-		content.LevelProject: {
-			{agent: "gemini", kind: content.KindSkill, dir: ".agents/skills"},
-			{agent: "gemini", kind: content.KindCommand, dir: ".gemini/commands", suffix: ".toml", convert: geminiCommand},
-			{agent: "gemini", kind: content.KindSubagent, dir: ".gemini/agents", suffix: ".md", convert: subagent},
-		},
-	},
-	"cursor": {content.LevelProject: {
-		{agent: "cursor", kind: content.KindRule, dir: ".cursor/rules", suffix: ".mdc", convert: cursorRule, ignore: []string{"charter.mdc"}},
-		{agent: "cursor", kind: content.KindSkill, dir: ".cursor/skills"},
-		{agent: "cursor", kind: content.KindCommand, dir: ".cursor/commands", suffix: ".md", convert: plain},
-		{agent: "cursor", kind: content.KindSubagent, dir: ".cursor/agents", suffix: ".md", convert: subagent},
-	}},
-	"copilot": {content.LevelUser: {
-		{agent: "copilot", kind: content.KindRule, dir: "instructions", suffix: ".instructions.md", convert: copilotRule},
-		{agent: "copilot", kind: content.KindSkill, dir: "skills"},
-		{agent: "copilot", kind: content.KindSubagent, dir: "agents", suffix: ".agent.md", convert: subagent},
-	}, content.LevelProject: {
-		{agent: "copilot", kind: content.KindRule, dir: ".github/instructions", suffix: ".instructions.md", convert: copilotRule},
-		{agent: "copilot", kind: content.KindSkill, dir: ".github/skills"},
-		{agent: "copilot", kind: content.KindCommand, dir: ".github/prompts", suffix: ".prompt.md", convert: copilotPrompt},
-		{agent: "copilot", kind: content.KindSubagent, dir: ".github/agents", suffix: ".agent.md", convert: subagent},
-	}},
 	"rulesync": {content.LevelProject: {
 		{kind: content.KindRule, dir: ".rulesync/rules", suffix: ".md", convert: rulesyncRule, subdirs: true},
 		{kind: content.KindSkill, dir: ".rulesync/skills"},
@@ -76,15 +36,6 @@ var spotsOf = map[string]map[string][]spot{
 		{kind: content.KindSkill, dir: ".ruler/skills"},
 		{kind: content.KindSubagent, dir: ".ruler/agents", suffix: ".md", convert: subagent},
 	}},
-}
-
-func claude(p string) []spot {
-	return []spot{
-		{agent: "claude", kind: content.KindRule, dir: p + "rules", suffix: ".md", convert: claudeRule, subdirs: true},
-		{agent: "claude", kind: content.KindSkill, dir: p + "skills"},
-		{agent: "claude", kind: content.KindCommand, dir: p + "commands", suffix: ".md", convert: verbatim},
-		{agent: "claude", kind: content.KindSubagent, dir: p + "agents", suffix: ".md", convert: subagent},
-	}
 }
 
 // split is data's frontmatter; a file whose frontmatter cannot be read is

@@ -18,10 +18,10 @@ import (
 	"github.com/agentkit/charter/core/projection"
 )
 
-// Sources lists what `--from` accepts: charter's agents with content, then
+// Sources lists what `--from` accepts: the agents of the table, then
 // the two peer tools whose source folders it reads.
-func Sources() []string {
-	return []string{"claude", "codex", "gemini", "cursor", "copilot", "rulesync", "ruler"}
+func Sources(sys *core.System) []string {
+	return append(sys.AgentNames(), "rulesync", "ruler")
 }
 
 // Peer reports whether from is a peer tool's source folder rather than an
@@ -90,9 +90,18 @@ func (c *Candidate) note(format string, args ...any) {
 // file that cannot be read safely (a link out of the project, over the
 // cap) fails the scan; a file that is no valid item is skipped with why.
 func Scan(sys *core.System, req Request) ([]Candidate, error) {
+	_, peer := spotsOf[req.From]
+	a, known := sys.LookupAgent(req.From)
+	if !peer && !known {
+		return nil, core.Errorf(core.CodeUsage, "import --from %q: no agent or tool of that name: choose an agent `charter agents` lists, rulesync or ruler", req.From)
+	}
 	spots, ok := spotsOf[req.From][req.Level]
+	if known {
+		spots = agentSpots(a, req.Level)
+		ok = len(spots) > 0
+	}
 	if !ok {
-		return nil, core.Errorf(core.CodeUsage, "%s keeps no %s-level files charter can import: %s", req.From, req.Level, levelHint(req.From))
+		return nil, core.Errorf(core.CodeUsage, "%s keeps no %s-level files charter can import: %s", req.From, req.Level, levelHint(sys, req.From))
 	}
 	s := &scanner{sys: sys, req: req, agents: sys.AgentNames()}
 	for _, sp := range spots {
@@ -111,8 +120,12 @@ func Scan(sys *core.System, req Request) ([]Candidate, error) {
 	return s.out, nil
 }
 
-func levelHint(from string) string {
-	if _, ok := spotsOf[from][content.LevelProject]; ok {
+func levelHint(sys *core.System, from string) string {
+	_, project := spotsOf[from][content.LevelProject]
+	if a, ok := sys.LookupAgent(from); ok {
+		project = len(agentSpots(a, content.LevelProject)) > 0
+	}
+	if project {
 		return "run it in the repository with --project"
 	}
 	return "run it without --project"

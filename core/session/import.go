@@ -53,8 +53,8 @@ func (r *Imported) Count(state string) int {
 // The caller then projects with Apply, so the native files become
 // charter's.
 func (s *Session) Import(req ImportRequest) (*Imported, error) {
-	if !slices.Contains(importer.Sources(), req.From) {
-		return nil, core.Errorf(core.CodeUsage, "--from %q is not a source charter imports: choose %s", req.From, strings.Join(importer.Sources(), ", "))
+	if !slices.Contains(importer.Sources(s.Sys), req.From) {
+		return nil, core.Errorf(core.CodeUsage, "--from %q is not a source charter imports: choose an agent `charter agents` lists, rulesync or ruler", req.From)
 	}
 	dir, opts, err := s.SourceDir(req.Project)
 	if err != nil {

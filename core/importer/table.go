@@ -1,0 +1,131 @@
+package importer
+
+import (
+	"path"
+	"strings"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
+)
+
+// The places import reads for an agent are the agent table's (SPEC §17):
+// where charter's projector writes each kind, so that what is imported is
+// what apply then owns, plus the places the agent reads no more or that
+// charter does not write (Retired, ImportAlso). Each file format of the
+// table has its reader here.
+
+// readers turn a native file of a format into a source.
+var readers = map[string]func(c *Candidate, data []byte){
+	"paths": claudeRule, "cursor": cursorRule, "copilot": copilotRule,
+	"trigger": triggerRule, "kiro": kiroRule, "continue": continueRule, "augment": augmentRule, "plain": plain,
+	"md": verbatim, "toml": geminiCommand, "copilot-prompt": copilotPrompt,
+}
+
+// agentSpots are the places of agent a at level, in the order import
+// reads them: rules, skills, commands, subagents.
+func agentSpots(a core.Agent, level string) []spot {
+	places := a.At(level)
+	var out []spot
+	add := func(k content.Kind, p core.Place, subdirs bool) {
+		if p.Dir == "" {
+			return
+		}
+		sp := spot{agent: a.Name, kind: k, dir: strings.TrimSuffix(p.Dir, "/"), suffix: p.Ext, subdirs: subdirs}
+		switch k {
+		case content.KindSkill:
+		case content.KindSubagent:
+			if p.Format == "codex" {
+				return // TOML agents: no reader yet
+			}
+			sp.convert = subagent
+		default:
+			if sp.convert = readers[p.Format]; sp.convert == nil {
+				return // a format import cannot read
+			}
+		}
+		if k == content.KindRule && level == content.LevelProject && path.Dir(a.ProjectFile)+"/" == p.Dir {
+			sp.ignore = []string{path.Base(a.ProjectFile)} // charter's own file there
+		}
+		out = append(out, sp)
+	}
+	other := func(k content.Kind) {
+		for _, r := range append(a.ImportAlso, a.Retired...) {
+			if r.Level == level && r.Kind == string(k) {
+				add(k, core.Place{Dir: r.Dir, Ext: r.Ext, Format: r.Format}, false)
+			}
+		}
+	}
+	add(content.KindRule, places.Rules, places.Rules.Format == "paths")
+	add(content.KindSkill, places.Skills, false)
+	other(content.KindSkill)
+	add(content.KindCommand, places.Commands, false)
+	other(content.KindCommand)
+	add(content.KindSubagent, places.Subagents, false)
+	return out
+}
+
+// triggerRule reads Windsurf's and Antigravity's rules: trigger: glob
+// with globs is scoped, always_on always; the other triggers (on the
+// model's choice, manual) have no charter field: always, with a note.
+func triggerRule(c *Candidate, data []byte) {
+	fm, ok := split(c, data)
+	if !ok {
+		return
+	}
+	others(c, &fm, "trigger", "globs", "description")
+	f := ruleFront{Description: text(&fm, "description")}
+	switch t := text(&fm, "trigger"); t {
+	case "glob":
+		f.Globs = texts(&fm, "globs")
+	case "", "always_on":
+	default:
+		c.note("trigger: %s has no charter field: charter's rule is always loaded; add globs or disable it", t)
+	}
+	c.Data = f.source(fm.Body)
+}
+
+// kiroRule reads Kiro's steering: inclusion: fileMatch with
+// fileMatchPattern is scoped; manual and auto have no charter field.
+func kiroRule(c *Candidate, data []byte) {
+	fm, ok := split(c, data)
+	if !ok {
+		return
+	}
+	others(c, &fm, "inclusion", "fileMatchPattern", "description", "name")
+	f := ruleFront{Description: text(&fm, "description")}
+	switch in := text(&fm, "inclusion"); in {
+	case "fileMatch":
+		f.Globs = texts(&fm, "fileMatchPattern")
+	case "", "always":
+	default:
+		c.note("inclusion: %s has no charter field: charter's rule is always loaded; add globs or disable it", in)
+	}
+	c.Data = f.source(fm.Body)
+}
+
+// continueRule reads Continue's rules: globs scope it unless alwaysApply.
+func continueRule(c *Candidate, data []byte) {
+	fm, ok := split(c, data)
+	if !ok {
+		return
+	}
+	others(c, &fm, "name", "description", "globs", "alwaysApply")
+	f := ruleFront{Description: text(&fm, "description"), Globs: texts(&fm, "globs")}
+	if text(&fm, "alwaysApply") == "true" {
+		f.Globs = nil
+	}
+	c.Data = f.source(fm.Body)
+}
+
+// augmentRule reads Augment's rules, which no path scopes.
+func augmentRule(c *Candidate, data []byte) {
+	fm, ok := split(c, data)
+	if !ok {
+		return
+	}
+	others(c, &fm, "type", "description")
+	if t := text(&fm, "type"); t != "" && t != "always_apply" {
+		c.note("type: %s has no charter field: charter's rule is always loaded; disable it if it should wait", t)
+	}
+	c.Data = ruleFront{Description: text(&fm, "description")}.source(fm.Body)
+}

@@ -68,7 +68,7 @@ func rulesAgents() []Agent {
 			User:  Places{Rules: Place{"rules/", ".md", "paths"}, Skills: Place{Dir: "skills/"}, Commands: Place{"commands/", ".md", "md"}},
 			Project: Places{Rules: Place{".qwen/rules/", ".md", "paths"}, Skills: Place{Dir: ".qwen/skills/"},
 				Commands: Place{".qwen/commands/", ".md", "md"}},
-			Scoping: "paths: list in .qwen/rules/*.md", Trust: "folder trust", NPM: "@qwen-code/qwen-code", Verified: "documentation",
+			Scoping: "paths: list in .qwen/rules/*.md", Trust: "folder trust", NPM: "@qwen-code/qwen-code", Verified: "real agent 0.24.4",
 			Docs: []string{"https://github.com/QwenLM/qwen-code/blob/main/docs/users/features/rules.md",
 				"https://github.com/QwenLM/qwen-code/blob/main/docs/users/features/memory.md"}},
 		// Junie reads .junie/AGENTS.md in place of the root AGENTS.md.

@@ -12,7 +12,7 @@ func sharedAgents() []Agent {
 			ProjectFile: "AGENTS.md", Format: FormatBlock, Reads: agentsMD,
 			User:    Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, Commands: Place{"commands/", ".md", "md"}},
 			Project: Places{RulesInBlock: true, Skills: Place{Dir: ".opencode/skills/"}, Commands: Place{".opencode/commands/", ".md", "md"}},
-			Scoping: "none (CLAUDE.md only when there is no AGENTS.md)", Trust: "none documented", NPM: "opencode-ai", Verified: "documentation",
+			Scoping: "none (CLAUDE.md only when there is no AGENTS.md)", Trust: "none documented", NPM: "opencode-ai", Verified: "real agent 1.18.33",
 			Docs: []string{"https://opencode.ai/docs/rules/", "https://opencode.ai/docs/commands/", "https://opencode.ai/docs/skills/"}},
 		{Name: "amp", Display: "Amp", DefaultDir: ".config/amp", UserFile: "AGENTS.md", ProjectFile: "AGENTS.md", Format: FormatBlock,
 			Reads: agentsMD, User: Places{RulesInBlock: true}, Project: shared,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real agents that core/agenttest runs (Claude Code, Codex,
-# Gemini CLI, Copilot CLI) from npm at the pinned versions into DIR, unless
+# Gemini CLI, Copilot CLI, OpenCode, Qwen Code) from npm at the pinned versions into DIR, unless
 # they are already there at those versions, and prints DIR: the value for
 # CHARTER_AGENTS. With --latest, installs each agent's newest release into
 # another folder instead (the drift alarm runs the same tests against it)
@@ -12,6 +12,8 @@ pinned=(
   @openai/codex@0.169.0
   @google/gemini-cli@0.61.0
   @github/copilot@1.0.102
+  opencode-ai@1.18.33
+  @qwen-code/qwen-code@0.24.4
 )
 cache=${XDG_CACHE_HOME:-$HOME/.cache}
 latest=false
@@ -49,7 +51,7 @@ for p in "${pinned[@]}"; do
     missing+=("$p")
   fi
 done
-for b in claude codex gemini copilot; do
+for b in claude codex gemini copilot opencode qwen; do
   [ -x "$dir/node_modules/.bin/$b" ] || { missing=("${pinned[@]}"); break; }
 done
 if [ ${#missing[@]} -gt 0 ]; then

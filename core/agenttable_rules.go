@@ -35,7 +35,7 @@ func rulesAgents() []Agent {
 			User:  Places{RulesInBlock: true, Commands: Place{"commands/", ".md", "md"}},
 			Project: Places{Rules: Place{".kilo/rules/", ".md", "plain"}, Skills: Place{Dir: ".kilo/skills/"},
 				Commands: Place{".kilo/commands/", ".md", "md"}},
-			Scoping: "none (plain rules, always loaded)", Trust: "none documented", NPM: "@kilocode/cli", Verified: "documentation and source",
+			Scoping: "none (plain rules, always loaded)", Trust: "none documented", NPM: "@kilocode/cli", Verified: "real agent 7.7.7",
 			Docs: []string{"https://kilo.ai/docs/customize/custom-rules",
 				"https://github.com/Kilo-Org/kilocode/blob/main/packages/opencode/src/session/instruction.ts"}},
 		{Name: "augment", Display: "Augment Code (Auggie)", DefaultDir: ".augment", UserFile: "user-guidelines.md",

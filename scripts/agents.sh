@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the real agents that core/agenttest runs (Claude Code, Codex,
-# Gemini CLI, Copilot CLI, OpenCode, Qwen Code) from npm at the pinned versions into DIR, unless
-# they are already there at those versions, and prints DIR: the value for
-# CHARTER_AGENTS. With --latest, installs each agent's newest release into
-# another folder instead (the drift alarm runs the same tests against it)
-# and lists on stderr the versions it got.
+# Gemini CLI, Copilot CLI, OpenCode, Qwen Code, Kilo) from npm at the
+# pinned versions into DIR, unless they are already there at those
+# versions, and prints DIR: the value for CHARTER_AGENTS. With --latest,
+# installs each agent's newest release into another folder instead (the
+# drift alarm runs the same tests against it), one at a time so that one
+# that does not install leaves the others, and lists on stderr the
+# versions it got.
 # Usage: scripts/agents.sh [--latest] [DIR]
 set -euo pipefail
 pinned=(
@@ -14,6 +16,9 @@ pinned=(
   @github/copilot@1.0.102
   opencode-ai@1.18.33
   @qwen-code/qwen-code@0.24.4
+  # 7.8.1 wants @kilocode/cli-linux-x64@7.8.1, which npm did not have
+  # on 2026-11-27: its install fails.
+  @kilocode/cli@7.7.7
 )
 cache=${XDG_CACHE_HOME:-$HOME/.cache}
 latest=false
@@ -32,10 +37,9 @@ version() {
 if $latest; then
   dir=${1:-$cache/charter-agents-latest}
   mkdir -p "$dir"
-  specs=()
-  for p in "${pinned[@]}"; do specs+=("${p%@*}@latest"); done
-  npm install --silent --no-audit --no-fund --save-exact --prefix "$dir" "${specs[@]}" >/dev/null
   for p in "${pinned[@]}"; do
+    npm install --silent --no-audit --no-fund --save-exact --prefix "$dir" "${p%@*}@latest" >/dev/null 2>&1 ||
+      echo "agents: ${p%@*}: its newest release did not install" >&2
     echo "agents: ${p%@*} pinned ${p##*@}, latest $(version "$dir" "${p%@*}")" >&2
   done
   echo "$dir"
@@ -51,7 +55,7 @@ for p in "${pinned[@]}"; do
     missing+=("$p")
   fi
 done
-for b in claude codex gemini copilot opencode qwen; do
+for b in claude codex gemini copilot opencode qwen kilo; do
   [ -x "$dir/node_modules/.bin/$b" ] || { missing=("${pinned[@]}"); break; }
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -44,3 +44,13 @@ func firstAgentTurn(t *testing.T, m *Mock) string {
 	t.Fatalf("no Chat Completions request with tools reached the mock; requests: %s", requestLines(m))
 	return ""
 }
+
+// mockProviderConfig is an OpenCode-style config (OpenCode, Kilo) whose
+// only provider is m, as an OpenAI-compatible API, and whose model is its.
+func mockProviderConfig(m *Mock) string {
+	cfg, _ := json.Marshal(map[string]any{
+		"provider": map[string]any{"mock": map[string]any{"npm": "@ai-sdk/openai-compatible",
+			"options": map[string]any{"baseURL": m.URL + "/v1", "apiKey": "dummy"}, "models": map[string]any{"m": map[string]any{}}}},
+		"model": "mock/m", "autoupdate": false, "share": "disabled"})
+	return string(cfg)
+}

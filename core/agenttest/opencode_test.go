@@ -1,7 +1,6 @@
 package agenttest
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,12 +13,8 @@ import (
 // config folder on the first run.
 func runOpenCode(t *testing.T, w world, env []string, m *Mock, prompt string) {
 	t.Helper()
-	cfg, _ := json.Marshal(map[string]any{
-		"provider": map[string]any{"mock": map[string]any{"npm": "@ai-sdk/openai-compatible",
-			"options": map[string]any{"baseURL": m.URL + "/v1", "apiKey": "dummy"}, "models": map[string]any{"m": map[string]any{}}}},
-		"model": "mock/m", "autoupdate": false, "share": "disabled"})
 	path := filepath.Join(w.home, "opencode-mock.json")
-	write(t, w.home, "opencode-mock.json", string(cfg))
+	write(t, w.home, "opencode-mock.json", mockProviderConfig(m))
 	env = append(env, "OPENCODE_CONFIG="+path, "OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1",
 		"OPENCODE_DISABLE_DEFAULT_PLUGINS=1", "OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_SHARE=1")
 	out, err := run(t, w.project, env, bin(t, "opencode"), "run", prompt)

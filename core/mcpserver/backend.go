@@ -122,6 +122,7 @@ type Local struct {
 	NoProject  bool
 
 	gateRun gates.OneRun // one gates_run at a time, as the HTTP server has
+	libs    libCache     // the content library, kept while its files keep their stamps
 }
 
 var _ Backend = (*Local)(nil)
@@ -130,7 +131,7 @@ var _ Backend = (*Local)(nil)
 // named by --project-dir or CHARTER_PROJECT_DIR, else found from dir, and
 // the policy as it is now.
 func (l *Local) session(dir string) *session.Session {
-	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir})
+	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir, LoadLibrary: l.libs.load})
 }
 
 // read returns the effective settings. The files are read on every call:

@@ -9,7 +9,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -206,24 +209,71 @@ func (s *Server) gatesRun(ctx context.Context, req *mcp.CallToolRequest, dir str
 
 // addTool registers a typed tool whose handler gets the client's directory
 // and whose errors become tool errors with the CLI's code and message.
+// Arguments are checked against the input schema as the SDK does; the
+// output is not checked against its schema on each call (a list of 1,000
+// rules took longer to check than to make): the tests check it instead.
 func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, req *mcp.CallToolRequest, dir string, in In) (Out, error)) {
-	t.InputSchema = inputSchemaFor[In]()
+	in := inputSchemaFor[In]()
+	t.InputSchema = in
 	t.OutputSchema = schemaFor[Out]()
-	mcp.AddTool(s.srv, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
-		var zero Out
+	resolved, err := in.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("input schema of %s: %v", t.Name, err)) // the types are this package's own
+	}
+	s.srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		in, err := decodeArgs[In](req.Params.Arguments, resolved)
+		if err != nil {
+			var res mcp.CallToolResult
+			res.SetError(err)
+			return &res, nil
+		}
+		fail := func(err error) (*mcp.CallToolResult, error) {
+			var res mcp.CallToolResult
+			res.SetError(&toolError{core.NewErrorBody(err, s.opts.Message(err))})
+			return &res, nil
+		}
 		dir, ask, err := s.workDir(ctx, req.Session, req.ClientCapabilities(), req.Params.InputResponses)
 		if err != nil {
-			return nil, zero, &toolError{core.NewErrorBody(err, s.opts.Message(err))}
+			return fail(err)
 		}
 		if ask != nil {
-			return &mcp.CallToolResult{InputRequests: ask}, zero, nil
+			return &mcp.CallToolResult{InputRequests: ask}, nil
 		}
 		out, err := h(ctx, req, dir, in)
 		if err != nil {
-			return nil, zero, &toolError{core.NewErrorBody(err, s.opts.Message(err))}
+			return fail(err)
 		}
-		return nil, out, nil
+		data, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("marshaling output: %w", err)
+		}
+		return &mcp.CallToolResult{StructuredContent: json.RawMessage(data), Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil
 	})
+}
+
+// decodeArgs checks a call's arguments against the input schema, fills
+// in its defaults and decodes them, with the SDK's words for a mismatch.
+func decodeArgs[In any](args json.RawMessage, resolved *jsonschema.Resolved) (In, error) {
+	var in In
+	v := map[string]any{}
+	if len(args) > 0 {
+		if err := json.Unmarshal(args, &v); err != nil {
+			return in, fmt.Errorf("validating \"arguments\": unmarshaling arguments: %w", err)
+		}
+	}
+	var val any = v
+	if err := resolved.ApplyDefaults(&val); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": applying schema defaults:\n%w", err)
+	}
+	if err := resolved.Validate(&val); err != nil {
+		return in, fmt.Errorf("validating \"arguments\": %w", err)
+	}
+	data, err := json.Marshal(val)
+	if err != nil {
+		return in, fmt.Errorf("validating \"arguments\": %w", err)
+	}
+	err = json.Unmarshal(data, &in)
+	return in, err
 }
 
 // toolError is a failed tool call. The SDK sends Error() as the result's

@@ -97,6 +97,7 @@ func call(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.CallT
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	checkOutput(t, cs, name, res)
 	return res
 }
 

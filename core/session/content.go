@@ -25,7 +25,11 @@ func (s *Session) Library() (*content.Library, content.Selection, error) {
 	if err != nil {
 		return nil, content.Selection{}, err
 	}
-	lib, err := content.LoadLayerNames(s.Sys, layers)
+	load := content.LoadLayerNames
+	if s.opts.LoadLibrary != nil {
+		load = s.opts.LoadLibrary
+	}
+	lib, err := load(s.Sys, layers)
 	return lib, content.SelectionOf(snap.Values), err
 }
 

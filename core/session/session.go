@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -44,6 +45,9 @@ type Options struct {
 	// the cache lacks (the command line); the hub and MCP never fetch on
 	// their own (SPEC §15).
 	FetchSources bool
+	// LoadLibrary reads the layers Library lists (nil:
+	// content.LoadLayerNames); a server passes one that keeps what it read.
+	LoadLibrary func(sys *core.System, layers []content.Layer) (*content.Library, error)
 }
 
 // Session is one resolution. Its methods are safe for concurrent use.

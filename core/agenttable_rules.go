@@ -15,12 +15,15 @@ func rulesAgents() []Agent {
 			Scoping: "trigger: glob with globs: in .windsurf/rules/*.md (6,000 characters per rule, 12,000 in all)", Trust: "none documented",
 			Verified: "documentation (not on npm)",
 			Docs:     []string{"https://docs.windsurf.com/windsurf/cascade/memories", "https://docs.windsurf.com/windsurf/cascade/workflows"}},
+		// Cline CLI 3.0.65 loads every .clinerules/ file whole and drops
+		// its frontmatter, paths: included: a rule names its globs in its
+		// first line (plain), so the model still knows where it applies.
 		{Name: "cline", Display: "Cline", DirVar: "CLINE_DIR", DefaultDir: ".cline", ProjectFile: ".clinerules/charter.md", Format: FormatRules,
-			Reads: []Read{{Path: ".clinerules/", Scoped: true}, {Path: "AGENTS.md"}},
+			Reads: []Read{{Path: ".clinerules/"}, {Path: "AGENTS.md"}},
 			User:  Places{Skills: Place{Dir: "skills/"}},
-			Project: Places{Rules: Place{".clinerules/", ".md", "paths"}, Skills: Place{Dir: ".cline/skills/"},
+			Project: Places{Rules: Place{".clinerules/", ".md", "plain"}, Skills: Place{Dir: ".cline/skills/"},
 				Commands: Place{".clinerules/workflows/", ".md", "md"}},
-			Scoping: "paths: list in .clinerules/*.md", Trust: "none documented", NPM: "cline", Verified: "documentation",
+			Scoping: "none in the CLI (paths: in .clinerules/*.md is ignored; the IDE extension documents it)", Trust: "none documented", NPM: "cline", Verified: "real agent 3.0.65",
 			Docs: []string{"https://docs.cline.bot/features/cline-rules/overview", "https://docs.cline.bot/features/slash-commands/workflows"}},
 		{Name: "roo", Display: "Roo Code", DefaultDir: ".roo", UserFile: "rules/charter.md", ProjectFile: ".roo/rules/charter.md", Format: FormatRules, UserFormat: FormatRules,
 			Reads: []Read{{Path: ".roo/rules/"}, {Path: "AGENTS.md"}},

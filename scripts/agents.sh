@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real agents that core/agenttest runs (Claude Code, Codex,
-# Gemini CLI, Copilot CLI, OpenCode, Qwen Code, Kilo) from npm at the
+# Gemini CLI, Copilot CLI, OpenCode, Qwen Code, Kilo, Cline) from npm at the
 # pinned versions into DIR, unless they are already there at those
 # versions, and prints DIR: the value for CHARTER_AGENTS. With --latest,
 # installs each agent's newest release into another folder instead (the
@@ -19,6 +19,7 @@ pinned=(
   # 7.8.1 wants @kilocode/cli-linux-x64@7.8.1, which npm did not have
   # on 2026-11-27: its install fails.
   @kilocode/cli@7.7.7
+  cline@3.0.65
 )
 cache=${XDG_CACHE_HOME:-$HOME/.cache}
 latest=false
@@ -55,7 +56,7 @@ for p in "${pinned[@]}"; do
     missing+=("$p")
   fi
 done
-for b in claude codex gemini copilot opencode qwen kilo; do
+for b in claude codex gemini copilot opencode qwen kilo cline; do
   [ -x "$dir/node_modules/.bin/$b" ] || { missing=("${pinned[@]}"); break; }
 done
 if [ ${#missing[@]} -gt 0 ]; then

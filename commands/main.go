@@ -96,6 +96,7 @@ type CLI struct {
 	Subagents SubagentsCmd `cmd:"" help:"List, show and scaffold the subagents charter projects into the agents."`
 	Sources   SourcesCmd   `cmd:"" help:"Take a team's rules, skills, commands and subagents from a git repository, pinned (add, update, list, remove)."`
 	Import    ImportCmd    `cmd:"" help:"Turn an agent's rules, skills, commands and subagents (or a .rulesync/ or .ruler/ folder) into charter sources."`
+	Uninstall UninstallCmd `cmd:"" help:"Take charter out of the agents' files: blocks, hook and MCP entries, projected files; put back the files import took over."`
 }
 
 // App is what every command's Run receives.

@@ -114,6 +114,12 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 			return out, err
 		}
 	}
+	if !req.DryRun {
+		// The files about to be taken over, as they are now, for uninstall.
+		if err := s.keepOriginals(ireq.Within, adopt); err != nil {
+			return out, err
+		}
+	}
 	if out.Count(importer.StateImported) > 0 || len(out.Adopted) > 0 {
 		out.Apply = ApplyRequest{Project: req.Project, Adopt: adopt, Hold: hold}
 		if !importer.Peer(req.From) {

@@ -1,0 +1,214 @@
+package session
+
+import (
+	"errors"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/projection"
+)
+
+// UninstallRequest is one `charter uninstall`.
+type UninstallRequest struct {
+	Project bool // the repository's files, else the user level's
+	Force   bool // let go of recorded files edited since: they stay as they are
+}
+
+// Uninstall is what uninstall plans at a level, decided before anything
+// is written: the edits that take charter's entries out, the recorded
+// files to delete, and the files import took over, to put back.
+type Uninstall struct {
+	Full      *apply.Full
+	Restore   []Original // Path absolute
+	Root      string     // the project root, "" at user level
+	originals string     // the file that keeps them
+	record    string
+}
+
+// PlanUninstall plans taking charter out of the agents' files at a level
+// (SPEC §16). Nothing is written.
+func (s *Session) PlanUninstall(req UninstallRequest) (*Uninstall, error) {
+	var proj *core.Project
+	if req.Project {
+		p, err := s.Project()
+		if err != nil || p == nil {
+			return nil, orNoProject(err)
+		}
+		proj = p
+	}
+	sc, err := s.Scope()
+	if err != nil {
+		return nil, err
+	}
+	u := &Uninstall{record: s.Sys.Paths.Join(sc.Path, "state", "projection.json")}
+	if proj != nil {
+		u.Root = proj.Dir
+		u.record = s.Sys.Paths.Join(proj.Dir, core.ProjectDirName, "projection.lock")
+	}
+	if u.Full, err = apply.PlanUninstall(s.Sys, proj, u.record, req.Force); err != nil {
+		return nil, err
+	}
+	if u.originals, err = s.originalsPath(u.Root); err != nil {
+		return nil, err
+	}
+	o, err := s.readOriginals(u.originals)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range o.Files {
+		if u.Root != "" {
+			f.Path = s.Sys.Paths.Join(append([]string{u.Root}, strings.Split(f.Path, "/")...)...)
+		}
+		u.Restore = append(u.Restore, f)
+	}
+	return u, nil
+}
+
+// RunUninstall carries u out: charter's entries and recorded files first
+// (nothing when a recorded file was edited and not forced, or a shared
+// link is not confirmed), then each file import took over is written back
+// where nothing stands now, and charter's record and kept originals go.
+// It returns the originals it put back and the ones it left, because a
+// file stands there (edited and let go, or made since).
+func (s *Session) RunUninstall(u *Uninstall, confirm bool) (results []apply.Result, restored, left []string, err error) {
+	if results, err = apply.RunAll(s.Sys, u.Full, confirm); err != nil {
+		return nil, nil, nil, err
+	}
+	opts := core.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}
+	for _, f := range u.Restore {
+		o := opts
+		o.NewMode = f.Mode
+		err := s.Sys.UpdateFileOpts(f.Path, o, func(old []byte) ([]byte, error) {
+			if old != nil {
+				return nil, errStands
+			}
+			return f.Data, nil
+		})
+		switch {
+		case errors.Is(err, errStands):
+			left = append(left, f.Path)
+		case err != nil:
+			return results, restored, left, err
+		default:
+			restored = append(restored, f.Path)
+		}
+	}
+	s.dropEmptiedDirs(u, confirm)
+	for _, p := range []string{u.record, u.originals} {
+		if err := s.Sys.RemoveFile(p, core.WriteOptions{ConfirmShared: confirm, Within: s.within(u, p), Whole: true}); err != nil && !core.IsAbsent(err) {
+			return results, restored, left, err
+		}
+	}
+	return results, restored, left, nil
+}
+
+var errStands = errors.New("a file stands there")
+
+// within is the project root when p lies in it (the lock), else "" (the
+// scope's own state files).
+func (s *Session) within(u *Uninstall, p string) string {
+	if u.Root == "" {
+		return ""
+	}
+	if _, ok := s.Sys.Paths.Within(u.Root, p); ok {
+		return u.Root
+	}
+	return ""
+}
+
+// SourceFolders are the level's source folders that exist (rules/,
+// skills/, commands/, subagents/), which `uninstall --sources` removes.
+func (s *Session) SourceFolders(project bool) ([]string, error) {
+	dir, _, err := s.SourceDir(project)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, k := range []string{"rules", "skills", "commands", "subagents"} {
+		p := s.Sys.Paths.Join(dir, k)
+		if fi, err := s.Sys.Fs.Stat(p); err == nil && fi.IsDir() {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// RemoveSources removes the folders SourceFolders named, file by file
+// through the guarded write path, deepest folders first. A link or
+// anything but a file or folder inside stops it, named: charter removes
+// only what it can tell is a source.
+func (s *Session) RemoveSources(folders []string, root string, confirm bool) error {
+	o := core.WriteOptions{ConfirmShared: confirm, Within: root, Whole: root != ""}
+	for _, top := range folders {
+		var files, dirs []string
+		err := afero.Walk(s.Sys.Fs, top, func(p string, fi fs.FileInfo, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case fi.IsDir():
+				dirs = append(dirs, p)
+			case fi.Mode().IsRegular():
+				files = append(files, p)
+			default:
+				return core.Errorf(core.CodeNotRegularFile, "%s is %s, not a source: remove it by hand, then run `charter uninstall --sources` again", p, fsys.Describe(fi.Mode()))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := s.Sys.RemoveFile(f, o); err != nil {
+				return err
+			}
+		}
+		slices.Reverse(dirs) // Walk lists a folder before what it holds
+		for _, d := range dirs {
+			if _, err := s.Sys.RemoveEmptyDir(d, o); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dropEmptiedDirs removes the folders the deleted projected files leave
+// empty (charter made them for its files: .agents/skills/, a commands/),
+// up to the project root or the agent's folder; a folder holding anything
+// stays. Best effort: a folder left behind is no harm.
+func (s *Session) dropEmptiedDirs(u *Uninstall, confirm bool) {
+	if u.Full.Content == nil {
+		return
+	}
+	o := core.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}
+	stop := map[string]bool{u.Root: true}
+	for _, a := range s.Sys.Agents() {
+		if d, err := s.Sys.AgentDir(a); err == nil {
+			stop[d] = true
+		}
+	}
+	for _, e := range u.Full.Content.Entries {
+		if e.Path == nil || e.State != projection.StatePruned {
+			continue
+		}
+		for d := s.Sys.Paths.Dir(*e.Path); !stop[d] && d != s.Sys.Paths.Dir(d); d = s.Sys.Paths.Dir(d) {
+			if u.Root != "" {
+				if _, in := s.Sys.Paths.Within(u.Root, d); !in {
+					break
+				}
+			}
+			if _, err := s.Sys.Fs.Stat(d); core.IsAbsent(err) {
+				continue // a skill's folder, which the prune took
+			}
+			if ok, err := s.Sys.RemoveEmptyDir(d, o); err != nil || !ok {
+				break
+			}
+		}
+	}
+}

@@ -17,7 +17,9 @@ import (
 // readers turn a native file of a format into a source.
 var readers = map[string]func(c *Candidate, data []byte){
 	"paths": claudeRule, "cursor": cursorRule, "copilot": copilotRule,
-	"trigger": triggerRule, "kiro": kiroRule, "continue": continueRule, "augment": augmentRule, "plain": plain,
+	"trigger":  modeRule("trigger", "glob", "always_on", "globs"),
+	"kiro":     modeRule("inclusion", "fileMatch", "always", "fileMatchPattern"),
+	"continue": continueRule, "augment": augmentRule, "plain": plain,
 	"md": verbatim, "toml": geminiCommand, "copilot-prompt": copilotPrompt,
 }
 
@@ -64,43 +66,28 @@ func agentSpots(a core.Agent, level string) []spot {
 	return out
 }
 
-// triggerRule reads Windsurf's and Antigravity's rules: trigger: glob
-// with globs is scoped, always_on always; the other triggers (on the
-// model's choice, manual) have no charter field: always, with a note.
-func triggerRule(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
-	if !ok {
-		return
+// modeRule reads a rule whose key mode says how the agent loads it:
+// scoped by the globs under globsKey when mode is scoped, always when it
+// is always or absent; any other mode (the model's choice, manual) has no
+// charter field: always loaded, with a note. Windsurf's and Antigravity's
+// trigger, Kiro's inclusion.
+func modeRule(mode, scoped, always, globsKey string) func(c *Candidate, data []byte) {
+	return func(c *Candidate, data []byte) {
+		fm, ok := split(c, data)
+		if !ok {
+			return
+		}
+		others(c, &fm, mode, globsKey, "description", "name")
+		f := ruleFront{Description: text(&fm, "description")}
+		switch m := text(&fm, mode); m {
+		case scoped:
+			f.Globs = texts(&fm, globsKey)
+		case "", always:
+		default:
+			c.note("%s: %s has no charter field: charter's rule is always loaded; add globs or disable it", mode, m)
+		}
+		c.Data = f.source(fm.Body)
 	}
-	others(c, &fm, "trigger", "globs", "description")
-	f := ruleFront{Description: text(&fm, "description")}
-	switch t := text(&fm, "trigger"); t {
-	case "glob":
-		f.Globs = texts(&fm, "globs")
-	case "", "always_on":
-	default:
-		c.note("trigger: %s has no charter field: charter's rule is always loaded; add globs or disable it", t)
-	}
-	c.Data = f.source(fm.Body)
-}
-
-// kiroRule reads Kiro's steering: inclusion: fileMatch with
-// fileMatchPattern is scoped; manual and auto have no charter field.
-func kiroRule(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
-	if !ok {
-		return
-	}
-	others(c, &fm, "inclusion", "fileMatchPattern", "description", "name")
-	f := ruleFront{Description: text(&fm, "description")}
-	switch in := text(&fm, "inclusion"); in {
-	case "fileMatch":
-		f.Globs = texts(&fm, "fileMatchPattern")
-	case "", "always":
-	default:
-		c.note("inclusion: %s has no charter field: charter's rule is always loaded; add globs or disable it", in)
-	}
-	c.Data = f.source(fm.Body)
 }
 
 // continueRule reads Continue's rules: globs scope it unless alwaysApply.

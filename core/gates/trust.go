@@ -94,6 +94,23 @@ func TrustOf(sys *core.System, snap *settings.Snapshot) (Trust, error) {
 		}
 		t.Values = append(t.Values, TrustValue{Key: key, Value: text, Layer: layer, Path: origin})
 	}
+	// A server the project declares is a command the repository chooses
+	// (SPEC §14): it is projected only once trusted, and a changed one asks
+	// again.
+	if snap.Gov != nil {
+		for _, s := range snap.Gov.Servers {
+			if s.Layer == settings.LayerProject || s.Layer == settings.LayerProjectLocal {
+				b, _ := json.Marshal(struct {
+					Command string            `json:"command,omitempty"`
+					Args    []string          `json:"args,omitempty"`
+					Env     map[string]string `json:"env,omitempty"`
+					URL     string            `json:"url,omitempty"`
+					Headers map[string]string `json:"headers,omitempty"`
+				}{s.Command, s.Args, s.Env, s.URL, s.Headers})
+				t.Values = append(t.Values, TrustValue{Key: settings.KeyMCPServers + "." + s.Name, Value: string(b), Layer: s.Layer, Path: s.Origin})
+			}
+		}
+	}
 	// A source the project pins is fetched and read only once trusted
 	// (SPEC §15): its URL and commit count as the commands do, so a pull
 	// that moves the pin asks again.

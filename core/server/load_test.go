@@ -312,6 +312,9 @@ func valueFor(k settings.Key, round int) json.RawMessage {
 		v = k.Choices[round%len(k.Choices)]
 	case settings.List:
 		v = []string{fmt.Sprintf("item-%d", round)}
+		if k.ItemCheck != nil && k.ItemCheck("mcp:x") == "" { // a permission rule
+			v = []string{fmt.Sprintf("mcp:item-%d", round)}
+		}
 	case settings.String:
 		v = fmt.Sprintf("make check-%d", round)
 	case settings.Duration:

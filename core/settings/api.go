@@ -31,6 +31,9 @@ type Snapshot struct {
 	// layer, the value the layers below give (policy applied): what an
 	// untrusted project runs with (see gates.TrustKeys).
 	BelowProject map[string]any
+	// Gov is what agents may do and which MCP servers they get, added up
+	// over the layers with the policy's locks (SPEC §14).
+	Gov *Governance
 }
 
 // LayerInfo is one layer in GET /api/v1/settings and `settings list --json`.

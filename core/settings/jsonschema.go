@@ -109,7 +109,11 @@ func property(k Key) map[string]any {
 		p["enum"] = append(slices.Clone(k.Choices), "") // "" stands for null, below
 	case List:
 		p["type"] = "array"
-		p["items"] = map[string]any{"type": "string", "minLength": 1, "pattern": textPattern, "description": k.Item}
+		items := map[string]any{"type": "string", "minLength": 1, "pattern": textPattern, "description": k.Item}
+		if k.ItemPattern != "" {
+			items["allOf"] = []any{map[string]any{"pattern": k.ItemPattern}}
+		}
+		p["items"] = items
 	case String:
 		p["type"] = "string"
 		p["pattern"] = textPattern

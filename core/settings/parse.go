@@ -220,6 +220,16 @@ func (k Key) check(v any) error {
 				return err
 			}
 		}
+		// The grammar is checked once every item is plain text, so that a
+		// control character is named as such wherever it is.
+		for _, it := range v.([]string) {
+			if k.ItemCheck == nil {
+				break
+			}
+			if msg := k.ItemCheck(it); msg != "" {
+				return k.problem("%s", msg)
+			}
+		}
 	case String:
 		return k.checkText(v.(string))
 	case Duration:

@@ -64,6 +64,7 @@ type Policy struct {
 	// itemDirs are the folders of those sources' pinned trees, set by
 	// whoever read their lock: their rules and skills cannot be disabled.
 	itemDirs []PolicyItemDir
+	gov      policyGov // the permissions and mcp sections (policy_gov.go)
 }
 
 // PolicySource is one item of the policy's sources list, with its line.
@@ -164,6 +165,9 @@ func (p *Policy) Apply(key string, v any) (effective any, byPolicy bool) {
 // Check tells whether v may be written to key at any layer: not when the
 // key is locked to another value, nor when v lies outside a bound.
 func (p *Policy) Check(key string, v any) error {
+	if err := p.checkGov(key, v); err != nil {
+		return err
+	}
 	r := p.rule(key)
 	if r == nil {
 		return nil

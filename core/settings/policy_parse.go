@@ -108,8 +108,9 @@ func (pp *policyParser) parse(data []byte) {
 		case kn.Kind != yaml.ScalarNode:
 			pp.add(kn.Line, "", "a section name must be lock, minimum, maximum or sources")
 			continue
-		case name != sectionLock && name != sectionMinimum && name != sectionMaximum && name != sectionSources:
-			pp.add(kn.Line, name, "unknown section %q: use lock, minimum, maximum or sources (an unknown section would silently enforce nothing)", name)
+		case name != sectionLock && name != sectionMinimum && name != sectionMaximum && name != sectionSources &&
+			name != sectionPermissions && name != sectionMCP:
+			pp.add(kn.Line, name, "unknown section %q: use lock, minimum, maximum, sources, permissions or mcp (an unknown section would silently enforce nothing)", name)
 			continue
 		}
 		if first, dup := seen[name]; dup {
@@ -121,6 +122,10 @@ func (pp *policyParser) parse(data []byte) {
 		case isNull(vn):
 		case name == sectionSources:
 			pp.sources(vn)
+		case name == sectionPermissions:
+			pp.permissions(vn)
+		case name == sectionMCP:
+			pp.mcp(vn)
 		case vn.Kind != yaml.MappingNode:
 			pp.add(vn.Line, name, "section %s must be a mapping of setting keys to values", name)
 		default:

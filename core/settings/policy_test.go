@@ -119,7 +119,7 @@ func TestPolicyMalformed(t *testing.T) {
 		want []wantProblem
 	}{
 		{"unknown section", "lock:\n  rules.tier: full\nlokc:\n  gates.tests.required: true\n",
-			[]wantProblem{{3, "lokc", `unknown section "lokc": use lock, minimum, maximum or sources`}}},
+			[]wantProblem{{3, "lokc", `unknown section "lokc": use lock, minimum, maximum, sources, permissions or mcp`}}},
 		{"top level is a list", "- lock\n", []wantProblem{{1, "", "top level must be a mapping"}}},
 		{"section is a value", "lock: full\n", []wantProblem{{1, "lock", "section lock must be a mapping"}}},
 		{"unknown nested key", "lock:\n  rules:\n    tierr: full\n",

@@ -50,6 +50,12 @@ type Key struct {
 	Unit        string // Int, Decimal: what the number counts, shown beside its control
 	Item        string // List: what one item names
 	Tell        Tell   // what the value tells the agent in the block apply writes
+	// ItemCheck, for a List, says what is wrong with one item ("" when it
+	// is fine): the permission grammar, server names.
+	ItemCheck func(string) string
+	// ItemPattern is ItemCheck as near as a JSON Schema pattern gets, for
+	// editors (the `..` of a glob is charter's check alone).
+	ItemPattern string
 }
 
 // Tell is what a setting tells the agent in the block `charter apply`
@@ -97,6 +103,8 @@ var sections = []Section{
 	{"worktrees", "Worktrees"},
 	{"memory", "Memory"},
 	{"sources", "Shared sources"},
+	{"permissions", "Permissions"},
+	{"mcp", "MCP servers"},
 }
 
 // Sections lists the sections in order.
@@ -125,7 +133,7 @@ func (k Key) segments() []string {
 func dec(s string) *decimal.Decimal { d := decimal.RequireFromString(s); return &d }
 
 // SchemaVersion changes whenever keys or their types change.
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // The keys code reads by name (the gates'), named once here for the schema
 // below and for their readers.
@@ -251,6 +259,16 @@ var schema = []Key{
 			"never", "Do not record anything to memory.")}},
 	{Name: KeySources, Kind: List, Default: []string{}, Item: "source",
 		Description: "Shared git sources of rules, skills, commands and subagents this layer takes, pinned in sources.lock beside this file: URL#ref=REF&path=DIR&name=NAME (after # optional). Change them with `charter sources add|update|remove`."},
+	// The permission lists add up across layers (SPEC §14): each layer's
+	// own list counts, and a policy's deny and ask cannot be loosened.
+	{Name: KeyPermissionsDeny, Kind: List, Default: []string{}, Item: "rule", ItemCheck: ruleProblem, ItemPattern: rulePattern,
+		Description: "What agents must never do, added up over every layer: shell:PREFIX, read:GLOB, write:GLOB, web:DOMAIN, mcp:SERVER[/TOOL]. Deny beats ask beats allow."},
+	{Name: KeyPermissionsAsk, Kind: List, Default: []string{}, Item: "rule", ItemCheck: ruleProblem, ItemPattern: rulePattern,
+		Description: "What agents must ask the user before doing, added up over every layer, in the same grammar as permissions.deny."},
+	{Name: KeyPermissionsAllow, Kind: List, Default: []string{}, Item: "rule", ItemCheck: ruleProblem, ItemPattern: rulePattern,
+		Description: "What agents may do without asking, added up over every layer; never loosens a policy's deny or ask."},
+	{Name: KeyMCPDisabled, Kind: List, Default: []string{}, Item: "server name", ItemCheck: serverNameProblem, ItemPattern: serverNamePattern,
+		Description: "MCP servers of mcp.servers (of any layer) not to project here, by name; servers the policy requires cannot be disabled."},
 }
 
 // Keys returns the schema in its canonical order.

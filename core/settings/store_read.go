@@ -26,6 +26,7 @@ type layer struct {
 	values   []value // the valid settings the file sets, in file order
 	unknown  []string
 	problems []FileProblem
+	servers  []Server // mcp.servers, read outside the schema (mcpservers.go)
 }
 
 type value struct {
@@ -50,7 +51,12 @@ func loadLayer(path string, data []byte) *layer {
 	l.file = f
 	leaves, problems := flatten(f.doc)
 	l.leaves = leaves
+	servers, sp := parseServers(serversNode(f.doc))
+	l.servers, problems = servers, append(problems, sp...)
 	for _, lf := range leaves {
+		if isServerKey(lf.key) {
+			continue
+		}
 		k, ok := Lookup(lf.key)
 		if !ok {
 			if !isPlaceholder(lf.value) || !isSection(lf.key) {
@@ -194,6 +200,7 @@ func (st *Store) snapshot(ls []*layer) (*Snapshot, error) {
 		}
 	}
 	snap.Project = st.project
+	snap.Gov = st.governance(ls, fls)
 	for key, v := range below {
 		if l := st.LayerOf(snap.Origins[key]); l != LayerProject && l != LayerProjectLocal {
 			continue // the policy decided it

@@ -295,6 +295,9 @@ func sampleValue(k Key, n int) any {
 	case Duration: // canonical, as ParseText stores it
 		return (time.Duration(n+1) * time.Second).String()
 	}
+	if k.ItemCheck != nil && k.ItemCheck("mcp:x") == "" { // a rule
+		return []string{"mcp:x", "mcp:" + string(rune('a'+n%26))}
+	}
 	return []string{"x", string(rune('a' + n%26))}
 }
 

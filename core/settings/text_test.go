@@ -64,7 +64,14 @@ func TestTextRefusesControlCharacters(t *testing.T) {
 			}
 			check("check", k.check(set))
 		}
-		if _, err := ParseText(k.Name, "  go test ./... -run 'A|B' && echo \"`ok`\"  "); err != nil {
+		plain := "  go test ./... -run 'A|B' && echo \"`ok`\"  "
+		if k.ItemCheck != nil { // a grammar: the same text as a rule
+			plain = "shell:" + strings.TrimSpace(plain)
+			if k.Name == KeyMCPDisabled {
+				plain = "a-server_1"
+			}
+		}
+		if _, err := ParseText(k.Name, plain); err != nil {
 			t.Errorf("%s: a plain value refused: %v", k.Name, err)
 		}
 	}

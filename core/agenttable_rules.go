@@ -57,14 +57,17 @@ func rulesAgents() []Agent {
 				Commands: Place{".kiro/prompts/", ".md", "plain"}},
 			Scoping: "inclusion: fileMatch with fileMatchPattern: in .kiro/steering/*.md", Trust: "none documented",
 			Verified: "documentation (not on npm)", Docs: []string{"https://kiro.dev/docs/steering/", "https://kiro.dev/docs/cli/steering"}},
+		// Continue's CLI (cn 1.5.47) loads a rules file only when it says
+		// alwaysApply: true or names no globs: a globs: rule never reaches
+		// the model, so charter writes them plain, the globs in the first line.
 		{Name: "continue", Display: "Continue", DirVar: "CONTINUE_GLOBAL_DIR", DefaultDir: ".continue",
 			ProjectFile: ".continue/rules/charter.md", Format: FormatRules,
-			Reads: []Read{{Path: ".continue/rules/", Scoped: true}, {Path: "AGENTS.md"}},
-			User:  Places{Rules: Place{"rules/", ".md", "continue"}, Skills: Place{Dir: "skills/"}},
-			Project: Places{Rules: Place{".continue/rules/", ".md", "continue"}, Skills: Place{Dir: ".continue/skills/"},
+			Reads: []Read{{Path: ".continue/rules/"}, {Path: "AGENTS.md"}},
+			User:  Places{Rules: Place{"rules/", ".md", "plain"}, Skills: Place{Dir: "skills/"}},
+			Project: Places{Rules: Place{".continue/rules/", ".md", "plain"}, Skills: Place{Dir: ".continue/skills/"},
 				Commands: Place{".continue/prompts/", ".md", "md"}},
-			Scoping: "globs: with alwaysApply: false in .continue/rules/*.md", Trust: "none documented",
-			NPM: "@continuedev/cli", Verified: "documentation",
+			Scoping: "none in the CLI (it drops a globs: rule; the IDE extension documents globs: with alwaysApply: false)", Trust: "none documented",
+			NPM: "@continuedev/cli", Verified: "real agent 1.5.47",
 			Docs: []string{"https://docs.continue.dev/customize/deep-dives/rules", "https://docs.continue.dev/customize/deep-dives/prompts"}},
 		{Name: "qwen", Display: "Qwen Code", DefaultDir: ".qwen", UserFile: "QWEN.md", ProjectFile: "QWEN.md", Format: FormatBlock,
 			Reads: []Read{{Path: "QWEN.md", Imports: true}, {Path: ".qwen/rules/", Scoped: true}, {Path: "AGENTS.md"}},

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real agents that core/agenttest runs (Claude Code, Codex,
-# Gemini CLI, Copilot CLI, OpenCode, Qwen Code, Kilo, Cline) from npm at the
-# pinned versions into DIR, unless they are already there at those
+# Gemini CLI, Copilot CLI, OpenCode, Qwen Code, Kilo, Cline, Continue) from
+# npm at the pinned versions into DIR, unless they are already there at those
 # versions, and prints DIR: the value for CHARTER_AGENTS. With --latest,
 # installs each agent's newest release into another folder instead (the
 # drift alarm runs the same tests against it), one at a time so that one
@@ -20,6 +20,7 @@ pinned=(
   # on 2026-11-27: its install fails.
   @kilocode/cli@7.7.7
   cline@3.0.65
+  @continuedev/cli@1.5.47
 )
 cache=${XDG_CACHE_HOME:-$HOME/.cache}
 latest=false
@@ -56,7 +57,7 @@ for p in "${pinned[@]}"; do
     missing+=("$p")
   fi
 done
-for b in claude codex gemini copilot opencode qwen kilo cline; do
+for b in claude codex gemini copilot opencode qwen kilo cline cn; do
   [ -x "$dir/node_modules/.bin/$b" ] || { missing=("${pinned[@]}"); break; }
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"slices"
@@ -85,12 +86,17 @@ func (s *Session) RunUninstall(u *Uninstall, confirm bool) (results []apply.Resu
 		o := opts
 		o.NewMode = f.Mode
 		err := s.Sys.UpdateFileOpts(f.Path, o, func(old []byte) ([]byte, error) {
+			if bytes.Equal(old, f.Data) && old != nil {
+				return nil, errSame // as it was: nothing to put back
+			}
 			if old != nil {
 				return nil, errStands
 			}
 			return f.Data, nil
 		})
 		switch {
+		case errors.Is(err, errSame):
+			restored = append(restored, f.Path)
 		case errors.Is(err, errStands):
 			left = append(left, f.Path)
 		case err != nil:
@@ -99,7 +105,7 @@ func (s *Session) RunUninstall(u *Uninstall, confirm bool) (results []apply.Resu
 			restored = append(restored, f.Path)
 		}
 	}
-	s.dropEmptiedDirs(u, confirm)
+	s.dropEmptiedDirs(u, results, confirm)
 	for _, p := range []string{u.record, u.originals} {
 		if err := s.Sys.RemoveFile(p, core.WriteOptions{ConfirmShared: confirm, Within: s.within(u, p), Whole: true}); err != nil && !core.IsAbsent(err) {
 			return results, restored, left, err
@@ -108,7 +114,10 @@ func (s *Session) RunUninstall(u *Uninstall, confirm bool) (results []apply.Resu
 	return results, restored, left, nil
 }
 
-var errStands = errors.New("a file stands there")
+var (
+	errStands = errors.New("a file stands there")
+	errSame   = errors.New("the file is as it was")
+)
 
 // within is the project root when p lies in it (the lock), else "" (the
 // scope's own state files).
@@ -178,14 +187,13 @@ func (s *Session) RemoveSources(folders []string, root string, confirm bool) err
 	return nil
 }
 
-// dropEmptiedDirs removes the folders the deleted projected files leave
-// empty (charter made them for its files: .agents/skills/, a commands/),
-// up to the project root or the agent's folder; a folder holding anything
-// stays. Best effort: a folder left behind is no harm.
-func (s *Session) dropEmptiedDirs(u *Uninstall, confirm bool) {
-	if u.Full.Content == nil {
-		return
-	}
+// dropEmptiedDirs removes the folders charter's files leave empty (it
+// made them for those files: .agents/skills/, a commands/, .codex/), up to
+// the project root or the agent's folder; a folder holding anything
+// stays. In a project the agents' places are swept too (an earlier apply's
+// pruned folder): git keeps no empty folder, so none is the repository's.
+// Best effort: a folder left behind is no harm.
+func (s *Session) dropEmptiedDirs(u *Uninstall, results []apply.Result, confirm bool) {
 	o := core.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}
 	stop := map[string]bool{u.Root: true}
 	for _, a := range s.Sys.Agents() {
@@ -193,11 +201,30 @@ func (s *Session) dropEmptiedDirs(u *Uninstall, confirm bool) {
 			stop[d] = true
 		}
 	}
-	for _, e := range u.Full.Content.Entries {
-		if e.Path == nil || e.State != projection.StatePruned {
-			continue
+	var gone []string
+	if u.Full.Content != nil {
+		for _, e := range u.Full.Content.Entries {
+			if e.Path != nil && e.State == projection.StatePruned {
+				gone = append(gone, *e.Path)
+			}
 		}
-		for d := s.Sys.Paths.Dir(*e.Path); !stop[d] && d != s.Sys.Paths.Dir(d); d = s.Sys.Paths.Dir(d) {
+	}
+	for _, r := range results {
+		if r.State == projection.StatePruned {
+			gone = append(gone, r.Path)
+		}
+	}
+	if u.Root != "" {
+		for _, a := range s.Sys.Agents() {
+			for _, pl := range []core.Place{a.Project.Rules, a.Project.Skills, a.Project.Commands, a.Project.Subagents} {
+				if pl.Dir != "" {
+					gone = append(gone, s.Sys.Paths.Join(append([]string{u.Root}, strings.Split(pl.Dir+"x", "/")...)...))
+				}
+			}
+		}
+	}
+	for _, p := range gone {
+		for d := s.Sys.Paths.Dir(p); !stop[d] && d != s.Sys.Paths.Dir(d); d = s.Sys.Paths.Dir(d) {
 			if u.Root != "" {
 				if _, in := s.Sys.Paths.Within(u.Root, d); !in {
 					break

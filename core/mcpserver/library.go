@@ -91,8 +91,8 @@ func sameStamps(a, b map[string]fileStamp) bool {
 	return true
 }
 
-// stampLayers stamps each layer's folder and every folder and file under
-// its kinds' folders (a missing one is stamped as missing). ok is false
+// stampLayers stamps each layer's kinds' folders and every folder and
+// file under them (a missing one is stamped as missing). ok is false
 // when the stamps cannot vouch for the content: a link, an error, a
 // stamp younger than racyWindow at now.
 func stampLayers(layers []content.Layer, now time.Time) (map[string]fileStamp, bool) {
@@ -112,9 +112,8 @@ func stampLayers(layers []content.Layer, now time.Time) (map[string]fileStamp, b
 		return isDir(st), true
 	}
 	for _, ly := range layers {
-		if _, ok := add(ly.Dir, true); !ok {
-			return nil, false
-		}
+		// ly.Dir itself is not stamped: other files live there (settings,
+		// state), and its kinds' folders are stamped, present or missing.
 		for _, k := range content.Kinds() {
 			root := filepath.Join(ly.Dir, k.Dir())
 			dir, ok := add(root, true)

@@ -99,6 +99,14 @@ type Places struct {
 	// RulesInBlock: the agent has no rules folder at this level; its rules
 	// are written out in charter's block of its instruction file.
 	RulesInBlock bool
+	// Permissions is the JSON file (below the level's base) that holds the
+	// agent's permission rules, PermFormat how charter writes them there
+	// ("claude": permissions.{deny,ask,allow}; "gemini": tools.exclude and
+	// tools.allowed); "" where charter has no place for them (SPEC §14).
+	Permissions, PermFormat string
+	// MCP is the JSON file that holds the agent's MCP servers, MCPFormat
+	// its shape ("mcpServers", "gemini", "cursor", "vscode"); "" for none.
+	MCP, MCPFormat string
 }
 
 // Place is one folder of an agent's files of one kind; the zero Place is

@@ -32,6 +32,9 @@ type Full struct {
 	// Skipped are the agents a user-level apply inside a profile leaves
 	// alone (profileskip.go), with the reason: reported, never written.
 	Skipped []Result
+	// Unsupported are the permission rules and MCP servers a selected
+	// agent cannot express at this level (SPEC §14).
+	Unsupported []GovUnsupported
 }
 
 // Budget is the always-loaded instructions apply projects for one agent.

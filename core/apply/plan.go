@@ -103,6 +103,16 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			return whole(data), nil
 		}})
 	}
+	steps, owner, gaps, err := govEdits(sys, snap, level, sel, func(a core.Agent) (string, error) {
+		if level == LevelProject {
+			return req.Project.Dir, nil
+		}
+		return sys.AgentDir(a)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out, full.Unsupported = addGovTargets(out, steps, owner, level), gaps
 	if level == LevelProject {
 		confineProject(sys, req.Project.Dir, out)
 	}

@@ -225,6 +225,13 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 	if len(args) == 0 {
 		args = []string{"--help"} // bare charter shows the help, as git does
 	}
+	// --version alone needs no grammar: hosts probe it before every use.
+	if versionOnly(args) {
+		if err := a.printVersion(); err != nil {
+			return a.fail(err)
+		}
+		return ExitOK
+	}
 	// Most runs name one command: a grammar of that command alone costs a
 	// fraction of the whole one to build and walk, and start-up is most of
 	// a run. Help, completion and every parse error take the whole grammar.

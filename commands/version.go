@@ -38,6 +38,23 @@ type VersionCmd struct{}
 
 func (c *VersionCmd) Run(a *App) error { return a.printVersion() }
 
+// versionOnly reports whether args are -v or --version, with --json or
+// not, and nothing else: what the whole grammar would answer by printing
+// the version, without building it.
+func versionOnly(args []string) bool {
+	version := 0
+	for _, arg := range args {
+		switch arg {
+		case "-v", "--version":
+			version++
+		case "--json", "--json=true":
+		default:
+			return false
+		}
+	}
+	return version == 1 && len(args) <= 2
+}
+
 // printVersion prints `charter 1.2.3`, or with --json the document hosts
 // read capabilities from.
 func (a *App) printVersion() error {

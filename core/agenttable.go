@@ -2,20 +2,22 @@ package core
 
 // DefaultAgents is the agent table (SPEC §17), in canonical order: the
 // order apply lists agents in and the order their variables are consulted
-// when charter looks for the active profile. Claude Code, Codex, Gemini
-// CLI and Copilot CLI are measured with the real agents at the versions of
-// scripts/agents.sh (docs/real-agents.md); the others follow their
-// documentation (Docs). docs/agents.md is generated from this table.
+// when charter looks for the active profile. The agents whose CLI runs
+// against a local model endpoint are checked with the real agent at the
+// versions of scripts/agents.sh (Verified says which; docs/real-agents.md);
+// the others follow their documentation (Docs). docs/agents.md is
+// generated from this table.
 func DefaultAgents() []Agent {
 	return append(append(measuredAgents(), rulesAgents()...), sharedAgents()...)
 }
 
 // Formats of a rule file, by how the agent scopes it: "paths" (Claude,
-// Cline, Qwen: a paths: list), "cursor" (.mdc: globs, alwaysApply),
+// Qwen: a paths: list), "cursor" (.mdc: globs, alwaysApply),
 // "copilot" (applyTo), "trigger" (Windsurf, Antigravity: trigger: glob,
 // globs), "kiro" (inclusion: fileMatch, fileMatchPattern), "continue"
 // (globs, alwaysApply), "augment" (type: always_apply), "plain" (no
-// frontmatter: the agent cannot scope; the first line names the globs).
+// frontmatter: the agent cannot scope, as Cline's and Continue's CLIs
+// showed; the first line names the globs).
 // Commands: "md" (description, argument-hint), "toml" (Gemini), "plain".
 // Subagents: "claude", "gemini", "codex", "copilot", "cursor".
 

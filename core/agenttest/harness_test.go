@@ -1,6 +1,6 @@
-// Package agenttest runs the real agents — Claude Code, Codex, Gemini CLI
-// and Copilot CLI, installed from npm at pinned versions by
-// scripts/agents.sh — against a mock of their model APIs on loopback, after
+// Package agenttest runs the real agents — Claude Code, Codex, Gemini CLI,
+// Copilot CLI, OpenCode, Qwen Code, Kilo, Cline and Continue, installed
+// from npm at pinned versions by scripts/agents.sh — against a mock of their model APIs on loopback, after
 // charter projected its content, and reads what each agent sent the model:
 // what an agent loaded is what it sends (SPEC §12 decisions of 2026-11-27:
 // the real agent is the truth).

@@ -173,8 +173,8 @@ func (fm *Frontmatter) yamlProblem(err error, first int) *Problem {
 			if n, err := strconv.Atoi(rest[:i]); err == nil {
 				line, msg = n, strings.TrimSpace(rest[i+1:])
 				// The parser (not the scanner) counts a context's line
-				// from 0: "did not find expected …" is one line early.
-				if strings.HasPrefix(msg, "did not find expected") {
+				// from 0: its "did not find expected …" is one line early.
+				if parserMiss(msg) {
 					line++
 				}
 			}
@@ -182,4 +182,19 @@ func (fm *Frontmatter) yamlProblem(err error, first int) *Problem {
 	}
 	// The parser may point past the end (an unclosed [ on the last line).
 	return &Problem{Line: fm.line(line, first), Message: "the frontmatter is not valid YAML: " + msg}
+}
+
+// parserMiss reports a parser's "did not find expected …"; the scanner's
+// (an alias's name, a tag's, a line break) count lines from 1.
+func parserMiss(msg string) bool {
+	what, ok := strings.CutPrefix(msg, "did not find expected ")
+	if !ok {
+		return false
+	}
+	for _, s := range []string{"alphabetic", "whitespace", "comment", "hexdecimal", "tag", "URI", "'!'"} {
+		if strings.Contains(what, s) {
+			return false
+		}
+	}
+	return true
 }

@@ -25,6 +25,7 @@ func TestFrontmatter(t *testing.T) {
 		{name: "dashes later are body", in: "text\n---\na: 1\n---\n", body: "text\n---\na: 1\n---\n"},
 		{name: "unclosed", in: "---\na: 1\n", line: 1, problemIn: "never closed"},
 		{name: "bad yaml", in: "---\ndescription: d\ntier: [full\n---\n", line: 3, problemIn: "not valid YAML"},
+		{name: "cursor glob read as an alias", in: "---\ndescription: d\nglobs: **/*.py\nalwaysApply: false\n---\n", line: 3, problemIn: "not valid YAML"},
 		{name: "tab", in: "---\na: 1\n\tb: 2\n---\n", line: 3, problemIn: "not valid YAML"},
 		{name: "not a mapping", in: "---\n- a\n---\n", line: 2, problemIn: "mapping"},
 		{name: "duplicate", in: "---\na: 1\nb: 2\na: 3\n---\n", line: 4, problemIn: "first on line 2"},
@@ -102,4 +103,28 @@ func FuzzFrontmatter(f *testing.F) {
 			Parse(k, "x", "/x", data, []string{"claude"})
 		}
 	})
+}
+
+// KeyTexts gives each top-level key's lines as written.
+func TestKeyTexts(t *testing.T) {
+	front := "# c\ndescription: d\nallowed-tools: Bash(git diff:*), Read\nx:\n  - a\n  # b\nargument-hint: [focus area]\n"
+	got := KeyTexts([]byte(front))
+	want := []KeyText{{"description", "# c\ndescription: d\n"}, {"allowed-tools", "allowed-tools: Bash(git diff:*), Read\n"},
+		{"x", "x:\n  - a\n  # b\n"}, {"argument-hint", "argument-hint: [focus area]\n"}}
+	if len(got) != len(want) {
+		t.Fatalf("got %q", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("key %d: got %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+// Claude Code's documented argument-hint: [focus area] is a hint.
+func TestArgumentHintFlowList(t *testing.T) {
+	it, probs := Parse(KindCommand, "review", "review.md", []byte("---\nargument-hint: [focus area]\n---\nReview $ARGUMENTS\n"), nil)
+	if len(probs) > 0 || it.ArgHint != "[focus area]" {
+		t.Fatalf("got %+v %v", it, probs)
+	}
 }

@@ -67,6 +67,7 @@ type Item struct {
 	Tier        string   `json:"tier,omitempty"`         // rule: minimal, balanced (default) or full
 	Globs       []string `json:"globs,omitempty"`        // rule: project-relative globs; none = always loaded
 	Agents      []string `json:"agents,omitempty"`       // rule: the agents that get it; none = all
+	OnRequest   bool     `json:"onRequest,omitempty"`    // rule: alwaysApply: false and no globs: Cursor loads it when asked
 	ArgHint     string   `json:"argumentHint,omitempty"` // command: argument-hint
 	Tools       []string `json:"tools,omitempty"`        // subagent
 	Model       string   `json:"model,omitempty"`        // subagent

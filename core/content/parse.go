@@ -18,7 +18,7 @@ func Tiers() []string { return []string{TierMinimal, TierBalanced, TierFull} }
 
 // ruleKeys are the only keys a rule's frontmatter may have: the format is
 // charter's own, so a typo (teir: full) must not pass unnoticed.
-var ruleKeys = []string{"description", "tier", "globs", "agents"}
+var ruleKeys = []string{"description", "tier", "globs", "agents", "alwaysApply"}
 
 // Parse reads one source of kind k named name (the file stem, or a skill's
 // folder) from data. agents are the agent names a rule may name. Every
@@ -55,6 +55,15 @@ func Parse(k Kind, name, path string, data []byte, agents []string) (*Item, []Pr
 				p.add(fm.Lookup("globs").Line, "glob %q must be a project-relative path pattern with / between folders (e.g. src/**/*.go)", g)
 			}
 		}
+		switch a := p.text(&fm, "alwaysApply", false); a {
+		case "", "true":
+		case "false":
+			// Cursor's key, kept from an import: without globs the rule
+			// is agent-requested there, always loaded elsewhere.
+			it.OnRequest = len(it.Globs) == 0
+		default:
+			p.add(fm.Lookup("alwaysApply").Line, "alwaysApply must be true or false, not %q", a)
+		}
 		it.Agents = p.list(&fm, "agents", false)
 		for _, a := range it.Agents {
 			if !slices.Contains(agents, a) {
@@ -67,7 +76,12 @@ func Parse(k Kind, name, path string, data []byte, agents []string) (*Item, []Pr
 		it.Description = p.text(&fm, "description", true)
 	case KindCommand:
 		it.Description = p.text(&fm, "description", false)
-		it.ArgHint = p.text(&fm, "argument-hint", false)
+		if f := fm.Lookup("argument-hint"); f != nil && f.Value.Kind == yaml.SequenceNode && f.Value.Style&yaml.FlowStyle != 0 {
+			// Claude Code's documented [focus area] is a hint, not a list.
+			it.ArgHint = rawValue(data, f)
+		} else {
+			it.ArgHint = p.text(&fm, "argument-hint", false)
+		}
 	case KindSubagent:
 		p.needs(&fm, "subagent")
 		p.sameName(&fm, name, "file name")

@@ -2,6 +2,8 @@ package importer
 
 import (
 	"bytes"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -20,6 +22,9 @@ type spot struct {
 	convert func(c *Candidate, data []byte)
 	ignore  []string // names that are not items (charter's own file, a peer's other folders)
 	subdirs bool     // a subfolder is reported, not passed over
+	// rename gives a file whose name is no valid item name (ruler's
+	// AGENTS.md) the name its source takes.
+	rename map[string]string
 }
 
 // spotsOf says where each peer keeps each kind, by level; an agent's
@@ -32,27 +37,62 @@ var spotsOf = map[string]map[string][]spot{
 		{kind: content.KindSubagent, dir: ".rulesync/subagents", suffix: ".md", convert: rulesyncSubagent},
 	}},
 	"ruler": {content.LevelProject: {
-		{kind: content.KindRule, dir: ".ruler", suffix: ".md", convert: plain, subdirs: true, ignore: []string{"skills", "agents"}},
+		{kind: content.KindRule, dir: ".ruler", suffix: ".md", convert: plain, subdirs: true, ignore: []string{"skills", "agents"},
+			rename: map[string]string{"AGENTS": "ruler-agents"}},
 		{kind: content.KindSkill, dir: ".ruler/skills"},
 		{kind: content.KindSubagent, dir: ".ruler/agents", suffix: ".md", convert: subagent},
 	}},
 }
 
 // split is data's frontmatter; a file whose frontmatter cannot be read is
-// skipped with the reason.
-func split(c *Candidate, data []byte) (content.Frontmatter, bool) {
+// skipped with the reason. A one-line value YAML cannot read as written
+// (Cursor's globs: **/*.py, an alias to YAML; Claude's argument-hint:
+// [a] [b]) is read as the agent reads it, as text: the data given back
+// quotes it, and a note says so.
+func split(c *Candidate, data []byte) (content.Frontmatter, []byte, bool) {
 	fm, p := content.ParseFrontmatter(data)
-	if p != nil {
-		c.skip("line %d: %s", p.Line, p.Message)
-		return fm, false
+	fixed, quoted := data, []string{}
+	for p != nil {
+		next, key, ok := quoteLine(fixed, p.Line)
+		if !ok {
+			c.skip("line %d: %s", p.Line, p.Message)
+			return fm, data, false
+		}
+		quoted = append(quoted, fmt.Sprintf("%s (line %d)", key, p.Line))
+		fixed = next
+		fm, p = content.ParseFrontmatter(fixed)
 	}
-	return fm, true
+	if len(quoted) > 0 {
+		c.note("%s read as text, as the agent reads it: quoted in the source", strings.Join(quoted, ", "))
+	}
+	return fm, fixed, true
+}
+
+// nativeLine is a top-level key with a one-line value not yet quoted.
+var nativeLine = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+([^'" \t][^\r]*?)[ \t]*(\r?)$`)
+
+// quoteLine single-quotes the value on line n (from 1) of data.
+func quoteLine(data []byte, n int) ([]byte, string, bool) {
+	lines := strings.SplitAfter(string(data), "\n")
+	if n < 2 || n > len(lines) {
+		return nil, "", false
+	}
+	line, nl := strings.CutSuffix(lines[n-1], "\n")
+	m := nativeLine.FindStringSubmatch(line)
+	if m == nil {
+		return nil, "", false
+	}
+	lines[n-1] = m[1] + ": '" + strings.ReplaceAll(m[2], "'", "''") + "'" + m[3]
+	if nl {
+		lines[n-1] += "\n"
+	}
+	return []byte(strings.Join(lines, "")), m[1], true
 }
 
 // verbatim keeps the file as the source: a command's or subagent's
 // frontmatter may carry any keys, and charter keeps them.
 func verbatim(c *Candidate, data []byte) {
-	if _, ok := split(c, data); ok {
+	if _, data, ok := split(c, data); ok {
 		c.Data = data
 	}
 }
@@ -71,7 +111,7 @@ func plain(c *Candidate, data []byte) {
 // subagent keeps the file, naming it after its file when the frontmatter
 // has no name (Copilot's agents often have none).
 func subagent(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
+	fm, _, ok := split(c, data)
 	if !ok {
 		return
 	}
@@ -88,10 +128,12 @@ type ruleFront struct {
 	Description string   `yaml:"description,omitempty"`
 	Globs       []string `yaml:"globs,omitempty,flow"`
 	Agents      []string `yaml:"agents,omitempty,flow"`
+	// AlwaysApply is Cursor's key, kept false for an agent-requested rule.
+	AlwaysApply *bool `yaml:"alwaysApply,omitempty"`
 }
 
 func (f ruleFront) source(body []byte) []byte {
-	if f.Description == "" && len(f.Globs) == 0 && len(f.Agents) == 0 {
+	if f.Description == "" && len(f.Globs) == 0 && len(f.Agents) == 0 && f.AlwaysApply == nil {
 		if _, p := content.ParseFrontmatter(body); p != nil || bytes.HasPrefix(body, []byte("---")) {
 			return append([]byte("---\n---\n"), body...)
 		}
@@ -152,7 +194,7 @@ func everywhere(globs []string) bool {
 }
 
 func claudeRule(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
+	fm, _, ok := split(c, data)
 	if !ok {
 		return
 	}
@@ -165,7 +207,7 @@ func claudeRule(c *Candidate, data []byte) {
 }
 
 func cursorRule(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
+	fm, _, ok := split(c, data)
 	if !ok {
 		return
 	}
@@ -177,13 +219,14 @@ func cursorRule(c *Candidate, data []byte) {
 		c.note("alwaysApply: true wins over its globs in Cursor: the rule is always loaded")
 		f.Globs = nil
 	case !always && len(f.Globs) == 0 && fm.Present:
-		c.note("Cursor applied it only when asked (no globs, alwaysApply false): charter's rule is always loaded; add globs or disable it")
+		f.AlwaysApply = new(bool)
+		c.note("Cursor loads it when its description fits (no globs, alwaysApply false): kept so for Cursor; the other agents load it always")
 	}
 	c.Data = f.source(fm.Body)
 }
 
 func copilotRule(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
+	fm, _, ok := split(c, data)
 	if !ok {
 		return
 	}
@@ -198,7 +241,7 @@ func copilotRule(c *Candidate, data []byte) {
 // copilotPrompt turns Copilot's argument variable into charter's, the
 // one the projector turns back.
 func copilotPrompt(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
+	fm, _, ok := split(c, data)
 	if !ok {
 		return
 	}

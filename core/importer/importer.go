@@ -179,13 +179,17 @@ func (s *scanner) spot(sp spot) error {
 			continue // not this spot's kind of file (a README.txt beside the rules)
 		}
 		c := Candidate{Kind: sp.kind, Name: stem, State: StateImported, Native: path, Agent: sp.agent}
+		if to, ok := sp.rename[stem]; ok {
+			c.Name = to
+			c.note("named %s: %s is no valid rule name", to, name)
+		}
 		switch {
 		case e.IsDir():
 			c.skip("is a folder: charter's %s are the files directly in %s", sp.kind.Dir(), sp.dir)
 		case !e.Mode().IsRegular():
 			c.skip("is %s, not a file", fsys.Describe(e.Mode()))
-		case content.CheckName(stem) != "":
-			c.skip("%s: rename the file and import again", content.CheckName(stem))
+		case content.CheckName(c.Name) != "":
+			c.skip("%s: rename the file and import again", content.CheckName(c.Name))
 		default:
 			data, err := s.read(path)
 			if err != nil {

@@ -38,7 +38,7 @@ func targets(c *Candidate, fm *content.Frontmatter) (agents []string, ok bool) {
 // rulesyncRule reads a `.rulesync/rules` file: description, globs and
 // targets become the rule's fields; the body is kept byte for byte.
 func rulesyncRule(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
+	fm, _, ok := split(c, data)
 	if !ok {
 		return
 	}
@@ -62,7 +62,7 @@ func rulesyncRule(c *Candidate, data []byte) {
 // description, with Claude Code's tools and model (rulesync keeps them in
 // its claudecode block).
 func rulesyncSubagent(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
+	fm, _, ok := split(c, data)
 	if !ok {
 		return
 	}

@@ -73,7 +73,7 @@ func agentSpots(a core.Agent, level string) []spot {
 // trigger, Kiro's inclusion.
 func modeRule(mode, scoped, always, globsKey string) func(c *Candidate, data []byte) {
 	return func(c *Candidate, data []byte) {
-		fm, ok := split(c, data)
+		fm, _, ok := split(c, data)
 		if !ok {
 			return
 		}
@@ -92,7 +92,7 @@ func modeRule(mode, scoped, always, globsKey string) func(c *Candidate, data []b
 
 // continueRule reads Continue's rules: globs scope it unless alwaysApply.
 func continueRule(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
+	fm, _, ok := split(c, data)
 	if !ok {
 		return
 	}
@@ -106,7 +106,7 @@ func continueRule(c *Candidate, data []byte) {
 
 // augmentRule reads Augment's rules, which no path scopes.
 func augmentRule(c *Candidate, data []byte) {
-	fm, ok := split(c, data)
+	fm, _, ok := split(c, data)
 	if !ok {
 		return
 	}

@@ -100,7 +100,7 @@ func render(a core.Agent, place core.Place, it *content.Item, opt Options) []Fil
 	case content.KindSkill:
 		return skillFiles(a.Name, place.Dir, it, opt)
 	case content.KindCommand:
-		f.Data = commandFile(place.Format, it)
+		f.Data = commandFile(a.Name, place.Format, it)
 	case content.KindSubagent:
 		f.Data, f.Note = subagentFile(a, place.Format, it)
 	}
@@ -115,6 +115,9 @@ func ruleFile(format string, it *content.Item) ([]byte, bool) {
 	globs := strings.Join(it.Globs, ",")
 	switch format {
 	case "cursor":
+		// alwaysApply: false without globs: Cursor's agent loads it when
+		// the description fits the task (an imported agent-requested rule).
+		always = always && !it.OnRequest
 		return []byte(front(kv("description", it.Description), list("globs", it.Globs), "alwaysApply: "+boolText(always)) + body), always
 	case "copilot":
 		if always {
@@ -165,16 +168,14 @@ func boolText(b bool) string {
 	return "false"
 }
 
-// skillFiles is SKILL.md with its frontmatter as written (other keys kept)
-// plus the supporting files. With autoload off the agent loads the skill
+// skillFiles is SKILL.md with its frontmatter as written (the keys agent
+// reads, keptKeys) plus the supporting files. With autoload off the agent loads the skill
 // only when asked.
 func skillFiles(agent, prefix string, it *content.Item, opt Options) []File {
 	dir := prefix + it.Name + "/"
-	fm := string(it.Front)
+	fm := keptKeys(agent, it)
 	if len(it.Front) == 0 {
 		fm = kv("name", it.Name) + "\n" + kv("description", it.Description) + "\n"
-	} else if !strings.HasSuffix(fm, "\n") {
-		fm += "\n"
 	}
 	if !opt.Autoload && !hasKey(fm, "disable-model-invocation") {
 		fm += "disable-model-invocation: true\n"
@@ -201,7 +202,7 @@ func hasKey(fm, key string) bool {
 	return false
 }
 
-func commandFile(format string, it *content.Item) []byte {
+func commandFile(agent, format string, it *content.Item) []byte {
 	body := string(it.Body)
 	switch format {
 	case "toml":
@@ -217,7 +218,8 @@ func commandFile(format string, it *content.Item) []byte {
 		// Plain Markdown: no frontmatter is read (Cursor, Kiro prompts).
 		return []byte(body)
 	}
-	return []byte(front(kv("description", it.Description), kv("argument-hint", it.ArgHint)) + body)
+	return []byte(front(kv("description", it.Description), kv("argument-hint", it.ArgHint),
+		strings.TrimSuffix(keptKeys(agent, it, "description", "argument-hint"), "\n")) + body)
 }
 
 // Layout reports where agent a keeps a kind at a level ("" for nowhere),

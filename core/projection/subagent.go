@@ -108,6 +108,8 @@ func subagentFile(a core.Agent, format string, it *content.Item) ([]byte, string
 	if len(it.Tools) > 0 {
 		tools = kv("tools", strings.Join(it.Tools, ", "))
 	}
-	fm := front(kv("name", it.Name), kv("description", it.Description), tools, kv("model", it.Model))
+	// The source's other keys (color, permissionMode) are Claude Code's.
+	other := strings.TrimSuffix(keptKeys(a.Name, it, "name", "description", "tools", "model"), "\n")
+	fm := front(kv("name", it.Name), kv("description", it.Description), tools, kv("model", it.Model), other)
 	return []byte(fm + body), ""
 }

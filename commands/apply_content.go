@@ -44,6 +44,10 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 		}
 		rows = append(rows, row{e.Agent, e.State, path, note})
 	}
+	for _, u := range rep.Unsupported {
+		// A permission rule or server the agent has no place for.
+		rows = append(rows, row{u.Agent, "unsupported", "-", u.What + " (" + u.Reason + ")"})
+	}
 	for _, g := range rep.Ignored {
 		rows = append(rows, row{g.Agent, "ignored", g.Path, "(in the record, but no " + g.Kind + " " + g.Item + " is ever projected there: charter does not touch it)"})
 	}

@@ -31,7 +31,7 @@ func TestComplete(t *testing.T) {
 		words []string
 		want  string // the values, space-separated
 	}{
-		{[]string{""}, "detect dismiss ping settings serve apply mcp doctor gate trust agents profiles rules skills commands subagents sources import uninstall completion help man version"},
+		{[]string{""}, "detect dismiss ping settings serve apply mcp doctor gate trust agents profiles rules skills commands subagents sources import uninstall permissions mcp-servers completion help man version"},
 		{[]string{"se"}, "settings serve"},
 		{[]string{"settings", ""}, "list get set unset path edit schema"},
 		{[]string{"settings", "s"}, "set schema"},
@@ -58,13 +58,13 @@ func TestComplete(t *testing.T) {
 		{[]string{"ping", "--require", ""}, "configRoot policy projectLayer"},
 		{[]string{"dismiss", ""}, "agent-switch"},
 		{[]string{"completion", ""}, "bash zsh fish powershell"},
-		{[]string{"help", ""}, "detect dismiss ping settings serve apply mcp doctor gate trust agents profiles rules skills commands subagents sources import uninstall completion help man version"},
+		{[]string{"help", ""}, "detect dismiss ping settings serve apply mcp doctor gate trust agents profiles rules skills commands subagents sources import uninstall permissions mcp-servers completion help man version"},
 		{[]string{"help", "settings", "u"}, "unset"},
 		{[]string{"--config-root", ""}, ":dirs"},
 		{[]string{"--config-root=/tm"}, ":dirs"},
 		{[]string{"detect", ""}, ""},
 		{[]string{"bogus", ""}, ""},
-		{[]string{`""`}, "detect dismiss ping settings serve apply mcp doctor gate trust agents profiles rules skills commands subagents sources import uninstall completion help man version"},
+		{[]string{`""`}, "detect dismiss ping settings serve apply mcp doctor gate trust agents profiles rules skills commands subagents sources import uninstall permissions mcp-servers completion help man version"},
 	} {
 		if got := strings.Join(complete(t, c.words...), " "); got != c.want {
 			t.Errorf("%q:\n got: %s\nwant: %s", c.words, got, c.want)

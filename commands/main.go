@@ -97,6 +97,9 @@ type CLI struct {
 	Sources   SourcesCmd   `cmd:"" help:"Take a team's rules, skills, commands and subagents from a git repository, pinned (add, update, list, remove)."`
 	Import    ImportCmd    `cmd:"" help:"Turn an agent's rules, skills, commands and subagents (or a .rulesync/ or .ruler/ folder) into charter sources."`
 	Uninstall UninstallCmd `cmd:"" help:"Take charter out of the agents' files: blocks, hook and MCP entries, projected files; put back the files import took over."`
+
+	Permissions PermissionsCmd `cmd:"" help:"List the permission rules in force and check an action against them."`
+	McpServers  McpServersCmd  `cmd:"" name:"mcp-servers" help:"List the MCP servers charter projects into the agents, and why a server is not projected."`
 }
 
 // App is what every command's Run receives.

@@ -145,6 +145,9 @@ type FullReport struct {
 	// Ignored are the record's entries no projector produces: charter
 	// did not act on them, and a run drops them from the record.
 	Ignored []projection.Ignored `json:"ignored"`
+	// Unsupported are the permission rules and MCP servers a selected
+	// agent cannot express at this level (SPEC §14): never written.
+	Unsupported []GovUnsupported `json:"unsupported"`
 }
 
 // NewFullReport is the report of results, with full's projected files.
@@ -158,6 +161,10 @@ func NewFullReport(sys *core.System, results []Result, full *Full) FullReport {
 	}
 	if rep.Budget == nil {
 		rep.Budget = []Budget{}
+	}
+	rep.Unsupported = full.Unsupported
+	if rep.Unsupported == nil {
+		rep.Unsupported = []GovUnsupported{}
 	}
 	return rep
 }

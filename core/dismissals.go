@@ -3,7 +3,6 @@ package core
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"slices"
 
@@ -40,7 +39,9 @@ func (s *System) readDismissals(path string, data []byte) ([]string, error) {
 	}
 	var f dismissalsFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, fmt.Errorf("read %s: %w (fix or remove the file)", path, err)
+		// A file edited or cut short by hand: say so in the user's words,
+		// not the JSON parser's, and how to get going again.
+		return nil, Errorf(CodeMalformedSettings, "%s is not the list of dismissals charter writes ({\"dismissed\": [\"id\"]}): fix it, or delete it (the dismissed recommendations then show again)", path)
 	}
 	return f.Dismissed, nil
 }

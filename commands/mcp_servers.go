@@ -37,16 +37,16 @@ func (c *McpServersListCmd) Run(a *App) error {
 			}
 			return inert.Line(r.URL) // commands, URLs and paths come from the project's files
 		}
-		nw, ww, lw := 4, 4, 5
+		nw, ww, lw, ow := 4, 4, 5, 4
 		for _, r := range rows {
-			nw, ww, lw = max(nw, len(r.Name)), max(ww, len(what(r))), max(lw, len(r.Layer))
+			nw, ww, lw, ow = max(nw, len(r.Name)), max(ww, len(what(r))), max(lw, len(r.Layer)), max(ow, len(inert.Line(r.Origin)))
 		}
 		for _, r := range rows {
 			state := "projected"
 			if !r.Projected {
 				state = "not projected: " + serverReason(r.Reason)
 			}
-			fmt.Fprintf(w, "%-*s  %-*s  %-*s  %s  %s\n", nw, r.Name, ww, what(r), lw, r.Layer, inert.Line(r.Origin), state)
+			fmt.Fprintf(w, "%-*s  %-*s  %-*s  %-*s  %s\n", nw, r.Name, ww, what(r), lw, r.Layer, ow, inert.Line(r.Origin), state)
 		}
 	})
 }

@@ -26,9 +26,9 @@ func (c *PermissionsListCmd) Run(a *App) error {
 		if len(p.Rules) == 0 {
 			fmt.Fprintln(w, "No permission rules: each agent keeps its own defaults.")
 		}
-		rw := 4
+		rw, lw := 4, 5
 		for _, e := range p.Rules {
-			rw = max(rw, len(e.Rule))
+			rw, lw = max(rw, len(inert.Line(e.Rule))), max(lw, len(e.Layer))
 		}
 		for _, e := range p.Rules {
 			lock := ""
@@ -36,7 +36,7 @@ func (c *PermissionsListCmd) Run(a *App) error {
 				lock = "  locked by policy"
 			}
 			// Rules and paths come from the project's files.
-			fmt.Fprintf(w, "%-5s  %-*s  %-12s  %s%s\n", e.Verdict, rw, inert.Line(e.Rule), e.Layer, inert.Line(e.Origin), lock)
+			fmt.Fprintf(w, "%-5s  %-*s  %-*s  %s%s\n", e.Verdict, rw, inert.Line(e.Rule), lw, e.Layer, inert.Line(e.Origin), lock)
 		}
 		for _, e := range p.Refused {
 			fmt.Fprintf(a.Stderr, "charter: warning: %s %s in %s would loosen the policy: it is not in force; remove it\n", e.Verdict, inert.Line(e.Rule), inert.Line(e.Origin))

@@ -117,6 +117,7 @@ var checks = []check{
 	server,
 	agentFiles,
 	projectFiles,
+	policyDenies,
 	hookPrograms,
 	agentGates,
 }

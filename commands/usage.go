@@ -139,9 +139,13 @@ func example(args []string, value string) string {
 	return strings.Join(append(out, "--", shell.Quote(value)), " ")
 }
 
+// subject is cmd opening a message: the message is printed after
+// "charter:", so "charter settings needs …" would say charter twice.
+func subject(cmd string) string { return strings.TrimPrefix(cmd, "charter ") }
+
 func unexpected(word string, node *kong.Node, cmd string) string {
 	if subs := commands(node); len(subs) > 0 {
-		msg := fmt.Sprintf("%s has no command %q", cmd, word)
+		msg := fmt.Sprintf("%s has no command %q", subject(cmd), word)
 		if node.Parent == nil {
 			msg = fmt.Sprintf("unknown command %q", word)
 		}
@@ -151,7 +155,7 @@ func unexpected(word string, node *kong.Node, cmd string) string {
 		return msg + ": choose " + orList(subs)
 	}
 	if len(node.Positional) == 0 {
-		return fmt.Sprintf("%s takes no arguments, but got %q", cmd, word)
+		return fmt.Sprintf("%s takes no arguments, but got %q", subject(cmd), word)
 	}
 	return fmt.Sprintf("too many arguments: %s takes %s, and %q is one more (quote a value that holds spaces)", cmd, positionals(node), word)
 }
@@ -180,9 +184,9 @@ func missing(ctx *kong.Context, node *kong.Node, cmd string) string {
 			if node.Parent == nil {
 				return "no command given: choose " + orList(subs)
 			}
-			return fmt.Sprintf("%s needs a command: %s", cmd, orList(subs))
+			return fmt.Sprintf("%s needs a command: %s", subject(cmd), orList(subs))
 		}
-		return cmd + " is missing an argument"
+		return subject(cmd) + " is missing an argument"
 	}
 	msg := "missing " + strings.Join(names, " and ")
 	if h := strings.TrimSpace(first.Help); h != "" && len(names) == 1 {

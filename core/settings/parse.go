@@ -61,6 +61,19 @@ func ParseText(key, text string) (any, error) {
 		if err != nil {
 			return nil, k.problem("%q is not a list: give items as a,b,c or a JSON array", text)
 		}
+		if (key == KeyRulesDisabled || key == KeySkillsDisabled) && !strings.HasPrefix(s, "[") {
+			// A name has no spaces: "tdd docs" typed as one value is two
+			// (any other blank is left for check to refuse).
+			names := make([]string, 0, len(items))
+			for _, it := range items {
+				if f := strings.FieldsFunc(it, func(r rune) bool { return r == ' ' }); len(f) > 0 {
+					names = append(names, f...)
+				} else {
+					names = append(names, it) // an empty item: check says so
+				}
+			}
+			items = names
+		}
 		v = items
 	case String:
 		v = s

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -174,5 +175,18 @@ func TestGateBounds(t *testing.T) {
 	}
 	if k, _ := Lookup("gates.timeout"); k.MaxDuration != time.Hour {
 		t.Errorf("timeout bound %v", k.MaxDuration)
+	}
+}
+
+// `settings set rules.disabled "tdd docs"`: two names, as typed.
+func TestDisabledNamesSplitAtBlanks(t *testing.T) {
+	for _, key := range []string{KeyRulesDisabled, KeySkillsDisabled} {
+		v, err := ParseText(key, "tdd docs, go-style")
+		if err != nil || !slices.Equal(v.([]string), []string{"tdd", "docs", "go-style"}) {
+			t.Fatalf("%s: got %v, %v", key, v, err)
+		}
+	}
+	if _, err := ParseText(KeyRulesDisabled, "a,,b"); err == nil {
+		t.Fatal("an empty item was taken")
 	}
 }

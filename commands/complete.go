@@ -204,6 +204,11 @@ func flagValues(f *kong.Flag, prefix, cur string) completion {
 			items = append(items, candidate{ag.Name, "writes " + cmp.Or(ag.UserFile, ag.ProjectFile)})
 		}
 		items = append(items, candidate{"all", "every agent"})
+	case "import-from": // import --from: an agent, or a peer tool
+		for _, ag := range core.DefaultAgents() {
+			items = append(items, candidate{ag.Name, "its native files"})
+		}
+		items = append(items, candidate{"rulesync", ".rulesync/"}, candidate{"ruler", ".ruler/"})
 	case "gate": // a comma-separated list in one string
 		for _, g := range gates.Names() {
 			items = append(items, candidate{g, "the " + g + " gate"})

@@ -56,6 +56,7 @@ func TestComplete(t *testing.T) {
 		{[]string{"apply", "--agent", "claude,"}, "claude,codex claude,gemini claude,cursor claude,copilot claude,antigravity claude,windsurf claude,cline claude,roo claude,kilo claude,augment claude,kiro claude,continue claude,qwen claude,junie claude,opencode claude,amp claude,zed claude,warp claude,goose claude,crush claude,droid claude,jules claude,all"},
 		{[]string{"apply", "--agent=c"}, "--agent=claude --agent=codex --agent=cursor --agent=copilot --agent=cline --agent=continue --agent=crush"},
 		{[]string{"ping", "--require", ""}, "configRoot policy projectLayer"},
+		{[]string{"import", "--from", "r"}, "roo rulesync ruler"},
 		{[]string{"dismiss", ""}, "agent-switch"},
 		{[]string{"completion", ""}, "bash zsh fish powershell"},
 		{[]string{"help", ""}, "detect dismiss ping settings serve apply mcp doctor gate trust agents profiles rules skills commands subagents sources import uninstall permissions mcp-servers completion help man version"},

@@ -15,7 +15,7 @@ import (
 // ImportCmd turns an agent's or a peer tool's files into charter sources
 // (SPEC §12), then projects them so the native files become charter's.
 type ImportCmd struct {
-	From          string `name:"from" required:"" placeholder:"AGENT|rulesync|ruler" help:"Whose files to import: an agent's native rules, skills, commands and subagents (charter agents lists them), or a rulesync (.rulesync/) or ruler (.ruler/) source folder."`
+	From          string `name:"from" required:"" placeholder:"AGENT|rulesync|ruler" help:"Whose files to import: an agent's native rules, skills, commands and subagents (charter agents lists them), or a rulesync (.rulesync/) or ruler (.ruler/) source folder." complete:"import-from"`
 	Project       bool   `name:"project" help:"Import the repository's files into its .charter/ (default: the agent's user-level folder into this scope's folder)."`
 	DryRun        bool   `name:"dry-run" help:"Show what would be imported, what clashes and what is skipped; write nothing."`
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`

@@ -91,6 +91,7 @@ var samples = map[string]error{
 	module + "/core/server.RunningError":           &server.RunningError{},
 	module + "/core/apply.MCPJSONError":            &apply.MCPJSONError{Line: 1, Msg: "x"},
 	module + "/core/mcpserver.toolError":           mcpserver.ToolErrorSample(),
+	module + "/core/settings.GovLockError":         &settings.GovLockError{Key: "permissions.allow", Item: "shell:git push", Policy: "/p"},
 	module + "/core/settings.PolicyError":          &settings.PolicyError{Key: "rules.tier", Policy: "/p"},
 	module + "/core/settings.MalformedPolicyError": &settings.MalformedPolicyError{Path: "/p"},
 	module + "/core/fsys.BlockedError":             &fsys.BlockedError{Link: "/l"},

@@ -31,7 +31,7 @@ func (s *Session) Permissions() (*Permissions, error) {
 	return &Permissions{Rules: g.Permissions, Refused: g.Refused, Policy: g.Policy}, nil
 }
 
-// Verdicts of a check besides the rules' own: no rule decides.
+// VerdictNone is a check's verdict when no rule decides.
 const VerdictNone = "none"
 
 // PermCheck is `charter permissions check`: what the rules say of one

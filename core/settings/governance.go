@@ -45,7 +45,7 @@ func (st *Store) governance(ls []*layer, fls []fileLayer) *Governance {
 	if st.policy != nil {
 		g.Policy = st.policy.Path
 	}
-	for _, verdict := range Verdicts {
+	for _, verdict := range verdicts {
 		for _, r := range st.policy.PolicyRules(verdict) {
 			add(PermEntry{Verdict: verdict, Rule: r, Origin: st.policy.Path, Layer: LayerPolicy, Locked: verdict != "allow"})
 		}
@@ -134,7 +134,7 @@ func (g *Governance) Rules(verdict string) []PermEntry {
 // that matches, else the first ask, else the first allow; nil when no
 // rule does and the agent's own default applies.
 func (g *Governance) Decide(action Rule) *PermEntry {
-	for _, verdict := range Verdicts {
+	for _, verdict := range verdicts {
 		for _, e := range g.Permissions {
 			if e.Verdict != verdict {
 				continue

@@ -24,8 +24,8 @@ const (
 	serverNamePattern = `^[A-Za-z0-9_-]{1,64}$`
 )
 
-// Verdicts in the order they win.
-var Verdicts = []string{"deny", "ask", "allow"}
+// verdicts in the order they win.
+var verdicts = []string{"deny", "ask", "allow"}
 
 // VerdictKey is the settings key of a verdict.
 func VerdictKey(verdict string) string { return "permissions." + verdict }

@@ -71,6 +71,9 @@ func printCheck(w io.Writer, res *session.PermCheck) {
 	if res.Agent == nil {
 		return
 	}
+	if len(res.Agent.Levels) == 0 {
+		fmt.Fprintf(w, "%s: no rule to express\n", res.Agent.Agent)
+	}
 	for _, x := range res.Agent.Levels {
 		if x.Expressed {
 			fmt.Fprintf(w, "%s %s: expressed in %s as %s\n", res.Agent.Agent, x.Level, x.File, inert.Line(x.Native))

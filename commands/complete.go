@@ -181,6 +181,11 @@ func predict(a *App, what string, app *kong.Application, args []string) []candid
 		for _, c := range visibleChildren(node) {
 			out = append(out, candidate{c.Name, c.Help})
 		}
+		if len(args) == 0 { // help's topics, after its commands
+			for _, t := range topics() {
+				out = append(out, candidate{t.Name, t.Summary})
+			}
+		}
 	case "shell":
 		for _, s := range shells {
 			out = append(out, candidate{s.name, ""})

@@ -1,7 +1,11 @@
 package commands
 
 import (
+	"fmt"
+
 	"github.com/alecthomas/kong"
+
+	"github.com/agentkit/charter/core"
 )
 
 // HelpCmd is `charter help [COMMAND...]`: the same help as --help, for
@@ -24,7 +28,20 @@ func (c *HelpCmd) Run(kctx *kong.Context, a *App) error {
 	}
 	if err != nil {
 		node := reached(tctx, kctx.Model)
-		return &cliUsageError{msg: parseMessage(err, tctx, node, c.Command), usage: "charter help [COMMAND...]"}
+		msg := parseMessage(err, tctx, node, c.Command)
+		if node == kctx.Model.Node && len(c.Command) == 1 {
+			// A word that is no command may be a topic misspelt.
+			var names []string
+			for _, t := range topics() {
+				names = append(names, t.Name)
+			}
+			if near := core.Nearest(c.Command[0], append(commands(node), names...)); near != "" {
+				msg = fmt.Sprintf("unknown command or topic %q: did you mean %q?", c.Command[0], near)
+			} else {
+				msg += "; or a topic: " + orList(names)
+			}
+		}
+		return &cliUsageError{msg: msg, usage: "charter help [COMMAND...]"}
 	}
 	return tctx.PrintUsage(false)
 }

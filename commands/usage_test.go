@@ -63,6 +63,7 @@ func TestUsageMessages(t *testing.T) {
 			`--show-origin is a switch: give it alone to turn it on (--show-origin=false turns it off), not "maybe"`,
 			"charter settings list [PREFIX] [flags]"},
 		{[]string{"help", "frob"}, `unknown command "frob": choose detect, dismiss, `, "charter help [COMMAND...]"},
+		{[]string{"help", "exitcodes"}, `unknown command or topic "exitcodes": did you mean "exit-codes"?`, "charter help [COMMAND...]"},
 		// core's messages, fixed at the source
 		{[]string{"settings", "set", "rules.disabled", "a,,b"},
 			"rules.disabled: the list has an empty item: give each rule name once, as a,b,c (no empty item between commas)", ""},

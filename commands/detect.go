@@ -10,6 +10,11 @@ import (
 // DetectCmd reports whether the companion is installed.
 type DetectCmd struct{}
 
+// Help lists the fields of --json, which scripts and hosts read.
+func (c *DetectCmd) Help() string {
+	return `With --json, one document: installed (true or false), version (the companion's version, null when it is not installed or does not say), installCommand (how to install it), repo (its repository) and dismissed (whether its recommendation was dismissed, charter dismiss agent-switch).`
+}
+
 func (c *DetectCmd) Run(a *App) error {
 	d, err := a.Sys.DetectCompanion()
 	if err != nil {

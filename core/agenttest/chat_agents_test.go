@@ -54,3 +54,16 @@ func mockProviderConfig(m *Mock) string {
 		"model": "mock/m", "autoupdate": false, "share": "disabled"})
 	return string(cfg)
 }
+
+// checkWholeRules holds an agent that loads every rule file whole (it
+// cannot scope) to charter's block once and each rule once, the glob rule
+// with the line naming its glob.
+func checkWholeRules(t *testing.T, start string) {
+	t.Helper()
+	t.Run("proj/block", func(t *testing.T) { seenOnce(t, start, markBlock("proj"), "charter's block") })
+	t.Run("proj/rule-always", func(t *testing.T) { seenOnce(t, start, markAlways("proj"), "always-on rule always-proj") })
+	t.Run("proj/rule-glob", func(t *testing.T) {
+		seenOnce(t, start, markGlob("proj"), "glob rule go-proj")
+		meantFor(t, start, "proj")
+	})
+}

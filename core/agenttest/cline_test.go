@@ -38,12 +38,7 @@ func TestClineLoadsCharter(t *testing.T) {
 	runCline(t, w, env, m, "say hi")
 	start := firstAgentTurn(t, m)
 
-	t.Run("proj/block", func(t *testing.T) { seenOnce(t, start, markBlock("proj"), "charter's block") })
-	t.Run("proj/rule-always", func(t *testing.T) { seenOnce(t, start, markAlways("proj"), "always-on rule always-proj") })
-	t.Run("proj/rule-glob", func(t *testing.T) {
-		seenOnce(t, start, markGlob("proj"), "glob rule go-proj")
-		meantFor(t, start, "proj")
-	})
+	checkWholeRules(t, start)
 	t.Run("proj/command-not-a-rule", func(t *testing.T) {
 		if n := count(start, markCommand("proj")); n != 0 {
 			t.Errorf("command cmd-proj: its body (.clinerules/workflows/) reached the model %d times before anyone ran it", n)

@@ -34,11 +34,6 @@ func TestKiloLoadsCharter(t *testing.T) {
 	runKilo(t, w, env, m, "hi")
 	start := firstAgentTurn(t, m)
 
-	t.Run("proj/block", func(t *testing.T) { seenOnce(t, start, markBlock("proj"), "charter's block") })
-	t.Run("proj/rule-always", func(t *testing.T) { seenOnce(t, start, markAlways("proj"), "always-on rule always-proj") })
-	t.Run("proj/rule-glob", func(t *testing.T) {
-		seenOnce(t, start, markGlob("proj"), "glob rule go-proj")
-		meantFor(t, start, "proj")
-	})
+	checkWholeRules(t, start)
 	t.Run("proj/skill", func(t *testing.T) { seenOnce(t, start, markSkill("proj"), "skill skill-proj") })
 }

@@ -785,7 +785,9 @@ func TestBrowserApply(t *testing.T) {
 	if got := js[string](p, `document.activeElement.id`); got != "apply" {
 		t.Errorf("focus on %q after the offer, want the apply button", got)
 	}
-	p.do(chromedp.Click(chromedp.ID("apply")))
+	// The focused button takes Enter as a keyboard user gives it: a
+	// pointer click computed while a long page still scrolls can miss.
+	p.do(chromedp.KeyEvent("\r"))
 	p.wait("the write", claudeState+` === 'written'`)
 	data, err := os.ReadFile(file)
 	if err != nil {

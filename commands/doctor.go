@@ -8,7 +8,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/inert"
-	"github.com/agentkit/charter/core/server"
+	"github.com/agentkit/charter/server"
 )
 
 // DoctorCmd checks everything a user can get wrong and says how to fix it.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
-	"github.com/agentkit/charter/core/mcpserver"
+	"github.com/agentkit/charter/mcpserver"
 )
 
 // gateRunner is the MCP server's gates_run: gates.Run of the config the

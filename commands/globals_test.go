@@ -19,8 +19,8 @@ var exportedVars = map[string]string{
 	"core/session.ErrNoProject":         "a sentinel error, matched with errors.Is: each skin names the project in its own words",
 	"helpers/decmath.ErrNotNumeric":     "a sentinel error, matched with errors.Is",
 	"helpers/decmath.ErrDivisionByZero": "a sentinel error, matched with errors.Is",
-	"core/mcpserver.Agents":             "the agents --print-config knows; core/mcpserver's exported lists are reworked on their own branch",
-	"core/mcpserver.CodexEnvVars":       "the variables charter's Codex entry asks Codex to pass; reworked with Agents on that branch",
+	"mcpserver.Agents":                  "the agents --print-config knows; mcpserver's exported lists are reworked on their own branch",
+	"mcpserver.CodexEnvVars":            "the variables charter's Codex entry asks Codex to pass; reworked with Agents on that branch",
 }
 
 // No exported package-level var in core/... or helpers/... beyond

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/inert"
-	"github.com/agentkit/charter/core/mcpserver"
+	"github.com/agentkit/charter/mcpserver"
 )
 
 // McpCmd serves charter to agents over the Model Context Protocol, on

@@ -22,7 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core/coretest"
-	"github.com/agentkit/charter/core/mcpserver"
+	"github.com/agentkit/charter/mcpserver"
 )
 
 // buildCharter builds the real binary, as an agent would start it.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/inert"
-	"github.com/agentkit/charter/core/server"
+	"github.com/agentkit/charter/server"
 )
 
 // askServer prints the ping document of the running server of this scope.

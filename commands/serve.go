@@ -14,9 +14,9 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/inert"
-	"github.com/agentkit/charter/core/server"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/helpers/shell"
+	"github.com/agentkit/charter/server"
 )
 
 // ServeCmd runs the loopback HTTP API and the settings hub of this scope.

@@ -17,7 +17,7 @@ import (
 )
 
 // Script commands for talking to servers. They read the discovery and token
-// files themselves, independently of core/server, so a script also checks
+// files themselves, independently of server, so a script also checks
 // the files' format.
 
 // cmdWaitfile waits (at most 30 s) until a file exists and, when a pattern

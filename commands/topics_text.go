@@ -6,9 +6,9 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/server"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/sources"
+	"github.com/agentkit/charter/server"
 )
 
 // The texts of the help topics that are prose: files and layers. Names

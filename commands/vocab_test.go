@@ -21,9 +21,9 @@ import (
 	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
-	"github.com/agentkit/charter/core/mcpserver"
-	"github.com/agentkit/charter/core/server"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/mcpserver"
+	"github.com/agentkit/charter/server"
 )
 
 // The tests here hold the two skins to core's one error vocabulary: every
@@ -47,7 +47,7 @@ func TestEveryCodeHasAnExitAndAStatus(t *testing.T) {
 			t.Errorf("code %q has no exit status in commands/exit.go", code)
 		}
 		if _, ok := server.Status(code); !ok {
-			t.Errorf("code %q has no HTTP status in core/server/errors.go", code)
+			t.Errorf("code %q has no HTTP status in server/errors.go", code)
 		}
 	}
 	// The statuses the contract fixes (SPEC §3, docs/http-api.md).
@@ -87,10 +87,10 @@ var samples = map[string]error{
 	module + "/core/settings.FileError":            &settings.FileError{Path: "/s", Problems: []settings.FileProblem{{File: "/s", Line: 1, Message: "x"}}},
 	module + "/core/apply.MarkerError":             &apply.MarkerError{Path: "/c", Msg: "x"},
 	module + "/core/apply.BlockedError":            &apply.BlockedError{},
-	module + "/core/server.NoServerError":          &server.NoServerError{Path: "/d"},
-	module + "/core/server.RunningError":           &server.RunningError{},
+	module + "/server.NoServerError":               &server.NoServerError{Path: "/d"},
+	module + "/server.RunningError":                &server.RunningError{},
 	module + "/core/apply.MCPJSONError":            &apply.MCPJSONError{Line: 1, Msg: "x"},
-	module + "/core/mcpserver.toolError":           mcpserver.ToolErrorSample(),
+	module + "/mcpserver.toolError":                mcpserver.ToolErrorSample(),
 	module + "/core/settings.GovLockError":         &settings.GovLockError{Key: "permissions.allow", Item: "shell:git push", Policy: "/p"},
 	module + "/core/settings.PolicyError":          &settings.PolicyError{Key: "rules.tier", Policy: "/p"},
 	module + "/core/settings.MalformedPolicyError": &settings.MalformedPolicyError{Path: "/p"},

@@ -3,7 +3,7 @@
 # writes the same bytes, measured in one run with wrk (-t2 -c32), plus the
 # PATCH figure: one writer per schema key on distinct keys with the
 # per-key base, writes/s next to a bare temp-file+fsync+rename loop, and
-# the count of 412 answers (go test benchmarks in core/server).
+# the count of 412 answers (go test benchmarks in server).
 # Usage: scripts/bench-http.sh [seconds per wrk run]
 set -euo pipefail
 secs=${1:-5}
@@ -71,7 +71,7 @@ for p in "${paths[@]}"; do
 done
 
 # PATCH: one writer per schema key (SPEC §8), 20 rounds.
-out=$(go test ./core/server/ -run '^$' -bench 'PatchSettingsBase$|BareFsync$' -benchtime 360x -count 1)
+out=$(go test ./server/ -run '^$' -bench 'PatchSettingsBase$|BareFsync$' -benchtime 360x -count 1)
 w=$(echo "$out" | awk '/BenchmarkPatchSettingsBase/ {for (i=1;i<=NF;i++) if ($(i+1)=="writes/s") print $i}')
 c=$(echo "$out" | awk '/BenchmarkPatchSettingsBase/ {for (i=1;i<=NF;i++) if ($(i+1)=="412s") print $i}')
 f=$(echo "$out" | awk '/BenchmarkBareFsync/ {for (i=1;i<=NF;i++) if ($(i+1)=="writes/s") print $i}')

@@ -7,7 +7,7 @@
 set -euo pipefail
 calls=${1:-1000}
 cd "$(dirname "$0")/.."
-go test -run '^$' -bench 'SettingsGet' -benchtime="${calls}x" ./core/mcpserver/ ./commands/ |
+go test -run '^$' -bench 'SettingsGet' -benchtime="${calls}x" ./mcpserver/ ./commands/ |
   grep '^Benchmark' |
   awk '{
     med = rss = hwm = ""

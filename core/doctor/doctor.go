@@ -60,7 +60,7 @@ type Env struct {
 	// Sys with no flags.
 	Session *session.Session
 	Version string // of this charter
-	// Server probes the server of a scope (core/server.Probe). It is passed
+	// Server probes the server of a scope (server.Probe). It is passed
 	// in: the server owns its discovery file, and doctor stays below it.
 	Server func(*core.System, core.Scope) core.ServerState
 	// IgnoredProjects lists the projects another user owns that the

@@ -17,7 +17,7 @@ import (
 // call the session and render: none of them assembles a settings store,
 // finds a project or plans and runs apply itself, so they cannot disagree
 // on what a request sees.
-var skins = []string{"../../commands", "../server", "../mcpserver"}
+var skins = []string{"../../commands", "../../server", "../../mcpserver"}
 
 // assembly lists what only the session may call: functions by package,
 // and methods of core.System by name.

@@ -23,7 +23,7 @@ import (
 
 // Load benchmarks, on real loopback connections. Bound them when running:
 //
-//	go test ./core/server/ -run '^$' -bench . -benchtime 20000x
+//	go test ./server/ -run '^$' -bench . -benchtime 20000x
 //
 // BenchmarkPing and BenchmarkBarePing use 32 concurrent clients; their
 // ratio is the cost of charter's gates, routing and encoding.

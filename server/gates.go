@@ -106,8 +106,8 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 		writeError(w, core.Errorf(core.CodeUnauthorized, "missing or wrong bearer token"))
 		return
 	}
-	s.idle.touch()
-	defer s.idle.touch() // a long request counts until it ends
+	s.idle.begin()
+	defer s.idle.end() // a long request holds the clock until it ends
 	if !isBeacon(r) {
 		s.keepAlive()
 	}

@@ -5,33 +5,61 @@ import (
 	"time"
 )
 
-// watchdog fires after a stretch without authenticated API requests. It is
-// armed by the first one, so a server nobody has talked to yet waits for its
-// hub to be opened.
+// watchdog fires after a stretch without authenticated API requests. Its
+// clock starts with the server, so a server nobody talks to stops after one
+// timeout; a request in flight holds it, and the clock restarts when the
+// last one ends.
 type watchdog struct {
 	timeout time.Duration
+	after   func(time.Duration, func()) timer // time.AfterFunc; tests inject theirs
 	mu      sync.Mutex
-	timer   *time.Timer
+	timer   timer
+	busy    int // requests in flight
 	fired   chan struct{}
 	once    sync.Once
 }
 
-func newWatchdog(timeout time.Duration) *watchdog {
-	return &watchdog{timeout: timeout, fired: make(chan struct{})}
+// timer is the part of *time.Timer the watchdog uses.
+type timer interface {
+	Stop() bool
+	Reset(time.Duration) bool
 }
 
-// touch records activity, arming the watchdog on the first call.
-func (w *watchdog) touch() {
+func newWatchdog(timeout time.Duration) *watchdog {
+	return &watchdog{timeout: timeout, fired: make(chan struct{}),
+		after: func(d time.Duration, f func()) timer { return time.AfterFunc(d, f) }}
+}
+
+// start begins the clock; Serve calls it once.
+func (w *watchdog) start() {
 	if w.timeout <= 0 {
 		return
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.timer == nil {
-		w.timer = time.AfterFunc(w.timeout, func() { w.once.Do(func() { close(w.fired) }) })
-		return
+		w.timer = w.after(w.timeout, func() { w.once.Do(func() { close(w.fired) }) })
 	}
-	w.timer.Reset(w.timeout)
+}
+
+// begin holds the clock while a request runs.
+func (w *watchdog) begin() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.busy++
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// end restarts the clock when the last request in flight is done.
+func (w *watchdog) end() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.busy--
+	if w.busy == 0 && w.timer != nil {
+		w.timer.Reset(w.timeout)
+	}
 }
 
 // expired is closed when the watchdog fires; nil (never ready) without a timeout.

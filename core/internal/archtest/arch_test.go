@@ -35,7 +35,9 @@ var layers = []struct {
 	{"ground", "the one edge to the operating system and the leaf helpers every layer may use", ground},
 }
 
-func ground(p string) bool { return p == "core/fsys" || p == "core/errcode" || p == "core/inert" }
+func ground(p string) bool {
+	return p == "core/fsys" || p == "core/errcode" || p == "core/inert" || strings.HasPrefix(p, "helpers/")
+}
 
 // graph is each package of the module (directory, slash-separated) with
 // the module packages its non-test files import.
@@ -122,11 +124,14 @@ func render(g map[string][]string) string {
 		fmt.Fprintf(&b, "- `%s` imports %s\n", p, deps)
 	}
 	b.WriteString("\n## Where new code goes\n\n")
+	b.WriteString("Top down: the skins (`commands`, `server`, `mcpserver`) on top, `core/session` under them, the domain packages below, `core/fsys` and the helpers at the ground.\n\n")
 	b.WriteString("- A new command, endpoint or MCP tool is a skin: it parses the request, calls one method of `core/session`, and renders the document that method returns; it sequences no workflow of its own.\n")
 	b.WriteString("- A new workflow is one method of `core/session` that owns its whole sequence, built on the domain packages.\n")
 	b.WriteString("- A fact about an agent is one entry of the agent table (`core/agenttable*.go`), never a path or a name in another package (a test fails on that).\n")
 	b.WriteString("- Every read and write of a file goes through `core/fsys` (confined, guarded, atomic): no package below the skins opens files on its own.\n")
-	b.WriteString("- Not yet as it should be (issue 34): the skins still import domain packages beside `core/session`, and the two network skins live under `core/`.\n")
+	b.WriteString("- A skin imports no domain package: only `core/session`, another skin and the ground (`core/fsys`, `core/errcode`, `core/inert`, `helpers/*`); a test fails on any other import.\n")
+	b.WriteString("- Code that reads or writes files, takes locks or walks paths goes into `core/fsys`; code that decides what charter does goes into the domain package it is about, never into the root `core` package, which holds the injected environment (`System`).\n")
+	b.WriteString(stillToMoveDoc())
 	return b.String()
 }
 

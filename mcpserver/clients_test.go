@@ -46,6 +46,7 @@ func TestToolsMeetMCPSchema(t *testing.T) {
 				{"skills/sample/SKILL.md", "---\nname: sample\ndescription: A skill\n---\nBody.\n"},
 				{"commands/sample.md", "---\ndescription: A command\nargument-hint: X\n---\nDo $ARGUMENTS.\n"},
 				{"subagents/sample.md", "---\nname: sample\ndescription: A subagent\ntools: [Read]\nmodel: small\n---\nBody.\n"},
+				{"settings.yaml", "permissions:\n  deny: [\"shell:git push --force\"]\n  allow: [\"web:pkg.go.dev\"]\nmcp:\n  servers:\n    notes: {command: notes-mcp, args: [--stdio], env: {NOTES_TOKEN: \"${NOTES_TOKEN}\"}}\n    hub: {url: \"https://mcp.example.com/\"}\n"},
 			} {
 				e.write(t, filepath.Join(e.scope.Path, f[0]), f[1])
 			}
@@ -103,8 +104,12 @@ func TestToolsMeetMCPSchema(t *testing.T) {
 			}
 			check("rules_list", map[string]any{"path": "main.go"})
 			check("sources_list", map[string]any{})
-			if len(schemas) != 13 {
-				t.Errorf("tools listed: %d, want the 13 this test calls", len(schemas))
+			check("permissions_list", map[string]any{})
+			check("permissions_check", map[string]any{"action": "shell:git push --force", "agent": "claude"})
+			check("permissions_check", map[string]any{"action": "read:.env"})
+			check("mcp_servers_list", map[string]any{})
+			if len(schemas) != 16 {
+				t.Errorf("tools listed: %d, want the 16 this test calls", len(schemas))
 			}
 		})
 	}

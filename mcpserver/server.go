@@ -32,7 +32,7 @@ const (
 const Instructions = `charter holds the governance of this account and project: rules, skills, commands, quality gates, cost and autonomy settings.
 This server is read-only by design: no tool or resource changes a setting, a dismissal or any file, so an agent cannot loosen its own governance. To change a setting, ask the user to run ` + "`charter settings set KEY VALUE`" + `.
 Read charter://governance for the instructions in force, charter://settings for every effective value and where it comes from, charter://schema for what each setting means.
-Tools: settings_get and settings_explain (one key), status (profile, scope, project, policy, whether the agent files are current), gates_run (run the quality gates; do this before you declare work done).`
+Tools: settings_get and settings_explain (one key), status (profile, scope, project, policy, whether the agent files are current), gates_run (run the quality gates; do this before you declare work done), permissions_list and permissions_check (what you may do), mcp_servers_list.`
 
 // Options configure a Server.
 type Options struct {
@@ -182,6 +182,7 @@ func (s *Server) addTools() {
 	}, s.gatesRun)
 	s.addContentTools(readOnly)
 	s.addSourcesTool(readOnly)
+	s.addGovernanceTools(readOnly)
 }
 
 func (s *Server) gatesRun(ctx context.Context, req *mcp.CallToolRequest, dir string, in GatesInput) (gates.Report, error) {

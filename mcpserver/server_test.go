@@ -179,7 +179,7 @@ func TestToolsAndResources(t *testing.T) {
 				}
 			}
 			slices.Sort(tools)
-			if want := []string{"command_get", "commands_list", "gates_run", "rule_get", "rules_list", "settings_explain", "settings_get", "skill_get", "skills_list", "sources_list", "status", "subagent_get", "subagents_list"}; !slices.Equal(tools, want) {
+			if want := []string{"command_get", "commands_list", "gates_run", "mcp_servers_list", "permissions_check", "permissions_list", "rule_get", "rules_list", "settings_explain", "settings_get", "skill_get", "skills_list", "sources_list", "status", "subagent_get", "subagents_list"}; !slices.Equal(tools, want) {
 				t.Errorf("tools %v, want %v", tools, want)
 			}
 			var uris []string

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"reflect"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -29,6 +28,7 @@ type Build struct {
 	Version string
 	Commit  string
 	Date    string // build time, shown in --help
+	Module  string // a build from source: the pseudo-version Go recorded, shown beside dev
 }
 
 // String is the build line shown in --help.
@@ -38,28 +38,6 @@ func (b Build) String() string {
 		s += ", built " + b.Date
 	}
 	return s + ")"
-}
-
-// resolved fills a missing version and commit from the Go build info.
-func (b Build) resolved() Build {
-	info, ok := debug.ReadBuildInfo()
-	if b.Version == "" {
-		b.Version = "dev"
-		if ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-			b.Version = info.Main.Version
-		}
-	}
-	if b.Commit == "" {
-		b.Commit = "unknown"
-		if ok {
-			for _, s := range info.Settings {
-				if s.Key == "vcs.revision" {
-					b.Commit = s.Value
-				}
-			}
-		}
-	}
-	return b
 }
 
 // CLI is the grammar.

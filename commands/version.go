@@ -3,7 +3,9 @@ package commands
 import (
 	"fmt"
 	"io"
+	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/alecthomas/kong"
 
@@ -19,6 +21,7 @@ type versionDoc struct {
 	Name         string          `json:"name"`
 	Version      string          `json:"version"`
 	Commit       string          `json:"commit"`
+	Module       string          `json:"module,omitempty"` // beside dev: the pseudo-version Go recorded
 	Capabilities map[string]bool `json:"capabilities"`
 }
 
@@ -62,8 +65,15 @@ func (a *App) printVersion() error {
 		Name:         core.Name,
 		Version:      a.Build.Version,
 		Commit:       a.Build.Commit,
+		Module:       a.Build.Module,
 		Capabilities: core.Capabilities(),
-	}, func(w io.Writer) { fmt.Fprintf(w, "%s %s\n", core.Name, a.Build.Version) })
+	}, func(w io.Writer) {
+		if a.Build.Module != "" {
+			fmt.Fprintf(w, "%s %s (%s)\n", core.Name, a.Build.Version, a.Build.Module)
+			return
+		}
+		fmt.Fprintf(w, "%s %s\n", core.Name, a.Build.Version)
+	})
 }
 
 // leadingVersion refuses -v/--version after a command word: `charter
@@ -88,4 +98,66 @@ func leadingVersion(ctx *kong.Context) error {
 		}
 	}
 	return nil
+}
+
+// resolved fills a missing version and commit from the Go build info.
+func (b Build) resolved() Build {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		info = nil
+	}
+	return b.resolvedFrom(info)
+}
+
+// resolvedFrom is resolved with the build info given. A release tag that
+// `go install …@v1.4.0` recorded is the version; a build from an untagged
+// commit (Go records a pseudo-version such as v0.0.0-20261127093000-abcdef123456)
+// or from a modified checkout is dev, with the pseudo-version beside it.
+func (b Build) resolvedFrom(info *debug.BuildInfo) Build {
+	if b.Version == "" {
+		b.Version = "dev"
+		if info != nil {
+			switch v := info.Main.Version; {
+			case v == "" || v == "(devel)":
+			case pseudoVersion(v):
+				b.Module = v
+			default:
+				b.Version = v
+			}
+		}
+	}
+	if b.Commit == "" {
+		b.Commit = "unknown"
+		if info != nil {
+			for _, s := range info.Settings {
+				if s.Key == "vcs.revision" {
+					b.Commit = s.Value
+				}
+			}
+		}
+	}
+	return b
+}
+
+// pseudoVersion reports whether v is what Go records for a commit no tag
+// names (…-yyyymmddhhmmss-abcdefabcdef) or for a modified checkout (+dirty).
+func pseudoVersion(v string) bool {
+	base, meta, _ := strings.Cut(v, "+")
+	if meta == "dirty" {
+		return true
+	}
+	i := strings.LastIndexByte(base, '-')
+	if i < 15 || len(base)-i-1 != 12 || !allIn(base[i+1:], "0123456789abcdef") {
+		return false
+	}
+	return allIn(base[i-14:i], "0123456789") && strings.ContainsAny(base[i-15:i-14], "-.")
+}
+
+func allIn(s, set string) bool {
+	for _, r := range s {
+		if !strings.ContainsRune(set, r) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,8 +1,13 @@
 package commands
 
 import (
+	"bytes"
+	"context"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/spf13/afero"
 )
 
 // --version takes the fast path exactly when the whole grammar would only
@@ -50,4 +55,41 @@ func splitArgs(s string) []string {
 		out = append(out, f)
 	}
 	return out
+}
+
+// A build from source says dev, as the README does; the pseudo-version Go
+// recorded for `go install …@latest` goes beside it, a release tag is the version.
+func TestVersionOfGoInstall(t *testing.T) {
+	for mod, want := range map[string]Build{
+		"":                                     {Version: "dev", Commit: "unknown"},
+		"(devel)":                              {Version: "dev", Commit: "unknown"},
+		"v1.4.0":                               {Version: "v1.4.0", Commit: "unknown"},
+		"v1.4.0-rc.1":                          {Version: "v1.4.0-rc.1", Commit: "unknown"},
+		"v0.0.0-20261127093000-abcdef123456":   {Version: "dev", Commit: "unknown", Module: "v0.0.0-20261127093000-abcdef123456"},
+		"v1.4.1-0.20261127093000-abcdef123456": {Version: "dev", Commit: "unknown", Module: "v1.4.1-0.20261127093000-abcdef123456"},
+		"v1.5.0-rc.1.0.20261127093000-abcdef123456":  {Version: "dev", Commit: "unknown", Module: "v1.5.0-rc.1.0.20261127093000-abcdef123456"},
+		"v1.4.1-0.20261127093000-abcdef123456+dirty": {Version: "dev", Commit: "unknown", Module: "v1.4.1-0.20261127093000-abcdef123456+dirty"},
+	} {
+		info := &debug.BuildInfo{Main: debug.Module{Version: mod}}
+		if got := (Build{}).resolvedFrom(info); got != want {
+			t.Errorf("%q: %+v, want %+v", mod, got, want)
+		}
+	}
+	if got := (Build{Version: "1.2.3"}).resolvedFrom(&debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20261127093000-abcdef123456"}}); got.Version != "1.2.3" || got.Module != "" {
+		t.Errorf("the release build's version must win: %+v", got)
+	}
+
+	var out, errb bytes.Buffer
+	args := []string{"--version"}
+	b := Build{Version: "dev", Commit: "abc", Module: "v0.0.0-20261127093000-abcdef123456"}
+	newApp(b, strings.NewReader(""), &out, &errb, nil, afero.NewMemMapFs(), args).run(context.Background(), args)
+	if got := out.String(); got != "charter dev (v0.0.0-20261127093000-abcdef123456)\n" {
+		t.Errorf("--version: %q", got)
+	}
+	out.Reset()
+	args = []string{"--version", "--json"}
+	newApp(b, strings.NewReader(""), &out, &errb, nil, afero.NewMemMapFs(), args).run(context.Background(), args)
+	if !strings.Contains(out.String(), `"version": "dev"`) || !strings.Contains(out.String(), `"module": "v0.0.0-20261127093000-abcdef123456"`) {
+		t.Errorf("--version --json: %s", out.String())
+	}
 }

@@ -29,6 +29,9 @@ func (c *ApplyCmd) Run(a *App) error {
 	if len(c.Agent) == 1 {
 		a.Sys.ServeAgent(c.Agent[0]) // one agent: its own variable chooses the profile
 	}
+	if c.DryRun || c.Check {
+		a.readOnly("apply --dry-run or --check")
+	}
 	if a.Sys.Getenv("GOGC") == "" {
 		// An apply allocates a few tens of MB once and exits: collecting
 		// a quarter as often saves about a sixth of a no-change run

@@ -33,6 +33,9 @@ func (c *ImportCmd) Run(a *App) error {
 	if c.Project && a.noProject {
 		return core.Errorf(core.CodeUsage, "import --project and --no-project contradict each other: give one of them")
 	}
+	if c.DryRun {
+		a.readOnly("import --dry-run")
+	}
 	res, err := a.session().Import(session.ImportRequest{From: c.From, Project: c.Project, DryRun: c.DryRun})
 	if err != nil {
 		return err

@@ -41,6 +41,9 @@ func (c *UninstallCmd) Run(a *App) error {
 	if c.Project && a.noProject {
 		return core.Errorf(core.CodeUsage, "uninstall --project and --no-project contradict each other: give one of them")
 	}
+	if c.DryRun {
+		a.readOnly("uninstall --dry-run")
+	}
 	s := a.session()
 	u, err := s.PlanUninstall(session.UninstallRequest{Project: c.Project, Force: c.Force})
 	if err != nil {

@@ -39,7 +39,7 @@ func (s *System) OpenFile(path string, k fsys.Kind) (afero.File, error) {
 // (a gate run's coverage report).
 func OpenFileFs(afs afero.Fs, path string, k fsys.Kind) (afero.File, error) {
 	var f afero.File
-	if _, onOS := afs.(*afero.OsFs); onOS {
+	if fsys.IsOS(afs) {
 		of, err := fsys.Open(path, k)
 		if err != nil {
 			return nil, err

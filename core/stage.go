@@ -19,6 +19,9 @@ import (
 // (fsys.Target.Stage); Commit renames it into place. Only on the operating
 // system's file system.
 func (s *System) StageFile(path string, o WriteOptions, data []byte) (*fsys.Staged, error) {
+	if err := s.writable("write", path); err != nil {
+		return nil, err
+	}
 	if !s.onOS() {
 		return nil, Errorf(CodeNotSupported, "%s: projecting files needs the operating system's file system", path)
 	}
@@ -50,6 +53,9 @@ type Stager struct {
 // Stager starts a batch of StageFile with o; each file gives its own new
 // mode. Only on the operating system's file system.
 func (s *System) Stager(o WriteOptions) (*Stager, error) {
+	if err := s.writable("write", "the projected files"); err != nil {
+		return nil, err
+	}
 	if !s.onOS() {
 		return nil, Errorf(CodeNotSupported, "projecting files needs the operating system's file system")
 	}
@@ -334,6 +340,9 @@ func (r *Reader) Close() {
 // RemoveFile deletes the regular file at path through the guarded walk; a
 // missing file or directory is no error.
 func (s *System) RemoveFile(path string, o WriteOptions) error {
+	if err := s.writable("remove", path); err != nil {
+		return err
+	}
 	if !s.onOS() {
 		if err := s.Fs.Remove(path); err != nil && !IsAbsent(err) {
 			return err
@@ -352,6 +361,9 @@ func (s *System) RemoveFile(path string, o WriteOptions) error {
 // RemoveEmptyDir removes the directory at path when it is empty, through
 // the guarded walk, and reports whether it did.
 func (s *System) RemoveEmptyDir(path string, o WriteOptions) (bool, error) {
+	if err := s.writable("remove", path); err != nil {
+		return false, err
+	}
 	if !s.onOS() {
 		return s.Fs.Remove(path) == nil, nil
 	}

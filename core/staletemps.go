@@ -17,7 +17,7 @@ import (
 // listing. The walk follows o.ConfirmShared and o.Within as a write would.
 // Best effort: a leftover costs disk space, not data.
 func (s *System) RemoveStaleTemps(path string, o WriteOptions) {
-	if !s.onOS() || !hasTemps(path) {
+	if !s.onOS() || s.writable("remove", path) != nil || !hasTemps(path) {
 		return
 	}
 	s.WithLock(path, func() error {

@@ -195,6 +195,9 @@ func (s *System) UpdateFileStream(target string, o WriteOptions, update func(old
 }
 
 func (s *System) updateFileStream(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
+	if err := s.writable("write", target); err != nil {
+		return err
+	}
 	if !s.onOS() {
 		return s.memUpdate(target, o, update)
 	}
@@ -303,7 +306,7 @@ func (s *System) lockDir(target string) string {
 // directory on the way and follows every link (a lock writes nothing).
 // fn must not take another lock: use WriteAtomic inside it.
 func (s *System) WithLock(path string, fn func() error) error {
-	if !s.onOS() {
+	if !s.onOS() || s.writable("lock", path) != nil { // a lock file is a write
 		mu := s.locks.get(path)
 		mu.Lock()
 		defer mu.Unlock()
@@ -343,6 +346,9 @@ func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error
 }
 
 func (s *System) writeAtomicOpts(path string, o WriteOptions, data []byte) error {
+	if err := s.writable("write", path); err != nil {
+		return err
+	}
 	if !s.onOS() {
 		return s.memWrite(path, o, data)
 	}

@@ -56,10 +56,15 @@ type Server struct {
 	roots map[*mcp.ServerSession]*clientDir // the directory of each session whose client announced roots
 }
 
-// New builds the server over b.
+// New builds the server over b. A *Local's System is made read-only
+// (core.System.ReadOnly) here, so no tool can write whatever it calls.
 func New(b Backend, opts Options) *Server {
 	if opts.Message == nil {
 		panic("mcpserver.New: Options.Message is nil") // errors would be said in the OS's words
+	}
+	if l, ok := b.(*Local); ok && l.Sys != nil {
+		// Read-only by type: every write through the System fails.
+		l.Sys = l.Sys.ReadOnly("the MCP server")
 	}
 	s := &Server{b: b, opts: opts, roots: map[*mcp.ServerSession]*clientDir{}}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: core.Name, Title: "charter", Version: opts.Version}, &mcp.ServerOptions{

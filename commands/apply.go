@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,7 @@ type ApplyCmd struct {
 	Force         bool     `name:"force" help:"Take over projected files that exist but charter did not write, or that were edited by hand."`
 }
 
-func (c *ApplyCmd) Run(a *App) error {
+func (c *ApplyCmd) Run(ctx context.Context, a *App) error {
 	if c.Project && a.noProject {
 		return core.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
 	}
@@ -43,62 +44,41 @@ func (c *ApplyCmd) Run(a *App) error {
 			defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
 		}
 	}
-	// Only a status shows a diff.
-	req := session.ApplyRequest{Agents: c.Agent, Project: c.Project, RunOnly: !c.DryRun && !c.Check, Force: c.Force}
-	full, err := a.session().PlanAll(req)
+	req := session.ApplyRequest{Agents: c.Agent, Project: c.Project, DryRun: c.DryRun || c.Check, Force: c.Force, ConfirmShared: c.ConfirmShared}
+	if a.Interactive() {
+		req.Confirm = a.promptShared
+	}
+	rep, err := a.session().Apply(ctx, req)
 	if errors.Is(err, session.ErrNoProject) {
 		return core.Errorf(core.CodeUsage, "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR")
 	}
+	if rep == nil {
+		return err
+	}
+	if req.DryRun {
+		return c.status(a, rep)
+	}
+	// A refused shared link: the report says which files are blocked.
+	if eerr := a.emit(rep, func(w io.Writer) { printReport(w, rep.FullReport, a.Stderr) }); eerr != nil {
+		return eerr
+	}
 	if err != nil {
-		return err
+		return reported(err)
 	}
-	if c.DryRun || c.Check {
-		return c.status(a, full)
-	}
-	// Everything is decided before anything is written: a conflict or a
-	// refused shared link leaves every file as it was.
-	if full.Content != nil {
-		if err := full.Content.Conflict(); err != nil {
-			return err
-		}
-	}
-	confirm := c.ConfirmShared
-	if err := a.guarded(c.ConfirmShared, func(ok bool) error {
-		confirm = ok
-		return full.Guard(a.Sys, ok)
-	}); err != nil {
-		switch core.ErrorCode(err) {
-		case core.CodeSharedWrite, core.CodeCancelled:
-			// Nothing was written: the report says which files are blocked.
-			rep := report(a, apply.Unwritten(a.Sys, full.Targets), full)
-			if full.Content != nil {
-				rep.Files = full.Content.Unwritten()
-			}
-			if err := a.emit(rep, func(w io.Writer) { printReport(w, rep, a.Stderr) }); err != nil {
-				return err
-			}
-			return reported(err)
-		}
-		return err
-	}
-	results, err := a.session().RunAll(full, confirm)
-	if err != nil {
-		return err
-	}
-	rep := report(a, results, full)
-	return a.emit(rep, func(w io.Writer) { printReport(w, rep, a.Stderr) })
+	return nil
 }
 
 // status serves --dry-run and --check: nothing is written.
-func (c *ApplyCmd) status(a *App, full *apply.Full) error {
-	results := apply.Status(full.Targets)
-	rep := report(a, results, full)
+func (c *ApplyCmd) status(a *App, rep *session.ApplyReport) error {
 	err := a.emit(rep, func(w io.Writer) {
 		if !c.DryRun {
-			printReport(w, rep, a.Stderr)
+			printReport(w, rep.FullReport, a.Stderr)
 			return
 		}
-		for _, r := range results {
+		for _, r := range rep.Targets {
+			if r.State == apply.StateSkipped {
+				continue
+			}
 			if r.Diff == "" {
 				fmt.Fprintf(a.Stderr, "charter: note: %s is up to date\n", inert.Line(r.Path))
 			}
@@ -117,13 +97,8 @@ func (c *ApplyCmd) status(a *App, full *apply.Full) error {
 	if c.Project {
 		fix += " --project"
 	}
-	if err := apply.Check(results, fix); err != nil {
+	if err := rep.Check(fix); err != nil {
 		return reported(err)
-	}
-	if full.Content != nil {
-		if n := full.Content.Outdated(); n > 0 {
-			return reported(core.Errorf(core.CodeOutdated, "%d projected file(s) missing, outdated, foreign or edited: run `%s`", n, fix))
-		}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -29,7 +30,7 @@ type importDoc struct {
 	Apply  *apply.FullReport `json:"apply,omitempty"`
 }
 
-func (c *ImportCmd) Run(a *App) error {
+func (c *ImportCmd) Run(ctx context.Context, a *App) error {
 	if c.Project && a.noProject {
 		return core.Errorf(core.CodeUsage, "import --project and --no-project contradict each other: give one of them")
 	}
@@ -43,7 +44,7 @@ func (c *ImportCmd) Run(a *App) error {
 	doc := importDoc{Imported: res, DryRun: c.DryRun}
 	var stopped error
 	if !c.DryRun && res.Projects() {
-		rep, err := c.project(a, res)
+		rep, err := c.project(ctx, a, res)
 		if err != nil {
 			// The sources stay: the report says what was imported.
 			stopped = fmt.Errorf("%d source(s) written in %s; projecting them stopped (run `charter apply` once it is solved): %w", res.Count(importer.StateImported), res.SourceDir, err)
@@ -71,28 +72,17 @@ func (c *ImportCmd) Run(a *App) error {
 
 // project is the apply that follows an import: the level's agents and
 // the ones read from, taking over the native files just imported.
-func (c *ImportCmd) project(a *App, res *session.Imported) (apply.FullReport, error) {
-	full, err := a.session().PlanAll(res.Apply)
+func (c *ImportCmd) project(ctx context.Context, a *App, res *session.Imported) (apply.FullReport, error) {
+	req := res.Apply
+	req.ConfirmShared = c.ConfirmShared
+	if a.Interactive() {
+		req.Confirm = a.promptShared
+	}
+	rep, err := a.session().Apply(ctx, req)
 	if err != nil {
 		return apply.FullReport{}, err
 	}
-	if full.Content != nil {
-		if err := full.Content.Conflict(); err != nil {
-			return apply.FullReport{}, err
-		}
-	}
-	confirm := c.ConfirmShared
-	if err := a.guarded(c.ConfirmShared, func(ok bool) error {
-		confirm = ok
-		return full.Guard(a.Sys, ok)
-	}); err != nil {
-		return apply.FullReport{}, err
-	}
-	results, err := a.session().RunAll(full, confirm)
-	if err != nil {
-		return apply.FullReport{}, err
-	}
-	return report(a, results, full), nil
+	return rep.FullReport, nil
 }
 
 func printImport(w io.Writer, a *App, doc importDoc) {

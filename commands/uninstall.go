@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -37,7 +38,7 @@ type uninstallDoc struct {
 	Changes []uninstallChange `json:"changes"`
 }
 
-func (c *UninstallCmd) Run(a *App) error {
+func (c *UninstallCmd) Run(ctx context.Context, a *App) error {
 	if c.Project && a.noProject {
 		return core.Errorf(core.CodeUsage, "uninstall --project and --no-project contradict each other: give one of them")
 	}
@@ -77,7 +78,7 @@ func (c *UninstallCmd) Run(a *App) error {
 			return err
 		}
 		var err error
-		results, restored, left, err = s.RunUninstall(u, ok)
+		results, restored, left, err = s.RunUninstall(ctx, u, ok)
 		return err
 	})
 	if err != nil {

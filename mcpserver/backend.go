@@ -243,7 +243,7 @@ func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
 		doc.Policy = &PolicyDoc{Path: p.Path}
 	}
 	// The user-level files hold what `charter apply` writes there.
-	full, err := sess.PlanAll(session.ApplyRequest{})
+	full, err := sess.PlanAll(ctx, session.ApplyRequest{})
 	switch {
 	case applyUnknown(err):
 		// The status is still worth having; say why apply's part is missing.

@@ -29,7 +29,7 @@ func TestStatusUserLevelLeavesProjectOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := apply.Run(e.sys, targets, false); err != nil {
+	if _, err := apply.Run(context.Background(), e.sys, targets, false); err != nil {
 		t.Fatal(err)
 	}
 	st, err := e.backend(nil).Status(context.Background(), proj)

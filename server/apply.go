@@ -7,23 +7,17 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/session"
 )
 
-func (s *Server) report(results []apply.Result, full *apply.Full) apply.FullReport {
-	return apply.NewFullReport(s.cfg.Sys, results, full)
-}
-
-// planApply plans everything apply writes, as the CLI does (Session.PlanAll):
-// the user-level files and content, or with project the served project's
-// (and its .mcp.json). runOnly plans for a write, with no diff to show.
-func (s *Server) planApply(agents []string, project, runOnly bool) (*apply.Full, error) {
-	full, err := s.sess.PlanAll(session.ApplyRequest{Agents: agents, Project: project, RunOnly: runOnly})
+// apply is the session's apply, with this server's words for a request
+// of the project's files when it serves none.
+func (s *Server) apply(r *http.Request, req session.ApplyRequest) (*session.ApplyReport, error) {
+	rep, err := s.sess.Apply(r.Context(), req)
 	if errors.Is(err, session.ErrNoProject) {
 		return nil, core.Errorf(core.CodeUsage, "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR")
 	}
-	return full, err
+	return rep, err
 }
 
 // getApply reports each target as current or outdated, with the diff a
@@ -41,11 +35,11 @@ func (s *Server) getApply(w http.ResponseWriter, r *http.Request) error {
 			return core.Errorf(core.CodeInvalidRequest, "project must be true or false")
 		}
 	}
-	full, err := s.planApply(agents, project, false)
+	rep, err := s.apply(r, session.ApplyRequest{Agents: agents, Project: project, DryRun: true})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, s.report(apply.Status(full.Targets), full))
+	writeJSON(w, http.StatusOK, rep)
 	return nil
 }
 
@@ -62,26 +56,10 @@ func (s *Server) postApply(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	full, err := s.planApply(req.Agents, req.Project, true)
+	rep, err := s.apply(r, session.ApplyRequest{Agents: req.Agents, Project: req.Project, ConfirmShared: req.ConfirmSharedWrite})
 	if err != nil {
-		return err
+		return err // a refused link: 409 with the report's targets and files
 	}
-	if full.Content != nil {
-		if err := full.Content.Conflict(); err != nil {
-			return err
-		}
-	}
-	if err := full.Guard(s.cfg.Sys, req.ConfirmSharedWrite); err != nil {
-		var se *core.SharedWriteError
-		if errors.As(err, &se) {
-			return full.Refused(s.cfg.Sys, err)
-		}
-		return err
-	}
-	results, err := s.sess.RunAll(full, req.ConfirmSharedWrite)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, s.report(results, full))
+	writeJSON(w, http.StatusOK, rep)
 	return nil
 }

@@ -10,7 +10,9 @@ package apply
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"slices"
@@ -225,10 +227,13 @@ func Check(results []Result, command string) error {
 // link is written through it only when confirmShared is set; otherwise it
 // is reported as blocked and the others still run. When any target was
 // blocked the error is a *BlockedError, and the results are still valid.
-func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, error) {
+func Run(ctx context.Context, sys *core.System, targets []Target, confirmShared bool) ([]Result, error) {
 	out := make([]Result, 0, len(targets))
 	var blocked []error
 	for _, t := range targets {
+		if ctx.Err() != nil {
+			return nil, Stopped(ctx)
+		}
 		r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath, Readers: t.Readers}
 		// A file already current is left alone: no lock, and no block for a
 		// shared file that would not change. The file may have changed since
@@ -294,6 +299,16 @@ func Run(sys *core.System, targets []Target, confirmShared bool) ([]Result, erro
 		return out, &BlockedError{Results: out, errs: blocked}
 	}
 	return out, nil
+}
+
+// Stopped is the error of a run whose ctx was cancelled between files:
+// the files written are whole, the others as they were.
+func Stopped(ctx context.Context) error {
+	why := "cancelled"
+	if c := context.Cause(ctx); c != nil && c != context.Canceled {
+		why = c.Error()
+	}
+	return core.Errorf(core.CodeInternal, "%s", fmt.Sprintf("stopped (%s) before every file was written: each file is either as it was or as apply writes it; run the same command again to finish", why))
 }
 
 // stillCurrent reports whether the file now holds the block. While it is

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -134,7 +135,7 @@ func TestRunStatus(t *testing.T) {
 		st[1].State != StateOutdated || !strings.HasPrefix(st[1].Diff, "--- /dev/null\n") || !st[1].Missing {
 		t.Fatalf("status %+v", st)
 	}
-	rs, err := Run(m.sys, ts, false)
+	rs, err := Run(context.Background(), m.sys, ts, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +159,7 @@ func TestRunStatus(t *testing.T) {
 			t.Errorf("after run: %+v", r)
 		}
 	}
-	if rs, err = Run(m.sys, ts, false); err != nil || rs[0].State != StateCurrent || rs[1].State != StateCurrent {
+	if rs, err = Run(context.Background(), m.sys, ts, false); err != nil || rs[0].State != StateCurrent || rs[1].State != StateCurrent {
 		t.Errorf("second run: %+v %v", rs, err)
 	}
 }
@@ -203,7 +204,7 @@ func TestRunSharedLink(t *testing.T) {
 		t.Errorf("plan sharedPath %q", ts[0].SharedPath)
 	}
 
-	rs, err := Run(m.sys, ts, false)
+	rs, err := Run(context.Background(), m.sys, ts, false)
 	var be *BlockedError
 	var se *core.SharedWriteError
 	if !errors.As(err, &be) || !errors.As(err, &se) || se.SharedPath != link {
@@ -216,7 +217,7 @@ func TestRunSharedLink(t *testing.T) {
 		t.Error("the shared file was written without confirmation")
 	}
 
-	rs, err = Run(m.sys, ts, true)
+	rs, err = Run(context.Background(), m.sys, ts, true)
 	if err != nil || rs[0].State != StateWritten || rs[0].SharedPath != link || rs[1].State != StateCurrent {
 		t.Fatalf("confirmed: %+v %v", rs, err)
 	}
@@ -232,7 +233,7 @@ func TestRunSharedLink(t *testing.T) {
 	}
 
 	// Nothing to change: no block, even without confirmation.
-	if rs, err = Run(m.sys, ts, false); err != nil || rs[0].State != StateCurrent {
+	if rs, err = Run(context.Background(), m.sys, ts, false); err != nil || rs[0].State != StateCurrent {
 		t.Errorf("current shared target: %+v %v", rs, err)
 	}
 }

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"os"
 	"testing"
 
@@ -31,7 +32,7 @@ func TestProjectTargetsConfined(t *testing.T) {
 			t.Fatal(err)
 		}
 		os.Symlink("../outside.md", m.path("repo/CLAUDE.md")) // after the plan
-		if _, err := Run(m.sys, ts, false); core.ErrorCode(err) != core.CodeOutsideProject {
+		if _, err := Run(context.Background(), m.sys, ts, false); core.ErrorCode(err) != core.CodeOutsideProject {
 			t.Fatalf("run (run only %v): %v", runOnly, err)
 		}
 		if got := m.read(t, "outside.md"); got != "my own\n" {
@@ -46,7 +47,7 @@ func TestProjectTargetsConfined(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Run(m.sys, ts, false); err != nil {
+	if _, err := Run(context.Background(), m.sys, ts, false); err != nil {
 		t.Fatal(err)
 	}
 	if got := m.read(t, "outside.md"); got == "my own\n" {

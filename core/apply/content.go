@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -35,6 +36,9 @@ type Full struct {
 	// Unsupported are the permission rules and MCP servers a selected
 	// agent cannot express at this level (SPEC §14).
 	Unsupported []GovUnsupported
+	// checked: Check passed (with checkedConfirm), so RunAll does not
+	// check again.
+	checked, checkedConfirm bool
 }
 
 // Budget is the always-loaded instructions apply projects for one agent.
@@ -214,24 +218,48 @@ func (f *Full) Guard(sys *core.System, confirm bool) error {
 	return nil
 }
 
-// RunAll writes the whole plan: nothing at all when a projected file
-// conflicts or any file lies behind an unconfirmed shared link; then the
-// projected files, then the instruction files and hook entries.
-func RunAll(sys *core.System, f *Full, confirm bool) ([]Result, error) {
+// Check is the verdict on the whole plan before anything is written: a
+// projected file charter does not own (a conflict), then the first file
+// behind an unconfirmed shared link. A plan that passed is not checked
+// again by RunAll.
+func (f *Full) Check(sys *core.System, confirm bool) error {
 	if f.Content != nil {
 		if err := f.Content.Conflict(); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := f.Guard(sys, confirm); err != nil {
-		return nil, err
+		return err
 	}
 	if f.Content != nil {
-		if err := f.Content.Run(sys, confirm); err != nil {
+		if err := f.Content.Check(confirm); err != nil {
+			return err
+		}
+	}
+	f.checked, f.checkedConfirm = true, confirm
+	return nil
+}
+
+// RunAll writes the whole plan: nothing at all when a projected file
+// conflicts or any file lies behind an unconfirmed shared link (Check,
+// unless the caller checked already); then the projected files, then the
+// instruction files and hook entries. A cancelled ctx stops it between
+// files: each file is then either as it was or as planned.
+func RunAll(ctx context.Context, sys *core.System, f *Full, confirm bool) ([]Result, error) {
+	if !f.checked || (f.checkedConfirm && !confirm) {
+		if err := f.Check(sys, confirm); err != nil {
 			return nil, err
 		}
 	}
-	return Run(sys, f.Targets, confirm)
+	if f.Content != nil {
+		if err := f.Content.Run(ctx, sys, confirm); err != nil {
+			if ctx.Err() != nil {
+				return nil, Stopped(ctx)
+			}
+			return nil, err
+		}
+	}
+	return Run(ctx, sys, f.Targets, confirm)
 }
 
 // Unwritten is the report of a plan refused before any write: each target
@@ -259,7 +287,7 @@ func Unwritten(sys *core.System, targets []Target) []Result {
 func (f *Full) Refused(sys *core.System, err error) *BlockedError {
 	b := &BlockedError{Results: slices.Concat(Unwritten(sys, f.Targets), f.Skipped), errs: []error{err}}
 	if f.Content != nil {
-		b.Files = f.Content.Entries
+		b.Files = f.Content.Unwritten()
 	}
 	return b
 }

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"encoding/json"
 	"maps"
 	"strings"
@@ -57,7 +58,7 @@ func TestHookTimeoutFollowsGatesTimeout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rs, err := Run(m.sys, ts, false)
+		rs, err := Run(context.Background(), m.sys, ts, false)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -52,7 +53,7 @@ func TestApplyLargeFileKeepsText(t *testing.T) {
 				t.Fatalf("diff from the window:\n%s\nwant\n%s", got, want)
 			}
 		}
-		if rs, err := Run(m.sys, ts, false); err != nil || rs[0].State != StateWritten {
+		if rs, err := Run(context.Background(), m.sys, ts, false); err != nil || rs[0].State != StateWritten {
 			t.Fatalf("runOnly %v: %+v %v", runOnly, rs, err)
 		}
 		got, err := os.ReadFile(m.path(".claude/CLAUDE.md"))
@@ -78,7 +79,7 @@ func TestApplyLargeFileKeepsText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rs, err := Run(m.sys, ts, false); err != nil || rs[0].State != StateCurrent {
+		if rs, err := Run(context.Background(), m.sys, ts, false); err != nil || rs[0].State != StateCurrent {
 			t.Fatalf("runOnly %v: second run: %+v %v", runOnly, rs, err)
 		}
 		if after, err := os.Stat(m.path(".claude/CLAUDE.md")); err != nil || !os.SameFile(before, after) || !after.ModTime().Equal(before.ModTime()) {
@@ -99,7 +100,7 @@ func TestRunOnlyRereadsUnderLock(t *testing.T) {
 	}
 	current := "mine, edited\n\n" + string(Render(m.snap, Library{}))
 	m.write(t, ".claude/CLAUDE.md", current)
-	rs, err := Run(m.sys, ts[:1], false)
+	rs, err := Run(context.Background(), m.sys, ts[:1], false)
 	if err != nil || rs[0].State != StateCurrent {
 		t.Fatalf("%+v %v", rs, err)
 	}
@@ -108,7 +109,7 @@ func TestRunOnlyRereadsUnderLock(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.write(t, ".claude/CLAUDE.md", "mine, again\n"+BeginMarker+"\nstale\n"+EndMarker+"\ntail\n")
-	if rs, err := Run(m.sys, ts[:1], false); err != nil || rs[0].State != StateWritten {
+	if rs, err := Run(context.Background(), m.sys, ts[:1], false); err != nil || rs[0].State != StateWritten {
 		t.Fatalf("%+v %v", rs, err)
 	}
 	got, _ := os.ReadFile(m.path(".claude/CLAUDE.md"))
@@ -168,7 +169,7 @@ func BenchmarkApplyLarge(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := Run(sys, ts, false); err != nil {
+		if _, err := Run(context.Background(), sys, ts, false); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package apply
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -86,7 +87,7 @@ func TestPlanProject(t *testing.T) {
 	if !slices.Equal(served, []string{"cursor", "copilot"}) {
 		t.Errorf("served %v, want cursor and copilot", served)
 	}
-	res, err := Run(m.sys, full.Targets, false)
+	res, err := Run(context.Background(), m.sys, full.Targets, false)
 	if err != nil {
 		t.Fatal(err)
 	}

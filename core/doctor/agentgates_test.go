@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -89,11 +90,7 @@ func TestGeminiSubagentAcks(t *testing.T) {
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "subagents", "checker.md"), "---\nname: checker\ndescription: Checks things\n---\nCheck everything.\n")
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "subagents", "fixer.md"), "---\nname: fixer\ndescription: Fixes things\n---\nFix it.\n")
 	s := session.New(m.Sys, session.Options{ProjectDir: &repo})
-	full, err := s.PlanAll(session.ApplyRequest{Project: true, Agents: []string{"gemini"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.RunAll(full, false); err != nil {
+	if _, err := s.Apply(context.Background(), session.ApplyRequest{Project: true, Agents: []string{"gemini"}}); err != nil {
 		t.Fatal(err)
 	}
 	run := func() map[string]Check {

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -246,7 +247,7 @@ func TestAgentTableEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := apply.Run(sys, targets, false); err != nil {
+	if _, err := apply.Run(context.Background(), sys, targets, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(file); err != nil {

@@ -1,6 +1,7 @@
 package projection_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -16,7 +17,7 @@ func BenchmarkPlanNoChange(b *testing.B) {
 	root := filepath.Join(m.Dir, "p")
 	os.MkdirAll(filepath.Join(root, ".charter"), 0o755)
 	items := bigLibrary()
-	if err := plan(b, m.Sys, root, items, false).Run(m.Sys, false); err != nil {
+	if err := plan(b, m.Sys, root, items, false).Run(context.Background(), m.Sys, false); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()

@@ -1,6 +1,7 @@
 package projection_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -52,7 +53,7 @@ func TestCrashChild(t *testing.T) {
 		for i := 0; ; i++ {
 			dir := filepath.Join(root, fmt.Sprintf("p%06d", i))
 			os.MkdirAll(filepath.Join(dir, ".charter"), 0o755)
-			if err := plan(t, m.Sys, dir, bigLibrary(), false).Run(m.Sys, false); err != nil {
+			if err := plan(t, m.Sys, dir, bigLibrary(), false).Run(context.Background(), m.Sys, false); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -63,7 +64,7 @@ func TestCrashChild(t *testing.T) {
 			items[j].Body = append(items[j].Body, fmt.Sprintf("round %d\n", i)...)
 		}
 		p := plan(t, m.Sys, root, items, false)
-		if err := p.Run(m.Sys, false); err != nil {
+		if err := p.Run(context.Background(), m.Sys, false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -91,7 +92,7 @@ func TestKillDuringApply(t *testing.T) {
 	cmd.Wait()
 
 	p := plan(t, m.Sys, root, bigLibrary(), false)
-	if err := p.Run(m.Sys, false); err != nil {
+	if err := p.Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatalf("apply after the crash: %v", err)
 	}
 	asClean(t, m, root)
@@ -103,7 +104,7 @@ func asClean(t *testing.T, m *coretest.Machine, root string) {
 	t.Helper()
 	clean := filepath.Join(m.Dir, "clean")
 	os.MkdirAll(filepath.Join(clean, ".charter"), 0o755)
-	if err := plan(t, m.Sys, clean, bigLibrary(), false).Run(m.Sys, false); err != nil {
+	if err := plan(t, m.Sys, clean, bigLibrary(), false).Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	got, want := rel(tree(t, root), root), rel(tree(t, clean), clean)
@@ -147,7 +148,7 @@ func TestKillDuringFirstApply(t *testing.T) {
 	if last == "" {
 		t.Fatal("no kill landed while a folder was under its temporary name")
 	}
-	if err := plan(t, m.Sys, last, bigLibrary(), false).Run(m.Sys, false); err != nil {
+	if err := plan(t, m.Sys, last, bigLibrary(), false).Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatalf("apply after the crash: %v", err)
 	}
 	asClean(t, m, last)
@@ -202,7 +203,7 @@ func BenchmarkApplyLibrary(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		root := filepath.Join(m.Dir, fmt.Sprint("cold", i))
 		os.MkdirAll(root, 0o755)
-		if err := benchPlan(b, m, root, items).Run(m.Sys, false); err != nil {
+		if err := benchPlan(b, m, root, items).Run(context.Background(), m.Sys, false); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -213,7 +214,7 @@ func BenchmarkApplyNoChange(b *testing.B) {
 	items := bigLibrary()
 	root := filepath.Join(m.Dir, "warm")
 	os.MkdirAll(root, 0o755)
-	benchPlan(b, m, root, items).Run(m.Sys, false)
+	benchPlan(b, m, root, items).Run(context.Background(), m.Sys, false)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p := benchPlan(b, m, root, items)

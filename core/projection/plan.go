@@ -84,6 +84,9 @@ type Plan struct {
 	// Ignored are the old record's entries no projector produces: never
 	// acted on, dropped from the record by Run.
 	Ignored []Ignored
+	// checked: Check passed (with checkedConfirm), so Run does not check
+	// again.
+	checked, checkedConfirm bool
 }
 
 // Changes reports whether Run would write or delete anything.

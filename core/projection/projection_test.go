@@ -2,6 +2,7 @@ package projection_test
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
@@ -142,7 +143,7 @@ func TestOwnership(t *testing.T) {
 	os.WriteFile(mine, []byte("my own rule\n"), 0o644)
 
 	p := plan(t, m.Sys, root, library(), false)
-	if err := p.Run(m.Sys, false); err != nil {
+	if err := p.Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	lock, _ := os.ReadFile(filepath.Join(root, ".charter", "projection.lock"))
@@ -170,7 +171,7 @@ func TestOwnership(t *testing.T) {
 	items = append(items, content.Item{Kind: content.KindCommand, Name: "new", Body: []byte("x\n")})
 	snap = tree(t, root)
 	p = plan(t, m.Sys, root, items, false)
-	err := p.Run(m.Sys, false)
+	err := p.Run(context.Background(), m.Sys, false)
 	if core.ErrorCode(err) != core.CodeProjectionConflict || !strings.Contains(err.Error(), "always.md") || !strings.Contains(err.Error(), "new.md") {
 		t.Fatalf("want projection_conflict naming both files, got %v", err)
 	}
@@ -179,7 +180,7 @@ func TestOwnership(t *testing.T) {
 	}
 	// --force takes both over; the user's own file is never touched.
 	p = plan(t, m.Sys, root, items, true)
-	if err := p.Run(m.Sys, false); err != nil {
+	if err := p.Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(edited); string(b) != "Be kinder.\n" {
@@ -192,7 +193,7 @@ func TestOwnership(t *testing.T) {
 	// Pruning: the skill goes, with the folders charter made for it, and
 	// nothing else does.
 	p = plan(t, m.Sys, root, append(items[:2:2], items[3:]...), false)
-	if err := p.Run(m.Sys, false); err != nil {
+	if err := p.Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(root, ".claude", "skills", "deploy")); !os.IsNotExist(err) {

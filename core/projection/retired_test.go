@@ -1,6 +1,7 @@
 package projection_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,7 +45,7 @@ func TestRetiredPlacePruned(t *testing.T) {
 	if s := states(p); s[projection.StatePruned] != 1 || s[projection.StateUnsupported] != 1 || len(p.Ignored) != 0 {
 		t.Fatalf("states %v, ignored %v", s, p.Ignored)
 	}
-	if err := p.Run(m.Sys, false); err != nil {
+	if err := p.Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(prompt); !os.IsNotExist(err) {
@@ -96,7 +97,7 @@ func TestCopilotCommandIsClaudes(t *testing.T) {
 	if s := states(p); s[projection.StateMissing] != 1 || s[projection.StatePruned] != 1 || len(p.Ignored) != 0 {
 		t.Fatalf("states %v, ignored %v", s, p.Ignored)
 	}
-	if err := p.Run(m.Sys, false); err != nil {
+	if err := p.Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(prompt); !os.IsNotExist(err) {

@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"context"
 	"strings"
 	"sync/atomic"
 
@@ -8,6 +9,20 @@ import (
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 )
+
+// Check is the verdict on the plan before anything is written: a
+// conflict, then an unconfirmed shared link. A plan that passed is not
+// checked again by Run.
+func (p *Plan) Check(confirm bool) error {
+	if err := p.Conflict(); err != nil {
+		return err
+	}
+	if err := p.Guard(confirm); err != nil {
+		return err
+	}
+	p.checked, p.checkedConfirm = true, confirm
+	return nil
+}
 
 // Guard is the shared-link verdict on a plan: a *core.SharedWriteError for
 // the first file behind a link the companion shares when confirm is not
@@ -31,12 +46,18 @@ func (p *Plan) Guard(confirm bool) error {
 // file (renames are atomic), and every file it renamed either is in the
 // record or holds exactly the bytes the next plan projects (then it is
 // current, and recorded by that run).
-func (p *Plan) Run(sys *core.System, confirm bool) error {
-	if err := p.Conflict(); err != nil {
-		return err
+//
+// A cancelled ctx stops it between files, before the record is written:
+// the files it renamed hold the bytes the next plan projects, the others
+// and the record are as they were, and no temporary file is left.
+func (p *Plan) Run(ctx context.Context, sys *core.System, confirm bool) error {
+	if !p.checked || (p.checkedConfirm && !confirm) {
+		if err := p.Check(confirm); err != nil {
+			return err
+		}
 	}
-	if err := p.Guard(confirm); err != nil {
-		return err
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	if !p.Changes() {
 		// A killed run's temporary record goes even when nothing changes.
@@ -45,11 +66,14 @@ func (p *Plan) Run(sys *core.System, confirm bool) error {
 		return nil
 	}
 	err := sys.WithLock(p.req.RecordPath, func() error {
-		if err := p.writeAll(sys, confirm); err != nil {
+		if err := p.writeAll(ctx, sys, confirm); err != nil {
 			return err
 		}
 		if err := p.prune(sys, confirm); err != nil {
 			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err() // the record stays the old one
 		}
 		// Locked: this run holds the record's lock, which every writer of
 		// the record holds, so a temporary record a killed run left is
@@ -75,7 +99,7 @@ func (p *Plan) Run(sys *core.System, confirm bool) error {
 	return err
 }
 
-func (p *Plan) writeAll(sys *core.System, confirm bool) error {
+func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool) error {
 	stager, err := sys.Stager(core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root, Whole: true})
 	if err != nil {
 		return err
@@ -97,6 +121,9 @@ func (p *Plan) writeAll(sys *core.System, confirm bool) error {
 			}
 		}
 	}()
+	if ctx.Err() != nil {
+		return ctx.Err() // the deferred Abort removes every staged file
+	}
 	if err := fsys.SyncStaged(staged); err != nil {
 		return err
 	}
@@ -112,6 +139,10 @@ func (p *Plan) writeAll(sys *core.System, confirm bool) error {
 		for _, i := range groups[k] {
 			if failed.Load() {
 				return nil
+			}
+			if ctx.Err() != nil {
+				failed.Store(true)
+				return ctx.Err()
 			}
 			err := staged[i].Commit()
 			staged[i] = nil

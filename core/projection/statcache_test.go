@@ -2,6 +2,7 @@ package projection_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -52,11 +53,11 @@ func TestStatCacheTouchedOutputs(t *testing.T) {
 	root := filepath.Join(m.Dir, "p")
 	os.MkdirAll(filepath.Join(root, ".charter"), 0o755)
 	items := bigLibrary()
-	if err := plan(t, m.Sys, root, items, false).Run(m.Sys, false); err != nil {
+	if err := plan(t, m.Sys, root, items, false).Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	settle()
-	if err := plan(t, m.Sys, root, items, false).Run(m.Sys, false); err != nil {
+	if err := plan(t, m.Sys, root, items, false).Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	if c := cacheOf(t, root, m); !strings.Contains(c, " .claude/rules/rule-000.md\n") {
@@ -73,7 +74,7 @@ func TestStatCacheTouchedOutputs(t *testing.T) {
 	if p.Changes() || p.Outdated() != 0 {
 		t.Fatalf("touched outputs planned as changes: %v", states(p))
 	}
-	if err := p.Run(m.Sys, false); err != nil {
+	if err := p.Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	if after := idents(t, root); !equalIdents(before, after) {
@@ -102,11 +103,11 @@ func TestStatCacheRacyStamp(t *testing.T) {
 	root := filepath.Join(m.Dir, "p")
 	os.MkdirAll(filepath.Join(root, ".charter"), 0o755)
 	items := library()
-	if err := plan(t, m.Sys, root, items, false).Run(m.Sys, false); err != nil {
+	if err := plan(t, m.Sys, root, items, false).Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	settle()
-	if err := plan(t, m.Sys, root, items, false).Run(m.Sys, false); err != nil {
+	if err := plan(t, m.Sys, root, items, false).Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	const name = ".claude/rules/go-style.md"
@@ -121,7 +122,7 @@ func TestStatCacheRacyStamp(t *testing.T) {
 	if p.Changes() {
 		t.Fatalf("a touched file planned as a change: %v", states(p))
 	}
-	if err := p.Run(m.Sys, false); err != nil {
+	if err := p.Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	if c := cacheOf(t, root, m); strings.Contains(c, " "+name+"\n") {
@@ -143,7 +144,7 @@ func TestStatCacheCorrupt(t *testing.T) {
 	root := filepath.Join(m.Dir, "p")
 	os.MkdirAll(filepath.Join(root, ".charter"), 0o755)
 	items := library()
-	if err := plan(t, m.Sys, root, items, false).Run(m.Sys, false); err != nil {
+	if err := plan(t, m.Sys, root, items, false).Run(context.Background(), m.Sys, false); err != nil {
 		t.Fatal(err)
 	}
 	lock := filepath.Join(root, ".charter", "projection.lock")

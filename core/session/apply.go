@@ -1,6 +1,8 @@
 package session
 
 import (
+	"context"
+
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/settings"
@@ -22,6 +24,15 @@ type ApplyRequest struct {
 	// Hold are native files left as they are: import's clashes whose body
 	// differs from the existing source (not written, no conflict).
 	Hold map[string]bool
+
+	// DryRun writes nothing: Apply reports each file as current or
+	// outdated, with its diff (`--dry-run`, `--check`, GET /api/v1/apply).
+	DryRun bool
+	// ConfirmShared writes through links the companion shares; without it
+	// Confirm, when set, is asked at the first such link (the command
+	// line's question), and a refusal writes nothing.
+	ConfirmShared bool
+	Confirm       func(*core.SharedWriteError) (bool, error)
 }
 
 // ErrNoProject is an apply of the project's files with no project; each
@@ -69,7 +80,10 @@ func orNoProject(err error) error {
 // a conflict or a refused shared link then leaves every file as it was.
 // Every skin plans through it, so that the CLI, the hub, MCP and doctor
 // report the same files.
-func (s *Session) PlanAll(req ApplyRequest) (*apply.Full, error) {
+func (s *Session) PlanAll(ctx context.Context, req ApplyRequest) (*apply.Full, error) {
+	if ctx.Err() != nil {
+		return nil, apply.Stopped(ctx)
+	}
 	if req.Project {
 		if p, err := s.Project(); err != nil || p == nil {
 			return nil, orNoProject(err)
@@ -85,7 +99,11 @@ func (s *Session) PlanAll(req ApplyRequest) (*apply.Full, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.PlanWith(snap, req)
+	full, err := s.PlanWith(snap, req)
+	if err == nil && ctx.Err() != nil {
+		return nil, apply.Stopped(ctx)
+	}
+	return full, err
 }
 
 // PlanWith is PlanAll from settings already read (doctor reads them
@@ -108,12 +126,6 @@ func (s *Session) PlanWith(snap *settings.Snapshot, req ApplyRequest) (*apply.Fu
 		r.Content.Adopt, r.Content.Hold = req.Adopt, req.Hold
 	}
 	return apply.PlanAll(s.Sys, snap, r)
-}
-
-// RunAll writes what PlanAll planned; files behind a shared link only when
-// confirmed.
-func (s *Session) RunAll(full *apply.Full, confirmShared bool) ([]apply.Result, error) {
-	return apply.RunAll(s.Sys, full, confirmShared)
 }
 
 // content is what apply projects at a level: nil when there is nothing to

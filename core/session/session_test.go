@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -128,7 +129,7 @@ func TestServed(t *testing.T) {
 	if p, _ := s.Project(); p != nil {
 		t.Errorf("a served project that was not found at start: %+v", p)
 	}
-	if _, err := s.PlanAll(ApplyRequest{Project: true}); !errors.Is(err, ErrNoProject) {
+	if _, err := s.PlanAll(context.Background(), ApplyRequest{Project: true}); !errors.Is(err, ErrNoProject) {
 		t.Errorf("apply --project without a served project: %v", err)
 	}
 }
@@ -159,7 +160,7 @@ func TestPlanApplyLevels(t *testing.T) {
 	set(t, s, settings.LayerProject, "worktrees.mode", "on")
 	plan := func(s *Session, project bool) string {
 		t.Helper()
-		full, err := s.PlanAll(ApplyRequest{Agents: []string{"claude"}, Project: project})
+		full, err := s.PlanAll(context.Background(), ApplyRequest{Agents: []string{"claude"}, Project: project})
 		if err != nil || len(full.Targets) == 0 {
 			t.Fatalf("plan %v %v", full, err)
 		}

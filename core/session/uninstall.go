@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"slices"
@@ -77,8 +78,8 @@ func (s *Session) PlanUninstall(req UninstallRequest) (*Uninstall, error) {
 // where nothing stands now, and charter's record and kept originals go.
 // It returns the originals it put back and the ones it left, because a
 // file stands there (edited and let go, or made since).
-func (s *Session) RunUninstall(u *Uninstall, confirm bool) (results []apply.Result, restored, left []string, err error) {
-	if results, err = apply.RunAll(s.Sys, u.Full, confirm); err != nil {
+func (s *Session) RunUninstall(ctx context.Context, u *Uninstall, confirm bool) (results []apply.Result, restored, left []string, err error) {
+	if results, err = apply.RunAll(ctx, s.Sys, u.Full, confirm); err != nil {
 		return nil, nil, nil, err
 	}
 	opts := core.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}

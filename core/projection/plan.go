@@ -80,6 +80,7 @@ type Plan struct {
 	record    Record   // the record after Run
 	oldRecord Record
 	conflicts []string
+	foreignOf []string // the agents whose files are foreign, for the fix
 	stat      statPlan // what the stat cache knew and learned
 	// Ignored are the old record's entries no projector produces: never
 	// acted on, dropped from the record by Run.
@@ -172,6 +173,9 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		}
 		if (state == StateForeign || state == StateEdited) && !req.Force && !req.Adopt[f.Path] && !held {
 			p.conflicts = append(p.conflicts, conflictLine(f.Path, state))
+			if state == StateForeign && !slices.Contains(p.foreignOf, f.Agent) {
+				p.foreignOf = append(p.foreignOf, f.Agent)
+			}
 		}
 		e := entry(f.File, f.Path, state)
 		e.held = held
@@ -243,9 +247,23 @@ func (p *Plan) Conflict() error {
 	if len(p.conflicts) == 0 {
 		return nil
 	}
+	// One file a line: a peer tool's move can name dozens. Each fix is
+	// runnable as written, so a project's carry --project.
+	flag := ""
+	if p.req.Root != "" {
+		flag = " --project"
+	}
+	fix := "move it away, or run `charter apply" + flag + " --force` to take it over"
+	if len(p.foreignOf) > 0 {
+		imports := make([]string, len(p.foreignOf))
+		for i, a := range slices.Sorted(slices.Values(p.foreignOf)) {
+			imports[i] = "`charter import --from " + a + flag + "`"
+		}
+		fix = "turn the file into a charter source with " + strings.Join(imports, " or ") + ", " + fix
+	}
 	return core.Errorf(core.CodeProjectionConflict,
-		"%d projected file(s) would overwrite or delete a file charter does not own: %s; nothing was written: turn the file into a charter source with `charter import`, move it away, or run `charter apply --force` to take it over",
-		len(p.conflicts), strings.Join(p.conflicts, ", "))
+		"%d projected file(s) would overwrite or delete a file charter does not own:\n  %s\nnothing was written: %s",
+		len(p.conflicts), strings.Join(p.conflicts, "\n  "), fix)
 }
 
 // Blocked lists the files a write or delete would reach through a link the

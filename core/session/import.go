@@ -109,6 +109,15 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 			adopt[p] = true
 		}
 	}
+	if importer.Peer(req.From) {
+		if err := s.peerTakeover(out, ireq, dir, adopt, hold); err != nil {
+			return out, err
+		}
+		for p := range adopt {
+			out.Adopted = append(out.Adopted, p)
+		}
+		slices.Sort(out.Adopted)
+	}
 	if out.Count(importer.StateImported) > 0 && req.Project && !req.DryRun {
 		if err := s.ensureProject("charter import"); err != nil {
 			return out, err
@@ -121,7 +130,8 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 		}
 	}
 	if out.Count(importer.StateImported) > 0 || len(out.Adopted) > 0 {
-		out.Apply = ApplyRequest{Project: req.Project, Adopt: adopt, Hold: hold}
+		also := out.Apply.Also // a peer's: the agents it generated for
+		out.Apply = ApplyRequest{Project: req.Project, Adopt: adopt, Hold: hold, Also: also}
 		if !importer.Peer(req.From) {
 			out.Apply.Also = []string{req.From}
 		}

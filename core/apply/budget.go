@@ -3,6 +3,8 @@ package apply
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -18,7 +20,7 @@ import (
 // files.
 func budgets(sys *core.System, sel []core.Agent, targets []Target, always map[string]int, proj *core.Project, where map[string]placement, files []projection.Placed) []Budget {
 	if proj == nil {
-		return userBudgets(sys, sel, targets, always)
+		return userBudgets(sys, sel, targets, always, files)
 	}
 	root := proj.Dir
 	rel := func(p string) string {
@@ -37,6 +39,7 @@ func budgets(sys *core.System, sel []core.Agent, targets []Target, always map[st
 		b := Budget{Agent: a.Name, Limit: a.Limit, Files: []string{}}
 		seen := map[string]bool{}
 		add := func(r string, n int) {
+			b.reads = append(b.reads, r)
 			if seen[same(r)] {
 				return
 			}
@@ -62,6 +65,7 @@ func budgets(sys *core.System, sel []core.Agent, targets []Target, always map[st
 			}
 			n, ok := sizeAfter(sys, root, rd.Path, byPath)
 			if !ok {
+				b.reads = append(b.reads, rd.Path) // a link apply's write brings to life
 				continue
 			}
 			add(rd.Path, n)
@@ -139,8 +143,8 @@ func finalSize(sys *core.System, t Target) (int, bool) {
 }
 
 // userBudgets measures, per agent, its instruction file as apply leaves
-// it plus the projected files it loads in every session.
-func userBudgets(sys *core.System, sel []core.Agent, targets []Target, always map[string]int) []Budget {
+// it plus the projected files it loads in every session (always, by agent).
+func userBudgets(sys *core.System, sel []core.Agent, targets []Target, always map[string]int, files []projection.Placed) []Budget {
 	out := make([]Budget, 0, len(sel))
 	for _, a := range sel {
 		b := Budget{Agent: a.Name, Bytes: always[a.Name], Limit: a.Limit}
@@ -152,9 +156,60 @@ func userBudgets(sys *core.System, sel []core.Agent, targets []Target, always ma
 				b.Bytes += n
 				b.Files = append(b.Files, t.Path)
 			}
+			b.reads = append(b.reads, t.Path)
 			break
+		}
+		for _, f := range files {
+			if f.Agent == a.Name && f.Always {
+				b.Files = append(b.Files, f.Path)
+				b.reads = append(b.reads, f.Path)
+			}
 		}
 		out = append(out, b)
 	}
 	return out
+}
+
+// measured is budgets counted again from the files on disk once a run has
+// written them: a planned size can differ from the file's (a file charter
+// did not write, a link that leads to a file only the run created), and
+// the figure apply prints must be the one the agent loads. The files are
+// those the plan looked at (reads), relative to root in a project, whole
+// at user level (root ""); each file counts once, a missing one not at all.
+func measured(sys *core.System, root string, in []Budget) []Budget {
+	out := make([]Budget, len(in))
+	for i, b := range in {
+		m := Budget{Agent: b.Agent, Limit: b.Limit}
+		var seen []fs.FileInfo
+		for i, name := range b.reads {
+			if slices.Contains(b.reads[:i], name) {
+				continue
+			}
+			path := name
+			if root != "" {
+				path = projectFile(sys, root, name)
+			}
+			fi, ok := statWithin(sys, root, path)
+			if !ok || slices.ContainsFunc(seen, func(s fs.FileInfo) bool { return os.SameFile(s, fi) }) {
+				continue
+			}
+			seen = append(seen, fi)
+			m.Bytes += int(fi.Size())
+			m.Files = append(m.Files, name)
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// statWithin is the file at path as the agent finds it (confined to root
+// in a project), and whether it is there.
+func statWithin(sys *core.System, root, path string) (fs.FileInfo, bool) {
+	f, err := sys.OpenWithin(root, path, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	return fi, err == nil
 }

@@ -30,6 +30,7 @@ type Full struct {
 	Targets []Target
 	Content *projection.Plan // nil when no content was asked for
 	Budget  []Budget
+	root    string // the project root the budget's files are relative to; "" at user level
 	// Skipped are the agents a user-level apply inside a profile leaves
 	// alone (profileskip.go), with the reason: reported, never written.
 	Skipped []Result
@@ -50,6 +51,7 @@ type Budget struct {
 	// the agent reads at start, its own and other agents' (relative to the
 	// project root); at user level its instruction file.
 	Files []string `json:"files,omitempty"`
+	reads []string // every file the plan looked at, there or not: measured counts them after a run
 }
 
 // Over reports whether the agent's documented limit is passed.
@@ -259,7 +261,11 @@ func RunAll(ctx context.Context, sys *core.System, f *Full, confirm bool) ([]Res
 			return nil, err
 		}
 	}
-	return Run(ctx, sys, f.Targets, confirm)
+	results, err := Run(ctx, sys, f.Targets, confirm)
+	if err == nil && f.Budget != nil {
+		f.Budget = measured(sys, f.root, f.Budget)
+	}
+	return results, err
 }
 
 // Unwritten is the report of a plan refused before any write: each target

@@ -143,6 +143,9 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			return nil, err
 		}
 		full.Budget = budgets(sys, sel, out, always, req.Project, where, preq.Files)
+		if req.Project != nil {
+			full.root = req.Project.Dir
+		}
 	}
 	return full, nil
 }

@@ -6,9 +6,9 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/inert"
-	"github.com/agentkit/charter/server"
 )
 
 // DoctorCmd checks everything a user can get wrong and says how to fix it.
@@ -19,7 +19,7 @@ func (c *DoctorCmd) Run(a *App) error {
 	// CHARTER_PROJECT_DIR, --no-project) and the policy.
 	// Checks only read: a source the cache lacks is reported, not fetched.
 	sess := a.session().WithoutFetch()
-	rep := doctor.Run(doctor.Env{Session: sess, Version: a.Build.Version, Server: server.Probe, IgnoredProjects: sess.IgnoredProjects})
+	rep := doctor.Run(doctor.Env{Session: sess, Version: a.Build.Version, Server: discovery.Probe, IgnoredProjects: sess.IgnoredProjects})
 	colour := a.colorFor(a.Stdout)
 	if err := a.emit(rep, func(w io.Writer) { printDoctor(w, rep, colour) }); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/helpers/shell"
@@ -188,7 +189,7 @@ func (a *App) openHub(sc core.Scope, hubURL string, port int) error {
 // in terminals' scrollback, logs and CI.
 func reachHub(sys *core.System, sc core.Scope, page string, port int) string {
 	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	token := server.TokenPath(sys, sc)
+	token := discovery.TokenPath(sys, sc)
 	return fmt.Sprintf("open the hub yourself:\n"+
 		"  on this machine, open %s in a browser (a page only you can read, which carries the key);\n"+
 		"  or open %s#token= followed by the content of %s;\n"+

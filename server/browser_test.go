@@ -22,6 +22,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -968,7 +969,7 @@ func TestBrowserShutdownBeacon(t *testing.T) {
 	}
 	p.do(chromedp.Navigate("about:blank"))
 	srv.waitStopped(t, "beacon")
-	if _, err := os.Stat(DiscoveryPath(e.sys, e.scope)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(discovery.Path(e.sys, e.scope)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("discovery file left behind: %v", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -198,7 +199,7 @@ func TestNoStoreOnEveryAPIReply(t *testing.T) {
 // raw sends a request as bytes and reads the status line and headers.
 func raw(t *testing.T, r *running, req string) *http.Response {
 	t.Helper()
-	c, err := net.Dial("tcp", addr(r.Port()))
+	c, err := net.Dial("tcp", discovery.Addr(r.Port()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -15,84 +14,12 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/fsys"
-)
-
-// Names of the server's state files in the scope directory.
-const (
-	DiscoveryFile = "local-server.json"
-	TokenFile     = "local-server.token"
 )
 
 // askTimeout bounds a client's whole request to a server.
 const askTimeout = 2 * time.Second
-
-// DiscoveryPath is where a scope's server announces itself.
-func DiscoveryPath(sys *core.System, sc core.Scope) string {
-	return sys.Paths.Join(sc.Path, DiscoveryFile)
-}
-
-// TokenPath is where a scope's server keeps its bearer token.
-func TokenPath(sys *core.System, sc core.Scope) string {
-	return sys.Paths.Join(sc.Path, TokenFile)
-}
-
-// Discovery is the content of local-server.json. Readers treat it as
-// possibly stale: the process that wrote it may be gone.
-type Discovery struct {
-	PID        int       `json:"pid"`
-	Port       int       `json:"port"`
-	URL        string    `json:"url"` // never holds the token
-	StartedAt  time.Time `json:"startedAt"`
-	Version    string    `json:"version"`
-	ConfigRoot string    `json:"configRoot"` // the root's path
-}
-
-func (d Discovery) marshal() ([]byte, error) {
-	b, err := json.MarshalIndent(d, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encode discovery: %w", err)
-	}
-	return append(b, '\n'), nil
-}
-
-// BaseURL is built from the port, never taken from the file, so a client
-// only ever talks to loopback.
-func (d Discovery) BaseURL() string { return baseURL(d.Port) }
-
-// ReadDiscovery reads a scope's discovery file; a missing file is
-// fs.ErrNotExist.
-func ReadDiscovery(sys *core.System, sc core.Scope) (Discovery, error) {
-	return readDiscovery(sys, DiscoveryPath(sys, sc))
-}
-
-func readDiscovery(sys *core.System, path string) (Discovery, error) {
-	data, err := sys.ReadFile(path, fsys.KindState)
-	if err != nil {
-		return Discovery{}, core.ReadError(path, err)
-	}
-	var d Discovery
-	if err := json.Unmarshal(data, &d); err != nil {
-		return Discovery{}, fmt.Errorf("read %s: %w", path, err)
-	}
-	if d.Port <= 0 || d.Port > 65535 {
-		return Discovery{}, fmt.Errorf("read %s: port %d out of range", path, d.Port)
-	}
-	return d, nil
-}
-
-// alive reports whether the process is there and its port answers.
-func (d Discovery) alive() bool {
-	if !processAlive(d.PID) {
-		return false
-	}
-	c, err := net.DialTimeout("tcp", addr(d.Port), time.Second)
-	if err != nil {
-		return false
-	}
-	c.Close()
-	return true
-}
 
 // NoServerError means no live server runs for a scope.
 type NoServerError struct {
@@ -138,7 +65,7 @@ type Elsewhere struct {
 	Scope     string // "the global scope", "profile claude/work"
 	Dir       string // its scope directory
 	Hint      string // how to run charter in that scope
-	Discovery Discovery
+	Discovery discovery.Info
 }
 
 // OtherServers finds live servers of scopes other than sc under the
@@ -171,8 +98,8 @@ func OtherServers(sys *core.System, sc core.Scope) []Elsewhere {
 		if c.dir == sc.Path {
 			continue
 		}
-		d, err := readDiscovery(sys, sys.Paths.Join(c.dir, DiscoveryFile))
-		if err == nil && d.alive() {
+		d, err := discovery.ReadAt(sys, sys.Paths.Join(c.dir, discovery.FileName))
+		if err == nil && d.Alive() {
 			out = append(out, Elsewhere{Scope: c.scope, Dir: c.dir, Hint: c.hint, Discovery: d})
 		}
 	}
@@ -181,7 +108,7 @@ func OtherServers(sys *core.System, sc core.Scope) []Elsewhere {
 
 // Client talks to the running server of a scope.
 type Client struct {
-	Discovery Discovery
+	Discovery discovery.Info
 	sys       *core.System
 	path      string
 	token     string
@@ -190,21 +117,21 @@ type Client struct {
 
 // Connect finds the server of a scope through its discovery and token files.
 func Connect(sys *core.System, sc core.Scope) (*Client, error) {
-	path := DiscoveryPath(sys, sc)
+	path := discovery.Path(sys, sc)
 	none := func(reason string) error {
 		return &NoServerError{Path: path, Reason: reason, Others: OtherServers(sys, sc)}
 	}
-	d, err := ReadDiscovery(sys, sc)
+	d, err := discovery.Read(sys, sc)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, none("")
 	}
 	if err != nil {
 		return nil, none(err.Error())
 	}
-	if !processAlive(d.PID) {
+	if !discovery.ProcessAlive(d.PID) {
 		return nil, none(fmt.Sprintf("pid %d is not running", d.PID))
 	}
-	tok, err := sys.ReadFile(TokenPath(sys, sc), fsys.KindState)
+	tok, err := sys.ReadFile(discovery.TokenPath(sys, sc), fsys.KindState)
 	if err != nil {
 		return nil, none(fmt.Sprintf("no token: %v", err))
 	}
@@ -244,8 +171,8 @@ func (c *Client) Stop(ctx context.Context) error {
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		cur, err := readDiscovery(c.sys, c.path)
-		if err != nil || cur.PID != c.Discovery.PID || !cur.StartedAt.Equal(c.Discovery.StartedAt) || !processAlive(cur.PID) {
+		cur, err := discovery.ReadAt(c.sys, c.path)
+		if err != nil || cur.PID != c.Discovery.PID || !cur.StartedAt.Equal(c.Discovery.StartedAt) || !discovery.ProcessAlive(cur.PID) {
 			return nil
 		}
 		select {

@@ -22,7 +22,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +29,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/session"
@@ -101,7 +101,7 @@ type Server struct {
 }
 
 // RunningError refuses a second live server for one scope.
-type RunningError struct{ Discovery Discovery }
+type RunningError struct{ Discovery discovery.Info }
 
 func (e *RunningError) Error() string {
 	return fmt.Sprintf("a charter server for this scope already runs at %s (pid %d): open its hub with `charter serve --open`, or stop it with `charter serve --stop`", e.Discovery.BaseURL(), e.Discovery.PID)
@@ -142,7 +142,7 @@ func Open(cfg Config) (*Server, error) {
 	}
 	// The lock makes check, bind and write one step, so two servers started
 	// together cannot both believe they are the only one.
-	err := cfg.Sys.WithLock(DiscoveryPath(cfg.Sys, cfg.Scope), func() error {
+	err := cfg.Sys.WithLock(discovery.Path(cfg.Sys, cfg.Scope), func() error {
 		if err := s.checkRunning(); err != nil {
 			return err
 		}
@@ -184,35 +184,35 @@ func Open(cfg Config) (*Server, error) {
 // discovery file can rely on the token being there.
 func (s *Server) writeFiles() error {
 	sys := s.cfg.Sys
-	if err := sys.WriteAtomic(TokenPath(sys, s.cfg.Scope), []byte(s.token+"\n")); err != nil {
+	if err := sys.WriteAtomic(discovery.TokenPath(sys, s.cfg.Scope), []byte(s.token+"\n")); err != nil {
 		return err
 	}
-	d := Discovery{
+	d := discovery.Info{
 		PID:        os.Getpid(),
 		Port:       s.port,
-		URL:        baseURL(s.port),
+		URL:        discovery.BaseURL(s.port),
 		StartedAt:  sys.Now().UTC().Truncate(time.Second),
 		Version:    s.cfg.Version,
 		ConfigRoot: s.cfg.Scope.Root.Path,
 	}
 	var err error
-	if s.disc, err = d.marshal(); err != nil {
+	if s.disc, err = d.Marshal(); err != nil {
 		return err
 	}
-	return sys.WriteAtomic(DiscoveryPath(sys, s.cfg.Scope), s.disc)
+	return sys.WriteAtomic(discovery.Path(sys, s.cfg.Scope), s.disc)
 }
 
 // checkRunning refuses to start beside a live server and lets a stale
 // discovery file be replaced.
 func (s *Server) checkRunning() error {
-	d, err := ReadDiscovery(s.cfg.Sys, s.cfg.Scope)
+	d, err := discovery.Read(s.cfg.Sys, s.cfg.Scope)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
 		s.logf("replacing an unreadable discovery file: %v", err)
 		return nil
-	case d.alive():
+	case d.Alive():
 		return &RunningError{Discovery: d}
 	}
 	s.logf("replacing a stale discovery file (pid %d, port %d: no server answers)", d.PID, d.Port)
@@ -223,15 +223,15 @@ func (s *Server) checkRunning() error {
 // free port and taking it.
 func listen(port int) (net.Listener, error) {
 	if port != 0 {
-		ln, err := net.Listen("tcp", addr(port))
+		ln, err := net.Listen("tcp", discovery.Addr(port))
 		if err != nil {
-			return nil, fmt.Errorf("listen on %s: %w", addr(port), err)
+			return nil, fmt.Errorf("listen on %s: %w", discovery.Addr(port), err)
 		}
 		return ln, nil
 	}
 	var last error
 	for _, i := range mrand.Perm(PortMax - PortMin + 1) {
-		ln, err := net.Listen("tcp", addr(PortMin+i))
+		ln, err := net.Listen("tcp", discovery.Addr(PortMin+i))
 		if err == nil {
 			return ln, nil
 		}
@@ -239,10 +239,6 @@ func listen(port int) (net.Listener, error) {
 	}
 	return nil, fmt.Errorf("no free port in %d-%d: %w", PortMin, PortMax, last)
 }
-
-func addr(port int) string { return net.JoinHostPort("127.0.0.1", strconv.Itoa(port)) }
-
-func baseURL(port int) string { return "http://" + addr(port) + "/" }
 
 // newToken is 32 random bytes as 64 hex characters.
 func newToken() string {
@@ -255,7 +251,7 @@ func newToken() string {
 func (s *Server) Port() int { return s.port }
 
 // URL is the server's base URL, without the token.
-func (s *Server) URL() string { return baseURL(s.port) }
+func (s *Server) URL() string { return discovery.BaseURL(s.port) }
 
 // HubURL opens the hub with the token. The token rides in the fragment,
 // which browsers never send to a server nor put in a Referer.
@@ -330,8 +326,8 @@ func (s *Server) removeFiles() {
 	s.removeOwn(OpenFilePath(sys, s.cfg.Scope), func(cur []byte) bool {
 		return strings.Contains(string(cur), "#token="+s.token)
 	})
-	s.removeOwn(TokenPath(sys, s.cfg.Scope), func(cur []byte) bool { return string(cur) == s.token+"\n" })
-	s.removeOwn(DiscoveryPath(sys, s.cfg.Scope), func(cur []byte) bool { return string(cur) == string(s.disc) })
+	s.removeOwn(discovery.TokenPath(sys, s.cfg.Scope), func(cur []byte) bool { return string(cur) == s.token+"\n" })
+	s.removeOwn(discovery.Path(sys, s.cfg.Scope), func(cur []byte) bool { return string(cur) == string(s.disc) })
 }
 
 // removeOwn removes path when it is a regular file whose content mine

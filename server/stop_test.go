@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/discovery"
 )
 
 // watchFs notes, when the discovery file is removed, which of the other
@@ -51,8 +52,8 @@ func TestStopRemovesDiscoveryLast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.discovery = DiscoveryPath(sys, sc)
-	w.others = []string{TokenPath(sys, sc), OpenFilePath(sys, sc)}
+	w.discovery = discovery.Path(sys, sc)
+	w.others = []string{discovery.TokenPath(sys, sc), OpenFilePath(sys, sc)}
 
 	for i := range 3 {
 		w.mu.Lock()

@@ -13,6 +13,7 @@ package doctor
 import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
@@ -60,9 +61,9 @@ type Env struct {
 	// Sys with no flags.
 	Session *session.Session
 	Version string // of this charter
-	// Server probes the server of a scope (server.Probe). It is passed
+	// Server probes the server of a scope (discovery.Probe). It is passed
 	// in: the server owns its discovery file, and doctor stays below it.
-	Server func(*core.System, core.Scope) core.ServerState
+	Server func(*core.System, core.Scope) discovery.State
 	// IgnoredProjects lists the projects another user owns that the
 	// session's project search passes over (Session.IgnoredProjects); nil:
 	// not checked.

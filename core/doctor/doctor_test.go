@@ -13,6 +13,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -53,7 +54,7 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := tree(t, home)
-	rep := Run(Env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) core.ServerState { return core.ServerState{} }})
+	rep := Run(Env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) discovery.State { return discovery.State{} }})
 	if after := tree(t, home); !slices.Equal(before, after) {
 		t.Errorf("doctor changed the home:\nbefore %v\nafter  %v", before, after)
 	}
@@ -83,15 +84,15 @@ func TestServerStates(t *testing.T) {
 	m := coretest.New(t)
 	sys := m.Sys
 	for _, tc := range []struct {
-		st     core.ServerState
+		st     discovery.State
 		status string
 		msg    string
 	}{
-		{core.ServerState{}, OK, "not running"},
-		{core.ServerState{Discovery: "/d.json", Stale: "pid 7 is not running"}, Warn, "/d.json is stale: pid 7 is not running"},
-		{core.ServerState{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, OK, "running at http://127.0.0.1:41000/ (pid 9)"},
+		{discovery.State{}, OK, "not running"},
+		{discovery.State{Discovery: "/d.json", Stale: "pid 7 is not running"}, Warn, "/d.json is stale: pid 7 is not running"},
+		{discovery.State{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, OK, "running at http://127.0.0.1:41000/ (pid 9)"},
 	} {
-		rep := Run(Env{Sys: sys, Server: func(*core.System, core.Scope) core.ServerState { return tc.st }})
+		rep := Run(Env{Sys: sys, Server: func(*core.System, core.Scope) discovery.State { return tc.st }})
 		c := byName(rep)["server"]
 		if c.Status != tc.status || !strings.Contains(c.Message, tc.msg) {
 			t.Errorf("%+v: %+v", tc.st, c)

@@ -1,15 +1,15 @@
 //go:build unix
 
-package server
+package discovery
 
 import (
 	"errors"
 	"syscall"
 )
 
-// processAlive sends signal 0: no signal, only the check that pid exists.
+// ProcessAlive sends signal 0: no signal, only the check that pid exists.
 // EPERM means it exists but belongs to someone else.
-func processAlive(pid int) bool {
+func ProcessAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}

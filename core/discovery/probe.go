@@ -1,4 +1,4 @@
-package server
+package discovery
 
 import (
 	"errors"
@@ -8,11 +8,22 @@ import (
 	"github.com/agentkit/charter/core"
 )
 
+// State is what a probe found out about a scope's server, for doctor.
+type State struct {
+	Discovery string // the discovery file's path
+	Running   bool
+	URL       string
+	PID       int
+	// Stale says why a discovery file that exists does not count; "" when
+	// there is none or its server runs.
+	Stale string
+}
+
 // Probe tells `charter doctor` whether a server of the scope runs, and
 // whether a discovery file is left over from one that does not.
-func Probe(sys *core.System, sc core.Scope) core.ServerState {
-	st := core.ServerState{Discovery: DiscoveryPath(sys, sc)}
-	d, err := readDiscovery(sys, st.Discovery)
+func Probe(sys *core.System, sc core.Scope) State {
+	st := State{Discovery: Path(sys, sc)}
+	d, err := ReadAt(sys, st.Discovery)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
@@ -20,9 +31,9 @@ func Probe(sys *core.System, sc core.Scope) core.ServerState {
 			err = cause // the message names the file already
 		}
 		st.Stale = "it cannot be read: " + err.Error()
-	case !processAlive(d.PID):
+	case !ProcessAlive(d.PID):
 		st.Stale = fmt.Sprintf("pid %d is not running", d.PID)
-	case !d.alive():
+	case !d.Alive():
 		st.Stale = fmt.Sprintf("pid %d runs, but nothing answers on port %d", d.PID, d.Port)
 	default:
 		st.Running, st.URL, st.PID = true, d.BaseURL(), d.PID

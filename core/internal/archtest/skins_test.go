@@ -16,7 +16,7 @@ import (
 var stillToMove = map[string][]string{
 	"commands":  {"core", "core/apply", "core/content", "core/discovery", "core/doctor", "core/gates", "core/importer", "core/loaded", "core/projection", "core/settings", "core/sources"},
 	"mcpserver": {"core", "core/apply", "core/content", "core/gates", "core/projection", "core/settings"},
-	"server":    {"core", "core/apply", "core/content", "core/discovery", "core/gates", "core/settings"},
+	"server":    {"core", "core/content", "core/discovery", "core/gates", "core/settings"},
 }
 
 func isSkin(p string) bool { return layers[layerOf(p)].name == "skins" }

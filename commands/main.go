@@ -118,6 +118,7 @@ func (a *App) session() *session.Session {
 			ProjectDir: a.projectFlag, NoProject: a.noProject,
 			Warn:         func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", inert.Body(msg)) },
 			FetchSources: true,
+			Version:      a.Build.Version,
 		})
 	}
 	return a.sess

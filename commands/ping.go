@@ -8,9 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/inert"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // PingCmd prints the ping document, computed here or asked of the server.
@@ -20,25 +18,16 @@ type PingCmd struct {
 }
 
 func (c *PingCmd) Run(ctx context.Context, a *App) error {
-	sc, err := a.Scope()
-	if err != nil {
-		return err
-	}
 	if c.Server {
+		sc, err := a.Scope()
+		if err != nil {
+			return err
+		}
 		return c.askServer(ctx, a, sc)
 	}
-	project, err := a.Project()
+	doc, err := a.session().Ping(ctx)
 	if err != nil {
 		return err
-	}
-	doc := core.Ping(sc, a.Build.Version).WithLayers(project, settings.ExistingPolicy(a.Sys)).WithMixed(a.Sys.MixedProfiles())
-	if project != nil {
-		// A malformed policy leaves the trust unknown: ping still answers.
-		if st, err := a.session().Store(); err != nil {
-			doc.Trust = &core.TrustState{State: gates.TrustUnknown, Error: a.message(err)}
-		} else {
-			doc.Trust = gates.TrustStateOf(a.Sys, st)
-		}
 	}
 	if err := require(doc, c.Require, "this charter"); err != nil {
 		return err

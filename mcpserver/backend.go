@@ -9,7 +9,6 @@ import (
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/gates"
-	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -19,11 +18,13 @@ import (
 // working directory); the project is found from it unless one is named.
 type Backend interface {
 	Settings(ctx context.Context, dir string) (settings.Doc, error)
-	Get(ctx context.Context, dir, key string) (KeyDoc, error)
+	Get(ctx context.Context, dir, key string) (session.KeyDoc, error)
 	Explain(ctx context.Context, dir, key string) (Explanation, error)
 	Governance(ctx context.Context, dir string) (string, error)
 	Schema(ctx context.Context) ([]byte, error)
-	Status(ctx context.Context, dir string) (StatusDoc, error)
+	Ping(ctx context.Context, dir string) (core.PingDoc, error)
+	Status(ctx context.Context, dir string) (session.StatusDoc, error)
+	Trust(ctx context.Context, dir string) (session.TrustDoc, error)
 	RunGates(ctx context.Context, dir string, names []string, progress Progress) (gates.Report, error)
 	ContentList(ctx context.Context, dir string, k content.Kind, path string) (ItemList, error)
 	ContentGet(ctx context.Context, dir string, k content.Kind, name string) (session.ContentBody, error)
@@ -31,13 +32,6 @@ type Backend interface {
 
 // Progress reports a running job: done of total steps, and what happens now.
 type Progress func(done, total int, msg string)
-
-// KeyDoc is one setting: the document of `charter settings get KEY --json`.
-type KeyDoc struct {
-	Key    string `json:"key"`
-	Value  any    `json:"value" jsonschema:"the effective value"`
-	Origin string `json:"origin" jsonschema:"the file that gave the value, or default"`
-}
 
 // Explanation is everything charter knows about one setting.
 type Explanation struct {
@@ -53,43 +47,6 @@ type Explanation struct {
 	Layer       string        `json:"layer" jsonschema:"the layer that set the value: default, global, scope, project, projectLocal or policy"`
 	Locked      bool          `json:"locked" jsonschema:"whether a policy locks the key, so no layer can change it"`
 	Policy      string        `json:"policy,omitempty" jsonschema:"what the policy does to the key, in words; absent when it does nothing"`
-}
-
-// StatusDoc describes where charter stands for the client's directory.
-type StatusDoc struct {
-	Name            string          `json:"name"`
-	Version         string          `json:"version"`
-	SwitcherProfile core.Profile    `json:"switcherProfile"`
-	ConfigRoot      core.ConfigRoot `json:"configRoot"`
-	Scope           core.Scope      `json:"scope"`
-	WorkDir         string          `json:"workDir" jsonschema:"the directory the project is looked for from: the client's first root, else charter's working directory"`
-	WorkDirNote     string          `json:"workDirNote,omitempty" jsonschema:"why workDir is charter's working directory although the client announced roots (its roots/list failed, timed out or named no file:// directory); absent otherwise"`
-	Project         *ProjectDoc     `json:"project" jsonschema:"the project whose settings apply, or null"`
-	Policy          *PolicyDoc      `json:"policy" jsonschema:"the policy file in force, or null"`
-	Apply           ApplyStatus     `json:"apply"`
-}
-
-// ProjectDoc is the project layer in effect, as ping shows it.
-type ProjectDoc struct {
-	Path  string   `json:"path"`
-	Files []string `json:"files"`
-}
-
-// PolicyDoc is the policy file in effect, as ping shows it.
-type PolicyDoc struct {
-	Path string `json:"path"`
-}
-
-// ApplyStatus is `charter apply --check` without the diffs: whether each
-// agent's instruction file holds the current settings. When charter cannot
-// tell (no agent directory, broken markers), Targets is empty and Error says why.
-type ApplyStatus struct {
-	Targets []apply.Result `json:"targets"`
-	// Files and Budget are the projected files and the budget per agent,
-	// as `charter apply --check --json` reports them.
-	Files  []projection.Entry `json:"files,omitempty"`
-	Budget []apply.Budget     `json:"budget,omitempty"`
-	Error  *core.ErrorBody    `json:"error,omitempty"`
 }
 
 // GateRequest is one run of the gates.
@@ -131,7 +88,7 @@ var _ Backend = (*Local)(nil)
 // named by --project-dir or CHARTER_PROJECT_DIR, else found from dir, and
 // the policy as it is now.
 func (l *Local) session(dir string) *session.Session {
-	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir, LoadLibrary: l.libs.load})
+	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir, LoadLibrary: l.libs.load, Version: l.Version})
 }
 
 // read returns the effective settings. The files are read on every call:
@@ -161,15 +118,8 @@ func lookup(key string) (settings.Key, error) {
 	return k, nil
 }
 
-func (l *Local) Get(ctx context.Context, dir, key string) (KeyDoc, error) {
-	if _, err := lookup(key); err != nil {
-		return KeyDoc{}, err
-	}
-	_, snap, err := l.read(dir)
-	if err != nil {
-		return KeyDoc{}, err
-	}
-	return KeyDoc{Key: key, Value: snap.Values[key], Origin: snap.Origins[key]}, nil
+func (l *Local) Get(ctx context.Context, dir, key string) (session.KeyDoc, error) {
+	return l.session(dir).SettingsGet(ctx, key)
 }
 
 func (l *Local) Explain(ctx context.Context, dir, key string) (Explanation, error) {
@@ -221,55 +171,17 @@ func (l *Local) Schema(ctx context.Context) ([]byte, error) {
 	return json.MarshalIndent(settings.JSONSchema(), "", "  ")
 }
 
-func (l *Local) Status(ctx context.Context, dir string) (StatusDoc, error) {
-	sess := l.session(dir)
-	st, _, err := sess.Read() // every layer must read, as for the other tools
-	if err != nil {
-		return StatusDoc{}, err
-	}
-	doc := StatusDoc{
-		Name:            core.Name,
-		Version:         l.Version,
-		SwitcherProfile: l.Scope.Profile,
-		ConfigRoot:      l.Scope.Root,
-		Scope:           l.Scope,
-		WorkDir:         dir,
-		Apply:           ApplyStatus{Targets: []apply.Result{}},
-	}
-	if p := st.Project(); p != nil {
-		doc.Project = &ProjectDoc{Path: p.Dir, Files: p.Files}
-	}
-	if p := st.Policy(); p != nil {
-		doc.Policy = &PolicyDoc{Path: p.Path}
-	}
-	// The user-level files hold what `charter apply` writes there.
-	full, err := sess.PlanAll(ctx, session.ApplyRequest{})
-	switch {
-	case applyUnknown(err):
-		// The status is still worth having; say why apply's part is missing.
-		body := core.NewErrorBody(err, l.Sys.ErrorMessage(err))
-		doc.Apply.Error = &body
-	case err != nil:
-		return StatusDoc{}, err
-	default:
-		for _, r := range apply.Status(full.Targets) {
-			r.Diff = "" // the state is the status; `charter apply --dry-run` shows the diff
-			doc.Apply.Targets = append(doc.Apply.Targets, r)
-		}
-		if full.Content != nil {
-			doc.Apply.Files = full.Content.Entries
-		}
-		doc.Apply.Budget = full.Budget
-	}
-	return doc, nil
+func (l *Local) Ping(ctx context.Context, dir string) (core.PingDoc, error) {
+	return l.session(dir).Ping(ctx)
 }
 
-// applyUnknown reports whether err is a reason charter cannot tell the
-// state of the agent files, as opposed to a failure: it decides by code,
-// as the skins do, never by the error's type.
-func applyUnknown(err error) bool {
-	code := core.ErrorCode(err) // internal for nil
-	return code == core.CodeNoAgent || code == core.CodeMalformedMarkers
+func (l *Local) Status(ctx context.Context, dir string) (session.StatusDoc, error) {
+	return l.session(dir).Status(ctx)
+}
+
+// Trust is the project's trust document; it records nothing.
+func (l *Local) Trust(ctx context.Context, dir string) (session.TrustDoc, error) {
+	return l.session(dir).TrustState(ctx)
 }
 
 // errNoGates is a build without a gate runner.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -50,6 +51,8 @@ func TestToolsMeetMCPSchema(t *testing.T) {
 			} {
 				e.write(t, filepath.Join(e.scope.Path, f[0]), f[1])
 			}
+			// A project with a command to trust, so trust has values.
+			e.write(t, filepath.Join(e.wd, ".charter", "settings.yaml"), "gates:\n  lint:\n    command: go vet ./...\n")
 			cs := connect(t, e.server(passRunner), newClient(noRoots), proto)
 			list, err := cs.ListTools(watched(t), nil)
 			if err != nil {
@@ -108,8 +111,10 @@ func TestToolsMeetMCPSchema(t *testing.T) {
 			check("permissions_check", map[string]any{"action": "shell:git push --force", "agent": "claude"})
 			check("permissions_check", map[string]any{"action": "read:.env"})
 			check("mcp_servers_list", map[string]any{})
-			if len(schemas) != 16 {
-				t.Errorf("tools listed: %d, want the 16 this test calls", len(schemas))
+			check("ping", map[string]any{})
+			check("trust", map[string]any{})
+			if len(schemas) != 18 {
+				t.Errorf("tools listed: %d, want the 18 this test calls", len(schemas))
 			}
 		})
 	}
@@ -152,7 +157,7 @@ func TestRootsFailure(t *testing.T) {
 			if err != nil {
 				t.Fatalf("status: %v", err)
 			}
-			var st StatusDoc
+			var st session.StatusDoc
 			structured(t, res, &st)
 			if st.WorkDir != e.wd || st.WorkDirNote == "" {
 				t.Errorf("workDir %q (note %q), want %q and a note", st.WorkDir, st.WorkDirNote, e.wd)

@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/apply"
 )
 
 // Errors say the operating system's part in words, as the CLI does: the
@@ -47,26 +46,6 @@ func TestToolErrorMalformedPolicy(t *testing.T) {
 		body := toolErr(t, call(t, cs, name, args))
 		if msg, _ := body["message"].(string); body["code"] != core.CodeMalformedPolicy || !strings.Contains(msg, policy+":2:") || body["policy"] != policy {
 			t.Errorf("%s with a malformed policy: %v", name, body)
-		}
-	}
-}
-
-// status says why it cannot tell the agent files' state by the error's
-// code, whatever type carries it.
-func TestApplyUnknownByCode(t *testing.T) {
-	for _, c := range []struct {
-		err  error
-		want bool
-	}{
-		{core.Errorf(core.CodeNoAgent, "no agent"), true},
-		{core.Errorf(core.CodeMalformedMarkers, "broken"), true},
-		{&apply.MarkerError{Path: "/x/CLAUDE.md", Msg: "unbalanced"}, true},
-		{errors.New("disk on fire"), false},
-		{core.Errorf(core.CodeMalformedSettings, "bad"), false},
-		{nil, false},
-	} {
-		if got := applyUnknown(c.err); got != c.want {
-			t.Errorf("applyUnknown(%v) = %v, want %v", c.err, got, c.want)
 		}
 	}
 }

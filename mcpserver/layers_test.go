@@ -40,7 +40,7 @@ func TestLocalLayers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Project == nil || st.Project.Path != proj || st.Policy == nil || st.Policy.Path != policy {
+	if st.Project == nil || st.Project.Dir != proj || st.Policy == nil || st.Policy.Path != policy {
 		t.Errorf("status project %+v policy %+v", st.Project, st.Policy)
 	}
 	// Outside the project, or with --no-project, the project layer is gone.

@@ -18,6 +18,7 @@ import (
 func TestToolsRunOnAReadOnlySystem(t *testing.T) {
 	e := newEnv(t)
 	e.write(t, e.settingsFile(), "rules:\n  tier: full\n")
+	e.write(t, filepath.Join(e.wd, ".charter", "settings.yaml"), "gates:\n  tests:\n    command: go test ./...\n") // a project to trust
 	e.write(t, filepath.Join(e.scope.Path, "rules", "style.md"), "---\ndescription: Style\n---\nKeep it short.\n")
 	l := e.backend(func(ctx context.Context, req GateRequest, progress Progress) (gates.Report, error) {
 		return gates.Run(ctx, req.Config, nil, nil), nil

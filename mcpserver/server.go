@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/session"
 )
 
 // Resource URIs.
@@ -32,7 +33,7 @@ const (
 const Instructions = `charter holds the governance of this account and project: rules, skills, commands, quality gates, cost and autonomy settings.
 This server is read-only by design: no tool or resource changes a setting, a dismissal or any file, so an agent cannot loosen its own governance. To change a setting, ask the user to run ` + "`charter settings set KEY VALUE`" + `.
 Read charter://governance for the instructions in force, charter://settings for every effective value and where it comes from, charter://schema for what each setting means.
-Tools: settings_get and settings_explain (one key), status (profile, scope, project, policy, whether the agent files are current), gates_run (run the quality gates; do this before you declare work done), permissions_list and permissions_check (what you may do), mcp_servers_list.`
+Tools: settings_get and settings_explain (one key), status (profile, scope, project, policy, trust, whether the agent files are current), ping, trust (what the project asks to run and whether the user trusts it), gates_run (run the quality gates; do this before you declare work done), permissions_list and permissions_check (what you may do), mcp_servers_list.`
 
 // Options configure a Server.
 type Options struct {
@@ -162,7 +163,7 @@ func (s *Server) addTools() {
 	addTool(s, &mcp.Tool{
 		Name: "settings_get", Title: "Get a setting", Annotations: readOnly,
 		Description: "The effective value of one setting and where it comes from (a file path, or default).",
-	}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in KeyInput) (KeyDoc, error) {
+	}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in KeyInput) (session.KeyDoc, error) {
 		return s.b.Get(ctx, dir, in.Key)
 	})
 	addTool(s, &mcp.Tool{
@@ -174,10 +175,22 @@ func (s *Server) addTools() {
 	addTool(s, &mcp.Tool{
 		Name: "status", Title: "charter status", Annotations: readOnly,
 		Description: "Where charter stands: companion profile, config root, scope, project, policy, and whether each agent's instruction file holds the current settings.",
-	}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in StatusInput) (StatusDoc, error) {
+	}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in StatusInput) (session.StatusDoc, error) {
 		doc, err := s.b.Status(ctx, dir)
 		doc.WorkDirNote = s.rootsNote(req.Session)
 		return doc, err
+	})
+	addTool(s, &mcp.Tool{
+		Name: "ping", Title: "charter ping", Annotations: readOnly,
+		Description: "The document of `charter ping --json`: this charter's version and capabilities, companion profile, config root, scope, project, policy, the project's trust state, and profiles of different providers the environment names.",
+	}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in StatusInput) (core.PingDoc, error) {
+		return s.b.Ping(ctx, dir)
+	})
+	addTool(s, &mcp.Tool{
+		Name: "trust", Title: "The project's trust", Annotations: readOnly,
+		Description: "The document of `charter trust --show --json`: the project's values that run only once the user trusts them (gate commands, servers, pinned sources), their hash, and whether the user trusts exactly those. Only the user can trust a project: ask them to run the command in \"command\".",
+	}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in StatusInput) (session.TrustDoc, error) {
+		return s.b.Trust(ctx, dir)
 	})
 	addTool(s, &mcp.Tool{
 		Name: "gates_run", Title: "Run the quality gates",

@@ -18,6 +18,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -179,7 +180,7 @@ func TestToolsAndResources(t *testing.T) {
 				}
 			}
 			slices.Sort(tools)
-			if want := []string{"command_get", "commands_list", "gates_run", "mcp_servers_list", "permissions_check", "permissions_list", "rule_get", "rules_list", "settings_explain", "settings_get", "skill_get", "skills_list", "sources_list", "status", "subagent_get", "subagents_list"}; !slices.Equal(tools, want) {
+			if want := []string{"command_get", "commands_list", "gates_run", "mcp_servers_list", "permissions_check", "permissions_list", "ping", "rule_get", "rules_list", "settings_explain", "settings_get", "skill_get", "skills_list", "sources_list", "status", "subagent_get", "subagents_list", "trust"}; !slices.Equal(tools, want) {
 				t.Errorf("tools %v, want %v", tools, want)
 			}
 			var uris []string
@@ -214,7 +215,7 @@ func TestToolsAndResources(t *testing.T) {
 				t.Errorf("charter://schema is not the settings schema: %v %v", schema["title"], err)
 			}
 
-			var kd KeyDoc
+			var kd session.KeyDoc
 			structured(t, call(t, cs, "settings_get", KeyInput{Key: "rules.tier"}), &kd)
 			if kd.Key != "rules.tier" || kd.Value != "full" || kd.Origin != e.settingsFile() {
 				t.Errorf("settings_get rules.tier = %+v", kd)
@@ -246,7 +247,7 @@ func TestToolsAndResources(t *testing.T) {
 				t.Errorf("settings_explain skills.autoload: %v", ex)
 			}
 
-			var st StatusDoc
+			var st session.StatusDoc
 			structured(t, call(t, cs, "status", StatusInput{}), &st)
 			if st.WorkDir != e.wd || st.Scope.Path != e.scope.Path || st.ConfigRoot != e.scope.Root || st.Project != nil || st.Policy != nil {
 				t.Errorf("status: %+v", st)
@@ -264,7 +265,7 @@ func TestStatusApply(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := connect(t, e.server(nil), newClient(noRoots), "")
-	var st StatusDoc
+	var st session.StatusDoc
 	structured(t, call(t, cs, "status", nil), &st)
 	want := []apply.Result{{Agent: "claude", Level: apply.LevelUser, Path: filepath.Join(e.home, ".claude", "CLAUDE.md"), State: apply.StateOutdated, Missing: true},
 		{Agent: "claude", Level: apply.LevelUser, Path: filepath.Join(e.home, ".claude", apply.HookFile), State: apply.StateOutdated, Missing: true}}
@@ -347,7 +348,7 @@ func fileURI(path string) string {
 
 func workDirOf(t *testing.T, cs *mcp.ClientSession) string {
 	t.Helper()
-	var st StatusDoc
+	var st session.StatusDoc
 	structured(t, call(t, cs, "status", nil), &st)
 	return st.WorkDir
 }

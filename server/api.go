@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -43,33 +42,14 @@ func (s *Server) api() map[string][]endpoint {
 	}
 }
 
-// ping answers with a document encoded at start (the scope, profile and
-// project come from it) but for the policy, which it names while the file
-// exists (settings.ExistingPolicy's rule): one stat per request, so a policy
-// installed or removed later shows at once.
+// ping is the session's ping document, read per request: the policy
+// file and the trust state change with the files.
 func (s *Server) ping(w http.ResponseWriter, r *http.Request) error {
-	doc := s.pingDocs[0]
-	policy := ""
-	if s.policyPath != "" {
-		if _, err := s.cfg.Sys.Fs.Stat(s.policyPath); err == nil {
-			doc, policy = s.pingDocs[1], s.policyPath
-		}
+	doc, err := s.sess.Ping(r.Context())
+	if err != nil {
+		return err
 	}
-	if s.cfg.Project != nil {
-		// The trust state changes with the files: read per request.
-		d := core.Ping(s.cfg.Scope, s.cfg.Version).WithLayers(s.cfg.Project, policy).WithMixed(s.cfg.Sys.MixedProfiles())
-		if st, err := s.store(); err != nil {
-			d.Trust = &core.TrustState{State: gates.TrustUnknown, Error: s.cfg.Sys.ErrorMessage(err)}
-		} else {
-			d.Trust = gates.TrustStateOf(s.cfg.Sys, st)
-		}
-		b, err := json.Marshal(d)
-		if err != nil {
-			return err
-		}
-		doc = append(b, '\n')
-	}
-	writeRaw(w, http.StatusOK, doc)
+	writeJSON(w, http.StatusOK, doc)
 	return nil
 }
 

@@ -12,7 +12,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -33,7 +32,6 @@ import (
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/session"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // The random port range, used when no port is given.
@@ -85,9 +83,6 @@ type Server struct {
 	stopOnce sync.Once
 	routes   map[string][]endpoint
 
-	pingDocs   [2][]byte // ping without and with the policy file
-	policyPath string    // "" when the policy's path cannot be told
-
 	gateRun gates.OneRun // one POST /api/v1/gates/run at a time (gaterun.go)
 	// Caches of GET answers, checked on every request against an inotify
 	// watch of their files' directories, or against the files' identity.
@@ -125,21 +120,9 @@ func Open(cfg Config) (*Server, error) {
 	// One resolution for every request: the scope and the project found
 	// when serve started, the policy read per request.
 	s.sess = session.New(cfg.Sys, session.Options{Scope: &cfg.Scope, Served: true, Project: cfg.Project, ProjectRoot: cfg.ProjectRoot,
-		Warn: func(msg string) { s.logf("warning: %s", msg) }})
+		Version: cfg.Version,
+		Warn:    func(msg string) { s.logf("warning: %s", msg) }})
 	s.routes = s.api()
-	// Ping is encoded once per state of the policy file (absent, present);
-	// each request picks one with a stat (see ping). The path depends on the
-	// environment alone, which is fixed for the process.
-	if p, err := settings.PolicyPath(cfg.Sys); err == nil {
-		s.policyPath = p
-	}
-	for i, policy := range []string{"", s.policyPath} {
-		doc, err := json.Marshal(core.Ping(cfg.Scope, cfg.Version).WithLayers(cfg.Project, policy).WithMixed(cfg.Sys.MixedProfiles()))
-		if err != nil {
-			return nil, fmt.Errorf("encode ping: %w", err)
-		}
-		s.pingDocs[i] = append(doc, '\n')
-	}
 	// The lock makes check, bind and write one step, so two servers started
 	// together cannot both believe they are the only one.
 	err := cfg.Sys.WithLock(discovery.Path(cfg.Sys, cfg.Scope), func() error {

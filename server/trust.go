@@ -4,45 +4,18 @@ import (
 	"net/http"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/gates"
-	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/session"
 )
 
-// trustDoc is the answer of /api/v1/trust: the served project's trust
-// state (gates.Trust), and for DELETE whether a record was removed.
-type trustDoc struct {
-	gates.Trust
-	Revoked *bool `json:"revoked,omitempty"`
-}
-
-// trustStore is the store of the served project, refusing without one.
-func (s *Server) trustStore() (*settings.Store, *settings.Snapshot, error) {
-	st, err := s.store()
-	if err != nil {
-		return nil, nil, err
-	}
-	if st.Project() == nil {
-		return nil, nil, core.Errorf(core.CodeNotFound, "this server serves no project, so there is nothing to trust: start charter serve inside the project, or with --project-dir DIR")
-	}
-	snap, err := st.Read()
-	if err != nil {
-		return nil, nil, err
-	}
-	return st, snap, nil
-}
-
-// getTrust is GET /api/v1/trust: the values of the served project that
-// need the user's trust, each with its key, layer and file, and their hash.
+// getTrust is GET /api/v1/trust: the served project's trust document
+// (session.TrustDoc), the values that need the user's trust, each with its
+// key, layer and file, and their hash.
 func (s *Server) getTrust(w http.ResponseWriter, r *http.Request) error {
-	_, snap, err := s.trustStore()
+	doc, err := s.sess.TrustState(r.Context())
 	if err != nil {
 		return err
 	}
-	t, err := gates.TrustOf(s.cfg.Sys, snap)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, trustDoc{Trust: t})
+	writeJSON(w, http.StatusOK, doc)
 	return nil
 }
 
@@ -61,18 +34,11 @@ func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
 	if req.SHA256 == nil {
 		return core.Errorf(core.CodeInvalidRequest, `missing "sha256": send the sha256 of GET /api/v1/trust whose values you showed`)
 	}
-	st, snap, err := s.trustStore()
+	doc, err := s.sess.Trust(r.Context(), session.TrustRequest{SHA256: req.SHA256, ConfirmShared: req.ConfirmSharedWrite})
 	if err != nil {
 		return err
 	}
-	t, err := gates.TrustProject(s.cfg.Sys, snap, *req.SHA256, st.Project().Owner, req.ConfirmSharedWrite)
-	if core.ErrorCode(err) == core.CodeUntrusted {
-		return &core.Error{Kind: core.CodeUntrusted, Msg: err.Error(), Extra: map[string]any{"trust": t}}
-	}
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, trustDoc{Trust: t})
+	writeJSON(w, http.StatusOK, doc)
 	return nil
 }
 
@@ -85,22 +51,10 @@ func (s *Server) deleteTrust(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeOptional(r, &req); err != nil {
 		return err
 	}
-	st, _, err := s.trustStore()
+	doc, err := s.sess.Revoke(r.Context(), req.ConfirmSharedWrite)
 	if err != nil {
 		return err
 	}
-	found, err := s.cfg.Sys.RevokeTrust(st.Project().Dir, req.ConfirmSharedWrite)
-	if err != nil {
-		return err
-	}
-	snap, err := st.Read()
-	if err != nil {
-		return err
-	}
-	t, err := gates.TrustOf(s.cfg.Sys, snap)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, trustDoc{Trust: t, Revoked: &found})
+	writeJSON(w, http.StatusOK, doc)
 	return nil
 }

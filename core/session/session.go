@@ -39,6 +39,9 @@ type Options struct {
 	Project     *core.Project
 	ProjectRoot string
 
+	// Version is this charter's, for the ping document.
+	Version string
+
 	// Warn reports what went wrong after a write succeeded; nil: dropped.
 	Warn func(msg string)
 	// FetchSources lets reads fetch a shared source's pinned commit that

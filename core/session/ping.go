@@ -1,0 +1,106 @@
+package session
+
+import (
+	"context"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/projection"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// Ping is the ping document every skin renders (`charter ping`, GET
+// /api/v1/ping, MCP's ping): this charter, its scope, the project and
+// policy in force, the profiles of different providers the variables
+// name, and the project's trust state. A settings file that cannot be
+// read leaves the trust unknown, with the reason: ping still answers.
+func (s *Session) Ping(ctx context.Context) (core.PingDoc, error) {
+	if err := ctx.Err(); err != nil {
+		return core.PingDoc{}, err
+	}
+	sc, err := s.Scope()
+	if err != nil {
+		return core.PingDoc{}, err
+	}
+	project, err := s.Project()
+	if err != nil {
+		return core.PingDoc{}, err
+	}
+	doc := core.Ping(sc, s.opts.Version).WithLayers(project, settings.ExistingPolicy(s.Sys)).WithMixed(s.Sys.MixedProfiles())
+	if project != nil {
+		if st, err := s.Store(); err != nil {
+			doc.Trust = &core.TrustState{State: gates.TrustUnknown, Error: s.Sys.ErrorMessage(err)}
+		} else {
+			doc.Trust = gates.TrustStateOf(s.Sys, st)
+		}
+	}
+	return doc, nil
+}
+
+// StatusDoc is the ping document with where the project was looked for
+// and the state of the agent files: MCP's status.
+type StatusDoc struct {
+	core.PingDoc
+	WorkDir     string      `json:"workDir" jsonschema:"the directory the project is looked for from: the client's first root, else charter's working directory"`
+	WorkDirNote string      `json:"workDirNote,omitempty" jsonschema:"why workDir is charter's working directory although the client announced roots (its roots/list failed, timed out or named no file:// directory); absent otherwise"`
+	Apply       ApplyStatus `json:"apply"`
+}
+
+// ApplyStatus is `charter apply --check` without the diffs: whether each
+// agent's instruction file holds the current settings. When charter cannot
+// tell (no agent directory, broken markers), Targets is empty and Error says why.
+type ApplyStatus struct {
+	Targets []apply.Result `json:"targets"`
+	// Files and Budget are the projected files and the budget per agent,
+	// as `charter apply --check --json` reports them.
+	Files  []projection.Entry `json:"files,omitempty"`
+	Budget []apply.Budget     `json:"budget,omitempty"`
+	Error  *core.ErrorBody    `json:"error,omitempty"`
+}
+
+// Status is Ping with the state of the user-level agent files. Unlike
+// ping it fails when a settings layer cannot be read, as every other read
+// does.
+func (s *Session) Status(ctx context.Context) (StatusDoc, error) {
+	if _, _, err := s.Read(); err != nil {
+		return StatusDoc{}, err
+	}
+	ping, err := s.Ping(ctx)
+	if err != nil {
+		return StatusDoc{}, err
+	}
+	doc := StatusDoc{PingDoc: ping, WorkDir: s.opts.From, Apply: ApplyStatus{Targets: []apply.Result{}}}
+	if doc.WorkDir == "" {
+		if doc.WorkDir, err = s.Sys.Getwd(); err != nil {
+			return StatusDoc{}, err
+		}
+	}
+	full, err := s.PlanAll(ctx, ApplyRequest{})
+	switch {
+	case applyUnknown(err):
+		// The status is still worth having; say why apply's part is missing.
+		body := core.NewErrorBody(err, s.Sys.ErrorMessage(err))
+		doc.Apply.Error = &body
+	case err != nil:
+		return StatusDoc{}, err
+	default:
+		for _, r := range apply.Status(full.Targets) {
+			r.Diff = "" // the state is the status; `charter apply --dry-run` shows the diff
+			doc.Apply.Targets = append(doc.Apply.Targets, r)
+		}
+		if full.Content != nil {
+			doc.Apply.Files = full.Content.Entries
+		}
+		doc.Apply.Budget = full.Budget
+	}
+	return doc, nil
+}
+
+// applyUnknown reports whether err is a reason charter cannot tell the
+// state of the agent files, as opposed to a failure: it decides by code,
+// never by the error's type.
+func applyUnknown(err error) bool {
+	code := core.ErrorCode(err) // internal for nil
+	return code == core.CodeNoAgent || code == core.CodeMalformedMarkers
+}

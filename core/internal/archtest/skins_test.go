@@ -15,7 +15,7 @@ import (
 // removes an import removes its line too.
 var stillToMove = map[string][]string{
 	"commands":  {"core", "core/apply", "core/content", "core/discovery", "core/doctor", "core/gates", "core/importer", "core/loaded", "core/projection", "core/settings", "core/sources"},
-	"mcpserver": {"core", "core/apply", "core/content", "core/gates", "core/projection", "core/settings"},
+	"mcpserver": {"core", "core/apply", "core/content", "core/gates", "core/settings"},
 	"server":    {"core", "core/content", "core/discovery", "core/gates", "core/settings"},
 }
 

@@ -87,8 +87,11 @@ func (c *ImportCmd) project(ctx context.Context, a *App, res *session.Imported) 
 
 func printImport(w io.Writer, a *App, doc importDoc) {
 	res := doc.Imported
+	printGovImport(w, res.Governance, doc.DryRun)
 	if len(res.Items) == 0 {
-		fmt.Fprintf(w, "nothing to import from %s at %s level\n", inert.Line(res.From), res.Level)
+		if len(res.Governance) == 0 {
+			fmt.Fprintf(w, "nothing to import from %s at %s level\n", inert.Line(res.From), res.Level)
+		}
 		return
 	}
 	verb := map[string]string{importer.StateImported: "imported"}
@@ -133,5 +136,31 @@ func printImport(w io.Writer, a *App, doc importDoc) {
 	fmt.Fprintln(w)
 	if doc.Apply != nil {
 		printReport(w, *doc.Apply, a.Stderr)
+	}
+}
+
+// printGovImport prints the permission rules and servers import found:
+// each with what became of it, the native entry and its file.
+func printGovImport(w io.Writer, items []importer.GovItem, dryRun bool) {
+	for _, g := range items {
+		state := g.State
+		if state == importer.StateImported && dryRun {
+			state = "would import"
+		}
+		what := g.Server
+		if g.What == importer.WhatRule {
+			what = g.Verdict + " " + g.Rule
+			if g.Rule == "" {
+				what = "-"
+			}
+		}
+		// Entries, names and paths come from the agent's files.
+		fmt.Fprintf(w, "%-12s  %-8s  %-24s  %s in %s\n", state, g.What, inert.Line(what), inert.Line(g.Native), inert.Line(g.File))
+		if g.Reason != "" {
+			fmt.Fprintf(w, "              %s\n", inert.Line(g.Reason))
+		}
+		for _, n := range g.Notes {
+			fmt.Fprintf(w, "              note: %s\n", inert.Line(n))
+		}
 	}
 }

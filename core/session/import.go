@@ -31,6 +31,9 @@ type Imported struct {
 	// Adopted are the native files of clashes whose body is the existing
 	// source's: the projection takes them over as that source's.
 	Adopted []string `json:"adopted,omitempty"`
+	// Governance are the agent's permission rules and MCP servers, each
+	// imported into the layer's settings file or reported with why not.
+	Governance []importer.GovItem `json:"governance"`
 }
 
 // Projects reports whether the import ends with a projection.
@@ -80,7 +83,11 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Imported{From: req.From, Level: ireq.Level, SourceDir: dir, Items: items}
+	gov, err := s.importGovernance(ireq, req.Project, req.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	out := &Imported{From: req.From, Level: ireq.Level, SourceDir: dir, Items: items, Governance: gov}
 	adopt, hold := map[string]bool{}, map[string]bool{}
 	for i := range out.Items {
 		c := &out.Items[i]

@@ -207,3 +207,14 @@ func sortedStrings(m map[string]string) []string {
 	slices.Sort(ks)
 	return ks
 }
+
+// Problem is what makes s no valid server, "" when it is one (import
+// checks a server it read from an agent's file before writing it).
+func (s Server) Problem() string { return s.problem() }
+
+// LiteralSecret reports whether value, in the variable or header name,
+// is a credential written out rather than a ${VAR} reference.
+func LiteralSecret(name, value string) bool { return secretLooking(name, value) }
+
+// ValidServerName reports whether s can name a server.
+func ValidServerName(s string) bool { return validServerName(s) }

@@ -26,7 +26,7 @@ type Backend interface {
 	Status(ctx context.Context, dir string) (session.StatusDoc, error)
 	Trust(ctx context.Context, dir string) (session.TrustDoc, error)
 	RunGates(ctx context.Context, dir string, names []string, progress Progress) (gates.Report, error)
-	ContentList(ctx context.Context, dir string, k content.Kind, path string) (ItemList, error)
+	ContentList(ctx context.Context, dir string, k content.Kind, path string) ([]session.ContentItem, error)
 	ContentGet(ctx context.Context, dir string, k content.Kind, name string) (session.ContentBody, error)
 }
 

@@ -13,26 +13,15 @@ import (
 // ListInput filters a kind's list; path only for rules.
 type ListInput struct{}
 
-// RulesInput asks which rules apply to one file.
-type RulesInput struct {
-	Path string `json:"path,omitempty" jsonschema:"a file path, relative to the project root or absolute inside the project: only the rules in effect that apply to it (their globs match it, or they have none); leave out for every rule with its state"`
-}
-
 // NameInput names one item.
 type NameInput struct {
 	Name string `json:"name" jsonschema:"the item's name, as the list tool shows it"`
 }
 
-// ItemList is a kind's items, as `charter rules list --json` prints them.
-type ItemList struct {
-	Items []session.ContentItem `json:"items"`
-}
-
 // ContentList is the effective items of kind k for the client's
 // directory; for rules, with path, those that apply to it.
-func (l *Local) ContentList(ctx context.Context, dir string, k content.Kind, path string) (ItemList, error) {
-	items, err := l.session(dir).ContentList(k, path)
-	return ItemList{Items: items}, err
+func (l *Local) ContentList(ctx context.Context, dir string, k content.Kind, path string) ([]session.ContentItem, error) {
+	return l.session(dir).ContentList(k, path)
 }
 
 // ContentGet is one item with its body.
@@ -50,20 +39,20 @@ func (s *Server) addContentTools(readOnly *mcp.ToolAnnotations) {
 		get := func(ctx context.Context, req *mcp.CallToolRequest, dir string, in NameInput) (session.ContentBody, error) {
 			return s.b.ContentGet(ctx, dir, k, in.Name)
 		}
-		desc := fmt.Sprintf("Every %s charter governs here (the effective set of `charter %s list --json`): name, kind, layer and level, path of its source, state (active, disabled, below_tier, policy), description, and receivedBy, the agents that get it.", k, plural)
+		desc := fmt.Sprintf("Every %s charter governs here (the effective set of `charter %s list --json`): name, kind, layer and level, path of its source, state (active, disabled, below_tier, policy), description, and receivedBy, the agents that get it. A page at a time (100 items unless limit says otherwise); total counts them all, and while more follow, nextCursor is the cursor of the next page.", k, plural)
 		if k == content.KindRule {
 			addTool(s, &mcp.Tool{
 				Name: "rules_list", Title: "List the rules", Annotations: readOnly,
 				Description: desc + " With path, only the rules in effect that apply to that file: those whose globs match it and those without globs, which always apply." +
 					" Globs are anchored at the project root: * and ? stay inside one path segment, ** is any number of segments, {a,b} either, [a-z] a class; dotfiles are not special.",
 			}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in RulesInput) (ItemList, error) {
-				return s.b.ContentList(ctx, dir, k, in.Path)
+				return s.list(ctx, dir, k, in.Path, in.PageInput)
 			})
 		} else {
 			addTool(s, &mcp.Tool{
 				Name: plural + "_list", Title: "List the " + plural, Annotations: readOnly, Description: desc,
-			}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in ListInput) (ItemList, error) {
-				return s.b.ContentList(ctx, dir, k, "")
+			}, func(ctx context.Context, req *mcp.CallToolRequest, dir string, in PageInput) (ItemList, error) {
+				return s.list(ctx, dir, k, "", in)
 			})
 		}
 		addTool(s, &mcp.Tool{
@@ -71,4 +60,13 @@ func (s *Server) addContentTools(readOnly *mcp.ToolAnnotations) {
 			Description: fmt.Sprintf("One %s with its fields and its body (`charter %s show NAME --json`).", k, plural),
 		}, get)
 	}
+}
+
+// list is one page of a kind's items.
+func (s *Server) list(ctx context.Context, dir string, k content.Kind, path string, in PageInput) (ItemList, error) {
+	items, err := s.b.ContentList(ctx, dir, k, path)
+	if err != nil {
+		return ItemList{}, err
+	}
+	return page(items, in)
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // settleTime is how old a file's mtime must be before its identity alone
@@ -25,11 +27,11 @@ type fileID struct {
 	dev, ino uint64 // 0 where the file system has none
 }
 
-func statID(fsys afero.Fs, path string) fileID {
-	if id, ok := fastStat(fsys, path); ok {
+func statID(afs afero.Fs, path string) fileID {
+	if id, ok := fastStat(afs, path); ok {
 		return id
 	}
-	fi, err := fsys.Stat(path)
+	fi, err := afs.Stat(path)
 	if err != nil {
 		return fileID{} // gone or unreadable: both differ from a file seen
 	}
@@ -49,12 +51,12 @@ func statID(fsys afero.Fs, path string) fileID {
 // set of layer files: the builder says what it read.
 //
 // Where inotify is available the files are not statted: the cache watches
-// the directories their lookup visits (see dirWatch), and a value stays
+// the directories their lookup visits (see fsys.DirWatch), and a value stays
 // good while no event came in since its build began.
 type filesCache[T any] struct {
 	cur   atomic.Pointer[filesEntry[T]]
 	now   func() time.Time
-	watch *dirWatch // nil: stat the files
+	watch *fsys.DirWatch // nil: stat the files
 
 	unwatchable atomic.Bool // a directory could not be watched: stat instead
 }
@@ -72,21 +74,21 @@ type filesEntry[T any] struct {
 // builds it again. build returns the value and the files it read; it is
 // called with no lock held, so concurrent lookups may build in parallel
 // (the last to finish is kept; the next lookup checks it like any other).
-func (c *filesCache[T]) get(fsys afero.Fs, key string, build func() (T, []string, error)) (T, error) {
+func (c *filesCache[T]) get(afs afero.Fs, key string, build func() (T, []string, error)) (T, error) {
 	e := c.cur.Load()
 	if e != nil && e.key != key {
 		e = nil // built for another PATH: nothing of it applies
 	}
 	w := c.watch
-	if e != nil && e.watched && e.gen == w.generation() {
+	if e != nil && e.watched && e.gen == w.Generation() {
 		return e.val, nil
 	}
 	if e != nil && w != nil && !c.unwatchable.Load() {
-		if w.add(e.paths) {
+		if w.Add(e.paths) {
 			// The watches are in place before the generation is taken and
 			// the build reads: any later change is an event that retires
 			// the value.
-			gen := w.generation()
+			gen := w.Generation()
 			v, paths, err := build()
 			if err != nil {
 				var zero T
@@ -98,7 +100,7 @@ func (c *filesCache[T]) get(fsys afero.Fs, key string, build func() (T, []string
 		}
 		c.unwatchable.Store(true) // out of watches, say: stat from now on
 	}
-	if e != nil && e.ids != nil && c.unchanged(fsys, e) {
+	if e != nil && e.ids != nil && c.unchanged(afs, e) {
 		return e.val, nil
 	}
 	// Identities are taken before the build reads anything: a write in
@@ -109,7 +111,7 @@ func (c *filesCache[T]) get(fsys afero.Fs, key string, build func() (T, []string
 	if e != nil {
 		pre = e.paths
 	}
-	ids, settled := c.stat(fsys, pre)
+	ids, settled := c.stat(afs, pre)
 	v, paths, err := build()
 	if err != nil {
 		var zero T
@@ -124,16 +126,16 @@ func (c *filesCache[T]) get(fsys afero.Fs, key string, build func() (T, []string
 }
 
 // unchanged re-stats e's files.
-func (c *filesCache[T]) unchanged(fsys afero.Fs, e *filesEntry[T]) bool {
+func (c *filesCache[T]) unchanged(afs afero.Fs, e *filesEntry[T]) bool {
 	for i, p := range e.paths {
-		if statID(fsys, p) != e.ids[i] {
+		if statID(afs, p) != e.ids[i] {
 			return false
 		}
 	}
 	return true
 }
 
-func (c *filesCache[T]) stat(fsys afero.Fs, paths []string) ([]fileID, bool) {
+func (c *filesCache[T]) stat(afs afero.Fs, paths []string) ([]fileID, bool) {
 	now := time.Now
 	if c.now != nil {
 		now = c.now
@@ -142,7 +144,7 @@ func (c *filesCache[T]) stat(fsys afero.Fs, paths []string) ([]fileID, bool) {
 	ids := make([]fileID, len(paths))
 	settled := true
 	for i, p := range paths {
-		ids[i] = statID(fsys, p)
+		ids[i] = statID(afs, p)
 		if ids[i].exists && ids[i].mtime > limit {
 			settled = false
 		}

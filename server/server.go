@@ -88,7 +88,7 @@ type Server struct {
 	// watch of their files' directories, or against the files' identity.
 	settingsCache filesCache[encoded]
 	detectCache   filesCache[[]byte]
-	watch         *dirWatch
+	watch         *fsys.DirWatch
 	writes        writeBatcher // PATCHes of one file share its writes
 
 	beaconMu sync.Mutex
@@ -158,7 +158,7 @@ func Open(cfg Config) (*Server, error) {
 		DisableGeneralOptionsHandler: true, // OPTIONS * meets the gates too
 		ErrorLog:                     log.New(cfg.Log, "charter: http: ", 0),
 	}
-	s.watch = newDirWatch(cfg.Sys.Fs) // one descriptor serves both caches
+	s.watch = fsys.NewDirWatch(cfg.Sys.Fs) // one descriptor serves both caches
 	s.settingsCache.watch, s.detectCache.watch = s.watch, s.watch
 	return s, nil
 }
@@ -248,7 +248,7 @@ func (s *Server) Token() string { return s.token }
 // drainTimeout to finish; then the token and discovery files are removed.
 func (s *Server) Serve(ctx context.Context) error {
 	defer s.removeFiles()
-	defer s.watch.close()
+	defer s.watch.Close()
 	s.idle.start()
 	errc := make(chan error, 1)
 	// goReplyListener: Go's own plain-text replies get the one error shape.

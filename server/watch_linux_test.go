@@ -3,78 +3,13 @@ package server
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/spf13/afero"
-)
 
-func TestVisited(t *testing.T) {
-	d, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	mk := func(p string) {
-		if err := os.MkdirAll(filepath.Join(d, p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ln := func(target, p string) {
-		if err := os.Symlink(target, filepath.Join(d, p)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	mk("a/b")
-	mk("x/y")
-	ln("a/b", "rel")                 // relative
-	ln(filepath.Join(d, "x"), "abs") // absolute
-	ln("rel", "chain")               // a link to a link
-	ln("../x/y", "a/up")             // up and over
-	ln("loop2", "loop1")
-	ln("loop1", "loop2")
-	ancestors := func(p string) []string {
-		var out []string
-		for q := filepath.Dir(p); ; q = filepath.Dir(q) {
-			out = append([]string{q}, out...)
-			if q == "/" {
-				return out
-			}
-		}
-	}
-	base := ancestors(filepath.Join(d, "z"))
-	with := func(extra ...string) []string {
-		var out []string
-		for _, e := range extra {
-			out = append(out, filepath.Join(d, e))
-		}
-		return append(slices.Clone(base), out...)
-	}
-	tests := []struct {
-		path string
-		want []string
-	}{
-		{"a/b/file", with("a", "a/b")},
-		{"a/b", with("a", "a/b")},
-		{"missing/deeper/file", with()},
-		{"rel/file", with("a", "a/b")},
-		{"abs/y", with("x", "x/y")},
-		{"chain/f", with("a", "a/b")},
-		{"a/up/f", with("a", "x", "x/y")},
-	}
-	for _, tc := range tests {
-		got, ok := visited(filepath.Join(d, tc.path))
-		if !ok || !slices.Equal(got, tc.want) {
-			t.Errorf("visited(%s) = %v %v\nwant %v", tc.path, got, ok, tc.want)
-		}
-	}
-	if _, ok := visited(filepath.Join(d, "loop1/f")); ok {
-		t.Error("a link loop is watchable")
-	}
-	if _, ok := visited("relative/path"); ok {
-		t.Error("a relative path is watchable")
-	}
-}
+	"github.com/agentkit/charter/core/fsys"
+)
 
 // A value built while a file changes is never trusted, and a value built
 // with the watches in place is served without rebuilding until something
@@ -85,12 +20,12 @@ func TestWatchedCache(t *testing.T) {
 	if err := os.WriteFile(file, []byte("1"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fsys := afero.NewOsFs()
-	c := &filesCache[string]{watch: newDirWatch(fsys)}
+	osfs := afero.NewOsFs()
+	c := &filesCache[string]{watch: fsys.NewDirWatch(osfs)}
 	if c.watch == nil {
 		t.Fatal("no inotify on linux")
 	}
-	defer c.watch.close()
+	defer c.watch.Close()
 	builds := 0
 	build := func() (string, []string, error) {
 		builds++
@@ -98,7 +33,7 @@ func TestWatchedCache(t *testing.T) {
 		return string(b), []string{file}, nil
 	}
 	get := func() string {
-		v, err := c.get(fsys, "", build)
+		v, err := c.get(osfs, "", build)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,9 +141,9 @@ func TestDetectThroughLinks(t *testing.T) {
 func TestUnwatchableFallsBackToStat(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "f")
-	fsys := afero.NewOsFs()
-	w := newDirWatch(fsys)
-	w.close() // every add now fails
+	osfs := afero.NewOsFs()
+	w := fsys.NewDirWatch(osfs)
+	w.Close() // every add now fails
 	c := &filesCache[string]{watch: w, now: func() time.Time { return time.Now().Add(time.Hour) }}
 	build := func() (string, []string, error) {
 		b, _ := os.ReadFile(file)
@@ -219,7 +154,7 @@ func TestUnwatchableFallsBackToStat(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 2 {
-			if got, err := c.get(fsys, "", build); err != nil || got != want {
+			if got, err := c.get(osfs, "", build); err != nil || got != want {
 				t.Fatalf("step %d: %q %v, want %q", i, got, err, want)
 			}
 		}

@@ -1,4 +1,4 @@
-package server
+package fsys
 
 import (
 	"errors"
@@ -9,16 +9,14 @@ import (
 
 	"github.com/spf13/afero"
 	"golang.org/x/sys/unix"
-
-	"github.com/agentkit/charter/core/fsys"
 )
 
-// dirWatch tells, with one read of an inotify descriptor, whether anything
+// DirWatch tells, with one read of an inotify descriptor, whether anything
 // changed in the directories that resolving a set of paths goes through.
 // The kernel queues an event before the system call that caused it
 // returns, so a change made before a request started is always seen by
 // that request: reads stay fresh without a stat per file.
-type dirWatch struct {
+type DirWatch struct {
 	mu  sync.Mutex
 	fd  int
 	gen uint64 // bumped whenever events were pending
@@ -29,22 +27,22 @@ type dirWatch struct {
 const watchMask = unix.IN_ATTRIB | unix.IN_MODIFY | unix.IN_CLOSE_WRITE | unix.IN_CREATE |
 	unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF
 
-// newDirWatch returns nil where inotify is not available or fsys is not
+// NewDirWatch returns nil where inotify is not available or fs is not
 // the real file system; the caches then stat their files instead.
-func newDirWatch(fsys afero.Fs) *dirWatch {
-	if _, ok := fsys.(*afero.OsFs); !ok {
+func NewDirWatch(fs afero.Fs) *DirWatch {
+	if _, ok := fs.(*afero.OsFs); !ok {
 		return nil
 	}
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		return nil
 	}
-	return &dirWatch{fd: fd, buf: make([]byte, 4096)}
+	return &DirWatch{fd: fd, buf: make([]byte, 4096)}
 }
 
-// generation drains the pending events and returns the generation: equal
+// Generation drains the pending events and returns the generation: equal
 // generations mean nothing watched changed in between.
-func (w *dirWatch) generation() uint64 {
+func (w *DirWatch) Generation() uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for {
@@ -63,13 +61,13 @@ func (w *dirWatch) generation() uint64 {
 	}
 }
 
-// add watches every directory that resolving each path visits, links
+// Add watches every directory that resolving each path visits, links
 // followed, down to the path itself when it is a directory. Watches are
 // kept for the life of the server. Every call adds them all again: the
 // kernel keeps one watch per directory, and a directory replaced since the
 // last call is a new one to watch. It reports false when some directory
 // could not be watched.
-func (w *dirWatch) add(paths []string) bool {
+func (w *DirWatch) Add(paths []string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, p := range paths {
@@ -127,7 +125,7 @@ func visited(p string) ([]string, bool) {
 			return nil, false
 		}
 		if fi.Mode()&os.ModeSymlink != 0 {
-			if hops++; hops > fsys.MaxLinks {
+			if hops++; hops > MaxLinks {
 				return nil, false // a loop: let stats decide
 			}
 			target, err := os.Readlink(next)
@@ -148,7 +146,7 @@ func visited(p string) ([]string, bool) {
 	return dirs, true
 }
 
-func (w *dirWatch) close() {
+func (w *DirWatch) Close() {
 	if w != nil {
 		unix.Close(w.fd)
 	}

@@ -1,0 +1,62 @@
+package mcpserver
+
+import (
+	"sort"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/session"
+)
+
+// A list tool answers a page at a time: a whole library of a thousand
+// rules is some 100,000 tokens, more than an agent's context should take
+// (Claude Code cuts a tool's output at 25,000 by default) and most of the
+// cost of a call.
+const (
+	defaultPage = 100
+	maxPage     = 500
+)
+
+// PageInput picks a page of a list tool's items.
+type PageInput struct {
+	Cursor string `json:"cursor,omitempty" jsonschema:"the nextCursor of the previous page; leave out for the first page"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"the most items in this page: 1 to 500, 100 when left out"`
+}
+
+// RulesInput asks for the rules, or which rules apply to one file.
+type RulesInput struct {
+	Path string `json:"path,omitempty" jsonschema:"a file path, relative to the project root or absolute inside the project: only the rules in effect that apply to it (their globs match it, or they have none); leave out for every rule with its state"`
+	PageInput
+}
+
+// ItemList is a page of a kind's items, as `charter rules list --json`
+// prints them; NextCursor is set while items follow.
+type ItemList struct {
+	Items      []session.ContentItem `json:"items"`
+	Total      int                   `json:"total"`
+	NextCursor string                `json:"nextCursor,omitempty"`
+}
+
+// page cuts items to the page in asks for. The cursor is the name of the
+// last item of the page before, so no page repeats an item, and none of
+// an unchanged list is skipped.
+func page(items []session.ContentItem, in PageInput) (ItemList, error) {
+	limit := in.Limit
+	switch {
+	case limit == 0:
+		limit = defaultPage
+	case limit < 1 || limit > maxPage:
+		return ItemList{}, core.Errorf(core.CodeUsage, "limit %d is out of range: ask for 1 to %d items", in.Limit, maxPage)
+	}
+	start := 0
+	if in.Cursor != "" {
+		// Items come sorted by name: resume after the cursor's name even
+		// when that item has gone meanwhile.
+		start = sort.Search(len(items), func(i int) bool { return items[i].Name > in.Cursor })
+	}
+	end := min(start+limit, len(items))
+	out := ItemList{Items: append([]session.ContentItem{}, items[start:end]...), Total: len(items)}
+	if end < len(items) {
+		out.NextCursor = items[end-1].Name
+	}
+	return out, nil
+}

@@ -1,0 +1,84 @@
+package mcpserver
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// A list tool pages through the whole list: every item once, in order,
+// each page at most limit long, total the count of all of them.
+func TestListPages(t *testing.T) {
+	e := newEnv(t)
+	var want []string
+	for i := range 7 {
+		name := fmt.Sprintf("r%d", i)
+		want = append(want, name)
+		e.write(t, filepath.Join(e.scope.Path, "rules", name+".md"), "---\ndescription: one.\n---\nDo it.\n")
+	}
+	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	var got []string
+	args := map[string]any{"limit": 3}
+	for pages := 0; ; pages++ {
+		if pages > 3 {
+			t.Fatalf("more pages than 7 items in 3s need: %v", got)
+		}
+		var l ItemList
+		structured(t, call(t, cs, "rules_list", args), &l)
+		if l.Total != 7 || len(l.Items) > 3 {
+			t.Fatalf("page: total %d, %d items", l.Total, len(l.Items))
+		}
+		for _, it := range l.Items {
+			got = append(got, it.Name)
+		}
+		if l.NextCursor == "" {
+			break
+		}
+		args = map[string]any{"limit": 3, "cursor": l.NextCursor}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("pages gave %v, want %v", got, want)
+	}
+
+	var all ItemList
+	structured(t, call(t, cs, "rules_list", map[string]any{}), &all)
+	if len(all.Items) != 7 || all.NextCursor != "" {
+		t.Errorf("default page: %d items, cursor %q", len(all.Items), all.NextCursor)
+	}
+}
+
+// A cursor whose item was deleted meanwhile resumes after its name.
+func TestListCursorAfterDelete(t *testing.T) {
+	e := newEnv(t)
+	for _, n := range []string{"a", "b", "c", "d"} {
+		e.write(t, filepath.Join(e.scope.Path, "rules", n+".md"), "---\ndescription: one.\n---\nDo it.\n")
+	}
+	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	var first ItemList
+	structured(t, call(t, cs, "rules_list", map[string]any{"limit": 2}), &first)
+	if first.NextCursor != "b" {
+		t.Fatalf("first page cursor %q, want b", first.NextCursor)
+	}
+	if err := os.Remove(filepath.Join(e.scope.Path, "rules", "b.md")); err != nil {
+		t.Fatal(err)
+	}
+	var next ItemList
+	structured(t, call(t, cs, "rules_list", map[string]any{"limit": 2, "cursor": "b"}), &next)
+	if len(next.Items) != 2 || next.Items[0].Name != "c" || next.Items[1].Name != "d" || next.Total != 3 {
+		t.Errorf("after delete: %+v", next)
+	}
+}
+
+// A limit out of range is a usage error naming the range.
+func TestListLimitRange(t *testing.T) {
+	e := newEnv(t)
+	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	for _, limit := range []int{-1, 501} {
+		res := call(t, cs, "skills_list", map[string]any{"limit": limit})
+		if !res.IsError || toolErr(t, res)["code"] != "usage" {
+			t.Errorf("limit %d: %v", limit, res.Content)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/mcpserver"
 )
@@ -35,7 +36,11 @@ func (c *McpCmd) Run(ctx context.Context, a *App) error {
 		}
 		return a.emit(sn, func(w io.Writer) { fmt.Fprint(w, inert.Body(sn.Text)) })
 	}
-	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version, Gates: a.gateRunner(), ProjectDir: a.projectFlag, NoProject: a.noProject},
+	// One inotify descriptor keeps the content library current for the
+	// session's life (nil where there is none: files are stamped instead).
+	watch := fsys.NewDirWatch(a.Sys.Fs)
+	defer watch.Close()
+	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version, Gates: a.gateRunner(), ProjectDir: a.projectFlag, NoProject: a.noProject, Watch: watch},
 		mcpserver.Options{Version: a.Build.Version, Getwd: a.Sys.Getwd, Paths: a.Sys.Paths, Message: a.Sys.ErrorMessage})
 	// stdout is the protocol's: nothing else may be printed there.
 	err = srv.Run(ctx, &mcpserver.StdioTransport{In: a.Stdin, Out: a.Stdout})

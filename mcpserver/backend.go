@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
@@ -77,9 +79,13 @@ type Local struct {
 	// Without either, CHARTER_PROJECT_DIR, then discovery from the client's dir.
 	ProjectDir *string
 	NoProject  bool
+	// Watch tells the content library's cache of changes with one read
+	// per call; nil: the cache stamps every source file instead.
+	Watch *fsys.DirWatch
 
-	gateRun gates.OneRun // one gates_run at a time, as the HTTP server has
-	libs    libCache     // the content library, kept while its files keep their stamps
+	gateRun  gates.OneRun // one gates_run at a time, as the HTTP server has
+	libsOnce sync.Once
+	libs     *content.Cache // the content library, kept while nothing under it changes
 }
 
 var _ Backend = (*Local)(nil)
@@ -88,7 +94,16 @@ var _ Backend = (*Local)(nil)
 // named by --project-dir or CHARTER_PROJECT_DIR, else found from dir, and
 // the policy as it is now.
 func (l *Local) session(dir string) *session.Session {
-	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir, LoadLibrary: l.libs.load, Version: l.Version})
+	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir, LoadLibrary: l.cache().Load, Version: l.Version})
+}
+
+func (l *Local) cache() *content.Cache {
+	l.libsOnce.Do(func() {
+		if l.libs == nil {
+			l.libs = &content.Cache{Watch: l.Watch}
+		}
+	})
+	return l.libs
 }
 
 // read returns the effective settings. The files are read on every call:

@@ -32,7 +32,7 @@ func settle(t *testing.T, be *Local, dirs ...string) {
 			t.Fatal(err)
 		}
 	}
-	be.libs.now = func() time.Time { return time.Now().Add(time.Hour) }
+	be.cache().Now = func() time.Time { return time.Now().Add(time.Hour) }
 }
 
 // edit writes data to path and gives it an mtime that no earlier stamp

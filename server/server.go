@@ -28,6 +28,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
@@ -89,7 +90,8 @@ type Server struct {
 	settingsCache filesCache[encoded]
 	detectCache   filesCache[[]byte]
 	watch         *fsys.DirWatch
-	writes        writeBatcher // PATCHes of one file share its writes
+	library       content.Cache // the content library, kept while nothing under it changes
+	writes        writeBatcher  // PATCHes of one file share its writes
 
 	beaconMu sync.Mutex
 	beacon   *time.Timer // a beacon's pending stop; any other request cancels it
@@ -120,8 +122,8 @@ func Open(cfg Config) (*Server, error) {
 	// One resolution for every request: the scope and the project found
 	// when serve started, the policy read per request.
 	s.sess = session.New(cfg.Sys, session.Options{Scope: &cfg.Scope, Served: true, Project: cfg.Project, ProjectRoot: cfg.ProjectRoot,
-		Version: cfg.Version,
-		Warn:    func(msg string) { s.logf("warning: %s", msg) }})
+		Version: cfg.Version, LoadLibrary: s.library.Load,
+		Warn: func(msg string) { s.logf("warning: %s", msg) }})
 	s.routes = s.api()
 	// The lock makes check, bind and write one step, so two servers started
 	// together cannot both believe they are the only one.
@@ -159,7 +161,7 @@ func Open(cfg Config) (*Server, error) {
 		ErrorLog:                     log.New(cfg.Log, "charter: http: ", 0),
 	}
 	s.watch = fsys.NewDirWatch(cfg.Sys.Fs) // one descriptor serves both caches
-	s.settingsCache.watch, s.detectCache.watch = s.watch, s.watch
+	s.settingsCache.watch, s.detectCache.watch, s.library.Watch = s.watch, s.watch, s.watch
 	return s, nil
 }
 

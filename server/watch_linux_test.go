@@ -50,21 +50,24 @@ func TestWatchedCache(t *testing.T) {
 	if builds != n {
 		t.Fatalf("%d rebuilds with nothing changed", builds-n)
 	}
-	for i, change := range []func() error{
-		func() error { return os.WriteFile(file, []byte("2"), 0o644) },        // in place
-		func() error { return os.Chmod(file, 0o600) },                         // mode only
-		func() error { return os.WriteFile(file+".new", []byte("3"), 0o644) }, // a sibling
-		func() error { return os.Rename(file+".new", file) },                  // replaced
-		func() error { return os.Remove(file) },                               // gone
-		func() error { return os.WriteFile(file, []byte("4"), 0o644) },        // back
+	for i, c := range []struct {
+		change func() error
+		seen   bool
+	}{
+		{func() error { return os.WriteFile(file, []byte("2"), 0o644) }, true},         // in place
+		{func() error { return os.Chmod(file, 0o600) }, true},                          // mode only
+		{func() error { return os.WriteFile(file+".new", []byte("3"), 0o644) }, false}, // a sibling: not used
+		{func() error { return os.Rename(file+".new", file) }, true},                   // replaced
+		{func() error { return os.Remove(file) }, true},                                // gone
+		{func() error { return os.WriteFile(file, []byte("4"), 0o644) }, true},         // back
 	} {
 		n := builds
-		if err := change(); err != nil {
+		if err := c.change(); err != nil {
 			t.Fatal(err)
 		}
 		get()
-		if builds == n {
-			t.Fatalf("change %d not seen", i)
+		if (builds != n) != c.seen {
+			t.Fatalf("change %d: rebuilt %v, want %v", i, builds != n, c.seen)
 		}
 	}
 	// A write during the build: the value read may be the old one, so it

@@ -106,9 +106,23 @@ func orEmpty(v []string) []string {
 
 func (s *Session) contentItem(names []core.Agent, e content.Entry) ContentItem {
 	ci := ContentItem{Entry: e, ReceivedBy: []string{}}
-	if e.Active() {
-		ci.ReceivedBy = projection.Receivers(names, e.Level, &e.Item)
+	if !e.Active() {
+		return ci
 	}
+	// The receivers depend on the level, the kind and a rule's agents
+	// alone: a library of a thousand rules has a handful of shapes.
+	key := e.Level + "\x00" + string(e.Kind) + "\x00" + strings.Join(e.Agents, "\x00")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r, ok := s.receivers[key]; ok {
+		ci.ReceivedBy = r
+		return ci
+	}
+	if s.receivers == nil {
+		s.receivers = map[string][]string{}
+	}
+	ci.ReceivedBy = projection.Receivers(names, e.Level, &e.Item)
+	s.receivers[key] = ci.ReceivedBy
 	return ci
 }
 

@@ -61,7 +61,8 @@ type Session struct {
 	scope, checked lazy[core.Scope]
 	project        lazy[*core.Project]
 	mu             sync.Mutex
-	created        *core.Project // the project a write created, once it has
+	created        *core.Project       // the project a write created, once it has
+	receivers      map[string][]string // by level, kind and agents: one list per shape, not per item
 }
 
 // lazy is a value computed on first use.

@@ -107,12 +107,13 @@ export class Field {
     const ids = { desc: `${this.id}-desc`, origin: `${this.id}-origin`, err: `${this.id}-err` };
     const describedBy = `${ids.desc} ${ids.origin} ${ids.err}`;
     this.control = this.makeControl(describedBy);
-    this.labelEl = el('label', { class: 'field-label', for: this.id, text: label });
+    this.labelEl = el('label', { class: 'field-label', for: this.id, id: `${this.id}-label`, text: label });
     this.originEl = el('p', { class: 'field-origin', id: ids.origin });
     this.lockEl = el('p', { class: 'field-lock', hidden: true });
     this.errorEl = el('p', { class: 'field-error', id: ids.err, hidden: true });
     this.resetBtn = el('button', { type: 'button', class: 'link-button field-reset', hidden: true, text: 'Reset to default' });
-    this.resetBtn.setAttribute('aria-label', `Reset ${label} to default`);
+    // Its name is its visible text (WCAG 2.5.3); the field it resets is its description.
+    this.resetBtn.setAttribute('aria-describedby', `${this.id}-label`);
     this.resetBtn.addEventListener('click', () => this.onChange(this, 'reset'));
     const range = (this.kind === 'int' || this.kind === 'decimal') ? rangeText(p) : '';
     const desc = el('p', { class: 'field-desc', id: ids.desc, text: p.description || '' });

@@ -72,7 +72,7 @@ export function initGates({ onFatal }) {
     },
   });
   const card = el('section', { id: 'gates-panel', class: 'card apply', 'aria-labelledby': 'gates-title' },
-    el('h2', { class: 'card-title', id: 'gates-title', text: 'Quality gates' }),
+    el('h2', { class: 'card-title', id: 'gates-title', text: 'Run the quality gates' }),
     el('div', { class: 'card-body' },
       el('p', { class: 'apply-lead', text: 'Runs the required gates of the project this server was started in, as charter gate run does.' }),
       trust.node,

@@ -48,6 +48,9 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 		// A permission rule or server the agent has no place for.
 		rows = append(rows, row{u.Agent, "unsupported", "-", u.What + " (" + u.Reason + ")"})
 	}
+	for _, k := range rep.Kept {
+		rows = append(rows, row{k.Agent, "kept", k.Path, k.What + " (" + k.Reason + ")"})
+	}
 	for _, g := range rep.Ignored {
 		rows = append(rows, row{g.Agent, "ignored", g.Path, "(in the record, but no " + g.Kind + " " + g.Item + " is ever projected there: charter does not touch it)"})
 	}

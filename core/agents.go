@@ -102,10 +102,13 @@ type Places struct {
 	// Permissions is the JSON file (below the level's base) that holds the
 	// agent's permission rules, PermFormat how charter writes them there
 	// ("claude": permissions.{deny,ask,allow}; "gemini": tools.exclude and
-	// tools.allowed); "" where charter has no place for them (SPEC §14).
+	// tools.allowed; "cursor": cli.json's permissions.{allow,deny};
+	// "codex": an execpolicy rules file); "" where charter has no place
+	// for them (SPEC §14).
 	Permissions, PermFormat string
-	// MCP is the JSON file that holds the agent's MCP servers, MCPFormat
-	// its shape ("mcpServers", "gemini", "cursor", "vscode"); "" for none.
+	// MCP is the file that holds the agent's MCP servers, MCPFormat its
+	// shape ("mcpServers", "gemini", "cursor", "vscode", "codextoml":
+	// config.toml's [mcp_servers]); "" for none.
 	MCP, MCPFormat string
 }
 

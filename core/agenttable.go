@@ -28,11 +28,11 @@ func measuredAgents() []Agent {
 			Reads:   []Read{{Path: "CLAUDE.md", Imports: true}, {Path: ".claude/CLAUDE.md", Imports: true}, {Path: ".claude/rules/", Scoped: true}},
 			Private: ".claude/CLAUDE.md",
 			// Claude Code 2.1 scopes ~/.claude/rules by paths: too.
-			// Its user-level servers live in .claude.json, beside the
-			// directory unless CLAUDE_CONFIG_DIR is set: not written yet.
+			// Its user-level servers live in .claude.json: inside
+			// CLAUDE_CONFIG_DIR when set, else beside ~/.claude.
 			User: Places{Rules: Place{"rules/", ".md", "paths"}, Skills: Place{Dir: "skills/"},
 				Commands: Place{"commands/", ".md", "md"}, Subagents: Place{"agents/", ".md", "claude"},
-				Permissions: "settings.json", PermFormat: "claude"},
+				Permissions: "settings.json", PermFormat: "claude", MCP: ".claude.json", MCPFormat: "mcpServers"},
 			Project: Places{Rules: Place{".claude/rules/", ".md", "paths"}, Skills: Place{Dir: ".claude/skills/"},
 				Commands: Place{".claude/commands/", ".md", "md"}, Subagents: Place{".claude/agents/", ".md", "claude"},
 				Permissions: ".claude/settings.json", PermFormat: "claude", MCP: ".mcp.json", MCPFormat: "mcpServers"},
@@ -45,9 +45,14 @@ func measuredAgents() []Agent {
 		{Name: "codex", Display: "Codex CLI", Provider: "codex", DirVar: "CODEX_HOME", DefaultDir: ".codex",
 			UserFile: "AGENTS.md", ProjectFile: "AGENTS.md", ProjectAlways: true, Format: FormatBlock,
 			Reads: []Read{{Path: "AGENTS.md"}},
-			User:  Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, Subagents: Place{"agents/", ".toml", "codex"}},
+			// Shell rules as execpolicy prefix_rule lines in a rules file of
+			// charter's own; servers as [mcp_servers.NAME] in config.toml
+			// (the project's .codex/ only in a trusted project).
+			User: Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, Subagents: Place{"agents/", ".toml", "codex"},
+				Permissions: "rules/charter.rules", PermFormat: "codex", MCP: "config.toml", MCPFormat: "codextoml"},
 			Project: Places{RulesInBlock: true, Skills: Place{Dir: ".agents/skills/"},
-				Subagents: Place{".codex/agents/", ".toml", "codex"}},
+				Subagents:   Place{".codex/agents/", ".toml", "codex"},
+				Permissions: ".codex/rules/charter.rules", PermFormat: "codex", MCP: ".codex/config.toml", MCPFormat: "codextoml"},
 			Retired: []Retired{{Level: "user", Kind: "command", Dir: "prompts/", Ext: ".md", Format: "md"}},
 			Limit:   32 << 10, Scoping: "none: rules are written out in AGENTS.md with the globs they are meant for",
 			Trust: "project config and hooks only in a trusted project; a hook runs once reviewed (/hooks)",
@@ -81,7 +86,7 @@ func measuredAgents() []Agent {
 			Reads: []Read{{Path: ".cursor/rules/", Scoped: true}, {Path: "AGENTS.md"}},
 			Project: Places{Rules: Place{".cursor/rules/", ".mdc", "cursor"}, Skills: Place{Dir: ".agents/skills/"},
 				Commands: Place{".cursor/commands/", ".md", "plain"}, Subagents: Place{".cursor/agents/", ".md", "cursor"},
-				MCP: ".cursor/mcp.json", MCPFormat: "cursor"},
+				Permissions: ".cursor/cli.json", PermFormat: "cursor", MCP: ".cursor/mcp.json", MCPFormat: "cursor"},
 			ImportAlso: []Retired{{Level: "project", Kind: "skill", Dir: ".cursor/skills/"}},
 			Scoping:    "globs with alwaysApply: false in .cursor/rules/*.mdc", Trust: "none documented for rules",
 			Verified: "documentation (its CLI is not on npm)",

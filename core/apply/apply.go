@@ -150,6 +150,9 @@ type FullReport struct {
 	// Unsupported are the permission rules and MCP servers a selected
 	// agent cannot express at this level (SPEC §14): never written.
 	Unsupported []GovUnsupported `json:"unsupported"`
+	// Kept are permission and server entries charter left as the user's:
+	// added or changed by hand (SPEC §14).
+	Kept []GovKept `json:"kept"`
 }
 
 // NewFullReport is the report of results, with full's projected files.
@@ -164,7 +167,10 @@ func NewFullReport(sys *core.System, results []Result, full *Full) FullReport {
 	if rep.Budget == nil {
 		rep.Budget = []Budget{}
 	}
-	rep.Unsupported = full.Unsupported
+	rep.Unsupported, rep.Kept = full.Unsupported, full.Kept()
+	if rep.Kept == nil {
+		rep.Kept = []GovKept{}
+	}
 	if rep.Unsupported == nil {
 		rep.Unsupported = []GovUnsupported{}
 	}

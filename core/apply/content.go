@@ -40,6 +40,15 @@ type Full struct {
 	// checked: Check passed (with checkedConfirm), so RunAll does not
 	// check again.
 	checked, checkedConfirm bool
+	book                    *govBook // the record of permission and server entries
+}
+
+// Kept are the permission and server entries apply left to the user.
+func (f *Full) Kept() []GovKept {
+	if f.book == nil {
+		return nil
+	}
+	return f.book.keptList()
 }
 
 // Budget is the always-loaded instructions apply projects for one agent.

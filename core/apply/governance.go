@@ -6,7 +6,6 @@ package apply
 // settings.json holds the Stop hook too).
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
 	"slices"
@@ -16,6 +15,7 @@ import (
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/tomledit"
 )
 
 // GovUnsupported is a rule or server an agent has no way to express.
@@ -55,6 +55,24 @@ func NativeRule(format, verdict string, r settings.Rule) (list []string, entry s
 			list = []string{"tools", "allowed"}
 		}
 		return list, "run_shell_command(" + r.Arg + ")", true
+	case "codex":
+		// A line of charter's execpolicy rules file (govtoml.go).
+		if r.Kind == settings.RuleShell {
+			return []string{"prefix_rule"}, codexRule(verdict, r.Arg), true
+		}
+	case "cursor":
+		// Cursor CLI's cli.json: allow and deny, Shell(first word),
+		// Read(glob), Write(glob).
+		list = []string{"permissions", verdict}
+		switch {
+		case verdict == "ask":
+		case r.Kind == settings.RuleShell && len(strings.Fields(r.Arg)) == 1:
+			return list, "Shell(" + r.Arg + ")", true
+		case r.Kind == settings.RuleRead:
+			return list, "Read(" + r.Arg + ")", true
+		case r.Kind == settings.RuleWrite:
+			return list, "Write(" + r.Arg + ")", true
+		}
 	}
 	return nil, "", false
 }
@@ -111,36 +129,52 @@ func NativeServer(format string, s settings.Server) any {
 
 // mcpMembers is where a format keeps its servers.
 func mcpMembers(format string) []string {
-	if format == "vscode" {
+	switch format {
+	case "vscode":
 		return []string{"servers"}
+	case "codextoml":
+		return []string{"mcp_servers"}
 	}
 	return []string{"mcpServers"}
 }
 
 // govEdits plans the permission and server edits for the selected agents
-// at level; base is the agent's directory (user) or the project root.
-func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []core.Agent, base func(core.Agent) (string, error)) (map[string][]jsonStep, map[string]string, []GovUnsupported, error) {
+// at level; base is the agent's directory (user) or the project root. A
+// file the record names for a selected agent is planned even when nothing
+// is wanted there any more, so charter's old entries go.
+func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []core.Agent, base func(core.Agent) (string, error), book *govBook) ([]*govFile, []GovUnsupported, error) {
 	g := snap.Gov
-	steps, owner := map[string][]jsonStep{}, map[string]string{}
-	var gaps []GovUnsupported
 	if g == nil {
-		return steps, owner, nil, nil
+		g = &settings.Governance{}
 	}
+	var files []*govFile
+	file := func(path, agent, format string) *govFile {
+		for _, f := range files {
+			if f.path == path {
+				return f
+			}
+		}
+		f := &govFile{path: path, agent: agent, level: level, format: format}
+		files = append(files, f)
+		return f
+	}
+	var gaps []GovUnsupported
 	servers, err := projectedServers(sys, snap)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	for _, a := range sel {
 		pl := a.At(level)
 		dir, err := base(a)
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, err
 		}
 		if pl.PermFormat != "" {
-			path := sys.Paths.Join(dir, pl.Permissions)
-			lists := map[string][]string{}
-			var listKeys [][]string
-			drop := map[string][]string{}
+			var f *govFile // made for the first rule the agent expresses
+			if len(g.Permissions) > 0 {
+				f = file(sys.Paths.Join(dir, pl.Permissions), a.Name, fileFormat(pl.PermFormat))
+			}
+			var shell []string
 			for _, e := range g.Permissions {
 				r, err := settings.ParseRule(e.Rule)
 				if err != nil {
@@ -148,36 +182,28 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 				}
 				keys, entry, ok := NativeRule(pl.PermFormat, e.Verdict, r)
 				if !ok {
-					gaps = append(gaps, GovUnsupported{a.Name, level, e.Verdict + " " + e.Rule, a.Display + " has no place for this rule"})
+					gaps = append(gaps, GovUnsupported{a.Name, level, e.Verdict + " " + e.Rule, unsupportedWhy(a, pl.PermFormat, r)})
 					continue
 				}
-				k := strings.Join(keys, ".")
-				if _, seen := lists[k]; !seen {
-					listKeys = append(listKeys, keys)
+				if pl.PermFormat == "codex" {
+					shell = append(shell, entry)
+					continue
 				}
-				lists[k] = append(lists[k], entry)
+				l := f.list(keys)
+				l.want = append(l.want, entry)
 				if e.Locked && e.Verdict == "deny" {
 					// A native allow or ask of a denied rule, put there by
 					// hand, is taken out: the lock holds in the file too.
 					for _, v := range []string{"ask", "allow"} {
-						if ks, ent, ok := NativeRule(pl.PermFormat, v, r); ok && strings.Join(ks, ".") != k {
-							drop[strings.Join(ks, ".")] = append(drop[strings.Join(ks, ".")], ent)
+						if ks, ent, ok := NativeRule(pl.PermFormat, v, r); ok && !slices.Equal(ks, keys) {
+							f.list(ks).drop = append(f.list(ks).drop, ent)
 						}
 					}
 				}
 			}
-			for k := range drop {
-				if _, ok := lists[k]; !ok {
-					listKeys = append(listKeys, strings.Split(k, "."))
-					lists[k] = nil
-				}
+			if pl.PermFormat == "codex" && f != nil {
+				f.rules = codexRules(shell)
 			}
-			slices.SortFunc(listKeys, func(x, y []string) int { return strings.Compare(strings.Join(x, "."), strings.Join(y, ".")) })
-			for _, keys := range listKeys {
-				k := strings.Join(keys, ".")
-				steps[path] = append(steps[path], listStep(keys, lists[k], drop[k]))
-			}
-			owner[path] = a.Name
 		} else {
 			for _, e := range g.Rules("deny") {
 				gaps = append(gaps, GovUnsupported{a.Name, level, "deny " + e.Rule, "charter has no place for " + a.Display + "'s permissions yet"})
@@ -192,15 +218,80 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			}
 			continue
 		}
-		path := sys.Paths.Join(dir, pl.MCP)
-		want := map[string]any{}
-		for _, s := range servers {
-			want[s.Name] = NativeServer(pl.MCPFormat, s)
+		f := file(mcpPath(sys, a, level, dir, pl.MCP), a.Name, fileFormat(pl.MCPFormat))
+		f.serverKeys = mcpMembers(pl.MCPFormat)
+		if f.servers == nil {
+			f.servers = map[string]any{}
 		}
-		steps[path] = append(steps[path], membersStep(mcpMembers(pl.MCPFormat), want, nil))
-		owner[path] = a.Name
+		for _, s := range servers {
+			if pl.MCPFormat != "codextoml" {
+				f.servers[s.Name] = NativeServer(pl.MCPFormat, s)
+				continue
+			}
+			kvs, why := codexServer(s)
+			if why != "" {
+				gaps = append(gaps, GovUnsupported{a.Name, level, "server " + s.Name, why})
+				continue
+			}
+			f.servers[s.Name] = tomledit.Table(append(slices.Clone(f.serverKeys), s.Name), kvs)
+		}
 	}
-	return steps, owner, gaps, nil
+	for path, es := range book.prev {
+		if len(es) > 0 && slices.ContainsFunc(sel, func(a core.Agent) bool { return a.Name == es[0].Agent }) {
+			f := file(path, es[0].Agent, recordFormat(path, es))
+			for _, e := range es {
+				if e.Key != "file" && strings.HasSuffix(e.Key, "ervers") && f.serverKeys == nil {
+					f.serverKeys = strings.Split(e.Key, ".")
+				}
+			}
+		}
+	}
+	return files, gaps, nil
+}
+
+// fileFormat is how a permission or server format's file is edited.
+func fileFormat(format string) string {
+	switch format {
+	case "codex":
+		return "rules"
+	case "codextoml":
+		return "toml"
+	}
+	return "json"
+}
+
+// recordFormat is the format of a file only the record names.
+func recordFormat(path string, es []GovEntry) string {
+	switch {
+	case es[0].Key == "file":
+		return "rules"
+	case strings.HasSuffix(path, ".toml"):
+		return "toml"
+	}
+	return "json"
+}
+
+// mcpPath is the agent's MCP file. Claude keeps its user-level servers in
+// .claude.json: inside CLAUDE_CONFIG_DIR (or the profile's directory) when
+// one is set, else beside ~/.claude, in the home.
+func mcpPath(sys *core.System, a core.Agent, level, dir, file string) string {
+	if level == LevelUser && file == ".claude.json" {
+		if home, err := sys.Home(); err == nil && dir == sys.Paths.Join(home, a.DefaultDir) {
+			return sys.Paths.Join(home, file)
+		}
+	}
+	return sys.Paths.Join(dir, file)
+}
+
+// unsupportedWhy says why an agent's format has no place for rule r.
+func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
+	switch {
+	case format == "codex" && r.Kind != settings.RuleShell:
+		return a.Display + "'s command rules hold shell commands only; its sandbox has no per-path or per-domain setting"
+	case format == "cursor" && r.Kind == settings.RuleShell:
+		return a.Display + " matches a shell command by its first word only (Shell(" + strings.Fields(r.Arg)[0] + ")), and has no ask list"
+	}
+	return a.Display + " has no place for this rule"
 }
 
 // Why a server is not projected (ServerStates).
@@ -264,33 +355,22 @@ func projectedServers(sys *core.System, snap *settings.Snapshot) ([]settings.Ser
 }
 
 // addGovTargets merges the edits into out: into the target that already
-// edits the file, else as a new target.
-func addGovTargets(out []Target, steps map[string][]jsonStep, owner map[string]string, level string) []Target {
-	paths := make([]string, 0, len(steps))
-	for p := range steps {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	for _, path := range paths {
-		ss := steps[path]
+// edits the file, else as a new target; the record's target comes last,
+// after every file whose entries it records.
+func addGovTargets(out []Target, files []*govFile, book *govBook) []Target {
+	slices.SortFunc(files, func(x, y *govFile) int { return strings.Compare(x.path, y.path) })
+	for _, f := range files {
+		path := f.path
 		gov := func(data []byte) ([]byte, error) {
-			if len(bytes.TrimSpace(data)) == 0 {
-				data = nil
-			}
-			none := data == nil
-			var err error
-			for _, s := range ss {
-				if data, err = editJSON(data, s); err != nil {
-					return nil, fmt.Errorf("%s: %w", path, err)
-				}
-			}
-			if none && string(data) == "{}\n" {
-				return nil, nil // nothing to keep: no file
+			data, err := f.edit(book, data)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 			return data, nil
 		}
 		if i := slices.IndexFunc(out, func(t Target) bool { return t.Path == path && t.block == nil }); i >= 0 {
 			prev := out[i].edit
+			out[i].unplace = true // a file charter's entries alone made goes with them
 			out[i].edit = func(old []byte) ([][]byte, error) {
 				parts, err := prev(old)
 				if err != nil {
@@ -301,11 +381,14 @@ func addGovTargets(out []Target, steps map[string][]jsonStep, owner map[string]s
 			}
 			continue
 		}
-		out = append(out, Target{Agent: owner[path], Level: level, Path: path, kind: fsys.KindAgentJSON,
+		out = append(out, Target{Agent: f.agent, Level: f.level, Path: path, kind: fsys.KindAgentJSON, unplace: true,
 			edit: func(old []byte) ([][]byte, error) {
 				data, err := gov(old)
 				return whole(data), err
 			}})
+	}
+	if len(files) > 0 || len(book.prev) > 0 {
+		out = append(out, book.target())
 	}
 	return out
 }

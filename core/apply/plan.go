@@ -103,16 +103,32 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 			return whole(data), nil
 		}})
 	}
-	steps, owner, gaps, err := govEdits(sys, snap, level, sel, func(a core.Agent) (string, error) {
+	// The record of the permission and server entries charter wrote: the
+	// scope's at user level (none without a scope: then none are written).
+	bookPath, bookRoot := "", ""
+	if snap.Scope.Path != "" {
+		bookPath = sys.Paths.Join(snap.Scope.Path, GovStateFile)
+	}
+	if level == LevelProject {
+		bookPath, bookRoot = sys.Paths.Join(req.Project.Dir, GovLockFile), req.Project.Dir
+	}
+	book, err := readGovBook(sys, bookPath, bookRoot, level)
+	if err != nil {
+		return nil, err
+	}
+	files, gaps, err := govEdits(sys, snap, level, sel, func(a core.Agent) (string, error) {
 		if level == LevelProject {
 			return req.Project.Dir, nil
 		}
 		return sys.AgentDir(a)
-	})
+	}, book)
 	if err != nil {
 		return nil, err
 	}
-	out, full.Unsupported = addGovTargets(out, steps, owner, level), gaps
+	if bookPath == "" {
+		files = nil // no scope to keep a record in: nothing is written that could not be taken out again
+	}
+	out, full.Unsupported, full.book = addGovTargets(out, files, book), gaps, book
 	if level == LevelProject {
 		confineProject(sys, req.Project.Dir, out)
 	}

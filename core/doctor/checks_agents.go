@@ -32,6 +32,9 @@ func agentFiles(r *run) []Check {
 	}
 	out := make([]Check, 0, len(full.Targets))
 	for _, t := range full.Targets {
+		if t.Agent == apply.GovRecordAgent {
+			continue // charter's own record, not an agent's file
+		}
 		n, l := "agent-file:"+t.Agent, "Agent file ("+t.Agent+")"
 		switch {
 		case t.Missing():

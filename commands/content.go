@@ -33,15 +33,9 @@ type listDoc struct {
 }
 
 // listContent lists a kind; with path (rules only) the rules that apply
-// to that file, the same filter as MCP's rules_list.
+// to that file, the same filter as MCP's rules_list, and the same path: a
+// relative one is taken from the project root.
 func (a *App) listContent(k content.Kind, path string) error {
-	if path != "" && !a.Sys.Paths.IsAbs(path) {
-		wd, err := a.Sys.Getwd()
-		if err != nil {
-			return fmt.Errorf("find the working directory for --path: %w", err)
-		}
-		path = a.Sys.Paths.Join(wd, path)
-	}
 	items, err := a.session().ContentList(k, path)
 	if err != nil {
 		return err

@@ -17,7 +17,7 @@ func (c *RulesStatusCmd) Run(a *App) error { return a.statusContent(content.Kind
 
 // RulesListCmd lists the effective rules.
 type RulesListCmd struct {
-	Path string `name:"path" placeholder:"FILE" help:"Only the rules in effect that apply to FILE (their globs match it, or they have none); FILE relative to this directory, inside the project."`
+	Path string `name:"path" placeholder:"FILE" help:"Only the rules in effect that apply to FILE (their globs match it, or they have none); FILE relative to the project root (as MCP's rules_list takes it, so a script needs no working directory) or absolute, inside the project."`
 }
 
 func (c *RulesListCmd) Run(a *App) error { return a.listContent(content.KindRule, c.Path) }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/session"
 )
 
 // contentPrefix is the folder route of one item: /api/v1/content/{kind}/{name}.
@@ -24,14 +25,30 @@ func (s *Server) getContent(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// contentList is one kind's items in effect, `charter rules list --json`'s
+// document; ?path= (rules) keeps those that apply to that file, relative
+// to the project root or absolute inside it, as the CLI and MCP take it.
+type contentList struct {
+	Items []session.ContentItem `json:"items"`
+}
+
 // getContentItem is one item with its body (`charter rules show NAME
-// --json`). kind is rule, skill, command or subagent, or their plurals.
+// --json`), or without a name the kind's list. kind is rule, skill,
+// command or subagent, or their plurals.
 func (s *Server) getContentItem(w http.ResponseWriter, r *http.Request) error {
 	rest := strings.TrimPrefix(r.URL.Path, contentPrefix)
 	kindName, name, ok := strings.Cut(rest, "/")
 	k, known := kindOf(kindName)
+	if known && !ok {
+		items, err := s.sess.ContentList(k, r.URL.Query().Get("path"))
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, contentList{Items: items})
+		return nil
+	}
 	if !ok || !known || name == "" || strings.Contains(name, "/") {
-		return core.Errorf(core.CodeNotFound, "no such resource: %s (ask /api/v1/content/{rule|skill|command|subagent}/{name})", r.URL.Path)
+		return core.Errorf(core.CodeNotFound, "no such resource: %s (ask /api/v1/content/{rule|skill|command|subagent}/{name}, or without the name for the list)", r.URL.Path)
 	}
 	doc, err := s.sess.ContentShow(k, name)
 	if err != nil {

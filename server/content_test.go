@@ -128,10 +128,28 @@ func TestContentItem(t *testing.T) {
 			t.Errorf("%s: %+v", path, doc)
 		}
 	}
-	for _, path := range []string{"api/v1/content/rule/nope", "api/v1/content/widget/go-style", "api/v1/content/rule", "api/v1/content/rule/a/b"} {
+	for _, path := range []string{"api/v1/content/rule/nope", "api/v1/content/widget/go-style", "api/v1/content/widget", "api/v1/content/rule/a/b"} {
 		rp := r.do("GET", path, "")
 		if rp.status != 404 || rp.json(t)["error"].(map[string]any)["code"] != "not_found" {
 			t.Errorf("GET %s: %d %s", path, rp.status, rp.body)
+		}
+	}
+	// Without a name, the kind's list; with ?path= the rules for that file.
+	for path, want := range map[string][]string{
+		"api/v1/content/rules":                      {"go-style", "mandated", "tone"},
+		"api/v1/content/rule?path=cmd%2Fmain.go":    {"go-style", "mandated", "tone"},
+		"api/v1/content/rules?path=docs%2Fguide.md": {"mandated", "tone"},
+	} {
+		var doc struct{ Items []session.ContentItem }
+		if err := json.Unmarshal(r.do("GET", path, "").body, &doc); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range doc.Items {
+			got = append(got, it.Name)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("GET %s: %v, want %v", path, got, want)
 		}
 	}
 	if rp := r.do("POST", "api/v1/content/rule/go-style", "{}"); rp.status != 405 {

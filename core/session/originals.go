@@ -17,6 +17,10 @@ type Original struct {
 	Path string      `json:"path"` // project-relative at project level, else absolute
 	Mode fs.FileMode `json:"mode"`
 	Data []byte      `json:"data"`
+	// Left is the sha256 of the file as uninstall leaves it, when
+	// retiring a peer edited it (charter's block out): uninstall puts the
+	// bytes back over that, and over nothing, never over other bytes.
+	Left string `json:"left,omitempty"`
 }
 
 type originals struct {
@@ -82,6 +86,12 @@ func (s *Session) keepOriginals(root string, paths map[string]bool) error {
 		}
 		keep = append(keep, Original{Path: rel, Mode: fi.Mode().Perm(), Data: data})
 	}
+	return s.addOriginals(at, root, keep)
+}
+
+// addOriginals adds keep to the level's kept originals; a file kept
+// before keeps its first bytes (those from before charter).
+func (s *Session) addOriginals(at, root string, keep []Original) error {
 	return s.Sys.UpdateFileOpts(at, core.WriteOptions{Owned: true}, func(old []byte) ([]byte, error) {
 		var o originals
 		if len(old) > 0 {

@@ -90,7 +90,7 @@ func (s *Session) RunUninstall(ctx context.Context, u *Uninstall, confirm bool) 
 			if bytes.Equal(old, f.Data) && old != nil {
 				return nil, errSame // as it was: nothing to put back
 			}
-			if old != nil {
+			if old != nil && (f.Left == "" || projection.Sum(old) != f.Left) {
 				return nil, errStands
 			}
 			return f.Data, nil

@@ -19,6 +19,7 @@ type ImportCmd struct {
 	From          string `name:"from" required:"" placeholder:"AGENT|rulesync|ruler" help:"Whose files to import: an agent's native rules, skills, commands and subagents (charter agents lists them), or a rulesync (.rulesync/) or ruler (.ruler/) source folder." complete:"import-from"`
 	Project       bool   `name:"project" help:"Import the repository's files into its .charter/ (default: the agent's user-level folder into this scope's folder)."`
 	DryRun        bool   `name:"dry-run" help:"Show what would be imported, what clashes and what is skipped; write nothing."`
+	Retire        bool   `name:"retire" help:"After importing from ruler or rulesync, remove what is left of it: its generated text beside charter's block, the files it generated, its .gitignore block, and its config once every item in it is a charter source (charter uninstall puts them back)."`
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
 }
 
@@ -28,40 +29,67 @@ type importDoc struct {
 	*session.Imported
 	DryRun bool              `json:"dryRun"`
 	Apply  *apply.FullReport `json:"apply,omitempty"`
+	// Peer is what is left of ruler or rulesync beside charter, and
+	// Retired whether --retire removed it.
+	Peer    *session.PeerLeft `json:"peer,omitempty"`
+	Retired bool              `json:"retired,omitempty"`
 }
 
 func (c *ImportCmd) Run(ctx context.Context, a *App) error {
 	if c.Project && a.noProject {
 		return core.Errorf(core.CodeUsage, "import --project and --no-project contradict each other: give one of them")
 	}
+	if c.Retire && (!importer.Peer(c.From) || !c.Project) {
+		return core.Errorf(core.CodeUsage, "--retire removes what is left of ruler or rulesync in a repository: use it as `charter import --from ruler|rulesync --project --retire`")
+	}
 	if c.DryRun {
 		a.readOnly("import --dry-run")
 	}
-	res, err := a.session().Import(session.ImportRequest{From: c.From, Project: c.Project, DryRun: c.DryRun})
+	res, err := a.session().Import(session.ImportRequest{From: c.From, Project: c.Project, DryRun: c.DryRun, Retire: c.Retire})
 	if err != nil {
 		return err
 	}
 	doc := importDoc{Imported: res, DryRun: c.DryRun}
 	var stopped error
+	if c.Retire && !c.DryRun {
+		// Before the projection: charter's files then take the places the
+		// peer's held, and the agents read each item once.
+		if doc.Peer, err = a.session().PeerLeft(c.From); err != nil {
+			return err
+		}
+		if err := a.session().Retire(doc.Peer, c.ConfirmShared); err != nil {
+			return err
+		}
+		doc.Retired = !doc.Peer.Empty()
+	}
 	if !c.DryRun && res.Projects() {
 		rep, err := c.project(ctx, a, res)
 		if err != nil {
 			// The sources stay: the report says what was imported.
-			stopped = fmt.Errorf("%d source(s) written in %s; projecting them stopped (run `charter apply` once it is solved): %w", res.Count(importer.StateImported), res.SourceDir, err)
+			again := "charter apply"
+			if c.Project {
+				again += " --project"
+			}
+			stopped = fmt.Errorf("%d source(s) written in %s; projecting them stopped (run `%s` once it is solved): %w", res.Count(importer.StateImported), res.SourceDir, again, err)
 			if res.Count(importer.StateImported) == 0 {
-				stopped = fmt.Errorf("taking over the native files of the same body stopped (run `charter apply` once it is solved): %w", err)
+				stopped = fmt.Errorf("taking over the native files of the same body stopped (run `%s` once it is solved): %w", again, err)
 			}
 		} else {
 			doc.Apply = &rep
 		}
 	}
-	if err := a.emit(doc, func(w io.Writer) { printImport(w, a, doc) }); err != nil {
+	if stopped == nil && importer.Peer(c.From) && c.Project && !doc.Retired {
+		if doc.Peer, err = a.session().PeerLeft(c.From); err != nil {
+			return err
+		}
+	}
+	if err := a.emit(doc, func(w io.Writer) { printImport(w, a, doc); printPeer(w, doc, c.Retire) }); err != nil {
 		return err
 	}
 	if stopped != nil {
 		return reported(stopped)
 	}
-	if res.Count(importer.StateImported) == 0 && res.Count(importer.StateClash) > 0 {
+	if res.Count(importer.StateImported) == 0 && res.Count(importer.StateClash) > 0 && !c.Retire {
 		if len(res.Adopted) > 0 {
 			return reported(core.Errorf(core.CodeItemExists, "nothing was imported: every item clashes with an existing source, kept as it is (%d native file(s) with the same body taken over)", len(res.Adopted)))
 		}
@@ -162,5 +190,35 @@ func printGovImport(w io.Writer, items []importer.GovItem, dryRun bool) {
 		for _, n := range g.Notes {
 			fmt.Fprintf(w, "              note: %s\n", inert.Line(n))
 		}
+	}
+}
+
+// printPeer says what is left of ruler or rulesync beside charter, or
+// what --retire removed.
+func printPeer(w io.Writer, doc importDoc, retire bool) {
+	l := doc.Peer
+	if l == nil || (l.Empty() && len(l.Kept) == 0) {
+		return
+	}
+	head, verb := "left of "+l.Tool+" beside charter:", "left"
+	switch {
+	case doc.Retired:
+		head, verb = "retired "+l.Tool+":", "removed"
+	case retire && doc.DryRun:
+		head, verb = "would retire "+l.Tool+":", "would remove"
+	}
+	fmt.Fprintln(w, head)
+	for _, c := range l.Changes {
+		what := c.What
+		if !c.Removes && verb != "left" {
+			what += " taken out of"
+		}
+		fmt.Fprintf(w, "  %-12s  %-28s  %s\n", verb, what, inert.Line(c.Path))
+	}
+	for _, k := range l.Kept {
+		fmt.Fprintf(w, "  kept: %s\n", inert.Line(k))
+	}
+	if !retire && !l.Empty() {
+		fmt.Fprintf(w, "while %s's files stay, %s and charter both manage them: run `charter import --from %s --project --retire` to remove them (`charter uninstall --project` puts them back)\n", l.Tool, l.Tool, l.Tool)
 	}
 }

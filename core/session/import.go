@@ -16,6 +16,7 @@ type ImportRequest struct {
 	From    string // an agent or a peer tool (importer.Sources)
 	Project bool   // the repository's files, into .charter/
 	DryRun  bool   // find and decide, write nothing
+	Retire  bool   // a peer's: its generated files differing from charter's are replaced
 }
 
 // Imported is what an import found and did.
@@ -117,7 +118,7 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 		}
 	}
 	if importer.Peer(req.From) {
-		if err := s.peerTakeover(out, ireq, dir, adopt, hold); err != nil {
+		if err := s.peerTakeover(out, ireq, dir, req.Retire, adopt, hold); err != nil {
 			return out, err
 		}
 		for p := range adopt {

@@ -25,7 +25,7 @@ import (
 // The agents of the files taken over are planned besides the level's
 // (out.Apply.Also). It reads only, so a dry run says what the real run
 // does.
-func (s *Session) peerTakeover(out *Imported, ireq importer.Request, dir string, adopt, hold map[string]bool) error {
+func (s *Session) peerTakeover(out *Imported, ireq importer.Request, dir string, retire bool, adopt, hold map[string]bool) error {
 	if ireq.Level != content.LevelProject {
 		return nil // a peer's sources are a repository's
 	}
@@ -60,6 +60,13 @@ func (s *Session) peerTakeover(out *Imported, ireq importer.Request, dir string,
 					if !slices.Contains(out.Apply.Also, a.Name) {
 						out.Apply.Also = append(out.Apply.Also, a.Name)
 					}
+					continue
+				}
+				if retire {
+					// Retiring the peer: charter's projection replaces it
+					// (its bytes kept for uninstall).
+					adopt[path] = true
+					c.Notes = append(c.Notes, path+" differs from what charter projects for "+a.Name+": --retire replaces it")
 					continue
 				}
 				hold[path] = true

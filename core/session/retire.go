@@ -288,7 +288,12 @@ func (s *Session) Retire(l *PeerLeft, confirm bool) error {
 			return core.ReadError(c.Path, err)
 		}
 		rel, _ := s.Sys.Paths.Within(root, c.Path)
-		o := Original{Path: strings.Join(rel, "/"), Mode: fi.Mode().Perm(), Data: c.old}
+		// The bytes before charter: its block is in them already.
+		before, err := apply.Uninstalled(c.Path, c.old)
+		if err != nil {
+			return err
+		}
+		o := Original{Path: strings.Join(rel, "/"), Mode: fi.Mode().Perm(), Data: before}
 		if !c.Removes {
 			u, err := apply.Uninstalled(c.Path, c.data)
 			if err != nil {

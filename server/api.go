@@ -37,6 +37,7 @@ func (s *Server) api() map[string][]endpoint {
 		"/api/v1/content":                         {{http.MethodGet, s.getContent}},
 		contentPrefix:                             {{http.MethodGet, s.getContentItem}},
 		"/api/v1/sources":                         {{http.MethodGet, s.getSources}},
+		"/api/v1/governance":                      {{http.MethodGet, s.getGovernance}},
 		"/api/v1/trust":                           {{http.MethodGet, s.getTrust}, {http.MethodPost, s.postTrust}, {http.MethodDelete, s.deleteTrust}},
 		shutdownPath:                              {{http.MethodPost, s.shutdown}},
 	}

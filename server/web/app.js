@@ -9,6 +9,7 @@ import { ApplyPanel } from './apply.js';
 import { initGates } from './gates.js';
 import { initContent } from './content.js';
 import { initSources } from './sources.js';
+import { initGovernance } from './governance.js';
 import { initWizard, loadTooling, showFacts } from './wizard.js';
 
 const PING_EVERY = 60_000;
@@ -113,11 +114,12 @@ async function boot() {
   keepAlive();
   const agents = new ApplyPanel({ onFatal: fatal, project: ping.project });
   const gates = initGates({ onFatal: fatal });
-  const form = new SettingsForm({ onFatal: fatal, onSaved: () => { agents.afterSave(); content.load(); shared.load(); gates.refresh(); } });
+  const form = new SettingsForm({ onFatal: fatal, onSaved: () => { agents.afterSave(); content.load(); shared.load(); gov.load(); gates.refresh(); } });
   // A toggle changes the settings the form shows and the files apply writes.
   const content = initContent({ onFatal: fatal, onChanged: () => { agents.afterSave(); if (form.changes().count === 0) form.reload(); } });
   const shared = initSources({ onFatal: fatal });
-  await Promise.all([form.load(), agents.load(), content.load(), shared.load(), loadTooling(), gates.loaded]);
+  const gov = initGovernance({ onFatal: fatal });
+  await Promise.all([form.load(), agents.load(), content.load(), shared.load(), gov.load(), loadTooling(), gates.loaded]);
   document.body.dataset.ready = 'true';
 }
 

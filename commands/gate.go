@@ -11,6 +11,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/inert"
+	"github.com/agentkit/charter/core/session"
 )
 
 // GateCmd groups the quality gate commands (SPEC §10).
@@ -35,29 +36,10 @@ type GateRunCmd struct {
 
 func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 	var names []string
-	var err error
 	if c.Gate != nil {
-		// Given, even empty: an empty name is an unknown gate, never all.
-		names, err = gates.ParseList(strings.Split(*c.Gate, ","))
-	}
-	if err != nil {
-		return err // gates.ParseList's error, as the HTTP API and MCP give it
-	}
-	_, snap, err := a.readSettings()
-	if err != nil {
-		return err
-	}
-	dir, err := a.gateDir()
-	if err != nil {
-		return err
-	}
-	setup, err := gates.Load(a.Sys, snap, dir)
-	if err != nil {
-		return err
-	}
-	cfg := setup.Config
-	if len(cfg.Required()) == 0 && !a.JSON {
-		fmt.Fprintln(a.Stderr, "charter: note: no gate is required (gates.tests.required, gates.lint.required and gates.coverage.min are off)")
+		// Given, even empty: an empty name is an unknown gate, never all
+		// (the session checks them, as for the HTTP API and MCP).
+		names = strings.Split(*c.Gate, ",")
 	}
 	var out io.Writer = io.Discard
 	if !a.JSON {
@@ -66,44 +48,32 @@ func (c *GateRunCmd) Run(ctx context.Context, a *App) error {
 	// A status line redrawn in place needs a terminal that understands
 	// the escape that clears a line: a dumb one gets the plain lines.
 	p := newGateProgress(out, a.Stderr, a.terminal(a.Stderr) && a.Sys.Getenv("TERM") != "dumb")
+	defer p.close()
 	if c.Verbose {
 		p.stream = a.Stdout
 		if a.JSON {
 			p.stream = a.Stderr
 		}
 	}
-	rep := gates.Run(ctx, cfg, names, p.event)
+	run, err := a.session().RunGates(ctx, session.GateRequest{Gates: names, Events: p.event, Started: func(required int) {
+		if required == 0 && !a.JSON {
+			fmt.Fprintln(a.Stderr, "charter: note: no gate is required (gates.tests.required, gates.lint.required and gates.coverage.min are off)")
+		}
+	}})
+	if err != nil {
+		return err
+	}
 	p.close()
 	if a.JSON {
-		if err := a.writeJSON(rep); err != nil {
+		if err := a.writeJSON(run.Report); err != nil {
 			return err
 		}
 	}
-	if ctx.Err() != nil {
-		return reported(core.Errorf(core.CodeInternal, "interrupted: the running gate was stopped and the others were not run"))
-	}
-	if !rep.OK {
-		var failed, untrusted []string
-		for _, g := range rep.Failing() {
-			failed = append(failed, g.Name)
-		}
-		for _, g := range rep.Untrusted() {
-			untrusted = append(untrusted, g.Name)
-		}
-		var why []string
-		if len(failed) > 0 {
-			why = append(why, "a required gate failed: "+strings.Join(failed, ", "))
-		}
-		if len(untrusted) > 0 {
-			why = append(why, fmt.Sprintf("not run because the project is not trusted: %s (check its commands, then run `%s`)", strings.Join(untrusted, ", "), setup.Trust.Command))
-		}
-		return reported(core.Errorf(core.CodeCheckFailed, "%s", strings.Join(why, "; ")))
+	if err := run.Verdict(ctx); err != nil {
+		return reported(err)
 	}
 	return nil
 }
-
-// gateDir is where gates run: the project root, else the working directory.
-func (a *App) gateDir() (string, error) { return a.session().GateDir() }
 
 // gateProgress shows a run as it goes: one line per finished gate on out,
 // and on a terminal a status line on stderr (the gate running, its elapsed
@@ -184,10 +154,12 @@ func (p *gateProgress) event(e gates.Event) {
 	}
 }
 
+// close stops the status line; a second call does nothing.
 func (p *gateProgress) close() {
-	if p.live {
+	if p.live && p.stop != nil {
 		close(p.stop)
 		<-p.done
+		p.stop = nil
 	}
 }
 
@@ -240,25 +212,22 @@ func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
 		// The session's cwd is this run's working directory: its project
 		// and settings are the ones that count.
 		cwd := in.Cwd
+		if cwd == "" {
+			var err error
+			if cwd, err = a.Sys.Getwd(); err != nil {
+				return gates.HookOptions{}, fmt.Errorf("find the working directory the hook runs in: %w", err)
+			}
+		}
 		// A session whose folder is gone has no gates to run: charter's
 		// own error (exit 1), never a block.
 		if fi, err := a.Sys.Fs.Stat(cwd); err != nil || !fi.IsDir() {
 			return gates.HookOptions{}, fmt.Errorf("the session's folder %s does not exist any more (or is no folder), so no gate ran and the stop is not blocked", cwd)
 		}
-		a.Sys.Getwd = func() (string, error) { return cwd, nil }
-		_, snap, err := a.readSettings()
+		setup, err := a.sessionFrom(cwd).GateSetup()
 		if err != nil {
 			return gates.HookOptions{}, err
 		}
-		dir, err := a.gateDir()
-		if err != nil {
-			return gates.HookOptions{}, err
-		}
-		setup, err := gates.Load(a.Sys, snap, dir)
-		if err != nil {
-			return gates.HookOptions{}, err
-		}
-		return gates.HookOptions{Config: setup.Config, OnFailure: setup.OnFailure, MaxBlocks: setup.MaxBlocks,
+		return gates.HookOptions{Config: setup.Config, OnFailure: setup.OnFailure, MaxBlocks: setup.MaxBlocks, Cwd: cwd,
 			RunAll: runAll, Now: a.Sys.Now}, nil
 	})
 	io.WriteString(a.Stdout, res.Stdout) // JSON for the agent: exact

@@ -113,15 +113,21 @@ func (a *App) Scope() (core.Scope, error) { return a.session().Scope() }
 // session is this run's resolution, made once the flags are parsed.
 func (a *App) session() *session.Session {
 	if a.sess == nil {
-		a.sess = session.New(a.Sys, session.Options{
-			RootFlag: a.rootFlag, CheckRoot: a.checkHostRoot,
-			ProjectDir: a.projectFlag, NoProject: a.noProject,
-			Warn:         func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", inert.Body(msg)) },
-			FetchSources: true,
-			Version:      a.Build.Version,
-		})
+		a.sess = a.sessionFrom("")
 	}
 	return a.sess
+}
+
+// sessionFrom is a session whose project is looked for from dir ("": the
+// working directory): a Stop hook's, from the agent session's folder.
+func (a *App) sessionFrom(dir string) *session.Session {
+	return session.New(a.Sys, session.Options{
+		RootFlag: a.rootFlag, CheckRoot: a.checkHostRoot,
+		ProjectDir: a.projectFlag, NoProject: a.noProject, From: dir,
+		Warn:         func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", inert.Body(msg)) },
+		FetchSources: true,
+		Version:      a.Build.Version,
+	})
 }
 
 func (a *App) checkHostRoot(root core.ConfigRoot) error {

@@ -40,7 +40,7 @@ func (c *McpCmd) Run(ctx context.Context, a *App) error {
 	// session's life (nil where there is none: files are stamped instead).
 	watch := fsys.NewDirWatch(a.Sys.Fs)
 	defer watch.Close()
-	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version, Gates: a.gateRunner(), ProjectDir: a.projectFlag, NoProject: a.noProject, Watch: watch},
+	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version, ProjectDir: a.projectFlag, NoProject: a.noProject, Watch: watch},
 		mcpserver.Options{Version: a.Build.Version, Getwd: a.Sys.Getwd, Paths: a.Sys.Paths, Message: a.Sys.ErrorMessage})
 	// stdout is the protocol's: nothing else may be printed there.
 	err = srv.Run(ctx, &mcpserver.StdioTransport{In: a.Stdin, Out: a.Stdout})

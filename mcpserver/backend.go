@@ -74,7 +74,9 @@ type Local struct {
 	Sys     *core.System
 	Scope   core.Scope // resolved once, at start: flags and environment do not change
 	Version string
-	Gates   GateRunner // nil when this build cannot run gates
+	// Gates stands in for the session's gate run in tests of this skin
+	// alone; nil: the session runs them (RunGates), as every skin does.
+	Gates GateRunner
 	// ProjectDir is --project-dir (nil: not given); NoProject is --no-project.
 	// Without either, CHARTER_PROJECT_DIR, then discovery from the client's dir.
 	ProjectDir *string
@@ -199,13 +201,19 @@ func (l *Local) Trust(ctx context.Context, dir string) (session.TrustDoc, error)
 	return l.session(dir).TrustState(ctx)
 }
 
-// errNoGates is a build without a gate runner.
-var errNoGates = core.Errorf(core.CodeNotSupported, "this charter cannot run gates: it has no `charter gate run`; update charter")
-
 func (l *Local) RunGates(ctx context.Context, dir string, names []string, progress Progress) (gates.Report, error) {
-	if l.Gates == nil {
-		return gates.Report{}, errNoGates
+	if l.Gates != nil {
+		return l.fakeRun(ctx, dir, names, progress)
 	}
+	run, err := l.session(dir).RunGates(ctx, session.GateRequest{Gates: names, Progress: progress, Once: &l.gateRun})
+	if err != nil {
+		return gates.Report{}, err
+	}
+	return run.Report, nil
+}
+
+// fakeRun hands the run a test's GateRunner, after the same checks.
+func (l *Local) fakeRun(ctx context.Context, dir string, names []string, progress Progress) (gates.Report, error) {
 	names, err := gates.ParseList(names)
 	if err != nil {
 		return gates.Report{}, err
@@ -220,13 +228,9 @@ func (l *Local) RunGates(ctx context.Context, dir string, names []string, progre
 	if err != nil {
 		return gates.Report{}, err
 	}
-	// The project whose settings these are is where its gates run.
-	if dir, err = sess.GateDir(); err != nil {
-		return gates.Report{}, err
-	}
-	setup, err := gates.Load(l.Sys, snap, dir)
+	setup, err := sess.GateSetup()
 	if err != nil {
 		return gates.Report{}, err
 	}
-	return l.Gates(ctx, GateRequest{Settings: snap, Config: setup.Config, Dir: dir, Gates: names}, progress)
+	return l.Gates(ctx, GateRequest{Settings: snap, Config: setup.Config, Dir: setup.Config.Dir, Gates: names}, progress)
 }

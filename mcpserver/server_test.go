@@ -313,9 +313,6 @@ func TestToolErrors(t *testing.T) {
 			if body := toolErr(t, call(t, cs, "settings_get", map[string]any{"key": 3})); body["code"] != "usage" {
 				t.Errorf("key of the wrong type: %v", body)
 			}
-			if body := toolErr(t, call(t, cs, "gates_run", nil)); body["code"] != "not_supported" {
-				t.Errorf("gates without a runner: %v", body)
-			}
 
 			// A malformed settings file is reported by every reader, never hidden.
 			e.write(t, e.settingsFile(), "rules:\n  tier: [\n")

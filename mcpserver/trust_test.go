@@ -21,7 +21,7 @@ import (
 // others may write, or a named pipe in its place, trusts nothing and
 // blocks nothing.
 func TestGatesRunUntrustedProject(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, "PATH="+os.Getenv("PATH")) // touch runs with the System's environment
 	proj := filepath.Join(t.TempDir(), "proj")
 	marker := filepath.Join(t.TempDir(), "ran")
 	settingsFile := filepath.Join(proj, ".charter", "settings.yaml")

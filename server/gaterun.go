@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/session"
 )
 
 // runGates is POST /api/v1/gates/run: the gates of the served project, as
@@ -23,30 +24,14 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeOptional(r, &req); err != nil {
 		return err
 	}
-	names, err := gates.ParseList(req.Gates)
+	// The run may outlast the server's write timeout: a run has none (a
+	// client that goes away cancels it instead).
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Time{})
+	run, err := s.sess.RunGates(r.Context(), session.GateRequest{Gates: req.Gates, Once: &s.gateRun})
 	if err != nil {
 		return err
 	}
-	end, err := s.gateRun.Begin()
-	if err != nil {
-		return err
-	}
-	defer end()
-
-	setup, err := s.gateSetup()
-	if err != nil {
-		return err
-	}
-	cfg := setup.Config
-	// The run may outlast the server's write timeout: give it every gate's
-	// limit and a margin.
-	limit := cfg.Timeout
-	if limit <= 0 {
-		limit = gates.DefaultTimeout
-	}
-	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Duration(len(gates.Names()))*(limit+time.Minute) + time.Minute))
-	rep := gates.Run(r.Context(), cfg, names, nil)
-	writeRaw(w, http.StatusOK, append(rep.JSON(), '\n'))
+	writeRaw(w, http.StatusOK, append(run.Report.JSON(), '\n'))
 	return nil
 }
 
@@ -67,21 +52,7 @@ func (s *Server) getGates(w http.ResponseWriter, r *http.Request) error {
 
 // gateSetup is the served project's gate configuration, read now: a run
 // and the list of unconfigured gates both see the files as they are.
-func (s *Server) gateSetup() (gates.Setup, error) {
-	st, err := s.store()
-	if err != nil {
-		return gates.Setup{}, err
-	}
-	snap, err := st.Read()
-	if err != nil {
-		return gates.Setup{}, err
-	}
-	dir, err := s.sess.GateDir()
-	if err != nil {
-		return gates.Setup{}, err
-	}
-	return gates.Load(s.cfg.Sys, snap, dir)
-}
+func (s *Server) gateSetup() (gates.Setup, error) { return s.sess.GateSetup() }
 
 // decodeOptional is decode for a body that may be empty.
 func decodeOptional(r *http.Request, v any) error {

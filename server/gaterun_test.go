@@ -33,7 +33,7 @@ func setGates(t *testing.T, e *env, set map[string]any) {
 // POST /api/v1/gates/run runs the gates in the served directory and
 // answers with the document of `charter gate run --json`.
 func TestGatesRun(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, gatePath())
 	proj := filepath.Join(e.dir, "proj")
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		t.Fatal(err)
@@ -70,7 +70,7 @@ func TestGatesRun(t *testing.T) {
 // A second run while one is under way is 409 gate_running; the first one
 // is not disturbed.
 func TestGatesRunOneAtATime(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, gatePath())
 	proj := t.TempDir()
 	e.sys.Getwd = func() (string, error) { return proj, nil }
 	// The gate says it started, then waits until the test lets it go.
@@ -127,7 +127,7 @@ func readOut(t *testing.T, dir string) string {
 // the project's file runs, in the project's root, even when the server's
 // working directory lies elsewhere.
 func TestGatesRunProjectLayer(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, gatePath())
 	proj := filepath.Join(e.dir, "proj")
 	coretest.WriteFile(t, filepath.Join(proj, ".charter", "settings.yaml"),
 		"gates.tests.command: pwd > out; exit 7\ngates.lint.required: false\n")
@@ -158,7 +158,7 @@ func TestGatesRunProjectLayer(t *testing.T) {
 // gates run there. Before that, and with --no-project, they run in the
 // working directory, never in a project found again from it.
 func TestGatesRunServedProjectRoot(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, gatePath())
 	repo := filepath.Join(e.dir, "repo")
 	sub := filepath.Join(repo, "sub")
 	if err := os.MkdirAll(sub, 0o755); err != nil {
@@ -249,7 +249,7 @@ func trustProject(t *testing.T, e *env, dir string) {
 // The hub's trust refuses a hash that is not the current values': the
 // user trusts only what was shown. A changed command stops running.
 func TestGatesRunTrustChanged(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, gatePath())
 	proj := filepath.Join(e.dir, "proj")
 	marker := filepath.Join(e.dir, "ran")
 	coretest.WriteFile(t, filepath.Join(proj, ".charter", "settings.yaml"),
@@ -282,3 +282,8 @@ func TestGatesRunTrustChanged(t *testing.T) {
 		t.Error("the changed command ran")
 	}
 }
+
+// gatePath is the test's PATH for the System: a gate runs with the
+// System's environment alone, and its commands (touch, sleep) are found
+// on this one.
+func gatePath() string { return "PATH=" + os.Getenv("PATH") }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 )
@@ -130,6 +129,10 @@ type HookOptions struct {
 	Budget time.Duration
 	Now    func() time.Time                     // nil = time.Now
 	Run    func(context.Context, Config) Report // nil = Run with every gate
+	// Cwd is the directory the hook runs in (the caller's system's), for
+	// an event that names none: the agent starts its hooks in the
+	// session's directory.
+	Cwd string
 	// Kind is whose hook this is: its messages and output protocol.
 	Kind HookKind
 }
@@ -167,14 +170,14 @@ func RunHook(ctx context.Context, kind HookKind, stdin io.Reader, state StateSto
 				Decision: DecisionSkip, Error: why})
 			return HookResult{Decision: DecisionSkip}
 		}
-		if in.Cwd == "" {
-			// The agent starts its hooks in the session's directory.
-			in.Cwd, err = os.Getwd()
-		}
 	}
 	if err == nil {
 		var opt HookOptions
 		if opt, err = load(in); err == nil {
+			if in.Cwd == "" {
+				// The agent starts its hooks in the session's directory.
+				in.Cwd = opt.Cwd
+			}
 			opt.Kind = kind
 			return Hook(ctx, in, state, opt)
 		}

@@ -2,7 +2,6 @@ package gates
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,16 +57,17 @@ func TestHookNotGated(t *testing.T) {
 	}
 }
 
-// A payload without cwd is gated in the working directory.
+// A payload without cwd is gated in the directory the caller's system
+// says the hook runs in (HookOptions.Cwd), never this process's own.
 func TestHookNoCwd(t *testing.T) {
 	fs, _ := newState(t)
-	wd, _ := os.Getwd()
-	var got string
+	wd := t.TempDir()
+	var seen, ran string
 	RunHook(context.Background(), ClaudeStop, strings.NewReader(`{"session_id":"s","hook_event_name":"Stop"}`), fs, func(in StopInput) (HookOptions, error) {
-		got = in.Cwd
-		return HookOptions{Run: func(context.Context, Config) Report { return Report{OK: true} }}, nil
+		seen = in.Cwd
+		return HookOptions{Cwd: wd, Run: func(_ context.Context, c Config) Report { ran = c.Dir; return Report{OK: true} }}, nil
 	})
-	if got != wd {
-		t.Fatalf("cwd %q, want %q", got, wd)
+	if seen != "" || ran != wd {
+		t.Fatalf("load saw cwd %q, the gates ran in %q; want \"\" and %q", seen, ran, wd)
 	}
 }

@@ -87,7 +87,7 @@ type Config struct {
 	Coverage    CoverageGate
 	Timeout     time.Duration // one gate's limit; 0 = DefaultTimeout
 	Dir         string        // the project root, else the working directory; "" = this process's
-	Env         []string      // the gates' environment; nil = this process's
+	Env         []string      // the gates' environment (Load: the System's); nil = none
 	Fs          afero.Fs      // reads the coverage report; nil = the OS
 	KillGrace   time.Duration // SIGTERM → SIGKILL; 0 = DefaultKillGrace
 	// TrustCommand is what an untrusted gate's message tells to run.
@@ -291,13 +291,11 @@ func runCommand(ctx context.Context, cfg Config, name, command string, onLine fu
 		return finish(StatusFailed, fmt.Sprintf("start %s: %v", name, err))
 	}
 	cmd := shellCommand(command)
-	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = cfg.Dir, cfg.Env, w, w
+	// Never this process's own environment: the System's, as Load gave.
+	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = cfg.Dir, append([]string{}, cfg.Env...), w, w
 	mark, endReap := gateReaper() // reap_linux.go: what leaves the group is ended too
 	defer endReap()
 	if mark != "" {
-		if cmd.Env == nil {
-			cmd.Env = os.Environ()
-		}
 		cmd.Env = append(slices.Clip(cmd.Env), mark)
 	}
 	if err := cmd.Start(); err != nil {

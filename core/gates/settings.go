@@ -42,6 +42,9 @@ func Load(sys *core.System, snap *settings.Snapshot, dir string) (Setup, error) 
 	}
 	gs := ReadSettings(values)
 	cfg := gs.config(dir)
+	for _, k := range sys.VarNames() {
+		cfg.Env = append(cfg.Env, k+"="+sys.Getenv(k))
+	}
 	cfg.Tests.Untrusted = tr.pending(settings.KeyGatesTestsCommand)
 	cfg.Lint.Untrusted = tr.pending(settings.KeyGatesLintCommand)
 	cfg.Coverage.Untrusted = tr.pending(settings.KeyGatesCoverageCommand) || tr.pending(settings.KeyGatesCoverageReport)

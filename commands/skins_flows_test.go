@@ -40,7 +40,9 @@ func newSkins(t *testing.T, root string) *skins {
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan ExitCode, 1)
-	go func() { done <- app(strings.NewReader(""), io.Discard).run(ctx, []string{"serve", "--config-root", root}) }()
+	go func() {
+		done <- app(strings.NewReader(""), io.Discard).run(ctx, []string{"serve", "--config-root", root})
+	}()
 	t.Cleanup(func() { stop(); <-done })
 	var disc struct{ Port int }
 	for {

@@ -28,6 +28,7 @@ func TestBrowserContent(t *testing.T) {
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "rules", "go-style.md"), "---\ndescription: How Go is written here\nglobs: [\"**/*.go\"]\n---\n"+body)
 	coretest.WriteFile(t, filepath.Join(m.Dir, "rules", "mandated.md"), "---\ndescription: The law\n---\nObey.\n")
 	root := filepath.Join(m.Home, "root")
+	coretest.WriteFile(t, filepath.Join(root, "rules", "mine.md"), "---\ndescription: Mine\n---\nBe brief.\n")
 	sc, err := m.Sys.ResolveScope(&root)
 	if err != nil {
 		t.Fatal(err)
@@ -113,14 +114,17 @@ func TestBrowserContent(t *testing.T) {
 		t.Errorf("focus after closing the preview: %q", got)
 	}
 
-	// Toggle at the project layer, with the keyboard.
-	p.do(chromedp.Click(chromedp.ID("content-layer-project")))
-	if got := p.text("#content-layer-file"); got != "Toggles write "+project.SettingsPath() {
+	// A project rule's toggle writes the project's settings, which render
+	// the project's files (the default: by level), with the keyboard.
+	if got := p.text("#content-layer-file"); !strings.HasPrefix(got, "Project: toggles write "+project.SettingsPath()+"; This scope: ") {
 		t.Errorf("layer file %q", got)
 	}
 	toggle := "content-toggle-rule-go-style"
 	if got := p.text(`label[for="` + toggle + `"]`); got != "Disabled in project settings" {
 		t.Errorf("toggle label %q", got)
+	}
+	if got := p.text(row + " .content-toggle-files"); got != "(the project's agent files change on the next apply --project)" {
+		t.Errorf("toggle files %q", got)
 	}
 	p.do(chromedp.Focus(chromedp.ID(toggle)), chromedp.KeyEvent(" "))
 	p.wait("the toggle's save", `document.querySelector('`+row+`')?.dataset.state === 'disabled'`)
@@ -134,7 +138,7 @@ func TestBrowserContent(t *testing.T) {
 	if !js[bool](p, `document.getElementById('`+toggle+`').checked`) || p.text(row+" .content-agents") != "No agent gets it" {
 		t.Error("after the toggle the box is not checked or agents still get the rule")
 	}
-	if got := p.text("#content-status"); got != "go-style disabled in project settings. Apply to agents to update their files." {
+	if got := p.text("#content-status"); got != "go-style disabled in project settings: the project's agent files change on the next apply --project." {
 		t.Errorf("status %q", got)
 	}
 	p.shot("content-disabled", element(row))
@@ -159,4 +163,10 @@ func TestBrowserContent(t *testing.T) {
 	if data, _ := os.ReadFile(project.SettingsPath()); strings.Contains(string(data), "go-style") {
 		t.Errorf("project settings still name go-style:\n%s", data)
 	}
+
+	p.do(chromedp.Click(chromedp.ID("tab-settings")))
+	p.wait("the rule's file due again", file+` === 'missing'`)
+	p.clickProjectApply()
+	p.wait("the rule written again", file+` === 'written'`)
+	contentToggles(t, p, m, root, project.SettingsPath(), file)
 }

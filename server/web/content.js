@@ -1,9 +1,11 @@
 // The content tab: every rule, skill, command and subagent in effect here
 // (GET /content), with its origin, tier, state and the agents that get it;
 // a checkbox per rule and skill that adds or removes its name in
-// rules.disabled / skills.disabled of the layer the user picks (PATCH
-// /settings with that layer's ETag), and a read-only preview of the body,
-// shown as text, never as markup.
+// rules.disabled / skills.disabled of the layer that decides the item at
+// its level (PATCH /settings with that layer's ETag): a project item in the
+// project's committed settings, which render the project's files; one of
+// the user's in this scope's; the personal project-local file only when
+// the user picks it. A read-only preview shows the body as text.
 
 import { request, ApiError } from './api.js';
 import { $, el, pathCode } from './dom.js';
@@ -17,6 +19,20 @@ const LAYERS = {
   scope: ['This scope', 'your settings for this scope'],
   project: ['Project', 'shared with the team through git'],
   projectLocal: ['Project, only me', 'this checkout only, never committed'],
+};
+// PICKS are the choices of where toggles write: by each item's level (a
+// project item in the project's settings, a user item in this scope's), or
+// the personal project-local file for every item.
+const PICKS = {
+  level: ['Where each item is applied', 'a project item in the project\'s settings, one of yours in this scope\'s'],
+  projectLocal: ['Project, only me', 'this checkout only, never committed: no agent\'s files change'],
+};
+// FILES say which level's agent files a write to each layer changes
+// (project files render from the committed project settings only).
+const FILES = {
+  scope: 'your user-level agent files change on the next apply',
+  project: 'the project\'s agent files change on the next apply --project',
+  projectLocal: 'no agent\'s files change: only what charter shows and answers in this checkout',
 };
 // KEYS are the settings key and the layer's list of each kind a toggle edits.
 const KEYS = { rule: ['rules.disabled', 'rules', 'setsRules'], skill: ['skills.disabled', 'skills', 'setsSkills'] };
@@ -40,7 +56,7 @@ export class ContentPage {
     this.onFatal = onFatal;
     this.onChanged = onChanged;
     this.doc = { items: [], layers: [], policy: '' };
-    this.target = 'scope';
+    this.target = 'level';
     this.busy = false;
     $('preview-close').addEventListener('click', () => this.closePreview());
   }
@@ -49,7 +65,7 @@ export class ContentPage {
     try {
       const { data } = await request('GET', 'content');
       this.doc = data;
-      if (!this.layer(this.target)) this.target = 'scope';
+      if (this.target !== 'level' && !this.layer(this.target)) this.target = 'level';
       this.render();
     } catch (err) {
       this.failed(err, 'Could not read the content');
@@ -57,6 +73,13 @@ export class ContentPage {
   }
 
   layer(name) { return this.doc.layers.find((l) => l.layer === name); }
+
+  // layerFor is the layer a toggle of it writes: the one that decides it
+  // at its level, unless the personal file was picked.
+  layerFor(it) {
+    if (this.target === 'projectLocal') return 'projectLocal';
+    return it.level === 'project' && this.layer('project') ? 'project' : 'scope';
+  }
 
   failed(err, what) {
     if (!(err instanceof ApiError)) throw err;
@@ -88,20 +111,23 @@ export class ContentPage {
     $('content-list').replaceChildren(...sections);
   }
 
-  // renderLayers offers the layers a toggle can write.
+  // renderLayers offers where toggles write: by level, or the personal file.
   renderLayers() {
-    const choices = this.doc.layers.filter((l) => LAYERS[l.layer]);
+    const choices = Object.keys(PICKS).filter((k) => k === 'level' || this.layer(k));
     $('content-layers').hidden = choices.length < 2;
-    $('content-layer-options').replaceChildren(...choices.map((l) => {
-      const id = `content-layer-${l.layer}`;
-      const input = el('input', { type: 'radio', name: 'content-layer', value: l.layer, id });
-      input.checked = l.layer === this.target;
-      input.addEventListener('change', () => { this.target = l.layer; this.render(); });
+    $('content-layer-options').replaceChildren(...choices.map((k) => {
+      const id = `content-layer-${k}`;
+      const input = el('input', { type: 'radio', name: 'content-layer', value: k, id });
+      input.checked = k === this.target;
+      input.addEventListener('change', () => { this.target = k; this.render(); });
       return el('label', { class: 'layer-option', for: id }, input,
-        el('span', { class: 'layer-name', text: LAYERS[l.layer][0] }), el('span', { class: 'layer-hint', text: ` — ${LAYERS[l.layer][1]}` }));
+        el('span', { class: 'layer-name', text: PICKS[k][0] }), el('span', { class: 'layer-hint', text: ` — ${PICKS[k][1]}` }));
     }));
-    const l = this.layer(this.target);
-    $('content-layer-file').replaceChildren(l && l.exists ? 'Toggles write ' : 'Toggles create ', pathCode(l ? l.path : '', { id: 'content-layer-path' }));
+    const used = this.target === 'projectLocal' ? ['projectLocal'] : ['project', 'scope'].filter((n) => this.layer(n));
+    $('content-layer-file').replaceChildren(...used.flatMap((n, i) => {
+      const l = this.layer(n);
+      return [i ? '; ' : '', `${LAYERS[n][0]}: ${l.exists ? 'toggles write' : 'toggles create'} `, pathCode(l.path, { id: `content-layer-path-${n}` })];
+    }));
   }
 
   row(it) {
@@ -131,19 +157,24 @@ export class ContentPage {
     if (it.state === 'policy') {
       return el('span', { class: 'content-lock' }, 'Locked: required by ', pathCode(this.doc.policy || it.origin, { class: 'path content-policy' }));
     }
-    const l = this.layer(this.target);
+    const target = this.layerFor(it);
+    const l = this.layer(target);
     const [, list] = KEYS[it.kind];
     const id = `content-toggle-${it.kind}-${it.name}`;
-    const box = el('input', { type: 'checkbox', id, class: 'content-toggle', 'aria-describedby': nameId });
+    const filesId = `content-files-${it.kind}-${it.name}`;
+    const box = el('input', { type: 'checkbox', id, class: 'content-toggle', 'aria-describedby': `${nameId} ${filesId}` });
     box.checked = !!l && l[list].includes(it.name);
     box.disabled = !l || this.busy;
     box.addEventListener('change', () => this.write(it, box.checked));
-    return el('label', { class: 'content-toggle-label', for: id }, box, `Disabled in ${LAYERS[this.target][0].toLowerCase()} settings`);
+    return el('span', { class: 'content-toggle-wrap', 'data-layer': target },
+      el('label', { class: 'content-toggle-label', for: id }, box, `Disabled in ${LAYERS[target][0].toLowerCase()} settings`),
+      el('span', { class: 'muted content-toggle-files', id: filesId, text: ` (${FILES[target]})` }));
   }
 
   // write adds or removes the item's name in the chosen layer's list.
   async write(it, disable, confirm = false) {
-    const l = this.layer(this.target);
+    const target = this.layerFor(it);
+    const l = this.layer(target);
     const [key, list, sets] = KEYS[it.kind];
     const names = l[list].filter((n) => n !== it.name);
     if (disable) names.push(it.name);
@@ -152,17 +183,17 @@ export class ContentPage {
     let again = false;
     try {
       await request('PATCH', 'settings', {
-        body: { layer: this.target, set: { [key]: names }, confirmSharedWrite: confirm },
+        body: { layer: target, set: { [key]: names }, confirmSharedWrite: confirm },
         headers: { 'If-Match': l.etag },
       });
       this.busy = false;
       await this.load();
       const now = this.doc.items.find((x) => x.kind === it.kind && x.name === it.name);
-      const above = this.doc.layers.slice(this.doc.layers.indexOf(this.layer(this.target)) + 1)
-        .find((x) => x[sets]);
-      const said = `${it.name} ${disable ? 'disabled' : 'enabled'} in ${LAYERS[this.target][0].toLowerCase()} settings.`;
+      const above = this.doc.layers.slice(this.doc.layers.indexOf(this.layer(target)) + 1)
+        .find((x) => x[sets] && LAYERS[x.layer]);
+      const said = `${it.name} ${disable ? 'disabled' : 'enabled'} in ${LAYERS[target][0].toLowerCase()} settings: ${FILES[target]}.`;
       if (above) this.status(`${said} ${LAYERS[above.layer][0]} settings also set ${key} and win here: it is ${STATES[now.state].toLowerCase()}.`);
-      else this.status(`${said} Apply to agents to update their files.`, { ok: true });
+      else this.status(said, { ok: true });
       this.onChanged();
     } catch (err) {
       this.busy = false;

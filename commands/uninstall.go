@@ -111,6 +111,12 @@ func what(t apply.Target) string {
 	if t.Agent == apply.MCPTarget {
 		return "mcp"
 	}
+	if t.Agent == apply.GovRecordAgent {
+		return "record"
+	}
+	if t.Governs() {
+		return "entries"
+	}
 	return "block"
 }
 
@@ -182,6 +188,7 @@ func printUninstall(w io.Writer, doc uninstallDoc) {
 		return
 	}
 	label := map[string]string{"block": "charter's block", "hook": "charter's hook entries", "mcp": "charter's MCP entry",
+		"entries": "charter's permission and server entries", "record": "charter's record of those entries",
 		"file": "projected file", "original": "file as it was before charter import", "sources": "source folder"}
 	for _, c := range doc.Changes {
 		fmt.Fprintf(w, "%-14s  %-38s  %s\n", c.State, label[c.What], inert.Line(c.Path))

@@ -71,7 +71,12 @@ type Target struct {
 	// unplace: the target takes charter's block out of a file the
 	// placement no longer uses (placed.go), deleting a file left empty.
 	unplace bool
+	gov     bool // the file holds charter's permission or server entries
 }
+
+// Governs reports whether the target edits charter's permission and
+// server entries (SPEC §14) in its file.
+func (t Target) Governs() bool { return t.gov }
 
 // unchanged reports whether parts leave the file old as it is (a file that
 // does not exist stays so when parts is nil). It compares in place: the

@@ -240,8 +240,8 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 		if len(es) > 0 && slices.ContainsFunc(sel, func(a core.Agent) bool { return a.Name == es[0].Agent }) {
 			f := file(path, es[0].Agent, recordFormat(path, es))
 			for _, e := range es {
-				if e.Key != "file" && strings.HasSuffix(e.Key, "ervers") && f.serverKeys == nil {
-					f.serverKeys = strings.Split(e.Key, ".")
+				if k := serverKey(e.Key); k != nil && f.serverKeys == nil {
+					f.serverKeys = k
 				}
 			}
 		}
@@ -370,7 +370,7 @@ func addGovTargets(out []Target, files []*govFile, book *govBook) []Target {
 		}
 		if i := slices.IndexFunc(out, func(t Target) bool { return t.Path == path && t.block == nil }); i >= 0 {
 			prev := out[i].edit
-			out[i].unplace = true // a file charter's entries alone made goes with them
+			out[i].unplace, out[i].gov = true, true // a file charter's entries alone made goes with them
 			out[i].edit = func(old []byte) ([][]byte, error) {
 				parts, err := prev(old)
 				if err != nil {
@@ -381,7 +381,7 @@ func addGovTargets(out []Target, files []*govFile, book *govBook) []Target {
 			}
 			continue
 		}
-		out = append(out, Target{Agent: f.agent, Level: f.level, Path: path, kind: fsys.KindAgentJSON, unplace: true,
+		out = append(out, Target{Agent: f.agent, Level: f.level, Path: path, kind: fsys.KindAgentJSON, unplace: true, gov: true,
 			edit: func(old []byte) ([][]byte, error) {
 				data, err := gov(old)
 				return whole(data), err

@@ -85,7 +85,13 @@ func what(keys []string) string {
 // listStep keeps want in the string list at keys (added at its end, in
 // order) and takes out every entry of drop that is not wanted.
 func listStep(keys []string, want, drop []string) jsonStep {
+	removed := false // this edit took an entry out: a container it empties goes
 	return func(d *jsonedit.Doc, fail func(int, string, ...any) error) ([]byte, error) {
+		if removed {
+			if edit := pruneEmpty(d, keys); edit != nil {
+				return edit, nil
+			}
+		}
 		if len(want) == 0 && (len(drop) == 0 || d.Root.Lookup(keys...) == nil) {
 			return nil, nil // nothing to add: no object is made for it
 		}
@@ -107,6 +113,7 @@ func listStep(keys []string, want, drop []string) jsonStep {
 		for i, e := range m.Val.Elems {
 			_ = json.Unmarshal(d.Raw(e), &have[i]) // a non-string entry is the user's, kept
 			if slices.Contains(drop, have[i]) && !slices.Contains(want, have[i]) {
+				removed = true
 				return d.Remove(m.Val, i), nil
 			}
 		}
@@ -128,9 +135,18 @@ func membersStep(keys []string, want map[string]any, drop []string) jsonStep {
 		names = append(names, n)
 	}
 	slices.Sort(names)
+	removed := false
 	return func(d *jsonedit.Doc, fail func(int, string, ...any) error) ([]byte, error) {
+		if removed {
+			if edit := pruneEmpty(d, keys); edit != nil {
+				return edit, nil
+			}
+		}
 		if len(want) == 0 && len(drop) == 0 {
 			return nil, nil
+		}
+		if len(want) == 0 && d.Root.Lookup(keys...) == nil {
+			return nil, nil // nothing to take out, and no object is made for it
 		}
 		obj, edit, err := object(d, fail, keys)
 		if err != nil || edit != nil {
@@ -138,6 +154,7 @@ func membersStep(keys []string, want map[string]any, drop []string) jsonStep {
 		}
 		for _, n := range drop {
 			if m := obj.Member(n); m != nil && want[n] == nil {
+				removed = true
 				return d.Remove(obj, obj.MemberIndex(m)), nil
 			}
 		}
@@ -157,4 +174,25 @@ func membersStep(keys []string, want map[string]any, drop []string) jsonStep {
 		}
 		return nil, nil
 	}
+}
+
+// pruneEmpty takes out the deepest empty list or object on the way to
+// keys, once charter's last entry in it went: a container charter's
+// entries alone filled is not left behind empty.
+func pruneEmpty(d *jsonedit.Doc, keys []string) []byte {
+	for n := len(keys); n >= 1; n-- {
+		m := d.Root.Lookup(keys[:n]...)
+		if m == nil || (m.Val.Kind != '[' && m.Val.Kind != '{') {
+			continue
+		}
+		if len(m.Val.Elems) > 0 || len(m.Val.Members) > 0 {
+			return nil
+		}
+		parent := d.Root
+		if n > 1 {
+			parent = d.Root.Lookup(keys[:n-1]...).Val
+		}
+		return d.Remove(parent, parent.MemberIndex(m))
+	}
+	return nil
 }

@@ -21,6 +21,10 @@ func PlanUninstall(sys *core.System, proj *core.Project, record string, force bo
 	if err != nil {
 		return nil, err
 	}
+	targets, book, err := govRemoval(sys, proj, record, targets)
+	if err != nil {
+		return nil, err
+	}
 	req := projection.Request{RecordPath: record, Force: force, Table: sys.Agents()}
 	if proj != nil {
 		req.Root, req.RecordPath = proj.Dir, projectFile(sys, proj.Dir, ".charter/projection.lock")
@@ -31,7 +35,7 @@ func PlanUninstall(sys *core.System, proj *core.Project, record string, force bo
 	if err != nil {
 		return nil, err
 	}
-	return &Full{Targets: targets, Content: plan}, nil
+	return &Full{Targets: targets, Content: plan, book: book}, nil
 }
 
 // PlanRemoval plans taking out of the agents' files everything charter

@@ -38,7 +38,7 @@ func (a *App) newEditSession(target string, orig []byte) (*editSession, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create a temporary directory for the edit: %w", err)
 	}
-	if err := a.Sys.Fs.Chmod(dir, core.DirMode); err != nil {
+	if err := a.Sys.Fs.Chmod(dir, fsys.DirMode); err != nil {
 		a.Sys.Fs.RemoveAll(dir)
 		return nil, fmt.Errorf("create a temporary directory for the edit: %w", err)
 	}
@@ -62,7 +62,7 @@ const editorStopWait = 2 * time.Second
 func (s *editSession) loop(ctx context.Context, orig []byte) ([]byte, bool, error) {
 	shown := orig
 	for refused := 0; ; refused++ {
-		if err := afero.WriteFile(s.a.Sys.Fs, s.copy, shown, core.FileMode); err != nil {
+		if err := afero.WriteFile(s.a.Sys.Fs, s.copy, shown, fsys.FileMode); err != nil {
 			return nil, false, fmt.Errorf("write %s: %w", s.copy, err)
 		}
 		if err := s.run(ctx); err != nil {
@@ -72,7 +72,7 @@ func (s *editSession) loop(ctx context.Context, orig []byte) ([]byte, bool, erro
 		// device, a named pipe, a file of any size.
 		edited, err := s.a.Sys.ReadFile(s.copy, fsys.KindSettings)
 		if err != nil {
-			return nil, false, core.ReadError(s.copy, err)
+			return nil, false, fsys.ReadError(s.copy, err)
 		}
 		if bytes.Equal(edited, shown) {
 			return nil, false, nil // saved as shown, or not saved at all
@@ -85,7 +85,7 @@ func (s *editSession) loop(ctx context.Context, orig []byte) ([]byte, bool, erro
 		shown = append(header, body...)
 		if refused+1 >= maxRefusedSaves {
 			// The copy keeps the last attempt with its problems on top.
-			afero.WriteFile(s.a.Sys.Fs, s.copy, shown, core.FileMode)
+			afero.WriteFile(s.a.Sys.Fs, s.copy, shown, fsys.FileMode)
 			return nil, false, &gaveUpError{err: problem}
 		}
 	}

@@ -122,7 +122,7 @@ func (s *System) packageVersion(path string) (string, bool) {
 
 // realPath resolves symbolic links where the file system has them.
 func (s *System) realPath(p string) string {
-	if r, err := s.evalSymlinks(p); err == nil {
+	if r, err := s.RealPath(p); err == nil {
 		return r
 	}
 	return p

@@ -57,7 +57,7 @@ func (s *System) Dismissed(id string) (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, ReadError(path, err)
+		return false, fsys.ReadError(path, err)
 	}
 	ids, err := s.readDismissals(path, data)
 	return slices.Contains(ids, id), err
@@ -74,7 +74,7 @@ func (s *System) Dismiss(id string, confirmShared bool) ([]string, error) {
 		return nil, err
 	}
 	var ids []string
-	err = s.UpdateFileOpts(path, WriteOptions{ConfirmShared: confirmShared, Owned: true}, func(old []byte) ([]byte, error) {
+	err = s.UpdateFileOpts(path, fsys.WriteOptions{ConfirmShared: confirmShared, Owned: true}, func(old []byte) ([]byte, error) {
 		if ids, err = s.readDismissals(path, old); err != nil {
 			return nil, err
 		}
@@ -103,7 +103,7 @@ func (s *System) Undismiss(id string, confirmShared bool) ([]string, error) {
 		return nil, err
 	}
 	ids := []string{}
-	err = s.UpdateFileOpts(path, WriteOptions{ConfirmShared: confirmShared, Owned: true}, func(old []byte) ([]byte, error) {
+	err = s.UpdateFileOpts(path, fsys.WriteOptions{ConfirmShared: confirmShared, Owned: true}, func(old []byte) ([]byte, error) {
 		read, err := s.readDismissals(path, old)
 		if err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core/errcode"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // The codes of errcode, under the names the packages above core use. Each
@@ -238,6 +239,11 @@ func ShareOffHint() string {
 }
 
 func (e *SharedWriteError) Code() string { return CodeSharedWrite }
+
+// Shared is what the refused write would affect (fsys.SharedError).
+func (e *SharedWriteError) Shared() fsys.Shared {
+	return fsys.Shared{Path: e.SharedPath, Readers: e.Readers}
+}
 
 // SharedKind is "file" when the link (or source) is the target itself,
 // else "dir": one found above the target is a folder on its way.

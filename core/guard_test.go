@@ -111,7 +111,7 @@ func TestGuardHostRootThroughAlias(t *testing.T) {
 	hostRoot := filepath.Join(alias, ".agent-switch/claude/work/charter")
 	s := testSystem(afero.NewOsFs(), "/", "HOME="+home, ConfigHomeVar+"="+hostRoot)
 	target := filepath.Join(hostRoot, "settings.yaml")
-	own := WriteOptions{Owned: true}
+	own := fsys.WriteOptions{Owned: true}
 	err := s.UpdateFileOpts(target, own, func([]byte) ([]byte, error) { return []byte("rules: x\n"), nil })
 	var se *SharedWriteError
 	if !errors.As(err, &se) || se.SharedPath != target {
@@ -139,7 +139,7 @@ func TestGuardOutsideLinks(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(dot, "claude/CLAUDE.md"), []byte("# mine\n"), 0o644)
 	os.Symlink("../dotfiles/claude/CLAUDE.md", filepath.Join(home, ".claude/CLAUDE.md"))
-	err := s.UpdateFileOpts(filepath.Join(home, ".claude/CLAUDE.md"), WriteOptions{NewMode: 0o644}, func(old []byte) ([]byte, error) {
+	err := s.UpdateFileOpts(filepath.Join(home, ".claude/CLAUDE.md"), fsys.WriteOptions{NewMode: 0o644}, func(old []byte) ([]byte, error) {
 		return append(old, "block\n"...), nil
 	})
 	if err != nil {
@@ -156,7 +156,7 @@ func TestGuardOutsideLinks(t *testing.T) {
 	os.MkdirAll(filepath.Join(dot, "agentkit/charter"), 0o700)
 	os.Symlink("dotfiles/agentkit", filepath.Join(home, ".agentkit"))
 	settings := filepath.Join(home, ".agentkit/charter/settings.yaml")
-	if err := s.UpdateFileOpts(settings, WriteOptions{Owned: true}, func([]byte) ([]byte, error) { return []byte("a: 1\n"), nil }); err != nil {
+	if err := s.UpdateFileOpts(settings, fsys.WriteOptions{Owned: true}, func([]byte) ([]byte, error) { return []byte("a: 1\n"), nil }); err != nil {
 		t.Fatal(err)
 	}
 	assertLink(t, filepath.Join(home, ".agentkit"), "dotfiles/agentkit")
@@ -188,13 +188,13 @@ func TestOwnFilesNarrowedUserFilesKept(t *testing.T) {
 	if err := s.WriteAtomic(disc, []byte("{}\n")); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateFileOpts(settings, WriteOptions{Owned: true}, func([]byte) ([]byte, error) { return []byte("a: 1\n"), nil }); err != nil {
+	if err := s.UpdateFileOpts(settings, fsys.WriteOptions{Owned: true}, func([]byte) ([]byte, error) { return []byte("a: 1\n"), nil }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Dismiss(CompanionRecommendationID, false); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.UpdateFileOpts(claude, WriteOptions{NewMode: 0o644}, func([]byte) ([]byte, error) { return []byte("b\n"), nil }); err != nil {
+	if err := s.UpdateFileOpts(claude, fsys.WriteOptions{NewMode: 0o644}, func([]byte) ([]byte, error) { return []byte("b\n"), nil }); err != nil {
 		t.Fatal(err)
 	}
 	for p, want := range map[string]fs.FileMode{token: 0o600, disc: 0o600, settings: 0o600, dismissals: 0o600, claude: 0o644} {
@@ -204,7 +204,7 @@ func TestOwnFilesNarrowedUserFilesKept(t *testing.T) {
 	}
 	// A new user file gets NewMode (less the umask), its new directories 0755.
 	fresh := filepath.Join(home, "project/.charter/settings.yaml")
-	if err := s.UpdateFileOpts(fresh, WriteOptions{NewMode: 0o644}, func([]byte) ([]byte, error) { return []byte("c\n"), nil }); err != nil {
+	if err := s.UpdateFileOpts(fresh, fsys.WriteOptions{NewMode: 0o644}, func([]byte) ([]byte, error) { return []byte("c\n"), nil }); err != nil {
 		t.Fatal(err)
 	}
 	umask := currentUmask()
@@ -226,7 +226,7 @@ func TestReadOnlyAndStaleTemps(t *testing.T) {
 	os.WriteFile(path, []byte("rules:\n  tier: full\n"), 0o444)
 	os.Chmod(path, 0o444)
 	called := false
-	err := s.UpdateFileOpts(path, WriteOptions{Owned: true}, func(old []byte) ([]byte, error) {
+	err := s.UpdateFileOpts(path, fsys.WriteOptions{Owned: true}, func(old []byte) ([]byte, error) {
 		called = true
 		return append(old, "x: 1\n"...), nil
 	})
@@ -266,14 +266,14 @@ func TestReadOnlyAndStaleTemps(t *testing.T) {
 }
 
 // WriteAtomic holds no lock, so it removes only temporary files old enough
-// to be a killed writer's (StaleTempAge); a fresh one may be a live
+// to be a killed writer's (fsys.StaleTempAge); a fresh one may be a live
 // writer's and stays.
 func TestWriteAtomicRemovesOldTemps(t *testing.T) {
 	s, home := tempHome(t)
 	dir := filepath.Join(home, ".agentkit/charter")
 	os.MkdirAll(dir, 0o700)
 	path := filepath.Join(dir, "local-server.token")
-	old := time.Now().Add(-2 * StaleTempAge)
+	old := time.Now().Add(-2 * fsys.StaleTempAge)
 	for _, n := range []string{".charter-tmp-local-server.token-123", ".charter-tmp-local-server.token-0badc0de", ".charter-tmp-local-server.json-123", ".charter-tmp-local-server.token-11fe", ".local-server.token.tmp-123"} {
 		p := filepath.Join(dir, n)
 		os.WriteFile(p, []byte("half"), 0o600)

@@ -123,7 +123,7 @@ func (s *System) MoveProfileScope(from, to string) (ProfileScope, ProfileScope, 
 	if fi, err := s.Fs.Stat(src.Path); err != nil || !fi.IsDir() {
 		return src, dst, Errorf(CodeUsage, "charter holds no settings for %s (no %s): `charter profiles` lists the profiles with settings", src.Name(), src.Path)
 	}
-	if err := s.Fs.MkdirAll(s.Paths.Dir(dst.Path), DirMode); err != nil {
+	if err := s.Fs.MkdirAll(s.Paths.Dir(dst.Path), fsys.DirMode); err != nil {
 		return src, dst, err
 	}
 	err = s.Fs.Rename(src.Path, dst.Path)

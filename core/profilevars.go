@@ -36,7 +36,7 @@ func (s *System) ProfileVars() []ProfileVar {
 		case err != nil || herr != nil:
 		case active && !chosen && p == dir:
 			pv.Selected, chosen = true, true
-		case s.Paths.equalName(p, home):
+		case s.Paths.EqualName(p, home):
 			pv.Ignored = "it points at the agent-switch home itself, not into a profile"
 		default:
 			segs, inside := s.Paths.Within(home, p)

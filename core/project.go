@@ -1,6 +1,8 @@
 package core
 
 import (
+	"github.com/agentkit/charter/core/fsys"
+
 	"errors"
 	"fmt"
 	"io/fs"
@@ -32,7 +34,7 @@ type Project struct {
 	// Owner is the uid of another user who owns the project's .charter/,
 	// set only where the user accepted it (ForeignProject); nil otherwise.
 	Owner *int `json:"-"`
-	paths PathStyle
+	paths fsys.PathStyle
 }
 
 // SettingsPath is the shared project file, <dir>/.charter/settings.yaml.
@@ -131,7 +133,7 @@ func (s *System) findProject(flag *string, noProject bool, from string, use func
 	}
 	home, _ := s.Home() // unknown home: nothing to skip
 	for cur := wd; ; {
-		if home == "" || !s.Paths.equalName(cur, home) {
+		if home == "" || !s.Paths.EqualName(cur, home) {
 			fi, err := s.Fs.Stat(s.child(cur, ProjectDirName))
 			switch {
 			case err == nil && fi.IsDir():
@@ -156,7 +158,7 @@ func (s *System) findProject(flag *string, noProject bool, from string, use func
 			}
 		}
 		parent := s.Paths.Dir(cur)
-		if s.Paths.equalName(parent, cur) {
+		if s.Paths.EqualName(parent, cur) {
 			return nil, nil
 		}
 		cur = parent
@@ -191,7 +193,7 @@ func (s *System) ProjectRootForCreate(flag *string) (string, error) {
 	for cur := wd; ; {
 		_, err := s.Fs.Stat(s.child(cur, ".git")) // a directory, or a file in a worktree or submodule
 		switch {
-		case err == nil && home != "" && s.Paths.equalName(cur, home):
+		case err == nil && home != "" && s.Paths.EqualName(cur, home):
 			return "", Errorf(CodeUsage, "the nearest git repository is your home directory %s, which charter never treats as a project: give --project-dir DIR", cur)
 		case err == nil:
 			return cur, nil
@@ -199,7 +201,7 @@ func (s *System) ProjectRootForCreate(flag *string) (string, error) {
 			return "", fmt.Errorf("find repository root: %w (give --project-dir DIR)", err)
 		}
 		parent := s.Paths.Dir(cur)
-		if s.Paths.equalName(parent, cur) {
+		if s.Paths.EqualName(parent, cur) {
 			return "", Errorf(CodeUsage, "not inside a git repository: run inside one or give --project-dir DIR")
 		}
 		cur = parent

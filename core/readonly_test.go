@@ -29,11 +29,11 @@ func TestReadOnlySystemRefusesWrites(t *testing.T) {
 				t.Fatalf("read through the read-only system: %q, %v", got, err)
 			}
 			fresh := filepath.Join(m.Dir, "new", "file.yaml")
-			_, stageErr := ro.StageFile(fresh, core.WriteOptions{}, []byte("x"))
+			_, stageErr := ro.StageFile(fresh, fsys.WriteOptions{}, []byte("x"))
 			writes := map[string]error{
 				"UpdateFile":  ro.UpdateFile(existing, true, func([]byte) ([]byte, error) { return []byte("a: 2\n"), nil }),
 				"WriteAtomic": ro.WriteAtomic(fresh, []byte("x")),
-				"RemoveFile":  ro.RemoveFile(existing, core.WriteOptions{}),
+				"RemoveFile":  ro.RemoveFile(existing, fsys.WriteOptions{}),
 				"Dismiss":     func() error { _, err := ro.Dismiss("agent-switch", true); return err }(),
 				"RecordTrust": ro.RecordTrust(core.TrustEntry{Root: m.Dir, SHA256: "x"}, true),
 				"Fs.MkdirAll": ro.Fs.MkdirAll(fresh, 0o700),

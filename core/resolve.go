@@ -1,6 +1,8 @@
 package core
 
 import (
+	"github.com/agentkit/charter/core/fsys"
+
 	"fmt"
 	"slices"
 	"strings"
@@ -183,7 +185,7 @@ func (s *System) homeProfile() (homeProfileDir, bool) {
 		for range 3 {
 			companion = s.Paths.Dir(companion)
 		}
-		if !s.Paths.equalName(lastName(s.Paths, companion), CompanionHomeDir) {
+		if !s.Paths.EqualName(lastName(s.Paths, companion), CompanionHomeDir) {
 			return homeProfileDir{}, false
 		}
 	}
@@ -192,7 +194,7 @@ func (s *System) homeProfile() (homeProfileDir, bool) {
 		return homeProfileDir{}, false
 	}
 	hp := homeProfileDir{name: segs[1], home: home}
-	if s.Paths.equalName(lastName(s.Paths, companion), CompanionHomeDir) {
+	if s.Paths.EqualName(lastName(s.Paths, companion), CompanionHomeDir) {
 		hp.realHome = s.Paths.Dir(companion)
 		return hp, true
 	}
@@ -210,7 +212,7 @@ func (s *System) homeProfile() (homeProfileDir, bool) {
 }
 
 // lastName is the final element of a clean path.
-func lastName(ps PathStyle, p string) string {
+func lastName(ps fsys.PathStyle, p string) string {
 	d := ps.Dir(p)
 	return strings.TrimLeft(p[len(d):], `/\`)
 }

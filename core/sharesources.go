@@ -53,7 +53,7 @@ func (s *System) CompanionProfiles(provider string) ([]string, error) {
 // manifest names its links, and each link that still is one is followed to
 // the place it ends at. A manifest that cannot be read shares nothing.
 func (s *System) shareSources() []shareSource {
-	if !s.onOS() {
+	if !fsys.IsOS(s.Fs) {
 		return nil
 	}
 	home, err := s.CompanionHome()

@@ -31,7 +31,7 @@ func present(p string) bool {
 	return err == nil
 }
 
-// Under the lock of the file (WriteOptions.Locked) a temporary file of its
+// Under the lock of the file (fsys.WriteOptions.Locked) a temporary file of its
 // name is a killed writer's however young: the write removes it. Another
 // name's and a user's look-alike stay.
 func TestWriteAtomicLockedRemovesFreshTemps(t *testing.T) {
@@ -41,7 +41,7 @@ func TestWriteAtomicLockedRemovesFreshTemps(t *testing.T) {
 	path := filepath.Join(dir, "projection.lock")
 	own, other, users := plantTemps(t, dir, "projection.lock")
 	err := s.WithLock(path, func() error {
-		return s.WriteAtomicOpts(path, WriteOptions{ConfirmShared: true, Locked: true}, []byte("{}\n"))
+		return s.WriteAtomicOpts(path, fsys.WriteOptions{ConfirmShared: true, Locked: true}, []byte("{}\n"))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestWriteAtomicLockedRemovesFreshTemps(t *testing.T) {
 	}
 	// Without Locked a fresh one may be a live writer's: it stays.
 	own, _, _ = plantTemps(t, dir, "projection.lock")
-	if err := s.WriteAtomicOpts(path, WriteOptions{ConfirmShared: true}, []byte("{}\n")); err != nil {
+	if err := s.WriteAtomicOpts(path, fsys.WriteOptions{ConfirmShared: true}, []byte("{}\n")); err != nil {
 		t.Fatal(err)
 	}
 	if !present(own) {
@@ -68,7 +68,7 @@ func TestRemoveStaleTemps(t *testing.T) {
 	path := filepath.Join(dir, "projection.lock")
 	os.WriteFile(path, []byte("{}\n"), 0o644)
 	own, other, users := plantTemps(t, dir, "projection.lock")
-	s.RemoveStaleTemps(path, WriteOptions{Within: filepath.Join(home, "proj")})
+	s.RemoveStaleTemps(path, fsys.WriteOptions{Within: filepath.Join(home, "proj")})
 	if present(own) || !present(other) || !present(users) {
 		t.Fatalf("own temp left %v, other's kept %v, user's kept %v", present(own), present(other), present(users))
 	}

@@ -11,7 +11,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/afero"
@@ -22,19 +21,15 @@ import (
 
 // System is everything core learns from the machine.
 type System struct {
-	Fs      afero.Fs
-	Vars    *env.Env
-	Now     func() time.Time
-	Getwd   func() (string, error)
-	Paths   PathStyle
-	names   []string    // variable names, for rules that scan them
-	locks   *lockTable  // in-process locks for file systems without flock
-	fsLocks *fsys.Locks // lock files and in-process mutexes on the real file system
+	// Files is the file system (Fs, Paths, Now) behind the guarded reads
+	// and writes; its guard asks this System about the companion tree.
+	*fsys.Files
+	Vars  *env.Env
+	Getwd func() (string, error)
+	names []string // variable names, for rules that scan them
 	// rootFlag is this run's --config-root (SetConfigRoot): lock files
 	// live under the root it resolves to.
 	rootFlag *string
-
-	beforeRename func(tmp string) // lets tests interrupt a write
 	// serves is the agent a command serves alone (ServeAgent): its own
 	// variable chooses the profile first.
 	serves string
@@ -71,18 +66,14 @@ func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func()
 	}
 	sort.Strings(names)
 	s := &System{
-		Fs: fs,
 		Vars: env.New(func(k string) (string, bool) {
 			v, ok := vars[k]
 			return v, ok
 		}),
-		Now:     now,
-		Getwd:   getwd,
-		Paths:   PathStyle{Windows: runtime.GOOS == "windows"},
-		names:   names,
-		locks:   &lockTable{m: map[string]*sync.Mutex{}},
-		fsLocks: fsys.NewLocks(),
+		Getwd: getwd,
+		names: names,
 	}
+	s.Files = fsys.NewFiles(fs, fsys.PathStyle{Windows: runtime.GOOS == "windows"}, now, guard{s})
 	s.UserHome = userHome
 	return s
 }

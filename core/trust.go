@@ -92,7 +92,7 @@ func (s *System) readTrust() (es []TrustEntry, bad *TrustFileError, err error) {
 		return nil, nil, err
 	}
 	f, err := s.OpenFile(path, fsys.KindState)
-	if IsAbsent(err) {
+	if fsys.IsAbsent(err) {
 		return []TrustEntry{}, s.danglingTrust(path), nil
 	}
 	if err != nil {
@@ -135,7 +135,7 @@ func (s *System) TrustEntryFor(root string) (*TrustEntry, error) {
 		return nil, err
 	}
 	for _, e := range es {
-		if s.Paths.equalName(e.Root, root) {
+		if s.Paths.EqualName(e.Root, root) {
 			return &e, nil
 		}
 	}
@@ -146,7 +146,7 @@ func (s *System) TrustEntryFor(root string) (*TrustEntry, error) {
 // file's lock (0600, atomic; a malformed file is left as it is).
 func (s *System) RecordTrust(e TrustEntry, confirmShared bool) error {
 	return s.updateTrust(confirmShared, func(es []TrustEntry) ([]TrustEntry, bool) {
-		es = slices.DeleteFunc(es, func(o TrustEntry) bool { return s.Paths.equalName(o.Root, e.Root) })
+		es = slices.DeleteFunc(es, func(o TrustEntry) bool { return s.Paths.EqualName(o.Root, e.Root) })
 		return append(es, e), true
 	})
 }
@@ -156,7 +156,7 @@ func (s *System) RevokeTrust(root string, confirmShared bool) (bool, error) {
 	found := false
 	err := s.updateTrust(confirmShared, func(es []TrustEntry) ([]TrustEntry, bool) {
 		n := len(es)
-		es = slices.DeleteFunc(es, func(o TrustEntry) bool { return s.Paths.equalName(o.Root, root) })
+		es = slices.DeleteFunc(es, func(o TrustEntry) bool { return s.Paths.EqualName(o.Root, root) })
 		found = len(es) < n
 		return es, found
 	})
@@ -168,7 +168,7 @@ func (s *System) updateTrust(confirmShared bool, change func([]TrustEntry) ([]Tr
 	if err != nil {
 		return err
 	}
-	o := WriteOptions{ConfirmShared: confirmShared, Owned: true, Kind: fsys.KindState}
+	o := fsys.WriteOptions{ConfirmShared: confirmShared, Owned: true, Kind: fsys.KindState}
 	return s.UpdateFileStream(path, o, func(f afero.File) (func(io.Writer) error, error) {
 		var old []byte
 		if f != nil {

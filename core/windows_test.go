@@ -1,21 +1,23 @@
 package core
 
 import (
+	"github.com/agentkit/charter/core/fsys"
+
 	"testing"
 
 	"github.com/spf13/afero"
 )
 
-// Windows rules run on every platform through an injected PathStyle.
+// Windows rules run on every platform through an injected fsys.PathStyle.
 
 func windowsSystem(fs afero.Fs, environ ...string) *System {
 	s := testSystem(fs, `C:\work`, environ...)
-	s.Paths = PathStyle{Windows: true}
+	s.Paths = fsys.PathStyle{Windows: true}
 	return s
 }
 
 func TestWindowsPathStyle(t *testing.T) {
-	w := PathStyle{Windows: true}
+	w := fsys.PathStyle{Windows: true}
 	for _, c := range []struct{ in, clean string }{
 		{`C:\Users\me\`, `C:\Users\me`},
 		{`C:/Users/me/./x/../y`, `C:\Users\me\y`},

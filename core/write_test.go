@@ -1,6 +1,8 @@
 package core
 
 import (
+	"github.com/agentkit/charter/core/fsys"
+
 	"bytes"
 	"errors"
 	"os"
@@ -119,7 +121,7 @@ func TestCrashBeforeRename(t *testing.T) {
 	}
 	type crash struct{}
 	var tmp string
-	s.beforeRename = func(p string) { tmp = p; panic(crash{}) }
+	s.BeforeRename = func(p string) { tmp = p; panic(crash{}) }
 	func() {
 		defer func() {
 			if _, ok := recover().(crash); !ok {
@@ -128,7 +130,7 @@ func TestCrashBeforeRename(t *testing.T) {
 		}()
 		write(s, path, "new: 2\n", false)
 	}()
-	s.beforeRename = nil
+	s.BeforeRename = nil
 	if got, _ := os.ReadFile(path); string(got) != "old: 1\n" {
 		t.Fatalf("old file damaged: %q", got)
 	}
@@ -150,7 +152,7 @@ func TestWriteModes(t *testing.T) {
 	if err := write(s, path, "x", false); err != nil {
 		t.Fatal(err)
 	}
-	for p, want := range map[string]os.FileMode{path: FileMode, filepath.Dir(path): DirMode, filepath.Join(home, ".agentkit"): DirMode} {
+	for p, want := range map[string]os.FileMode{path: fsys.FileMode, filepath.Dir(path): fsys.DirMode, filepath.Join(home, ".agentkit"): fsys.DirMode} {
 		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
 			t.Errorf("%s: %v, %v", p, fi.Mode().Perm(), err)
 		}

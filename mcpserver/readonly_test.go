@@ -8,7 +8,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 )
@@ -59,7 +58,7 @@ func TestToolsRunOnAReadOnlySystem(t *testing.T) {
 			t.Errorf("%s on a read-only system: %v", uri, err)
 		}
 	}
-	if _, err := e.sys.Fs.Stat(filepath.Join(e.home, ".agentkit", "charter", "locks")); !core.IsAbsent(err) {
+	if _, err := e.sys.Fs.Stat(filepath.Join(e.home, ".agentkit", "charter", "locks")); !fsys.IsAbsent(err) {
 		t.Errorf("the MCP server made lock files (%v)", err)
 	}
 }

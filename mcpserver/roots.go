@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // RootsTimeout bounds the wait for a client's answer to roots/list. A
@@ -161,7 +161,7 @@ func (s *Server) firstRoot(res *mcp.ListRootsResult) (string, bool) {
 }
 
 // fileURIPath is the path a file:// URI names (RFC 8089), in style ps.
-func fileURIPath(uri string, ps core.PathStyle) (string, bool) {
+func fileURIPath(uri string, ps fsys.PathStyle) (string, bool) {
 	u, err := url.Parse(uri)
 	if err != nil || !strings.EqualFold(u.Scheme, "file") || u.Opaque != "" {
 		return "", false

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/session"
 )
@@ -41,7 +42,7 @@ type Options struct {
 	// Getwd gives the directory to work in when the client announces no roots.
 	Getwd func() (string, error)
 	// Paths turns a file:// root into a path of this system.
-	Paths core.PathStyle
+	Paths fsys.PathStyle
 	// Message says an error in words for people, as the CLI does
 	// (core.System.ErrorMessage), so that both skins say the same. Required.
 	Message func(error) string

@@ -18,6 +18,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -392,10 +393,10 @@ func TestRoots(t *testing.T) {
 }
 
 func TestFileURIPath(t *testing.T) {
-	unix, win := core.PathStyle{}, core.PathStyle{Windows: true}
+	unix, win := fsys.PathStyle{}, fsys.PathStyle{Windows: true}
 	for _, tc := range []struct {
 		uri  string
-		ps   core.PathStyle
+		ps   fsys.PathStyle
 		want string
 		ok   bool
 	}{

@@ -356,7 +356,7 @@ func (t Target) stream(sys *core.System) (missing, current bool, err error) {
 		return true, unchanged(nil, parts), err
 	}
 	if err != nil {
-		return false, false, core.ReadError(t.Path, err)
+		return false, false, fsys.ReadError(t.Path, err)
 	}
 	defer f.Close()
 	current, err = holdsBlock(t.Path, f, t.block)

@@ -27,8 +27,8 @@ func instructionFiles(sys *core.System) []string {
 }
 
 // writeOptions are the options every read check and write of t uses.
-func (t *Target) writeOptions(confirm bool) core.WriteOptions {
-	return core.WriteOptions{ConfirmShared: confirm, NewMode: 0o644, Kind: t.kind, Within: t.within,
+func (t *Target) writeOptions(confirm bool) fsys.WriteOptions {
+	return fsys.WriteOptions{ConfirmShared: confirm, NewMode: 0o644, Kind: t.kind, Within: t.within,
 		Whole: t.within != "" && t.linkTo == nil, LinkTo: t.linkTo}
 }
 

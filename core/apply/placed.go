@@ -250,7 +250,7 @@ func withoutBlock(p string, old []byte, owned bool) ([][]byte, error) {
 
 // dropEmptied deletes the file an unplace target emptied: it held nothing
 // but charter's block.
-func dropEmptied(sys *core.System, t Target, opts core.WriteOptions) error {
+func dropEmptied(sys *core.System, t Target, opts fsys.WriteOptions) error {
 	if err := sys.RemoveFile(t.Path, opts); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

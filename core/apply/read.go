@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // open opens the target's file for reading: only a regular file, held to
@@ -27,7 +28,7 @@ func (t Target) sameContent(sys *core.System, want []byte) (bool, error) {
 		return false, nil
 	}
 	if err != nil {
-		return false, core.ReadError(t.Path, err)
+		return false, fsys.ReadError(t.Path, err)
 	}
 	defer f.Close()
 	buf := make([]byte, 64<<10)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // An instruction file changes only inside its block (or where the block is
@@ -37,7 +38,7 @@ func (t *Target) planWindow(sys *core.System) (ok bool, err error) {
 		return true, nil
 	}
 	if err != nil {
-		return false, core.ReadError(t.Path, err)
+		return false, fsys.ReadError(t.Path, err)
 	}
 	defer f.Close()
 	sc, err := scanBlock(t.Path, f, t.block)

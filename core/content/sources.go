@@ -109,7 +109,7 @@ type loader struct {
 	slots    []slot
 	problems []Problem
 	items    []*Item
-	readers  map[string]*core.Reader // by project root: each folder walked once
+	readers  map[string]*fsys.Reader // by project root: each folder walked once
 	names    bool                    // a skill's other files are listed, not read
 	total    tally                   // every job's files, for the library's caps
 }
@@ -133,11 +133,11 @@ type job struct {
 	problems []Problem
 }
 
-func (l *loader) reader(root string) *core.Reader {
+func (l *loader) reader(root string) *fsys.Reader {
 	r := l.readers[root]
 	if r == nil {
 		if l.readers == nil {
-			l.readers = map[string]*core.Reader{}
+			l.readers = map[string]*fsys.Reader{}
 		}
 		r = l.sys.Reader(root)
 		l.readers[root] = r
@@ -187,7 +187,7 @@ func (l *loader) readAll(root string, paths []string) ([][]byte, error) {
 	err := fsys.Parallel(len(paths), func(i int) error {
 		data, err := l.sys.ReadFile(paths[i], fsys.KindContent)
 		if err != nil {
-			return core.ReadError(paths[i], err)
+			return fsys.ReadError(paths[i], err)
 		}
 		datas[i] = data
 		return nil

@@ -70,7 +70,7 @@ func Read(sys *core.System, sc core.Scope) (Info, error) {
 func ReadAt(sys *core.System, path string) (Info, error) {
 	data, err := sys.ReadFile(path, fsys.KindState)
 	if err != nil {
-		return Info{}, core.ReadError(path, err)
+		return Info{}, fsys.ReadError(path, err)
 	}
 	var d Info
 	if err := json.Unmarshal(data, &d); err != nil {

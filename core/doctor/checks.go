@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -304,7 +305,7 @@ func sharedLinks(r *run) []Check {
 	const name, label = "shared-links", "Shared links"
 	type target struct {
 		what, path string
-		sh         core.Shared
+		sh         fsys.Shared
 	}
 	var targets []target
 	var errs []string

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 func newState(t *testing.T) (*FileState, string) {
@@ -261,7 +261,7 @@ func TestFileStateLogRotates(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(old), `{"time":`) || len(old) > MaxLogBytes {
 		t.Fatalf("rotated log: %d bytes, %v", len(old), err)
 	}
-	if fi, _ := os.Stat(log); fi.Mode().Perm() != core.FileMode {
+	if fi, _ := os.Stat(log); fi.Mode().Perm() != fsys.FileMode {
 		t.Fatalf("log mode %v", fi.Mode())
 	}
 }
@@ -288,7 +288,7 @@ func TestFileStateLogMode(t *testing.T) {
 		}
 		return fi.Mode().Perm()
 	}
-	if m := mode(log); m != core.FileMode {
+	if m := mode(log); m != fsys.FileMode {
 		t.Fatalf("log mode %v after an append", m)
 	}
 	os.Truncate(log, MaxLogBytes)
@@ -297,7 +297,7 @@ func TestFileStateLogMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{log, log + ".1"} {
-		if m := mode(p); m != core.FileMode {
+		if m := mode(p); m != fsys.FileMode {
 			t.Fatalf("%s mode %v after a rotation", p, m)
 		}
 	}

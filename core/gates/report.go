@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 )
 
@@ -19,9 +18,9 @@ import (
 func openReport(cfg Config, path string) (afero.File, error) {
 	switch {
 	case cfg.Fs != nil:
-		return core.OpenFileFs(cfg.Fs, path, fsys.KindCoverage)
+		return fsys.OpenFileFs(cfg.Fs, path, fsys.KindCoverage)
 	case cfg.Dir == "":
-		return core.OpenFileFs(afero.NewOsFs(), path, fsys.KindCoverage)
+		return fsys.OpenFileFs(afero.NewOsFs(), path, fsys.KindCoverage)
 	}
 	t, err := fsys.Walk(path, fsys.Options{Boundary: cfg.Dir, Confirmed: true})
 	if err != nil {
@@ -35,5 +34,5 @@ func openReport(cfg Config, path string) (afero.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return core.Capped(f, path, fsys.KindCoverage), nil
+	return fsys.Capped(f, path, fsys.KindCoverage), nil
 }

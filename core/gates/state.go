@@ -97,7 +97,7 @@ func (s *FileState) Load(session string) (SessionState, error) {
 		return SessionState{Session: session}, nil
 	}
 	if err != nil {
-		return SessionState{Session: session}, core.ReadError(path, err)
+		return SessionState{Session: session}, fsys.ReadError(path, err)
 	}
 	var st SessionState
 	if err := json.Unmarshal(b, &st); err != nil || st.Session != session {
@@ -127,7 +127,7 @@ func (s *FileState) LockSession(session string, fn func() error) error {
 
 // prune removes the state of sessions not seen for SessionTTL, and the
 // temporary files of writers killed before their rename (a hook ended by
-// SIGKILL) once they are core.StaleTempAge old: the folder holds every
+// SIGKILL) once they are fsys.StaleTempAge old: the folder holds every
 // session's file, and a lock held here (LockSession) is one session's, so
 // a younger one may be another session's live hook. It is best effort: a
 // file it cannot remove is tried again next time.
@@ -138,7 +138,7 @@ func (s *FileState) prune(keep string) {
 		return
 	}
 	cutoff := s.sys.Now().Add(-SessionTTL)
-	staleTemp := s.sys.Now().Add(-core.StaleTempAge)
+	staleTemp := s.sys.Now().Add(-fsys.StaleTempAge)
 	for _, e := range entries {
 		p := s.sys.Paths.Join(dir, e.Name())
 		switch {
@@ -156,7 +156,7 @@ func (s *FileState) Append(e LogEntry) error {
 		return err
 	}
 	line = append(line, '\n')
-	if err := s.sys.Fs.MkdirAll(s.dir, core.DirMode); err != nil {
+	if err := s.sys.Fs.MkdirAll(s.dir, fsys.DirMode); err != nil {
 		return fmt.Errorf("create %s: %w", s.dir, err)
 	}
 	path := s.LogPath()
@@ -164,9 +164,9 @@ func (s *FileState) Append(e LogEntry) error {
 		if err := s.sys.Fs.Rename(path, path+".1"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("rotate %s: %w", path, err)
 		}
-		s.sys.Fs.Chmod(path+".1", core.FileMode) // best effort: it is no longer written
+		s.sys.Fs.Chmod(path+".1", fsys.FileMode) // best effort: it is no longer written
 	}
-	f, err := s.sys.Fs.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, core.FileMode)
+	f, err := s.sys.Fs.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fsys.FileMode)
 	if err != nil {
 		return fmt.Errorf("append to %s: %w", path, err)
 	}
@@ -184,20 +184,20 @@ func (s *FileState) Append(e LogEntry) error {
 	return f.Close()
 }
 
-// ownMode narrows an open file of charter's own to core.FileMode, by its
+// ownMode narrows an open file of charter's own to fsys.FileMode, by its
 // handle where the file system has one (the name may lead elsewhere by now).
 func ownMode(afs afero.Fs, f afero.File, path string) error {
 	fi, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	if fi.Mode().Perm() == core.FileMode {
+	if fi.Mode().Perm() == fsys.FileMode {
 		return nil
 	}
 	if c, ok := f.(interface{ Chmod(fs.FileMode) error }); ok {
-		return c.Chmod(core.FileMode)
+		return c.Chmod(fsys.FileMode)
 	}
-	return afs.Chmod(path, core.FileMode)
+	return afs.Chmod(path, fsys.FileMode)
 }
 
 // jsonTemp reports whether name is charter's temporary file of a state

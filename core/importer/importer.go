@@ -151,7 +151,7 @@ func (s *scanner) read(path string) ([]byte, error) {
 	}
 	data, err := s.sys.ReadFile(path, fsys.KindContent)
 	if err != nil {
-		return nil, core.ReadError(path, err)
+		return nil, fsys.ReadError(path, err)
 	}
 	return data, nil
 }

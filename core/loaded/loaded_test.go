@@ -168,7 +168,7 @@ func TestRecordsAreBounded(t *testing.T) {
 	for _, p := range []string{stale, fresh, users, own} {
 		coretest.WriteFile(t, p, "{")
 	}
-	old := time.Now().Add(-2 * core.StaleTempAge)
+	old := time.Now().Add(-2 * fsys.StaleTempAge)
 	os.Chtimes(stale, old, old)
 	os.Chtimes(users, old, old)
 	for i := range MaxSessions + 5 {

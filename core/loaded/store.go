@@ -66,7 +66,7 @@ func load(sys *core.System, path string) (Session, bool, error) {
 		return Session{}, false, nil
 	}
 	if err != nil {
-		return Session{}, false, core.ReadError(path, err)
+		return Session{}, false, fsys.ReadError(path, err)
 	}
 	var s Session
 	if err := json.Unmarshal(b, &s); err != nil || s.Session == "" {
@@ -108,7 +108,7 @@ func add(sys *core.System, dir string, in Input, agent string, f *File) error {
 		}
 		// Locked: every write of this file holds its lock, so a temporary
 		// file of its name is a killed hook's, however young.
-		if err := sys.WriteAtomicOpts(path, core.WriteOptions{ConfirmShared: true, Owned: true, Locked: true}, append(b, '\n')); err != nil {
+		if err := sys.WriteAtomicOpts(path, fsys.WriteOptions{ConfirmShared: true, Owned: true, Locked: true}, append(b, '\n')); err != nil {
 			return err
 		}
 		prune(sys, dir, path)
@@ -118,7 +118,7 @@ func add(sys *core.System, dir string, in Input, agent string, f *File) error {
 
 // prune keeps the MaxSessions newest records (keep always among them) and
 // removes the temporary files of writers killed before their rename once
-// they are core.StaleTempAge old: the lock held here is keep's alone, so a
+// they are fsys.StaleTempAge old: the lock held here is keep's alone, so a
 // younger one may be another session's live hook. Best effort: what it
 // cannot remove is tried again next time.
 func prune(sys *core.System, dir, keep string) {
@@ -126,7 +126,7 @@ func prune(sys *core.System, dir, keep string) {
 	if err != nil {
 		return
 	}
-	staleTemp := sys.Now().Add(-core.StaleTempAge)
+	staleTemp := sys.Now().Add(-fsys.StaleTempAge)
 	var records []fs.FileInfo
 	for _, e := range entries {
 		switch {

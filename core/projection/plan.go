@@ -307,7 +307,7 @@ func (p *Plan) Outdated() int {
 // sharedCache asks the guard once per directory.
 type sharedCache struct {
 	sys  *core.System
-	rd   *core.Reader // its held directories: no walk from "/" per folder
+	rd   *fsys.Reader // its held directories: no walk from "/" per folder
 	dirs map[string]string
 }
 

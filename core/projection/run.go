@@ -61,7 +61,7 @@ func (p *Plan) Run(ctx context.Context, sys *core.System, confirm bool) error {
 	}
 	if !p.Changes() {
 		// A killed run's temporary record goes even when nothing changes.
-		sys.RemoveStaleTemps(p.req.RecordPath, core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root})
+		sys.RemoveStaleTemps(p.req.RecordPath, fsys.WriteOptions{ConfirmShared: confirm, Within: p.req.Root})
 		p.saveStat(sys, false)
 		return nil
 	}
@@ -78,7 +78,7 @@ func (p *Plan) Run(ctx context.Context, sys *core.System, confirm bool) error {
 		// Locked: this run holds the record's lock, which every writer of
 		// the record holds, so a temporary record a killed run left is
 		// stale however young (else `git add .charter` commits it).
-		o := core.WriteOptions{ConfirmShared: confirm, Owned: p.req.Root == "", NewMode: 0o644, Within: p.req.Root, Locked: true, Whole: true}
+		o := fsys.WriteOptions{ConfirmShared: confirm, Owned: p.req.Root == "", NewMode: 0o644, Within: p.req.Root, Locked: true, Whole: true}
 		if err := sys.WriteAtomicOpts(p.req.RecordPath, o, p.record.Encode()); err != nil {
 			return err
 		}
@@ -100,14 +100,14 @@ func (p *Plan) Run(ctx context.Context, sys *core.System, confirm bool) error {
 }
 
 func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool) error {
-	stager, err := sys.Stager(core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root, Whole: true})
+	stager, err := sys.Stager(fsys.WriteOptions{ConfirmShared: confirm, Within: p.req.Root, Whole: true})
 	if err != nil {
 		return err
 	}
 	defer stager.Close() // after every target below is closed
-	files := make([]core.File, len(p.writes))
+	files := make([]fsys.File, len(p.writes))
 	for i, f := range p.writes {
-		files[i] = core.File{Path: f.Path, Mode: f.Mode, Data: f.Data}
+		files[i] = fsys.File{Path: f.Path, Mode: f.Mode, Data: f.Data}
 	}
 	staged, err := stager.StageAll(files)
 	if err != nil {
@@ -176,7 +176,7 @@ func closeAll(ts []*fsys.Target) {
 // prune deletes the recorded files of items no longer active, then a
 // skill's folders once empty: never a folder that holds anything else.
 func (p *Plan) prune(sys *core.System, confirm bool) error {
-	o := core.WriteOptions{ConfirmShared: confirm, Within: p.req.Root, Whole: true}
+	o := fsys.WriteOptions{ConfirmShared: confirm, Within: p.req.Root, Whole: true}
 	dirs := map[string]bool{}
 	for _, f := range p.deletes {
 		if err := sys.RemoveFile(f.Path, o); err != nil {

@@ -149,5 +149,5 @@ func (c *statCache) save(sys *core.System, paths []string, entries map[string]st
 	if c == nil {
 		return
 	}
-	_ = sys.WriteAtomicOpts(c.path, core.WriteOptions{Owned: true}, encodeStatCache(paths, entries))
+	_ = sys.WriteAtomicOpts(c.path, fsys.WriteOptions{Owned: true}, encodeStatCache(paths, entries))
 }

@@ -21,7 +21,7 @@ type statPlan struct {
 // readTargets is what each target holds on disk. A target whose stamp is
 // the cache's is known without reading it; every other one is read (as
 // ReadEach reads it) and, when its stamp is settled, learned.
-func (p *Plan) readTargets(sys *core.System, rd *core.Reader, todo []Placed, paths, recPaths, sums []string) ([]seen, error) {
+func (p *Plan) readTargets(sys *core.System, rd *fsys.Reader, todo []Placed, paths, recPaths, sums []string) ([]seen, error) {
 	disks := make([]seen, len(todo))
 	cache := loadStatCache(sys, p.req)
 	if cache == nil {

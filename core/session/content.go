@@ -4,6 +4,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -72,25 +73,25 @@ func (s *Session) activeItems(snap *settings.Snapshot, proj *core.Project) ([]co
 // SourceDir is where a new item's source goes: the scope's folder, or
 // with project the project's .charter/ (created at the repository root
 // when there is no project yet), with the options its writes take.
-func (s *Session) SourceDir(project bool) (string, core.WriteOptions, error) {
+func (s *Session) SourceDir(project bool) (string, fsys.WriteOptions, error) {
 	if !project {
 		sc, err := s.Scope()
-		return sc.Path, core.WriteOptions{}, err
+		return sc.Path, fsys.WriteOptions{}, err
 	}
 	if s.opts.NoProject {
-		return "", core.WriteOptions{}, core.Errorf(core.CodeUsage, "--project writes into the project, but --no-project turns the project off: give one of them")
+		return "", fsys.WriteOptions{}, core.Errorf(core.CodeUsage, "--project writes into the project, but --no-project turns the project off: give one of them")
 	}
 	p, err := s.Project()
 	if err != nil {
-		return "", core.WriteOptions{}, err
+		return "", fsys.WriteOptions{}, err
 	}
 	root := ""
 	if p != nil {
 		root = p.Dir
 	} else if root, err = s.CreateRoot(); err != nil {
-		return "", core.WriteOptions{}, err
+		return "", fsys.WriteOptions{}, err
 	}
-	return s.Sys.Paths.Join(root, core.ProjectDirName), core.WriteOptions{NewMode: settings.ProjectFileMode, Within: root, Whole: true}, nil
+	return s.Sys.Paths.Join(root, core.ProjectDirName), fsys.WriteOptions{NewMode: settings.ProjectFileMode, Within: root, Whole: true}, nil
 }
 
 // NewSource scaffolds a new item's source (content.Scaffold) in the

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/importer"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
@@ -96,7 +97,7 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 			continue
 		}
 		c.Source = sourcePath(s.Sys, dir, c)
-		if _, err := s.Sys.Fs.Stat(c.Source); err == nil || !core.IsAbsent(err) {
+		if _, err := s.Sys.Fs.Stat(c.Source); err == nil || !fsys.IsAbsent(err) {
 			c.State, c.Reason = importer.StateClash, c.Source+" exists: charter never overwrites a source; rename one of them and import again"
 			adopted, err := s.clash(c, ireq.Within, req.Project, adopt, hold)
 			if err != nil {
@@ -206,7 +207,7 @@ func sourcePath(sys *core.System, dir string, c *importer.Candidate) string {
 
 // writeSource writes c's source through the guarded write, each file
 // only where none is (a source made meanwhile is a clash, kept).
-func (s *Session) writeSource(c *importer.Candidate, opts core.WriteOptions) error {
+func (s *Session) writeSource(c *importer.Candidate, opts fsys.WriteOptions) error {
 	write := func(path string, data []byte, exec bool) error {
 		o := opts
 		if exec {

@@ -149,10 +149,10 @@ func loosens(p *settings.Policy, verdict, rule string) string {
 // the YAML tree is edited (comments kept, layout normalised).
 func (s *Session) writeServers(t *Target, servers []settings.Server) error {
 	orig, err := s.Sys.ReadFile(t.Path(), fsys.KindSettings)
-	if core.IsAbsent(err) {
+	if fsys.IsAbsent(err) {
 		orig = nil
 	} else if err != nil {
-		return core.ReadError(t.Path(), err)
+		return fsys.ReadError(t.Path(), err)
 	}
 	block := map[string]any{}
 	for _, sv := range servers {

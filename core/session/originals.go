@@ -47,11 +47,11 @@ func (s *Session) originalsPath(root string) (string, error) {
 func (s *Session) readOriginals(path string) (originals, error) {
 	var o originals
 	data, err := s.Sys.ReadFile(path, fsys.KindState)
-	if core.IsAbsent(err) || (err == nil && len(data) == 0) {
+	if fsys.IsAbsent(err) || (err == nil && len(data) == 0) {
 		return o, nil
 	}
 	if err != nil {
-		return o, core.ReadError(path, err)
+		return o, fsys.ReadError(path, err)
 	}
 	if err := json.Unmarshal(data, &o); err != nil {
 		return o, core.Errorf(core.CodeMalformedSettings, "%s is not the list of files import took over charter keeps: it cannot be read (%v); remove it, and restore those files from a backup or git", path, err)
@@ -92,7 +92,7 @@ func (s *Session) keepOriginals(root string, paths map[string]bool) error {
 // addOriginals adds keep to the level's kept originals; a file kept
 // before keeps its first bytes (those from before charter).
 func (s *Session) addOriginals(at, root string, keep []Original) error {
-	return s.Sys.UpdateFileOpts(at, core.WriteOptions{Owned: true}, func(old []byte) ([]byte, error) {
+	return s.Sys.UpdateFileOpts(at, fsys.WriteOptions{Owned: true}, func(old []byte) ([]byte, error) {
 		var o originals
 		if len(old) > 0 {
 			if err := json.Unmarshal(old, &o); err != nil {

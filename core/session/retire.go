@@ -285,7 +285,7 @@ func (s *Session) Retire(l *PeerLeft, confirm bool) error {
 	for _, c := range l.Changes {
 		fi, err := s.Sys.Fs.Stat(c.Path)
 		if err != nil {
-			return core.ReadError(c.Path, err)
+			return fsys.ReadError(c.Path, err)
 		}
 		rel, _ := s.Sys.Paths.Within(root, c.Path)
 		// The bytes before charter: its block is in them already.
@@ -308,14 +308,14 @@ func (s *Session) Retire(l *PeerLeft, confirm bool) error {
 	if err := s.addOriginals(at, root, keep); err != nil {
 		return err
 	}
-	opts := core.WriteOptions{ConfirmShared: confirm, Within: root, Whole: true}
+	opts := fsys.WriteOptions{ConfirmShared: confirm, Within: root, Whole: true}
 	for _, c := range l.Changes {
 		if c.Removes {
 			err = s.Sys.RemoveFile(c.Path, opts)
 		} else {
 			err = s.Sys.UpdateFileOpts(c.Path, opts, func([]byte) ([]byte, error) { return c.data, nil })
 		}
-		if err != nil && !core.IsAbsent(err) {
+		if err != nil && !fsys.IsAbsent(err) {
 			return err
 		}
 	}

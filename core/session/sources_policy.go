@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/sources"
 )
@@ -94,6 +95,6 @@ func (s *Session) editPolicySources(confirmShared bool, edit func(list []string,
 	if list, err = edit(list, d.Lock, cache); err != nil || list == nil {
 		return err
 	}
-	opts := core.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}
+	opts := fsys.WriteOptions{ConfirmShared: confirmShared, NewMode: 0o644}
 	return s.Sys.UpdateFileOpts(d.LockPath, opts, func([]byte) ([]byte, error) { return d.Lock.Encode(), nil })
 }

@@ -82,7 +82,7 @@ func (s *Session) RunUninstall(ctx context.Context, u *Uninstall, confirm bool) 
 	if results, err = apply.RunAll(ctx, s.Sys, u.Full, confirm); err != nil {
 		return nil, nil, nil, err
 	}
-	opts := core.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}
+	opts := fsys.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}
 	for _, f := range u.Restore {
 		o := opts
 		o.NewMode = f.Mode
@@ -108,7 +108,7 @@ func (s *Session) RunUninstall(ctx context.Context, u *Uninstall, confirm bool) 
 	}
 	s.dropEmptiedDirs(u, results, confirm)
 	for _, p := range []string{u.record, u.originals} {
-		if err := s.Sys.RemoveFile(p, core.WriteOptions{ConfirmShared: confirm, Within: s.within(u, p), Whole: true}); err != nil && !core.IsAbsent(err) {
+		if err := s.Sys.RemoveFile(p, fsys.WriteOptions{ConfirmShared: confirm, Within: s.within(u, p), Whole: true}); err != nil && !fsys.IsAbsent(err) {
 			return results, restored, left, err
 		}
 	}
@@ -154,7 +154,7 @@ func (s *Session) SourceFolders(project bool) ([]string, error) {
 // anything but a file or folder inside stops it, named: charter removes
 // only what it can tell is a source.
 func (s *Session) RemoveSources(folders []string, root string, confirm bool) error {
-	o := core.WriteOptions{ConfirmShared: confirm, Within: root, Whole: root != ""}
+	o := fsys.WriteOptions{ConfirmShared: confirm, Within: root, Whole: root != ""}
 	for _, top := range folders {
 		var files, dirs []string
 		err := afero.Walk(s.Sys.Fs, top, func(p string, fi fs.FileInfo, err error) error {
@@ -195,7 +195,7 @@ func (s *Session) RemoveSources(folders []string, root string, confirm bool) err
 // pruned folder): git keeps no empty folder, so none is the repository's.
 // Best effort: a folder left behind is no harm.
 func (s *Session) dropEmptiedDirs(u *Uninstall, results []apply.Result, confirm bool) {
-	o := core.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}
+	o := fsys.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}
 	stop := map[string]bool{u.Root: true}
 	for _, a := range s.Sys.Agents() {
 		if d, err := s.Sys.AgentDir(a); err == nil {
@@ -231,7 +231,7 @@ func (s *Session) dropEmptiedDirs(u *Uninstall, results []apply.Result, confirm 
 					break
 				}
 			}
-			if _, err := s.Sys.Fs.Stat(d); core.IsAbsent(err) {
+			if _, err := s.Sys.Fs.Stat(d); fsys.IsAbsent(err) {
 				continue // a skill's folder, which the prune took
 			}
 			if ok, err := s.Sys.RemoveEmptyDir(d, o); err != nil || !ok {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // killAt is a file system on which the process dies as it renames a
@@ -49,7 +50,7 @@ func TestLocalFileListedBeforeWritten(t *testing.T) {
 	if _, err := local.Write(Update{Set: map[string]any{"worktrees.mode": "off"}}); err == nil {
 		t.Fatal("the personal file was written through a kill")
 	}
-	if _, err := fs.Stat(p.LocalPath()); !core.IsAbsent(err) {
+	if _, err := fs.Stat(p.LocalPath()); !fsys.IsAbsent(err) {
 		t.Fatalf("the personal file exists after the kill: %v", err)
 	}
 	if data, err := afero.ReadFile(fs, ignore); err != nil || string(data) != core.ProjectLocalFile+"\n" {
@@ -66,7 +67,7 @@ func TestLocalFileListedBeforeWritten(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "was not written") || !strings.Contains(err.Error(), "add the line "+core.ProjectLocalFile) {
 		t.Errorf("write with an unwritable .gitignore: %v", err)
 	}
-	if _, err := fs.Stat(p.LocalPath()); !core.IsAbsent(err) {
+	if _, err := fs.Stat(p.LocalPath()); !fsys.IsAbsent(err) {
 		t.Errorf("the personal file was written unlisted: %v", err)
 	}
 
@@ -76,7 +77,7 @@ func TestLocalFileListedBeforeWritten(t *testing.T) {
 	if _, err := local.Write(Update{Set: map[string]any{"worktrees.mode": "off"}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fs.Stat(ignore); !core.IsAbsent(err) {
+	if _, err := fs.Stat(ignore); !fsys.IsAbsent(err) {
 		t.Errorf(".gitignore written for a personal file that existed: %v", err)
 	}
 }

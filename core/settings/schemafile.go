@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // SchemaFileName is the JSON Schema charter keeps in the config root for
@@ -70,7 +71,7 @@ func WriteSchemaFile(sys *core.System, sc core.Scope, confirmShared bool) error 
 		return err
 	}
 	// charter's own file under the root: 0600 after every write.
-	own := core.WriteOptions{ConfirmShared: confirmShared, Owned: true}
+	own := fsys.WriteOptions{ConfirmShared: confirmShared, Owned: true}
 	return sys.UpdateFileOpts(SchemaPath(sys, sc), own, func(old []byte) ([]byte, error) {
 		if bytes.Equal(old, schema) {
 			return nil, nil

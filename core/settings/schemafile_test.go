@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 func schemaScope(t *testing.T) (*core.System, core.Scope) {
@@ -102,7 +103,7 @@ func TestWriteSchemaFile(t *testing.T) {
 	if got, _ := os.ReadFile(schemaPath); !bytes.Equal(got, schema) {
 		t.Errorf("schema file not refreshed: %.80s", got)
 	}
-	if fi, _ := os.Stat(schemaPath); runtime.GOOS != "windows" && fi.Mode().Perm() != core.FileMode {
+	if fi, _ := os.Stat(schemaPath); runtime.GOOS != "windows" && fi.Mode().Perm() != fsys.FileMode {
 		t.Errorf("schema file mode %v", fi.Mode().Perm())
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // FileName is the settings file in a scope directory.
@@ -95,11 +96,11 @@ func (st *Store) Target(layer string) (*Store, error) {
 // scope file is charter's own under the config root (0600 after every
 // write, whatever mode an older file had), a project file the team's (a
 // new one ProjectFileMode, an existing one keeps its mode).
-func (st *Store) WriteOptions(confirmShared bool) core.WriteOptions {
+func (st *Store) WriteOptions(confirmShared bool) fsys.WriteOptions {
 	if st.target == LayerScope {
-		return core.WriteOptions{ConfirmShared: confirmShared, Owned: true}
+		return fsys.WriteOptions{ConfirmShared: confirmShared, Owned: true}
 	}
-	return core.WriteOptions{ConfirmShared: confirmShared, NewMode: ProjectFileMode, Within: st.project.Dir}
+	return fsys.WriteOptions{ConfirmShared: confirmShared, NewMode: ProjectFileMode, Within: st.project.Dir}
 }
 
 // within is the project root a layer file must resolve inside: a project

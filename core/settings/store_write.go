@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // Write applies u to the scope file: validate, check for a shared link,
@@ -254,7 +255,7 @@ func (st *Store) ListLocal(confirm bool) error {
 		return nil
 	}
 	path := st.Path()
-	if _, err := st.sys.Fs.Stat(path); !core.IsAbsent(err) {
+	if _, err := st.sys.Fs.Stat(path); !fsys.IsAbsent(err) {
 		return nil // there already, or the write will say why not
 	}
 	if err := st.sys.Confine(st.project.Dir, path); err != nil {
@@ -270,7 +271,7 @@ func (st *Store) ListLocal(confirm bool) error {
 // so that a personal override is never committed by accident.
 func (st *Store) ignoreLocal(confirm bool) error {
 	p := st.sys.Paths.Join(st.project.Dir, core.ProjectDirName, ".gitignore")
-	err := st.sys.UpdateFileOpts(p, core.WriteOptions{ConfirmShared: confirm, NewMode: ProjectFileMode, Within: st.project.Dir}, func(old []byte) ([]byte, error) {
+	err := st.sys.UpdateFileOpts(p, fsys.WriteOptions{ConfirmShared: confirm, NewMode: ProjectFileMode, Within: st.project.Dir}, func(old []byte) ([]byte, error) {
 		for _, line := range strings.Split(string(old), "\n") {
 			switch strings.TrimSpace(line) {
 			case core.ProjectLocalFile, "/" + core.ProjectLocalFile:

@@ -1,4 +1,4 @@
-package core
+package fsys
 
 import (
 	"bytes"
@@ -11,13 +11,11 @@ import (
 	"sync"
 
 	"github.com/spf13/afero"
-
-	"github.com/agentkit/charter/core/fsys"
 )
 
 // memUpdate is UpdateFileOpts on a file system without links or flock.
-func (s *System) memUpdate(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
-	mu := s.locks.get(target)
+func (s *Files) memUpdate(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
+	mu := s.lockTable().get(target)
 	mu.Lock()
 	defer mu.Unlock()
 	var old afero.File
@@ -40,17 +38,17 @@ func (s *System) memUpdate(target string, o WriteOptions, update func(old afero.
 	return s.memWrite(target, o, buf.Bytes())
 }
 
-// memWrite keeps the rules of fsys.Target.Write (modes, read-only refusal,
+// memWrite keeps the rules of Target.Write (modes, read-only refusal,
 // temporary file and rename) on a file system without links.
-func (s *System) memWrite(path string, o WriteOptions, data []byte) error {
+func (s *Files) memWrite(path string, o WriteOptions, data []byte) error {
 	p := o.perm()
 	mode := p.New
 	if fi, err := s.Fs.Stat(path); err == nil {
 		if fi.IsDir() {
-			return &fsys.IsDirError{Path: path}
+			return &IsDirError{Path: path}
 		}
 		if fi.Mode().Perm()&0o200 == 0 {
-			return &fsys.ReadOnlyError{Path: path, Mode: fi.Mode().Perm()}
+			return &ReadOnlyError{Path: path, Mode: fi.Mode().Perm()}
 		}
 		mode = fi.Mode().Perm()
 	}
@@ -79,8 +77,8 @@ func (s *System) memWrite(path string, o WriteOptions, data []byte) error {
 	if err := s.Fs.Chmod(tmp, mode); err != nil {
 		return fail(err)
 	}
-	if s.beforeRename != nil {
-		s.beforeRename(tmp)
+	if s.BeforeRename != nil {
+		s.BeforeRename(tmp)
 	}
 	if err := s.Fs.Rename(tmp, path); err != nil {
 		s.Fs.Remove(tmp)
@@ -90,10 +88,10 @@ func (s *System) memWrite(path string, o WriteOptions, data []byte) error {
 }
 
 // memTemp creates a new temporary file of name in dir, named as fsys names
-// every temporary file of charter's (fsys.TempName).
-func (s *System) memTemp(dir, name string) (string, afero.File, error) {
+// every temporary file of charter's (TempName).
+func (s *Files) memTemp(dir, name string) (string, afero.File, error) {
 	for range 16 {
-		tmp := s.Paths.Join(dir, fsys.NewTempName(name))
+		tmp := s.Paths.Join(dir, NewTempName(name))
 		f, err := s.Fs.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue

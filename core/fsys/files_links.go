@@ -1,9 +1,7 @@
-package core
+package fsys
 
 import (
 	"path/filepath"
-
-	"github.com/agentkit/charter/core/fsys"
 )
 
 // Core reads and writes through s.Fs, with two exceptions, both only when
@@ -15,29 +13,20 @@ import (
 // redirect a write.
 
 // onOS reports whether s.Fs reads the operating system's file system
-// (itself, or read-only: fsys.ReadOnlyFs). Every write on the OS path
+// (itself, or read-only: ReadOnlyFs). Every write on the OS path
 // asks writable first, so a read-only System never reaches fsys's writes.
-func (s *System) onOS() bool { return fsys.IsOS(s.Fs) }
-
-// ReadOnly is s with a file system that refuses every write
-// (fsys.ReadOnlyFs): what MCP and a dry run work on. why names that run in
-// the error a write gets.
-func (s *System) ReadOnly(why string) *System {
-	ro := *s
-	ro.Fs = fsys.NewReadOnlyFs(s.Fs, why)
-	return &ro
-}
+func (s *Files) onOS() bool { return IsOS(s.Fs) }
 
 // writable is nil unless s only reads: then the error of writing path.
-func (s *System) writable(op, path string) error {
-	if ro, ok := s.Fs.(*fsys.ReadOnlyFs); ok {
+func (s *Files) writable(op, path string) error {
+	if ro, ok := s.Fs.(*ReadOnlyFs); ok {
 		return ro.Refuse(op, path)
 	}
 	return nil
 }
 
 // evalSymlinks resolves every link in p, as filepath.EvalSymlinks does.
-func (s *System) evalSymlinks(p string) (string, error) {
+func (s *Files) evalSymlinks(p string) (string, error) {
 	if !s.onOS() {
 		return p, nil
 	}

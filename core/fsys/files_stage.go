@@ -1,11 +1,8 @@
-package core
+package fsys
 
 import (
-	"errors"
 	"io/fs"
 	"path/filepath"
-
-	"github.com/agentkit/charter/core/fsys"
 )
 
 // Batches of whole files (content projection, SPEC §12) go through the same
@@ -16,23 +13,23 @@ import (
 // temporary file of a target's name is a killed writer's.
 
 // StageFile walks to path and writes data to a temporary file beside it
-// (fsys.Target.Stage); Commit renames it into place. Only on the operating
+// (Target.Stage); Commit renames it into place. Only on the operating
 // system's file system.
-func (s *System) StageFile(path string, o WriteOptions, data []byte) (*fsys.Staged, error) {
+func (s *Files) StageFile(path string, o WriteOptions, data []byte) (*Staged, error) {
 	if err := s.writable("write", path); err != nil {
 		return nil, err
 	}
 	if !s.onOS() {
-		return nil, Errorf(CodeNotSupported, "%s: projecting files needs the operating system's file system", path)
+		return nil, &NotSupportedError{Path: path}
 	}
 	opts := s.writeWalk(o)
 	opts.Create, opts.DirMode = true, o.dirMode()
-	t, err := fsys.Walk(path, opts)
+	t, err := Walk(path, opts)
 	if err != nil {
-		return nil, walkError(path, err)
+		return nil, s.walkError(path, err)
 	}
 	t.RemoveStale() // best effort: the caller's lock makes any leftover stale
-	t.BeforeRename = s.beforeRename
+	t.BeforeRename = s.BeforeRename
 	st, err := t.Stage(data, o.perm())
 	if err != nil {
 		t.Close()
@@ -42,28 +39,28 @@ func (s *System) StageFile(path string, o WriteOptions, data []byte) (*fsys.Stag
 }
 
 // Stager stages a batch of files with one walk per directory
-// (fsys.Batch): every check of StageFile, without walking from "/" again
+// (Batch): every check of StageFile, without walking from "/" again
 // for each file of a folder. Close it after committing or aborting.
 type Stager struct {
-	s       *System
+	s       *Files
 	o       WriteOptions
-	batches map[fs.FileMode]*fsys.Batch // by the mode of directories made
+	batches map[fs.FileMode]*Batch // by the mode of directories made
 }
 
 // Stager starts a batch of StageFile with o; each file gives its own new
 // mode. Only on the operating system's file system.
-func (s *System) Stager(o WriteOptions) (*Stager, error) {
+func (s *Files) Stager(o WriteOptions) (*Stager, error) {
 	if err := s.writable("write", "the projected files"); err != nil {
 		return nil, err
 	}
 	if !s.onOS() {
-		return nil, Errorf(CodeNotSupported, "projecting files needs the operating system's file system")
+		return nil, &NotSupportedError{}
 	}
-	return &Stager{s: s, o: o, batches: map[fs.FileMode]*fsys.Batch{}}, nil
+	return &Stager{s: s, o: o, batches: map[fs.FileMode]*Batch{}}, nil
 }
 
 // target walks to path through the batch for new files of mode.
-func (g *Stager) target(path string, mode fs.FileMode) (*fsys.Target, error) {
+func (g *Stager) target(path string, mode fs.FileMode) (*Target, error) {
 	o := g.o
 	o.NewMode = mode
 	b := g.batches[o.dirMode()]
@@ -73,15 +70,15 @@ func (g *Stager) target(path string, mode fs.FileMode) (*fsys.Target, error) {
 		// New folders are made whole and published at once, unless a
 		// batch for another folder mode might make the same name.
 		opts.StageNew = len(g.batches) == 0
-		b = fsys.NewBatch(opts)
+		b = NewBatch(opts)
 		g.batches[o.dirMode()] = b
 	}
 	t, err := b.Target(path)
 	if err != nil {
-		return nil, walkError(path, err)
+		return nil, g.s.walkError(path, err)
 	}
 	t.RemoveStale() // best effort: the caller's lock makes any leftover stale
-	t.BeforeRename = g.s.beforeRename
+	t.BeforeRename = g.s.BeforeRename
 	return t, nil
 }
 
@@ -98,11 +95,11 @@ type File struct {
 // Creating names in one folder takes its lock, so a folder is one
 // goroutine's. On an error nothing stays staged and the error names a
 // file that failed.
-func (g *Stager) StageAll(files []File) ([]*fsys.Staged, error) {
-	groups := fsys.Groups(len(files), func(i int) string { return filepath.Dir(files[i].Path) })
-	ts := make([]*fsys.Target, len(files))
-	staged := make([]*fsys.Staged, len(files))
-	err := fsys.Pipeline(len(groups), func(k int) error {
+func (g *Stager) StageAll(files []File) ([]*Staged, error) {
+	groups := Groups(len(files), func(i int) string { return filepath.Dir(files[i].Path) })
+	ts := make([]*Target, len(files))
+	staged := make([]*Staged, len(files))
+	err := Pipeline(len(groups), func(k int) error {
 		for _, i := range groups[k] {
 			t, err := g.target(files[i].Path, files[i].Mode)
 			if err != nil {
@@ -156,30 +153,30 @@ func (g *Stager) Close() {
 }
 
 // Reader is ReadWithin(root, ...) for a batch of files, walking each
-// directory once (fsys.Batch). Close it when done.
+// directory once (Batch). Close it when done.
 type Reader struct {
-	s    *System
+	s    *Files
 	root string
-	b    *fsys.Batch
-	srcs *[]shareSource // the companion's shared sources, read once
+	b    *Batch
+	srcs func(target string, t *Target) error // the companion's shared sources, read once
 }
 
 // Reader starts a batch of ReadWithin(root, ...).
-func (s *System) Reader(root string) *Reader { return s.reader(root, false) }
+func (s *Files) Reader(root string) *Reader { return s.reader(root, false) }
 
 // WholeReader is Reader for the targets of whole files charter projects
 // into the project (WriteOptions.Whole): a link inside the project on the
 // way is refused as the write would refuse it, before anything is written.
-func (s *System) WholeReader(root string) *Reader { return s.reader(root, true) }
+func (s *Files) WholeReader(root string) *Reader { return s.reader(root, true) }
 
-func (s *System) reader(root string, whole bool) *Reader {
+func (s *Files) reader(root string, whole bool) *Reader {
 	r := &Reader{s: s, root: root}
 	if root != "" && s.onOS() {
 		// The companion home only names the first link inside its tree
 		// (Target.Shared, for SharedAt): confirmed, every link is followed.
 		o := s.walkOptions(true, root)
 		o.StrictLinks = whole
-		r.b = fsys.NewBatch(o)
+		r.b = NewBatch(o)
 	}
 	return r
 }
@@ -199,18 +196,13 @@ func (r *Reader) SharedAt(path string) (Shared, error) {
 		return Shared{Path: t.Shared}, nil
 	}
 	if r.srcs == nil {
-		srcs := r.s.shareSources()
-		r.srcs = &srcs
+		r.srcs = r.s.guard().Sources()
 	}
-	var se *SharedWriteError
-	if errors.As(sourceErrorIn(*r.srcs, path, t), &se) {
-		return Shared{Path: se.SharedPath, Readers: se.Readers}, nil
-	}
-	return Shared{}, nil
+	return sharedOf(r.srcs(path, t)), nil
 }
 
 // Read is ReadWithin(root, path, k): nil for a missing file.
-func (r *Reader) Read(path string, k fsys.Kind) ([]byte, error) {
+func (r *Reader) Read(path string, k Kind) ([]byte, error) {
 	if r.b == nil {
 		return r.s.ReadWithin(r.root, path, k)
 	}
@@ -231,10 +223,10 @@ func (r *Reader) Read(path string, k fsys.Kind) ([]byte, error) {
 
 // ReadAll is Read of each path: the held folders looked up one after
 // another, then the files read from a few goroutines at once, a plain
-// regular file in its held folder (fsys.Target.ReadIn) and anything else
+// regular file in its held folder (Target.ReadIn) and anything else
 // through its walk (a link, a name missing). The first path (in order)
 // that fails is the error.
-func (r *Reader) ReadAll(paths []string, k fsys.Kind) ([][]byte, error) {
+func (r *Reader) ReadAll(paths []string, k Kind) ([][]byte, error) {
 	out := make([][]byte, len(paths))
 	err := r.ReadEach(paths, k, func(i int, data []byte) { out[i] = data })
 	return out, err
@@ -244,7 +236,7 @@ func (r *Reader) ReadAll(paths []string, k fsys.Kind) ([][]byte, error) {
 // for a missing one), from several goroutines at once, each i once: a
 // caller that keeps only what it learns of the bytes holds a few files at
 // a time, not the whole batch.
-func (r *Reader) ReadEach(paths []string, k fsys.Kind, use func(i int, data []byte)) error {
+func (r *Reader) ReadEach(paths []string, k Kind, use func(i int, data []byte)) error {
 	errs := make([]error, len(paths))
 	if r.b == nil {
 		for i, p := range paths {
@@ -254,7 +246,7 @@ func (r *Reader) ReadEach(paths []string, k fsys.Kind, use func(i int, data []by
 		}
 		return firstError(errs)
 	}
-	folders, names := make([]*fsys.Target, len(paths)), make([]string, len(paths))
+	folders, names := make([]*Target, len(paths)), make([]string, len(paths))
 	done := make([]bool, len(paths))
 	for i, p := range paths {
 		folders[i], names[i], done[i] = r.b.Folder(p) // done: absent
@@ -262,7 +254,7 @@ func (r *Reader) ReadEach(paths []string, k fsys.Kind, use func(i int, data []by
 			use(i, nil)
 		}
 	}
-	fsys.Parallel(len(paths), func(i int) error {
+	Parallel(len(paths), func(i int) error {
 		if folders[i] != nil {
 			var data []byte
 			data, done[i], errs[i] = folders[i].ReadIn(names[i], k)
@@ -281,12 +273,12 @@ func (r *Reader) ReadEach(paths []string, k fsys.Kind, use func(i int, data []by
 			rest = append(rest, i)
 		}
 	}
-	ts := make([]*fsys.Target, len(rest))
+	ts := make([]*Target, len(rest))
 	walked := make([]error, len(rest))
 	for j, i := range rest {
 		ts[j], walked[j] = r.b.Target(paths[i])
 	}
-	fsys.Parallel(len(rest), func(j int) error {
+	Parallel(len(rest), func(j int) error {
 		i, err := rest[j], walked[j]
 		var data []byte
 		if err == nil {
@@ -339,7 +331,7 @@ func (r *Reader) Close() {
 
 // RemoveFile deletes the regular file at path through the guarded walk; a
 // missing file or directory is no error.
-func (s *System) RemoveFile(path string, o WriteOptions) error {
+func (s *Files) RemoveFile(path string, o WriteOptions) error {
 	if err := s.writable("remove", path); err != nil {
 		return err
 	}
@@ -349,9 +341,9 @@ func (s *System) RemoveFile(path string, o WriteOptions) error {
 		}
 		return nil
 	}
-	t, err := fsys.Walk(path, s.writeWalk(o))
+	t, err := Walk(path, s.writeWalk(o))
 	if err != nil {
-		return walkError(path, err)
+		return s.walkError(path, err)
 	}
 	defer t.Close()
 	t.RemoveStale()
@@ -360,16 +352,16 @@ func (s *System) RemoveFile(path string, o WriteOptions) error {
 
 // RemoveEmptyDir removes the directory at path when it is empty, through
 // the guarded walk, and reports whether it did.
-func (s *System) RemoveEmptyDir(path string, o WriteOptions) (bool, error) {
+func (s *Files) RemoveEmptyDir(path string, o WriteOptions) (bool, error) {
 	if err := s.writable("remove", path); err != nil {
 		return false, err
 	}
 	if !s.onOS() {
 		return s.Fs.Remove(path) == nil, nil
 	}
-	t, err := fsys.Walk(path, s.writeWalk(o))
+	t, err := Walk(path, s.writeWalk(o))
 	if err != nil {
-		return false, walkError(path, err)
+		return false, s.walkError(path, err)
 	}
 	defer t.Close()
 	return t.IsDir && t.RemoveEmptyDir(), nil

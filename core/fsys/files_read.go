@@ -1,4 +1,4 @@
-package core
+package fsys
 
 import (
 	"errors"
@@ -7,40 +7,38 @@ import (
 	"io/fs"
 
 	"github.com/spf13/afero"
-
-	"github.com/agentkit/charter/core/fsys"
 )
 
 // ReadFile reads a file charter did not write itself (a settings layer, the
 // policy, an agent's file, a coverage report, a manifest): only a regular
-// file, opened without blocking, at most k's cap (fsys.Kind documents the
+// file, opened without blocking, at most k's cap (Kind documents the
 // caps). A missing file is an error that wraps fs.ErrNotExist, as with
 // afero.ReadFile. On the operating system's file system fsys does the
 // work; on any other (MemMapFs in tests) Stat stands in for fstat.
-func (s *System) ReadFile(path string, k fsys.Kind) ([]byte, error) {
+func (s *Files) ReadFile(path string, k Kind) ([]byte, error) {
 	if s.onOS() {
-		return fsys.ReadFile(path, k)
+		return ReadFile(path, k)
 	}
 	f, err := s.OpenFile(path, k)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return fsys.ReadAll(f, path, k)
+	return ReadAll(f, path, k)
 }
 
 // OpenFile is ReadFile for a caller that streams the file: the file comes
 // back open, checked, and held to the cap by every read of it.
-func (s *System) OpenFile(path string, k fsys.Kind) (afero.File, error) {
+func (s *Files) OpenFile(path string, k Kind) (afero.File, error) {
 	return OpenFileFs(s.Fs, path, k)
 }
 
 // OpenFileFs is OpenFile for code that holds a file system but no System
 // (a gate run's coverage report).
-func OpenFileFs(afs afero.Fs, path string, k fsys.Kind) (afero.File, error) {
+func OpenFileFs(afs afero.Fs, path string, k Kind) (afero.File, error) {
 	var f afero.File
-	if fsys.IsOS(afs) {
-		of, err := fsys.Open(path, k)
+	if IsOS(afs) {
+		of, err := Open(path, k)
 		if err != nil {
 			return nil, err
 		}
@@ -51,11 +49,11 @@ func OpenFileFs(afs afero.Fs, path string, k fsys.Kind) (afero.File, error) {
 		case err != nil:
 			return nil, err
 		case fi.IsDir():
-			return nil, &fsys.IsDirError{Path: path}
+			return nil, &IsDirError{Path: path}
 		case !fi.Mode().IsRegular():
-			return nil, &fsys.NotRegularError{Path: path, What: fsys.Describe(fi.Mode()), Read: true}
+			return nil, &NotRegularError{Path: path, What: Describe(fi.Mode()), Read: true}
 		case fi.Size() > k.Max():
-			return nil, &fsys.TooLargeError{Path: path, Kind: k, Size: fi.Size()}
+			return nil, &TooLargeError{Path: path, Kind: k, Size: fi.Size()}
 		}
 		if f, err = afs.Open(path); err != nil {
 			return nil, err
@@ -65,9 +63,9 @@ func OpenFileFs(afs afero.Fs, path string, k fsys.Kind) (afero.File, error) {
 }
 
 // Capped holds every read of f, opened at path, to k's cap: a read that
-// would go past it fails with *fsys.TooLargeError. It keeps a file that
+// would go past it fails with *TooLargeError. It keeps a file that
 // grows while it is read (or one whose size was not known) bounded.
-func Capped(f afero.File, path string, k fsys.Kind) afero.File {
+func Capped(f afero.File, path string, k Kind) afero.File {
 	if f == nil {
 		return nil
 	}
@@ -79,11 +77,11 @@ func Capped(f afero.File, path string, k fsys.Kind) afero.File {
 type cappedFile struct {
 	afero.File
 	path string
-	kind fsys.Kind
+	kind Kind
 	pos  int64
 }
 
-func (c *cappedFile) tooLarge() error { return &fsys.TooLargeError{Path: c.path, Kind: c.kind} }
+func (c *cappedFile) tooLarge() error { return &TooLargeError{Path: c.path, Kind: c.kind} }
 
 func (c *cappedFile) Read(p []byte) (int, error) {
 	limit := c.kind.Max()
@@ -127,7 +125,7 @@ func IsAbsent(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 // ReadOptional is ReadFile that returns nil, nil for a missing file (an
 // empty one is a non-nil empty slice), and wraps any other error with the
 // path when it does not name it already.
-func (s *System) ReadOptional(path string, k fsys.Kind) ([]byte, error) {
+func (s *Files) ReadOptional(path string, k Kind) ([]byte, error) {
 	data, err := s.ReadFile(path, k)
 	switch {
 	case IsAbsent(err):
@@ -143,7 +141,7 @@ func (s *System) ReadOptional(path string, k fsys.Kind) ([]byte, error) {
 // ReadError keeps a refusal (which names the path and has a code) as it
 // is and adds the path to any other error.
 func ReadError(path string, err error) error {
-	var c coder
+	var c interface{ Code() string }
 	if errors.As(err, &c) {
 		return err
 	}

@@ -1,4 +1,4 @@
-package core
+package fsys
 
 import (
 	"errors"
@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
-
-	"github.com/agentkit/charter/core/fsys"
 )
 
 // File modes charter writes with: its files hold tokens and personal settings.
@@ -36,7 +34,7 @@ type WriteOptions struct {
 	// Within is the project root when a repository chose the path (a
 	// project target of apply, a project settings file): a link on the way
 	// that leads out of it is refused with code outside_project before
-	// anything is written (fsys.Options.Boundary). "" follows links as
+	// anything is written (Options.Boundary). "" follows links as
 	// ever: a user's dotfiles manager relies on that.
 	Within string
 	// Whole, with Within, is a whole file charter writes in the project (a
@@ -49,8 +47,8 @@ type WriteOptions struct {
 	// part of: CLAUDE.md -> AGENTS.md is one file with one block.
 	LinkTo []string
 	// Kind is what the file is, for the cap on reading the old one
-	// (fsys.Kind); the zero Kind is an agent instruction file's.
-	Kind fsys.Kind
+	// (Kind); the zero Kind is an agent instruction file's.
+	Kind Kind
 	// Locked, for WriteAtomicOpts, says the caller holds WithLock of this
 	// very path, as every writer of the file does: a temporary file of its
 	// name can then be no live writer's, so each one a killed run left is
@@ -59,14 +57,14 @@ type WriteOptions struct {
 	Locked bool
 }
 
-func (o WriteOptions) perm() fsys.Perm {
+func (o WriteOptions) perm() Perm {
 	if o.Owned {
-		return fsys.Perm{Fixed: FileMode}
+		return Perm{Fixed: FileMode}
 	}
 	if o.NewMode == 0 {
-		return fsys.Perm{New: FileMode}
+		return Perm{New: FileMode}
 	}
-	return fsys.Perm{New: o.NewMode}
+	return Perm{New: o.NewMode}
 }
 
 func (o WriteOptions) dirMode() fs.FileMode {
@@ -76,24 +74,21 @@ func (o WriteOptions) dirMode() fs.FileMode {
 	return DirMode
 }
 
-// SetConfigRoot tells the System the --config-root this run was given (nil:
-// none), so that its lock files live under the run's own root: a host that
-// chose a root finds nothing of charter's outside it.
-func (s *System) SetConfigRoot(flag *string) { s.rootFlag = flag }
+func (s *Files) walkOptions(confirm bool, within string) Options {
+	return Options{Home: s.guard().Home(), Confirmed: confirm, Boundary: within, GitDirs: s.gitDirs(within)}
+}
 
-func (s *System) walkOptions(confirm bool, within string) fsys.Options {
-	home, err := s.CompanionHome()
-	if err != nil {
-		home = "" // without a home there is no companion tree to protect
-	}
-	return fsys.Options{Home: home, Confirmed: confirm, Boundary: within, GitDirs: s.gitDirs(within)}
+// WalkOptions is the walk a write to a path within (the project root, or
+// "") takes; confirm lets it through links inside the companion tree.
+func (s *Files) WalkOptions(confirm bool, within string) Options {
+	return s.walkOptions(confirm, within)
 }
 
 // walkError turns the walk's refusal into the domain's shared-write error.
-func walkError(target string, err error) error {
-	var be *fsys.BlockedError
+func (s *Files) walkError(target string, err error) error {
+	var be *BlockedError
 	if errors.As(err, &be) {
-		return &SharedWriteError{Target: target, SharedPath: be.Link}
+		return s.guard().Blocked(target, be.Link)
 	}
 	return err
 }
@@ -103,7 +98,7 @@ func walkError(target string, err error) error {
 // source target is or lies in, or "" when there is neither. Inside is
 // decided by what the directories are on disk, so an alias spelling of the
 // companion home is the tree too.
-func (s *System) SharedLink(target string) (string, error) {
+func (s *Files) SharedLink(target string) (string, error) {
 	sh, err := s.SharedAt(target)
 	return sh.Path, err
 }
@@ -115,11 +110,11 @@ type Shared struct {
 }
 
 // SharedAt is SharedLink with the profiles that read a shared source.
-func (s *System) SharedAt(target string) (Shared, error) {
+func (s *Files) SharedAt(target string) (Shared, error) {
 	if !s.onOS() {
 		return Shared{}, nil
 	}
-	t, err := fsys.Walk(target, s.walkOptions(true, ""))
+	t, err := Walk(target, s.walkOptions(true, ""))
 	if err != nil {
 		return Shared{}, err
 	}
@@ -127,28 +122,40 @@ func (s *System) SharedAt(target string) (Shared, error) {
 	if t.Shared != "" {
 		return Shared{Path: t.Shared}, nil
 	}
-	var se *SharedWriteError
-	if errors.As(s.sourceError(target, t), &se) {
-		return Shared{Path: se.SharedPath, Readers: se.Readers}, nil
+	return sharedOf(s.guard().Sources()(target, t)), nil
+}
+
+// SharedError is a refused write to a shared place (the domain's
+// shared-write error): what it would affect.
+type SharedError interface {
+	error
+	Shared() Shared
+}
+
+// sharedOf is what a shared-source refusal says; none for nil.
+func sharedOf(err error) Shared {
+	var se SharedError
+	if errors.As(err, &se) {
+		return se.Shared()
 	}
-	return Shared{}, nil
+	return Shared{}
 }
 
 // UpdateFile is UpdateFileOpts for a file whose mode is kept, with FileMode
 // for a new one.
-func (s *System) UpdateFile(target string, confirmShared bool, update func(old []byte) ([]byte, error)) error {
+func (s *Files) UpdateFile(target string, confirmShared bool, update func(old []byte) ([]byte, error)) error {
 	return s.UpdateFileOpts(target, WriteOptions{ConfirmShared: confirmShared}, update)
 }
 
 // UpdateFileOpts is the one guarded write path for user content. It walks
-// to target (fsys.Walk: a link inside the companion tree stops it unless
+// to target (Walk: a link inside the companion tree stops it unless
 // o.ConfirmShared), takes the file's lock, removes temporary files a killed
 // writer left, reads the file, lets update compute the new bytes and
 // replaces the file atomically in the directory it checked. update sees nil
 // when the file does not exist; returning nil bytes writes nothing, and
 // then no missing directory is created either. Never nest it inside
 // WithLock.
-func (s *System) UpdateFileOpts(target string, o WriteOptions, update func(old []byte) ([]byte, error)) error {
+func (s *Files) UpdateFileOpts(target string, o WriteOptions, update func(old []byte) ([]byte, error)) error {
 	return s.UpdateFileParts(target, o, func(old []byte) ([][]byte, error) {
 		data, err := update(old)
 		if err != nil || data == nil {
@@ -162,12 +169,12 @@ func (s *System) UpdateFileOpts(target string, o WriteOptions, update func(old [
 // as parts written one after the other (nil: write nothing). A large file
 // edited in the middle is then written from slices of old, with no second
 // copy in memory.
-func (s *System) UpdateFileParts(target string, o WriteOptions, update func(old []byte) ([][]byte, error)) error {
+func (s *Files) UpdateFileParts(target string, o WriteOptions, update func(old []byte) ([][]byte, error)) error {
 	return s.UpdateFileStream(target, o, func(f afero.File) (func(w io.Writer) error, error) {
 		var old []byte
 		if f != nil {
 			var err error
-			if old, err = fsys.ReadAll(f, target, o.Kind); err != nil {
+			if old, err = ReadAll(f, target, o.Kind); err != nil {
 				return nil, err
 			}
 		}
@@ -190,11 +197,11 @@ func (s *System) UpdateFileParts(target string, o WriteOptions, update func(old 
 // stream (nil: it does not exist) and returns what writes the new one (nil:
 // write nothing). A large file is then never held in memory: the update can
 // copy from old to the new file, which the kernel does without a copy here.
-func (s *System) UpdateFileStream(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
-	return s.notWritable(target, s.updateFileStream(target, o, update))
+func (s *Files) UpdateFileStream(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
+	return s.guard().NotWritable(target, s.updateFileStream(target, o, update))
 }
 
-func (s *System) updateFileStream(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
+func (s *Files) updateFileStream(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) error {
 	if err := s.writable("write", target); err != nil {
 		return err
 	}
@@ -211,7 +218,7 @@ func (s *System) updateFileStream(target string, o WriteOptions, update func(old
 		t.Close()
 	}()
 	if !o.ConfirmShared {
-		if err := s.sourceError(target, t); err != nil {
+		if err := s.guard().Sources()(target, t); err != nil {
 			return err
 		}
 	}
@@ -232,17 +239,17 @@ func (s *System) updateFileStream(target string, o WriteOptions, update func(old
 	w := t
 	if t.Missing {
 		opts.Create, opts.DirMode = true, o.dirMode()
-		if w, err = fsys.Walk(target, opts); err != nil {
-			return walkError(target, err)
+		if w, err = Walk(target, opts); err != nil {
+			return s.walkError(target, err)
 		}
 		defer w.Close()
 		// The lock is keyed by the path the first walk found; the created
 		// directory must be that path.
 		if w.Missing || w.Dir != t.Dir || w.Name != t.Name {
-			return &fsys.ChangedError{Path: target, What: "changed on the way"}
+			return &ChangedError{Path: target, What: "changed on the way"}
 		}
 	}
-	w.BeforeRename = s.beforeRename
+	w.BeforeRename = s.BeforeRename
 	return w.WriteFunc(fill, o.perm())
 }
 
@@ -250,14 +257,14 @@ func (s *System) updateFileStream(target string, o WriteOptions, update func(old
 // missing directory, it walks again under the lock: a writer may have
 // created the directory in between, and then the lock must be taken again
 // by the directory's identity.
-func (s *System) lockTarget(path string, opts fsys.Options) (*fsys.Target, func(), error) {
+func (s *Files) lockTarget(path string, opts Options) (*Target, func(), error) {
 	dir := s.lockDir(path)
 	for range 8 {
-		t, err := fsys.Walk(path, opts)
+		t, err := Walk(path, opts)
 		if err != nil {
-			return nil, nil, walkError(path, err)
+			return nil, nil, s.walkError(path, err)
 		}
-		unlock, err := s.fsLocks.Lock(dir, t)
+		unlock, err := s.fsLocks().Lock(dir, t)
 		if err != nil {
 			t.Close()
 			return nil, nil, err
@@ -265,13 +272,13 @@ func (s *System) lockTarget(path string, opts fsys.Options) (*fsys.Target, func(
 		if !t.Missing {
 			return t, unlock, nil
 		}
-		again, err := fsys.Walk(path, opts)
+		again, err := Walk(path, opts)
 		if err != nil {
 			unlock()
 			t.Close()
-			return nil, nil, walkError(path, err)
+			return nil, nil, s.walkError(path, err)
 		}
-		same := again.Missing && fsys.HeldKeys(t, again)
+		same := again.Missing && HeldKeys(t, again)
 		again.Close()
 		if same {
 			return t, unlock, nil
@@ -279,7 +286,7 @@ func (s *System) lockTarget(path string, opts fsys.Options) (*fsys.Target, func(
 		unlock()
 		t.Close()
 	}
-	return nil, nil, &fsys.ChangedError{Path: path, What: "kept changing"}
+	return nil, nil, &ChangedError{Path: path, What: "kept changing"}
 }
 
 // lockDir is where the lock files for target live: <root>/locks, the root
@@ -287,34 +294,34 @@ func (s *System) lockTarget(path string, opts fsys.Options) (*fsys.Target, func(
 // root). A write elsewhere (dismissals.json under a host root, an agent's
 // CLAUDE.md) must not create a root that does not exist yet (SPEC §2: the
 // root appears on its first write); it gets "": in-process mutexes and the
-// flock of its own directory (fsys.Locks).
-func (s *System) lockDir(target string) string {
-	root, err := s.ResolveRoot(s.rootFlag)
-	if err != nil {
+// flock of its own directory (Locks).
+func (s *Files) lockDir(target string) string {
+	root := s.guard().ConfigRoot()
+	if root == "" {
 		return ""
 	}
-	if _, inside := s.Paths.Within(root.Path, target); !inside {
-		if fi, err := s.Fs.Stat(root.Path); err != nil || !fi.IsDir() {
+	if _, inside := s.Paths.Within(root, target); !inside {
+		if fi, err := s.Fs.Stat(root); err != nil || !fi.IsDir() {
 			return ""
 		}
 	}
-	return s.Paths.Join(root.Path, "locks")
+	return s.Paths.Join(root, "locks")
 }
 
 // WithLock runs fn holding the lock of the file at path, the same lock
 // UpdateFileOpts takes, across processes and within one. It creates no
 // directory on the way and follows every link (a lock writes nothing).
 // fn must not take another lock: use WriteAtomic inside it.
-func (s *System) WithLock(path string, fn func() error) error {
+func (s *Files) WithLock(path string, fn func() error) error {
 	if !s.onOS() || s.writable("lock", path) != nil { // a lock file is a write
-		mu := s.locks.get(path)
+		mu := s.lockTable().get(path)
 		mu.Lock()
 		defer mu.Unlock()
 		return fn()
 	}
 	t, unlock, err := s.lockTarget(path, s.walkOptions(true, ""))
 	if err != nil {
-		return s.notWritable(path, err)
+		return s.guard().NotWritable(path, err)
 	}
 	defer func() {
 		unlock()
@@ -327,7 +334,7 @@ func (s *System) WithLock(path string, fn func() error) error {
 // 0600 whatever mode an older file had, through any link (server state is
 // not guarded, SPEC §8) without replacing it, atomically. It takes no lock;
 // callers that race hold WithLock.
-func (s *System) WriteAtomic(path string, data []byte) error {
+func (s *Files) WriteAtomic(path string, data []byte) error {
 	return s.WriteAtomicOpts(path, WriteOptions{ConfirmShared: true, Owned: true}, data)
 }
 
@@ -341,11 +348,11 @@ const StaleTempAge = time.Hour
 // atomic replacement in the checked directory are the same. Never write one
 // file both here and with UpdateFile*: that cleanup, under the lock, takes
 // every temporary file of the name for stale.
-func (s *System) WriteAtomicOpts(path string, o WriteOptions, data []byte) error {
-	return s.notWritable(path, s.writeAtomicOpts(path, o, data))
+func (s *Files) WriteAtomicOpts(path string, o WriteOptions, data []byte) error {
+	return s.guard().NotWritable(path, s.writeAtomicOpts(path, o, data))
 }
 
-func (s *System) writeAtomicOpts(path string, o WriteOptions, data []byte) error {
+func (s *Files) writeAtomicOpts(path string, o WriteOptions, data []byte) error {
 	if err := s.writable("write", path); err != nil {
 		return err
 	}
@@ -354,13 +361,13 @@ func (s *System) writeAtomicOpts(path string, o WriteOptions, data []byte) error
 	}
 	opts := s.writeWalk(o)
 	opts.Create, opts.DirMode = true, o.dirMode()
-	t, err := fsys.Walk(path, opts)
+	t, err := Walk(path, opts)
 	if err != nil {
-		return walkError(path, err)
+		return s.walkError(path, err)
 	}
 	defer t.Close()
 	if !o.ConfirmShared {
-		if err := s.sourceError(path, t); err != nil {
+		if err := s.guard().Sources()(path, t); err != nil {
 			return err
 		}
 	}
@@ -377,6 +384,6 @@ func (s *System) writeAtomicOpts(path string, o WriteOptions, data []byte) error
 	} else {
 		t.RemoveStaleBefore(s.Now().Add(-StaleTempAge))
 	}
-	t.BeforeRename = s.beforeRename
+	t.BeforeRename = s.BeforeRename
 	return t.Write(data, o.perm())
 }

@@ -1,4 +1,4 @@
-package core
+package fsys
 
 import (
 	"os"
@@ -18,7 +18,7 @@ func TestListDirMax(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := &System{Fs: afero.NewOsFs()}
+	s := &Files{Fs: afero.NewOsFs()}
 	names := func(max int) []string {
 		entries, notDir, err := s.listDir("", dir, max)
 		if err != nil || notDir {

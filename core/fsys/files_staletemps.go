@@ -1,10 +1,8 @@
-package core
+package fsys
 
 import (
 	"os"
 	"path/filepath"
-
-	"github.com/agentkit/charter/core/fsys"
 )
 
 // RemoveStaleTemps removes the temporary files of path's name that killed
@@ -16,12 +14,12 @@ import (
 // there is something to remove: a run with nothing to do costs one
 // listing. The walk follows o.ConfirmShared and o.Within as a write would.
 // Best effort: a leftover costs disk space, not data.
-func (s *System) RemoveStaleTemps(path string, o WriteOptions) {
+func (s *Files) RemoveStaleTemps(path string, o WriteOptions) {
 	if !s.onOS() || s.writable("remove", path) != nil || !hasTemps(path) {
 		return
 	}
 	s.WithLock(path, func() error {
-		t, err := fsys.Walk(path, s.walkOptions(o.ConfirmShared, o.Within))
+		t, err := Walk(path, s.walkOptions(o.ConfirmShared, o.Within))
 		if err != nil {
 			return nil // a refused walk removes nothing
 		}
@@ -41,7 +39,7 @@ func hasTemps(path string) bool {
 	defer d.Close()
 	names, _ := d.Readdirnames(-1)
 	for _, n := range names {
-		if of, ok := fsys.TempOf(n); ok && of == filepath.Base(path) {
+		if of, ok := TempOf(n); ok && of == filepath.Base(path) {
 			return true
 		}
 	}

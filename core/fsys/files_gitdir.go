@@ -1,4 +1,4 @@
-package core
+package fsys
 
 import (
 	"bufio"
@@ -6,8 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/agentkit/charter/core/fsys"
 )
 
 // gitDirs are the folders a ".git" file at the project root points to (a
@@ -16,7 +14,7 @@ import (
 // (fsys/repo.go). A ".git" folder or no ".git" at all gives none. The file
 // is the repository's: read without following a link, and only its first
 // line, as git reads it.
-func (s *System) gitDirs(root string) []string {
+func (s *Files) gitDirs(root string) []string {
 	if root == "" || !s.onOS() {
 		return nil
 	}
@@ -25,7 +23,7 @@ func (s *System) gitDirs(root string) []string {
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {
 		return nil
 	}
-	f, err := fsys.Open(name, fsys.KindState) // a regular file, without blocking
+	f, err := Open(name, KindState) // a regular file, without blocking
 	if err != nil {
 		return nil
 	}
@@ -46,12 +44,12 @@ func (s *System) gitDirs(root string) []string {
 
 // within is a read's walk confined to the project root: links out of it
 // refused, its git folder never reached.
-func (s *System) within(root string) fsys.Options {
-	return fsys.Options{Boundary: root, Confirmed: true, GitDirs: s.gitDirs(root)}
+func (s *Files) within(root string) Options {
+	return Options{Boundary: root, Confirmed: true, GitDirs: s.gitDirs(root)}
 }
 
 // writeWalk is a write's walk for o.
-func (s *System) writeWalk(o WriteOptions) fsys.Options {
+func (s *Files) writeWalk(o WriteOptions) Options {
 	opts := s.walkOptions(o.ConfirmShared, o.Within)
 	opts.StrictLinks = o.Whole || len(o.LinkTo) > 0
 	opts.LinkTo = o.LinkTo

@@ -1,4 +1,4 @@
-package core
+package fsys
 
 import (
 	"path"
@@ -106,21 +106,21 @@ func (s PathStyle) Join(elem ...string) string {
 func (s PathStyle) Dir(p string) string {
 	v := s.volume(p)
 	i := len(p) - 1
-	for i >= v && !isSep(s, p[i]) {
+	for i >= v && !styleSep(s, p[i]) {
 		i--
 	}
 	return s.Clean(p[:i+1])
 }
 
-func isSep(s PathStyle, c byte) bool {
+func styleSep(s PathStyle, c byte) bool {
 	if s.Windows {
 		return isSlash(c)
 	}
 	return c == '/'
 }
 
-// equalName compares path text the way the file system does.
-func (s PathStyle) equalName(a, b string) bool {
+// EqualName compares path text the way the file system does.
+func (s PathStyle) EqualName(a, b string) bool {
 	if s.Windows {
 		return strings.EqualFold(a, b)
 	}
@@ -130,12 +130,12 @@ func (s PathStyle) equalName(a, b string) bool {
 // Within returns the segments of p below base when p lies strictly inside
 // base. Both paths must be clean and absolute.
 func (s PathStyle) Within(base, p string) ([]string, bool) {
-	if len(p) <= len(base) || !s.equalName(p[:len(base)], base) {
+	if len(p) <= len(base) || !s.EqualName(p[:len(base)], base) {
 		return nil, false
 	}
 	rest := p[len(base):]
-	if !isSep(s, base[len(base)-1]) {
-		if !isSep(s, rest[0]) {
+	if !styleSep(s, base[len(base)-1]) {
+		if !styleSep(s, rest[0]) {
 			return nil, false // a sibling such as /home/ab next to /home/a
 		}
 		rest = rest[1:]
@@ -149,7 +149,7 @@ func (s PathStyle) Within(base, p string) ([]string, bool) {
 // Ancestors lists p and each parent of p up to and including stop, p first.
 // It returns nil when p does not lie at or below stop.
 func (s PathStyle) Ancestors(p, stop string) []string {
-	if s.equalName(p, stop) {
+	if s.EqualName(p, stop) {
 		return []string{p}
 	}
 	segs, ok := s.Within(stop, p)
@@ -159,7 +159,7 @@ func (s PathStyle) Ancestors(p, stop string) []string {
 	out := make([]string, 0, len(segs)+1)
 	for cur := p; ; cur = s.Dir(cur) {
 		out = append(out, cur)
-		if s.equalName(cur, stop) {
+		if s.EqualName(cur, stop) {
 			return out
 		}
 	}

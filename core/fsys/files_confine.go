@@ -1,4 +1,4 @@
-package core
+package fsys
 
 import (
 	"errors"
@@ -9,25 +9,23 @@ import (
 	"syscall"
 
 	"github.com/spf13/afero"
-
-	"github.com/agentkit/charter/core/fsys"
 )
 
 // A cloned repository is input, not configuration charter owns: the paths
 // it decides (the project's agent files, its settings files, the coverage
 // report) must resolve inside the project. The walk decides it on the
-// directory handles it holds (fsys.Options.Boundary); these are its entry
+// directory handles it holds (Options.Boundary); these are its entry
 // points for checks and reads, WriteOptions.Within for writes.
 
 // Confine reports, with code outside_project, when path does not resolve
 // inside the project root (a link on the way leads out of it); nil when it
 // does, or when root is "". It reads and writes nothing: callers use it to
 // refuse before work that would go to waste (an editor session, a plan).
-func (s *System) Confine(root, path string) error {
+func (s *Files) Confine(root, path string) error {
 	if root == "" || !s.onOS() {
 		return nil
 	}
-	t, err := fsys.Walk(path, s.within(root))
+	t, err := Walk(path, s.within(root))
 	if err != nil {
 		return err
 	}
@@ -39,18 +37,18 @@ func (s *System) Confine(root, path string) error {
 // project, the git folder) and the target's (a dangling link, a read-only
 // or irregular file, a folder charter may not write in). An apply asks it
 // of every target first, so that one refusal writes nothing (SPEC §16).
-func (s *System) Preflight(path string, o WriteOptions) error {
+func (s *Files) Preflight(path string, o WriteOptions) error {
 	if !s.onOS() {
 		return nil
 	}
 	opts := s.writeWalk(o)
 	opts.Confirmed = true // the shared-link verdict is asked for apart
-	t, err := fsys.Walk(path, opts)
+	t, err := Walk(path, opts)
 	if err != nil {
-		return walkError(path, err)
+		return s.walkError(path, err)
 	}
 	defer t.Close()
-	return s.notWritable(path, t.Preflight())
+	return s.guard().NotWritable(path, t.Preflight())
 }
 
 // OpenWithin is OpenFile (a regular file, opened without blocking, held
@@ -59,11 +57,11 @@ func (s *System) Preflight(path string, o WriteOptions) error {
 // fs.ErrNotExist. The file opened is the one the walk checked: it is
 // opened in the directory handle the walk holds, without following a
 // link. root "" is OpenFile itself.
-func (s *System) OpenWithin(root, path string, k fsys.Kind) (afero.File, error) {
+func (s *Files) OpenWithin(root, path string, k Kind) (afero.File, error) {
 	if root == "" || !s.onOS() {
 		return s.OpenFile(path, k)
 	}
-	t, err := fsys.Walk(path, s.within(root))
+	t, err := Walk(path, s.within(root))
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +78,7 @@ func (s *System) OpenWithin(root, path string, k fsys.Kind) (afero.File, error) 
 
 // ReadWithin is ReadOptional (nil for a missing file) for a path a
 // repository chose, read only inside the project root (OpenWithin).
-func (s *System) ReadWithin(root, path string, k fsys.Kind) ([]byte, error) {
+func (s *Files) ReadWithin(root, path string, k Kind) ([]byte, error) {
 	if root == "" {
 		return s.ReadOptional(path, k)
 	}
@@ -92,7 +90,7 @@ func (s *System) ReadWithin(root, path string, k fsys.Kind) ([]byte, error) {
 		return nil, ReadError(path, err)
 	}
 	defer f.Close()
-	data, err := fsys.ReadAll(f, path, k)
+	data, err := ReadAll(f, path, k)
 	if err != nil {
 		return nil, ReadError(path, err)
 	}
@@ -102,7 +100,7 @@ func (s *System) ReadWithin(root, path string, k fsys.Kind) ([]byte, error) {
 // ListWithin returns a folder's entries, sorted, not following links in
 // them: nil when it does not exist, and notDir when the name is not a
 // folder. The folder must resolve inside root (Confine).
-func (s *System) ListWithin(root, dir string) (entries []fs.FileInfo, notDir bool, err error) {
+func (s *Files) ListWithin(root, dir string) (entries []fs.FileInfo, notDir bool, err error) {
 	if err := s.Confine(root, s.Paths.Join(dir, ".probe")); err != nil {
 		return nil, false, err
 	}
@@ -113,7 +111,7 @@ func (s *System) ListWithin(root, dir string) (entries []fs.FileInfo, notDir boo
 // reads at most max+1 entries, unsorted once there are more than max: a
 // caller with a cap learns the folder is over it without holding a
 // listing of a million names.
-func (s *System) listDir(root, dir string, max int) (entries []fs.FileInfo, notDir bool, err error) {
+func (s *Files) listDir(root, dir string, max int) (entries []fs.FileInfo, notDir bool, err error) {
 	fi, err := s.Fs.Stat(dir)
 	switch {
 	case IsAbsent(err):

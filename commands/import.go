@@ -209,11 +209,7 @@ func printPeer(w io.Writer, doc importDoc, retire bool) {
 	}
 	fmt.Fprintln(w, head)
 	for _, c := range l.Changes {
-		what := c.What
-		if !c.Removes && verb != "left" {
-			what += " taken out of"
-		}
-		fmt.Fprintf(w, "  %-12s  %-28s  %s\n", verb, what, inert.Line(c.Path))
+		fmt.Fprintf(w, "  %-12s  %-16s  %s\n", verb, c.What, inert.Line(c.Path))
 	}
 	for _, k := range l.Kept {
 		fmt.Fprintf(w, "  kept: %s\n", inert.Line(k))

@@ -70,6 +70,9 @@ func scriptParams() testscript.Params {
 				}
 				return ok, nil
 			}
+			if cond == "peers" { // real ruler and rulesync (moves_test.go); CI must have them
+				return peersReady()
+			}
 			return false, fmt.Errorf("unknown condition %q", cond)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -85,6 +88,10 @@ func scriptParams() testscript.Params {
 			"sigterm":    cmdSigterm,
 			"stopproc":   cmdStopProc, // signals_test.go
 			"sparse":     cmdSparse,   // library_caps_test.go
+			// moves_test.go
+			"peer":        cmdPeer,
+			"agentview":   cmdAgentView,
+			"samemeaning": cmdSameMeaning,
 		},
 		Setup: func(e *testscript.Env) error {
 			// Pin everything charter reads, so the developer's own

@@ -118,6 +118,7 @@ var checks = []check{
 	server,
 	agentFiles,
 	projectFiles,
+	peerTools,
 	policyDenies,
 	hookPrograms,
 	agentGates,

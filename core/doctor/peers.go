@@ -1,0 +1,37 @@
+package doctor
+
+import (
+	"fmt"
+	"strings"
+)
+
+// peerTools: ruler or rulesync still has files in the project beside
+// charter's (SPEC §16): its next run rewrites the files charter manages,
+// and the agents read its generated text beside charter's projection.
+func peerTools(r *run) []Check {
+	if r.project == nil {
+		return nil
+	}
+	var out []Check
+	for _, tool := range []string{"ruler", "rulesync"} {
+		name, label := "peer-"+tool, "Peer tool "+tool
+		left, err := r.Session.PeerLeft(tool)
+		switch {
+		case err != nil:
+			out = append(out, warn(name, label, "not checked: "+err.Error(), "fix what the message names, then run `charter doctor` again"))
+		case !left.Empty():
+			files := make([]string, 0, len(left.Changes))
+			for _, c := range left.Changes {
+				rel := c.Path
+				if w, ok := r.Sys.Paths.Within(r.project.Dir, c.Path); ok {
+					rel = strings.Join(w, "/")
+				}
+				files = append(files, rel+" ("+c.What+")")
+			}
+			out = append(out, warn(name, label,
+				fmt.Sprintf("%s and charter both manage this project: %s", tool, strings.Join(files, ", ")),
+				"run `charter import --from "+tool+" --project --retire` (`charter uninstall --project` puts its files back)"))
+		}
+	}
+	return out
+}

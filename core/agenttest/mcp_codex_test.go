@@ -35,6 +35,18 @@ text("RESULT: " + JSON.stringify(result));`
 // serveResponsesMCP answers with one exec call until its output came back,
 // then as serveResponses does (a final message).
 func serveResponsesMCP(m *Mock, w http.ResponseWriter, r *http.Request, body []byte) {
+	serveExec(codexExecScript)(m, w, r, body)
+}
+
+// serveExec answers with one exec call of script until its output came
+// back, then as serveResponses does.
+func serveExec(script string) route {
+	return func(m *Mock, w http.ResponseWriter, r *http.Request, body []byte) {
+		serveExecOnce(script, m, w, r, body)
+	}
+}
+
+func serveExecOnce(script string, m *Mock, w http.ResponseWriter, r *http.Request, body []byte) {
 	var req struct {
 		Model string `json:"model"`
 		Input []struct {
@@ -54,7 +66,7 @@ func serveResponsesMCP(m *Mock, w http.ResponseWriter, r *http.Request, body []b
 	n := len(m.Requests())
 	resp := fmt.Sprintf("resp_%d", n)
 	call := map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%d", n), "call_id": fmt.Sprintf("call_%d", n),
-		"name": "exec", "input": codexExecScript, "status": "completed"}
+		"name": "exec", "input": script, "status": "completed"}
 	usage := map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
 		"output_tokens": 2, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 12}
 	events := []map[string]any{

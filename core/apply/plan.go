@@ -63,6 +63,9 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 		return nil, err
 	}
 	full := &Full{}
+	if req.Project != nil {
+		full.root = req.Project.Dir
+	}
 	if level == LevelUser {
 		sel, full.Skipped = profileSkips(sys, sel, req.Agents)
 		var shared []Result

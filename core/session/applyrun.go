@@ -41,6 +41,11 @@ func (r *ApplyReport) Check(fix string) error {
 // written. Any other error returns a nil report.
 func (s *Session) Apply(ctx context.Context, req ApplyRequest) (*ApplyReport, error) {
 	req.RunOnly = !req.DryRun // only a status shows a diff
+	// Nothing the last run rested on changed: its report, without a plan.
+	memo := s.ApplyMemo(req)
+	if rep, ok := memo.Replay(); ok && ctx.Err() == nil {
+		return &ApplyReport{FullReport: rep}, nil
+	}
 	full, err := s.PlanAll(ctx, req)
 	if err != nil {
 		return nil, err
@@ -68,7 +73,9 @@ func (s *Session) Apply(ctx context.Context, req ApplyRequest) (*ApplyReport, er
 	if err != nil {
 		return nil, err
 	}
-	return s.applyReport(results, full), nil
+	rep := s.applyReport(results, full)
+	memo.Remember(full, rep.FullReport)
+	return rep, nil
 }
 
 // checkApply decides, before anything is written, whether full may run:

@@ -1,0 +1,100 @@
+package apply
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/planmemo"
+	"github.com/agentkit/charter/core/projection"
+)
+
+// Memo adds to w every file a run of f rested on, once RunAll reported
+// rep, and returns the report the next run gives while none of them
+// changes: each file written is then current. False when that run would
+// report otherwise (a file blocked, pruned or in conflict, an ignored
+// record entry), or a target does not hold what f makes of it now.
+func (f *Full) Memo(sys *core.System, rep FullReport, w *planmemo.Watch) (FullReport, bool) {
+	if len(rep.Targets) != len(f.Targets)+len(f.Skipped) || len(rep.Ignored) > 0 {
+		return rep, false
+	}
+	next := rep
+	next.Targets = slices.Clone(rep.Targets)
+	for i, r := range next.Targets {
+		switch r.State {
+		case StateSkipped:
+			if r.Path != "" && r.Path != "-" {
+				w.Path(r.Path)
+			}
+			continue
+		case StateWritten:
+			next.Targets[i].State = StateCurrent
+		case StateCurrent:
+		default:
+			return rep, false
+		}
+		if !f.Targets[i].settle(sys, w, r.State == StateWritten) {
+			return rep, false
+		}
+	}
+	if f.Content != nil {
+		ok := f.Content.Files(sys, func(path, sum string, wrote bool) {
+			if sum == "" { // the record: its bytes as they are now
+				w.Read(path, wrote)
+				return
+			}
+			w.File(path, sum, wrote)
+		})
+		if !ok {
+			return rep, false
+		}
+		next.Files = slices.Clone(rep.Files)
+		for i := range next.Files {
+			if next.Files[i].State == projection.StateWritten {
+				next.Files[i].State = projection.StateCurrent
+			}
+		}
+	}
+	// Detection and placement look for each agent's file: its absence
+	// is watched too (a folder's stamp would be, since Run writes in it).
+	if f.root != "" {
+		for _, a := range sys.Agents() {
+			w.Path(sys.ProjectPath(a, f.root))
+		}
+	}
+	if home, err := codexHome(sys); err == nil {
+		w.Path(sys.Paths.Join(home, CodexConfigFile)) // Codex's reviews: the notes
+	}
+	return next, true
+}
+
+// settle watches the target by the bytes it holds now, after checking
+// that they are what f makes of them (a file changed since Run is not
+// vouched for).
+func (t Target) settle(sys *core.System, w *planmemo.Watch, wrote bool) bool {
+	data, err := t.read(sys)
+	if err != nil {
+		return false
+	}
+	current := false
+	if t.block != nil {
+		current, err = holdsBlock(t.Path, bytes.NewReader(data), t.block)
+		current = current && data != nil
+	} else {
+		var parts [][]byte
+		parts, err = t.edit(data)
+		current = unchanged(data, parts)
+	}
+	if err != nil || !current {
+		return false
+	}
+	if data == nil {
+		w.Path(t.Path) // absent, as Run leaves it
+		return true
+	}
+	w.File(t.Path, planmemo.Sum(data), wrote)
+	return true
+}
+
+// Root is the project's root the plan is for; "" at user level.
+func (f *Full) Root() string { return f.root }

@@ -1,0 +1,134 @@
+package planmemo
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+)
+
+// Watch is the set of paths a plan rested on, each stamped when the memo
+// is saved. A path may be missing (its absence is watched), but never a
+// link: a memo cannot vouch for what a link leads to.
+type Watch struct {
+	paths []string
+	files map[string]file
+	bad   bool
+}
+
+type file struct {
+	sum   string // sha256 of the bytes, when known
+	wrote bool   // the run wrote the file
+	kind  bool   // only what it is (file, folder, nothing) is watched
+}
+
+// maxWatched caps a memo: beyond it a run plans as before.
+const maxWatched = 1 << 20
+
+func (w *Watch) add(path string, f file) {
+	if w.files == nil {
+		w.files = map[string]file{}
+	}
+	if _, seen := w.files[path]; seen {
+		if f.sum != "" {
+			w.files[path] = f
+		}
+		return
+	}
+	if len(w.paths) >= maxWatched {
+		w.bad = true
+		return
+	}
+	w.paths = append(w.paths, path)
+	w.files[path] = f
+}
+
+// Path watches path: a file, a folder (its entries added or removed) or
+// nothing there.
+func (w *Watch) Path(path string) {
+	if path != "" {
+		w.add(filepath.Clean(path), file{})
+	}
+}
+
+// Kind watches only what path is: a folder, a file, a link or nothing.
+func (w *Watch) Kind(path string) {
+	if path != "" {
+		w.add(filepath.Clean(path), file{kind: true})
+	}
+}
+
+// File watches a file that holds bytes of sha256 sum; wrote: the run
+// wrote them.
+func (w *Watch) File(path, sum string, wrote bool) {
+	w.add(filepath.Clean(path), file{sum: sum, wrote: wrote})
+}
+
+// Tree watches dir and everything below it; a link anywhere, or a
+// folder that cannot be listed, means no memo.
+func (w *Watch) Tree(dir string) {
+	w.walk(filepath.Clean(dir), -1)
+}
+
+// Entries watches dir and what is directly in it (not further down).
+func (w *Watch) Entries(dir string) {
+	w.walk(filepath.Clean(dir), 1)
+}
+
+func (w *Watch) walk(dir string, depth int) {
+	w.add(dir, file{})
+	if depth == 0 || w.bad {
+		return
+	}
+	st, missing, ok := lstamp(dir)
+	switch {
+	case !ok:
+		w.bad = true
+		return
+	case missing || !isDir(st):
+		return // a file or nothing: its stamp tells
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		w.bad = true
+		return
+	}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		switch {
+		case e.Type()&os.ModeSymlink != 0 && depth < 0:
+			w.bad = true // a source behind a link
+			return
+		case e.IsDir():
+			w.walk(p, depth-1)
+		default:
+			w.add(p, file{})
+		}
+	}
+}
+
+// Refuse marks the watch as unable to vouch for the plan: no memo.
+func (w *Watch) Refuse() { w.bad = true }
+
+// Below watches dir and what lies up to depth levels down.
+func (w *Watch) Below(dir string, depth int) {
+	w.walk(filepath.Clean(dir), depth)
+}
+
+// Read watches a file by the bytes it holds now, read without following
+// a link; wrote: the run wrote it. A file that cannot be read means no
+// memo.
+func (w *Watch) Read(path string, wrote bool) {
+	data, err := readNoFollow(path)
+	if err != nil {
+		w.bad = true
+		return
+	}
+	w.File(path, Sum(data), wrote)
+}
+
+// Sum is the sha256 of data, as a memo keeps it.
+func Sum(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
+}

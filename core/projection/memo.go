@@ -1,0 +1,39 @@
+package projection
+
+import "github.com/agentkit/charter/core"
+
+// Files calls each for every projected file a plan's report names, with
+// the sha256 the record holds for it after Run and whether Run wrote it,
+// then for the record itself (sum ""; wrote: Run wrote it). False, with
+// nothing called, when a run's report would not be the next one's: a
+// file pruned, held, blocked, in conflict or still to write, or a record
+// entry ignored (planmemo keeps only a report the next run would repeat).
+func (p *Plan) Files(sys *core.System, each func(path, sum string, wrote bool)) bool {
+	if len(p.Ignored) > 0 || len(p.conflicts) > 0 {
+		return false
+	}
+	sums := make(map[string]string, len(p.record.Files))
+	for _, r := range p.record.Files {
+		sums[r.Path] = r.SHA256
+	}
+	type one struct {
+		path, sum string
+		wrote     bool
+	}
+	out := make([]one, 0, len(p.Entries))
+	for _, e := range p.Entries {
+		if e.Path == nil {
+			continue // unsupported: nothing on disk
+		}
+		sum := sums[p.req.recPath(sys, *e.Path)]
+		if e.held || sum == "" || (e.State != StateCurrent && e.State != StateWritten) {
+			return false
+		}
+		out = append(out, one{*e.Path, sum, e.State == StateWritten})
+	}
+	for _, o := range out {
+		each(o.path, o.sum, o.wrote)
+	}
+	each(p.req.RecordPath, "", p.Changes())
+	return true
+}

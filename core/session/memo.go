@@ -1,0 +1,147 @@
+package session
+
+import (
+	"encoding/json"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/planmemo"
+	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/sources"
+)
+
+// ApplyMemo is the memo of one plain `apply --project` (planmemo): the
+// report a run gives again while nothing it rested on changed.
+type ApplyMemo struct {
+	s      *Session
+	path   string
+	key    string
+	start  time.Time
+	layers []content.Layer
+	snap   *settings.Snapshot
+}
+
+// ApplyMemo is req's memo, keyed on everything its plan is asked before
+// it reads anything; nil when such a run is planned each time: not the
+// project's files, --force, import's requests, shared sources (their
+// trust and pins), or no memo on this system.
+func (s *Session) ApplyMemo(req ApplyRequest) *ApplyMemo {
+	if !req.Project || !req.RunOnly || req.Force || len(req.Also) > 0 || req.Adopt != nil || req.Hold != nil || !planmemo.Enabled(s.Sys) {
+		return nil
+	}
+	start := time.Now()
+	p, err := s.Project()
+	if err != nil || p == nil {
+		return nil
+	}
+	snap, err := s.ApplySettings(true)
+	if err != nil {
+		return nil
+	}
+	policy, err := settings.PolicyPath(s.Sys)
+	if err != nil {
+		return nil
+	}
+	plain := content.Sources(s.Sys, snap.Scope, p, policy)
+	layers, err := s.withSources(snap.Scope, plain, content.LevelProject, true)
+	if err != nil || !slices.Equal(layers, plain) {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	exeStamp, err := os.Stat(exe)
+	if err != nil {
+		return nil
+	}
+	cwd, _ := os.Getwd()
+	parts := []string{"apply --project", exe, exeStamp.ModTime().String(), exeStamp.Mode().String(), cwd, p.Dir,
+		strings.Join(req.Agents, "\x00"), snap.ETag, snap.Scope.Kind, snap.Scope.Path}
+	for _, v := range core.Environment(s.Sys.Agents()) {
+		parts = append(parts, v.Name+"="+s.Sys.Getenv(v.Name))
+	}
+	for _, x := range []any{layers, s.Sys.Agents(), snap.Values, snap.Gov, os.Geteuid()} {
+		data, err := json.Marshal(x)
+		if err != nil {
+			return nil
+		}
+		parts = append(parts, string(data))
+	}
+	path := planmemo.Path(s.Sys, "project\x00"+p.Dir)
+	return &ApplyMemo{s: s, path: path, key: planmemo.Key(parts...), start: start, layers: layers, snap: snap}
+}
+
+// Replay is the report the last run gave, when every file it rested on
+// still has its stamp.
+func (m *ApplyMemo) Replay() (apply.FullReport, bool) {
+	var rep apply.FullReport
+	if m == nil {
+		return rep, false
+	}
+	data, ok := planmemo.Load(m.s.Sys, m.path, m.key)
+	if !ok || json.Unmarshal(data, &rep) != nil {
+		return rep, false
+	}
+	return rep, true
+}
+
+// Remember keeps rep, the report of full's run, for the next run while
+// nothing changes; else forgets the memo.
+func (m *ApplyMemo) Remember(full *apply.Full, rep apply.FullReport) {
+	if m == nil {
+		return
+	}
+	var w planmemo.Watch
+	next, ok := full.Memo(m.s.Sys, rep, &w)
+	data, err := json.Marshal(next)
+	if !ok || err != nil {
+		planmemo.Forget(m.s.Sys, m.path)
+		return
+	}
+	sys := m.s.Sys
+	for _, ly := range m.layers {
+		for _, k := range content.Kinds() {
+			w.Tree(sys.Paths.Join(ly.Dir, k.Dir()))
+		}
+		w.Path(sys.Paths.Join(ly.Dir, sources.LockName))
+		if ly.Within == "" && ly.Name != settings.LayerPolicy {
+			// The user's folders: whatever else is kept there. Not the
+			// project's .charter/, whose record a run rewrites (watched
+			// by its bytes), nor the folder the policy file lies in.
+			w.Entries(ly.Dir)
+		}
+	}
+	for _, l := range m.snap.Layers {
+		if l.Path != nil {
+			w.Path(*l.Path)
+		}
+	}
+	if policy, err := settings.PolicyPath(sys); err == nil {
+		w.Path(policy)
+	}
+	if home, err := sys.CompanionHome(); err == nil {
+		w.Below(home, 2) // profiles and shared links
+	}
+	if t, err := sys.TrustPath(); err == nil {
+		w.Path(t)
+	}
+	// Where a project and a repository are looked for, from the root up.
+	// Git rewrites files in .git/ at every commit: only what .git is
+	// (folder, file or nothing) is watched.
+	for d := full.Root(); ; d = sys.Paths.Dir(d) {
+		w.Kind(sys.Paths.Join(d, ".git"))
+		w.Kind(sys.Paths.Join(d, core.ProjectDirName))
+		if sys.Paths.Dir(d) == d {
+			break
+		}
+	}
+	if !planmemo.Save(sys, m.path, m.key, &w, m.start, data) {
+		planmemo.Forget(sys, m.path)
+	}
+}

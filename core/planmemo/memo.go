@@ -103,6 +103,12 @@ func Load(sys *core.System, path, key string) ([]byte, bool) {
 	limit := taken - int64(racyWindow)
 	bad := fsys.Parallel(len(entries), func(i int) error {
 		e := entries[i]
+		if strings.HasPrefix(e.sum, namesPrefix) {
+			if sum, ok := namesSum(e.path); !ok || sum != e.sum {
+				return errStale
+			}
+			return nil
+		}
 		st, _, ok := lstamp(e.path)
 		if e.sum == kindSum {
 			st = kindOf(st)
@@ -122,6 +128,9 @@ var errStale = fmt.Errorf("stale memo")
 
 // kindSum marks an entry of which only the kind is watched (Watch.Kind).
 const kindSum = "kind"
+
+// namesPrefix starts the sum of a folder's names (Watch.Names).
+const namesPrefix = "names-"
 
 // kindOf is the part of a stamp Watch.Kind compares.
 func kindOf(st fsys.Stamp) fsys.Stamp {
@@ -187,7 +196,7 @@ func parse(data []byte, key string) (taken int64, entries []entry, report []byte
 		sum := f[6]
 		if sum == "-" {
 			sum = ""
-		} else if len(sum) != 64 && sum != kindSum {
+		} else if len(sum) != 64 && sum != kindSum && !strings.HasPrefix(sum, namesPrefix) {
 			return 0, nil, nil, false
 		}
 		entries[i] = entry{path: f[7], sum: sum, st: fsys.Stamp{Dev: uint64(v[0]), Ino: uint64(v[1]), Size: v[2], Mode: uint32(v[3]), Mtime: v[4], Ctime: v[5]}}
@@ -223,6 +232,12 @@ func Save(sys *core.System, path, key string, w *Watch, start time.Time, report 
 		}
 		e := entry{path: p, st: st}
 		switch {
+		case f.names:
+			sum, ok := namesSum(p)
+			if !ok {
+				return errStale
+			}
+			e.st, e.sum = fsys.Stamp{}, sum
 		case f.kind:
 			e.st, e.sum = kindOf(st), kindSum
 		case missing:
@@ -260,7 +275,7 @@ func Save(sys *core.System, path, key string, w *Watch, start time.Time, report 
 	}
 	fmt.Fprintf(&b, "%d\n", len(report))
 	b.Write(report)
-	return sys.WriteAtomicOpts(path, core.WriteOptions{Owned: true}, b.Bytes()) == nil
+	return sys.WriteAtomicOpts(path, fsys.WriteOptions{Owned: true}, b.Bytes()) == nil
 }
 
 // Forget removes the memo at path: a run that changed something, or one

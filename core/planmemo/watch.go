@@ -3,8 +3,12 @@ package planmemo
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 )
 
 // Watch is the set of paths a plan rested on, each stamped when the memo
@@ -20,6 +24,7 @@ type file struct {
 	sum   string // sha256 of the bytes, when known
 	wrote bool   // the run wrote the file
 	kind  bool   // only what it is (file, folder, nothing) is watched
+	names bool   // only the names in the folder are watched
 }
 
 // maxWatched caps a memo: beyond it a run plans as before.
@@ -56,6 +61,41 @@ func (w *Watch) Kind(path string) {
 	if path != "" {
 		w.add(filepath.Clean(path), file{kind: true})
 	}
+}
+
+// Names watches the names in the folder dir, not its stamp (a run
+// renames files into it); a name refuse accepts means no memo.
+func (w *Watch) Names(dir string, refuse func(string) bool) {
+	names, err := namesIn(dir)
+	if err != nil || slices.ContainsFunc(names, refuse) {
+		w.bad = true
+		return
+	}
+	w.add(filepath.Clean(dir), file{names: true})
+}
+
+// namesIn is the sorted names in dir, nil when there is no dir.
+func namesIn(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	slices.Sort(names)
+	return names, err
+}
+
+// namesSum is the entry's sum for a folder's names.
+func namesSum(dir string) (string, bool) {
+	names, err := namesIn(dir)
+	if err != nil {
+		return "", false
+	}
+	return namesPrefix + Sum([]byte(strings.Join(names, "\x00"))), true
 }
 
 // File watches a file that holds bytes of sha256 sum; wrote: the run

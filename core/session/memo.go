@@ -10,6 +10,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/planmemo"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/sources"
@@ -132,6 +133,11 @@ func (m *ApplyMemo) Remember(full *apply.Full, rep apply.FullReport) {
 		w.Path(t)
 	}
 	// Where a project and a repository are looked for, from the root up.
+	// A temporary file a killed run left in .charter/ goes at the next
+	// run: a folder that holds one, or gets one, is planned again.
+	w.Names(sys.Paths.Join(full.Root(), core.ProjectDirName), func(name string) bool {
+		return strings.HasPrefix(name, fsys.TempPrefix)
+	})
 	// Git rewrites files in .git/ at every commit: only what .git is
 	// (folder, file or nothing) is watched.
 	for d := full.Root(); ; d = sys.Paths.Dir(d) {

@@ -55,6 +55,11 @@ type WriteOptions struct {
 	// removed whatever its age (a record left beside it would be committed
 	// with the project).
 	Locked bool
+	// Volatile, for WriteAtomicOpts, skips the fsyncs: a record whose loss
+	// in a crash costs nothing and whose readers take an unreadable file
+	// for none (what agents reported loading). Never for settings, sources
+	// or anything a person wrote.
+	Volatile bool
 }
 
 func (o WriteOptions) perm() Perm {
@@ -384,6 +389,6 @@ func (s *Files) writeAtomicOpts(path string, o WriteOptions, data []byte) error 
 	} else {
 		t.RemoveStaleBefore(s.Now().Add(-StaleTempAge))
 	}
-	t.BeforeRename = s.BeforeRename
+	t.BeforeRename, t.Volatile = s.BeforeRename, o.Volatile
 	return t.Write(data, o.perm())
 }

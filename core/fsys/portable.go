@@ -32,6 +32,7 @@ type portableTarget struct {
 	IsDir   bool
 
 	BeforeRename func(tmp string)
+	Volatile     bool // no fsyncs (see the unix Target)
 
 	o       Options
 	dirInfo fs.FileInfo // Dir as the walk found it
@@ -293,8 +294,10 @@ func (t *portableTarget) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 	if err := fill(f); err != nil {
 		return fail(err)
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
+	if !t.Volatile {
+		if err := f.Sync(); err != nil {
+			return fail(err)
+		}
 	}
 	if err := f.Close(); err != nil {
 		return fail(err)
@@ -317,7 +320,7 @@ func (t *portableTarget) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", t.Path, err)
 	}
-	if d, err := os.Open(t.Dir); err == nil { // Windows cannot sync a directory
+	if d, err := os.Open(t.Dir); err == nil && !t.Volatile { // Windows cannot sync a directory
 		d.Sync()
 		d.Close()
 	}

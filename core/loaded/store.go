@@ -108,7 +108,7 @@ func add(sys *core.System, dir string, in Input, agent string, f *File) error {
 		}
 		// Locked: every write of this file holds its lock, so a temporary
 		// file of its name is a killed hook's, however young.
-		if err := sys.WriteAtomicOpts(path, fsys.WriteOptions{ConfirmShared: true, Owned: true, Locked: true}, append(b, '\n')); err != nil {
+		if err := sys.WriteAtomicOpts(path, fsys.WriteOptions{ConfirmShared: true, Owned: true, Locked: true, Volatile: true}, append(b, '\n')); err != nil {
 			return err
 		}
 		prune(sys, dir, path)

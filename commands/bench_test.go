@@ -29,3 +29,22 @@ func BenchmarkMainDetect(b *testing.B) {
 		Main(context.Background(), Build{Version: "b"}, []string{"detect", "--json"}, strings.NewReader(""), io.Discard, io.Discard, append(environ, "PATH=/usr/local/bin:/usr/bin:/bin"), afero.NewOsFs())
 	}
 }
+
+// BenchmarkMainHelp is the in-process cost of `charter --help`: the whole
+// grammar built and rendered.
+func BenchmarkMainHelp(b *testing.B) {
+	environ := coretest.New(b).Environ()
+	b.ReportAllocs()
+	for b.Loop() {
+		Main(context.Background(), Build{Version: "b"}, []string{"--help"}, strings.NewReader(""), io.Discard, io.Discard, environ, afero.NewOsFs())
+	}
+}
+
+// BenchmarkMainVersion is the in-process cost of `charter version`.
+func BenchmarkMainVersion(b *testing.B) {
+	environ := coretest.New(b).Environ()
+	b.ReportAllocs()
+	for b.Loop() {
+		Main(context.Background(), Build{Version: "b"}, []string{"version"}, strings.NewReader(""), io.Discard, io.Discard, environ, afero.NewOsFs())
+	}
+}

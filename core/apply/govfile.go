@@ -72,7 +72,7 @@ func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 		have := stringList(d, l.keys)
 		drop := slices.Clone(l.drop)
 		for _, e := range b.prev[f.path] {
-			if e.Key == key && !slices.Contains(l.want, e.Entry) {
+			if e.Key == key && e.Entry != "" && !slices.Contains(l.want, e.Entry) {
 				drop = append(drop, e.Entry)
 			}
 		}
@@ -81,7 +81,11 @@ func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 				owned = append(owned, GovEntry{Path: f.path, Agent: f.agent, Key: key, Entry: w})
 			}
 		}
-		steps = append(steps, listStep(l.keys, l.want, drop))
+		made := b.made(f.path, key, d, l.keys, len(l.want) > 0)
+		if made > 0 && len(l.want) > 0 {
+			owned = append(owned, GovEntry{Path: f.path, Agent: f.agent, Key: key, Made: made})
+		}
+		steps = append(steps, listStep(l.keys, l.want, drop, made))
 	}
 	if f.serverKeys != nil {
 		key := strings.Join(f.serverKeys, ".")
@@ -107,7 +111,11 @@ func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 			}
 		}
 		drop, kept = o.gone(f.servers), append(kept, o.kept...)
-		steps = append(steps, membersStep(f.serverKeys, want, drop))
+		made := b.made(f.path, key, d, f.serverKeys, len(want) > 0)
+		if made > 0 && len(want) > 0 {
+			owned = append(owned, GovEntry{Path: f.path, Agent: f.agent, Key: key, Made: made})
+		}
+		steps = append(steps, membersStep(f.serverKeys, want, drop, made))
 	}
 	data := old
 	if d == nil {
@@ -128,6 +136,26 @@ func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 		return nil, nil // charter's entries were all the file held: it made it
 	}
 	return data, nil
+}
+
+// made is how many of keys lead to the first container charter made for
+// its entries at key: as recorded, or, when charter is about to add
+// entries, the first of keys missing in d now (0: the user's own).
+func (b *govBook) made(path, key string, d *jsonedit.Doc, keys []string, adding bool) int {
+	for _, e := range b.prev[path] {
+		if e.Key == key && e.Entry == "" && e.Made > 0 {
+			return e.Made
+		}
+	}
+	if !adding {
+		return 0
+	}
+	for n := 1; n <= len(keys); n++ {
+		if d == nil || d.Root.Lookup(keys[:n]...) == nil {
+			return n
+		}
+	}
+	return 0
 }
 
 // allLists are the wanted lists and those the record has entries in.
@@ -205,7 +233,7 @@ func (o *serverOwner) take(name string, want any) (GovEntry, bool) {
 func (o *serverOwner) gone(want map[string]any) []string {
 	var out []string
 	for _, e := range o.b.prev[o.f.path] {
-		if e.Key != o.key {
+		if e.Key != o.key || e.Entry == "" {
 			continue
 		}
 		if _, ok := want[e.Entry]; ok {

@@ -84,11 +84,11 @@ func what(keys []string) string {
 
 // listStep keeps want in the string list at keys (added at its end, in
 // order) and takes out every entry of drop that is not wanted.
-func listStep(keys []string, want, drop []string) jsonStep {
+func listStep(keys []string, want, drop []string, made ...int) jsonStep {
 	removed := false // this edit took an entry out: a container it empties goes
 	return func(d *jsonedit.Doc, fail func(int, string, ...any) error) ([]byte, error) {
 		if removed {
-			if edit := pruneEmpty(d, keys); edit != nil {
+			if edit := pruneEmpty(d, keys, made); edit != nil {
 				return edit, nil
 			}
 		}
@@ -129,7 +129,7 @@ func listStep(keys []string, want, drop []string) jsonStep {
 // membersStep makes each member of want at keys equal its value (in
 // meaning; a member already right keeps its bytes), and removes the
 // members named in drop.
-func membersStep(keys []string, want map[string]any, drop []string) jsonStep {
+func membersStep(keys []string, want map[string]any, drop []string, made ...int) jsonStep {
 	names := make([]string, 0, len(want))
 	for n := range want {
 		names = append(names, n)
@@ -138,7 +138,7 @@ func membersStep(keys []string, want map[string]any, drop []string) jsonStep {
 	removed := false
 	return func(d *jsonedit.Doc, fail func(int, string, ...any) error) ([]byte, error) {
 		if removed {
-			if edit := pruneEmpty(d, keys); edit != nil {
+			if edit := pruneEmpty(d, keys, made); edit != nil {
 				return edit, nil
 			}
 		}
@@ -177,10 +177,14 @@ func membersStep(keys []string, want map[string]any, drop []string) jsonStep {
 }
 
 // pruneEmpty takes out the deepest empty list or object on the way to
-// keys, once charter's last entry in it went: a container charter's
-// entries alone filled is not left behind empty.
-func pruneEmpty(d *jsonedit.Doc, keys []string) []byte {
-	for n := len(keys); n >= 1; n-- {
+// keys, once charter's last entry in it went, up to keys[:made[0]], the
+// first container charter made (none when made is empty or 0): what
+// charter made for its entries alone is not left behind empty.
+func pruneEmpty(d *jsonedit.Doc, keys []string, made []int) []byte {
+	if len(made) == 0 || made[0] == 0 {
+		return nil
+	}
+	for n := len(keys); n >= made[0]; n-- {
 		m := d.Root.Lookup(keys[:n]...)
 		if m == nil || (m.Val.Kind != '[' && m.Val.Kind != '{') {
 			continue

@@ -35,6 +35,10 @@ type GovEntry struct {
 	Key    string `json:"key"`
 	Entry  string `json:"entry,omitempty"`
 	SHA256 string `json:"sha256,omitempty"`
+	// Made, on an entry with no Entry, says charter made the list or
+	// object at Key, from its first Made keys down: uninstall takes out
+	// what it left empty.
+	Made int `json:"made,omitempty"`
 }
 
 // GovKept is an entry charter would write or take out, left as it is

@@ -1,0 +1,174 @@
+package apply
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// One permissions and servers set: the policy's denies, ask and servers,
+// each level's own allow.
+const (
+	govPolicy = `permissions:
+  deny: ["shell:git push --force", "read:.env"]
+  ask: ["shell:git push"]
+mcp:
+  servers:
+    notes: {command: notes-mcp, args: [--stdio], env: {NOTES_TOKEN: "${NOTES_TOKEN}"}}
+    github: {url: "https://mcp.example.com/github", headers: {Authorization: "Bearer ${GITHUB_TOKEN}"}}
+`
+	govLayer = "permissions:\n  allow: [\"shell:go\", \"write:src/**\"]\n"
+)
+
+// The user's own native files, at each level: their keys, entries,
+// comments, order and spacing, which every apply keeps byte for byte.
+var govNative = map[string]map[string]string{
+	LevelUser: {
+		".claude/settings.json": "{\n    \"model\": \"opus\",\n    \"permissions\": {\"allow\": [\"Bash(npm run lint)\"], \"defaultMode\": \"acceptEdits\"},\n    \"env\": {\"FOO\": \"1\"}\n}\n",
+		".claude.json":          "{\"numStartups\": 7, \"mcpServers\": {\"mine\": {\"type\": \"stdio\", \"command\": \"my-mcp\", \"args\": []}}, \"projects\": {\"/src\": {\"allowedTools\": []}}}\n",
+		".codex/config.toml":    "# my Codex\nmodel = \"o3\"   # fast\n\n[mcp_servers.mine]\ncommand = \"my-mcp\"\n\n# profiles below\n[profiles.deep]\nmodel = \"o3-pro\"\n",
+		".codex/rules/default.rules": "prefix_rule(pattern = [\"ls\"])\n",
+		".gemini/settings.json":      "{\n\t\"theme\": \"dark\",\n\t\"tools\": {\"exclude\": [\"web_fetch\"]}\n}\n",
+	},
+	LevelProject: {
+		".claude/settings.json": "{\n  \"permissions\": {\n    \"deny\": [\"Read(secrets/**)\"]\n  }\n}\n",
+		".mcp.json":             "{\n  \"mcpServers\": {\n    \"team\": {\"command\": \"team-mcp\"}\n  }\n}\n",
+		".codex/config.toml":    "# project Codex\n[mcp_servers.team]\ncommand = \"team-mcp\"\nargs = [\n  \"--x\", # why\n]\n",
+		".gemini/settings.json": "{\"mcpServers\": {\"team\": {\"command\": \"team-mcp\"}}}\n",
+		".cursor/cli.json":      "{ \"permissions\": { \"allow\": [\"Shell(ls)\"], \"deny\": [] } }\n",
+		".cursor/mcp.json":      "{\n  \"mcpServers\": {\n    \"team\": {\"command\": \"team-mcp\"}\n  }\n}\n",
+		".vscode/mcp.json":      "{\n  \"inputs\": [],\n  \"servers\": {\n    \"team\": {\"type\": \"stdio\", \"command\": \"team-mcp\"}\n  }\n}\n",
+	},
+}
+
+// govAgents are the agents of the goldens at a level: Cursor has no
+// user-level place charter writes (its rules live in the editor).
+func govAgents(level string) []string {
+	if level == LevelUser {
+		return []string{"claude", "codex", "gemini", "copilot"}
+	}
+	return []string{"claude", "codex", "gemini", "cursor", "copilot"}
+}
+
+// govSetup is a machine with the policy, the layer's allow and the user's
+// native files; base is where the native files' paths start.
+func govSetup(t *testing.T, level string) (*core.System, *settings.Snapshot, *core.Project, string) {
+	t.Helper()
+	cm := coretest.New(t)
+	coretest.WriteFile(t, cm.PolicyFile, govPolicy)
+	sc, err := cm.Sys.ResolveScope(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := cm.Home
+	var proj *core.Project
+	if level == LevelProject {
+		base = filepath.Join(cm.Home, "src", "shop")
+		coretest.WriteFile(t, filepath.Join(base, ".charter", "settings.yaml"), govLayer)
+		if proj, err = cm.Sys.FindProject(&base, false); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		coretest.WriteFile(t, filepath.Join(sc.Path, "settings.yaml"), govLayer)
+	}
+	for rel, data := range govNative[level] {
+		coretest.WriteFile(t, filepath.Join(base, filepath.FromSlash(rel)), data)
+	}
+	policy, err := settings.LoadPolicy(cm.Sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := settings.Open(cm.Sys, sc, proj, policy)
+	if proj != nil {
+		st = st.Committed()
+	}
+	snap, err := st.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cm.Sys, snap, proj, base
+}
+
+func govRun(t *testing.T, sys *core.System, snap *settings.Snapshot, proj *core.Project) *Full {
+	t.Helper()
+	level := LevelUser
+	if proj != nil {
+		level = LevelProject
+	}
+	full, err := PlanAll(sys, snap, Request{Agents: govAgents(level), Project: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunAll(context.Background(), sys, full, false); err != nil {
+		t.Fatal(err)
+	}
+	return full
+}
+
+// Golden projections per agent at both levels, from native files that
+// already hold the user's own keys, entries, comments and order: those
+// are kept byte for byte (the goldens show them around charter's
+// entries); a second apply changes nothing; uninstall gives back every
+// native file as it was.
+func TestGovGoldens(t *testing.T) {
+	for _, level := range []string{LevelUser, LevelProject} {
+		t.Run(level, func(t *testing.T) {
+			sys, snap, proj, base := govSetup(t, level)
+			full := govRun(t, sys, snap, proj)
+			byAgent := map[string][]string{}
+			for _, tg := range full.Targets {
+				if !tg.Governs() {
+					continue
+				}
+				rel, _ := filepath.Rel(base, tg.Path)
+				data, err := os.ReadFile(tg.Path)
+				if err != nil {
+					t.Fatalf("%s: %v", rel, err)
+				}
+				byAgent[tg.Agent] = append(byAgent[tg.Agent], "== "+filepath.ToSlash(rel)+" ==\n"+string(data))
+			}
+			for _, u := range full.Unsupported {
+				byAgent[u.Agent] = append(byAgent[u.Agent], "unsupported: "+u.What+" ("+u.Reason+")\n")
+			}
+			for _, a := range govAgents(level) {
+				slices.Sort(byAgent[a])
+				coretest.Golden(t, filepath.Join("testdata", "gov", level+"-"+a+".golden"), []byte(strings.Join(byAgent[a], "")))
+			}
+			again, err := PlanAll(sys, snap, Request{Agents: govAgents(level), Project: proj})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tg := range again.Targets {
+				if tg.Governs() && !tg.Current() {
+					t.Errorf("a second apply would change %s", tg.Path)
+				}
+			}
+			record := filepath.Join(snap.Scope.Path, "state", "projection.json")
+			u, err := PlanUninstall(sys, proj, record, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := RunAll(context.Background(), sys, u, false); err != nil {
+				t.Fatal(err)
+			}
+			for rel, want := range govNative[level] {
+				got, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(rel)))
+				if err != nil || string(got) != want {
+					t.Errorf("after uninstall %s is\n%s\nwant (as the user wrote it)\n%s (%v)", rel, got, want, err)
+				}
+			}
+			for _, rel := range []string{".codex/rules/charter.rules", ".charter/governance.lock", ".vscode/settings.json"} {
+				if _, err := os.Stat(filepath.Join(base, rel)); err == nil {
+					t.Errorf("%s is still there after uninstall", rel)
+				}
+			}
+		})
+	}
+}

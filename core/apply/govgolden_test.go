@@ -31,9 +31,9 @@ mcp:
 // comments, order and spacing, which every apply keeps byte for byte.
 var govNative = map[string]map[string]string{
 	LevelUser: {
-		".claude/settings.json": "{\n    \"model\": \"opus\",\n    \"permissions\": {\"allow\": [\"Bash(npm run lint)\"], \"defaultMode\": \"acceptEdits\"},\n    \"env\": {\"FOO\": \"1\"}\n}\n",
-		".claude.json":          "{\"numStartups\": 7, \"mcpServers\": {\"mine\": {\"type\": \"stdio\", \"command\": \"my-mcp\", \"args\": []}}, \"projects\": {\"/src\": {\"allowedTools\": []}}}\n",
-		".codex/config.toml":    "# my Codex\nmodel = \"o3\"   # fast\n\n[mcp_servers.mine]\ncommand = \"my-mcp\"\n\n# profiles below\n[profiles.deep]\nmodel = \"o3-pro\"\n",
+		".claude/settings.json":      "{\n    \"model\": \"opus\",\n    \"permissions\": {\"allow\": [\"Bash(npm run lint)\"], \"defaultMode\": \"acceptEdits\"},\n    \"env\": {\"FOO\": \"1\"}\n}\n",
+		".claude.json":               "{\"numStartups\": 7, \"mcpServers\": {\"mine\": {\"type\": \"stdio\", \"command\": \"my-mcp\", \"args\": []}}, \"projects\": {\"/src\": {\"allowedTools\": []}}}\n",
+		".codex/config.toml":         "# my Codex\nmodel = \"o3\"   # fast\n\n[mcp_servers.mine]\ncommand = \"my-mcp\"\n\n# profiles below\n[profiles.deep]\nmodel = \"o3-pro\"\n",
 		".codex/rules/default.rules": "prefix_rule(pattern = [\"ls\"])\n",
 		".gemini/settings.json":      "{\n\t\"theme\": \"dark\",\n\t\"tools\": {\"exclude\": [\"web_fetch\"]}\n}\n",
 	},

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentkit/charter/core/content"
@@ -96,6 +97,9 @@ func (s *Session) sameSource(c *importer.Candidate, within, dir string) bool {
 // line by line with blank lines at their ends aside, and the body
 // trimmed of surrounding blank lines.
 func sameGenerated(disk, want []byte) bool {
+	if same, ok := sameTOML(disk, want); ok {
+		return same // Codex's subagent files
+	}
 	df, db := splitFront(disk)
 	wf, wb := splitFront(want)
 	if db != wb {
@@ -124,4 +128,24 @@ func splitFront(data []byte) (front, body string) {
 	lines := strings.Split(front, "\n")
 	lines = slices.DeleteFunc(lines, func(l string) bool { return strings.TrimSpace(l) == "" })
 	return strings.Join(lines, "\n"), strings.Trim(s, "\n \t")
+}
+
+// sameTOML compares two TOML documents by their values, each string
+// trimmed of surrounding blank lines (a ”' block's first newline);
+// ok false when either is no TOML table.
+func sameTOML(a, b []byte) (same, ok bool) {
+	var am, bm map[string]any
+	if toml.Unmarshal(a, &am) != nil || toml.Unmarshal(b, &bm) != nil || len(am) == 0 || len(bm) == 0 {
+		return false, false
+	}
+	trim := func(m map[string]any) {
+		for k, v := range m {
+			if s, isText := v.(string); isText {
+				m[k] = strings.TrimSpace(s)
+			}
+		}
+	}
+	trim(am)
+	trim(bm)
+	return reflect.DeepEqual(am, bm), true
 }

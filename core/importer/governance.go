@@ -49,8 +49,9 @@ type GovFile struct {
 }
 
 // GovFiles are the files of agent a at level that hold permissions or
-// servers, as the agent table places them under base; absent ones left out.
-func GovFiles(sys *core.System, a core.Agent, level, base, within string) ([]GovFile, error) {
+// servers, as the agent table places them under base (servers at
+// mcpFile, where apply writes them); absent ones left out.
+func GovFiles(sys *core.System, a core.Agent, level, base, within, mcpFile string) ([]GovFile, error) {
 	pl := a.At(level)
 	var out []GovFile
 	add := func(rel, format string, perms bool) error {
@@ -58,6 +59,9 @@ func GovFiles(sys *core.System, a core.Agent, level, base, within string) ([]Gov
 			return nil
 		}
 		path := sys.Paths.Join(append([]string{base}, strings.Split(rel, "/")...)...)
+		if !perms && mcpFile != "" {
+			path = mcpFile
+		}
 		for i := range out {
 			if out[i].Path == path { // Gemini keeps both in settings.json
 				out[i].Perms, out[i].MCP = out[i].Perms || perms, out[i].MCP || !perms
@@ -95,6 +99,18 @@ func GovFiles(sys *core.System, a core.Agent, level, base, within string) ([]Gov
 func ReadGovernance(files []GovFile) ([]GovItem, error) {
 	var out []GovItem
 	for _, f := range files {
+		if f.Format == "codextoml" || f.Format == "codex" {
+			// Codex's rules file at this place is charter's own
+			// (rules/charter.rules); its servers are TOML.
+			if f.MCP {
+				items, err := codexServers(f)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, items...)
+			}
+			continue
+		}
 		var doc map[string]json.RawMessage
 		if err := json.Unmarshal(f.Data, &doc); err != nil {
 			return nil, core.Errorf(core.CodeMalformedSettings, "%s is not valid JSON (%v): nothing was imported; fix the file and import again", f.Path, err)
@@ -132,6 +148,11 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 		if raw, ok := doc["permissions"]; ok && json.Unmarshal(raw, &obj) != nil {
 			return nil, badShape(f, "permissions", "an object")
 		}
+	case "cursor":
+		lists = []struct{ key, verdict string }{{"deny", "deny"}, {"allow", "allow"}}
+		if raw, ok := doc["permissions"]; ok && json.Unmarshal(raw, &obj) != nil {
+			return nil, badShape(f, "permissions", "an object")
+		}
 	case "gemini":
 		lists = []struct{ key, verdict string }{{"exclude", "deny"}, {"allowed", "allow"}}
 		if raw, ok := doc["tools"]; ok && json.Unmarshal(raw, &obj) != nil {
@@ -141,7 +162,7 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 		return []GovItem{{What: WhatRule, File: f.Path, Native: f.Format, State: StateSkipped,
 			Reason: "charter cannot read this agent's permissions yet: carry them over by hand"}}, nil
 	}
-	parent := map[string]string{"claude": "permissions", "gemini": "tools"}[f.Format]
+	parent := map[string]string{"claude": "permissions", "cursor": "permissions", "gemini": "tools"}[f.Format]
 	var out []GovItem
 	for _, l := range lists {
 		raw, ok := obj[l.key]
@@ -165,9 +186,9 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 			out = append(out, it)
 		}
 	}
-	if f.Format == "claude" {
+	if f.Format != "gemini" {
 		for _, k := range sortedKeys(obj) {
-			if k != "deny" && k != "ask" && k != "allow" {
+			if k != "deny" && k != "ask" && k != "allow" || (f.Format == "cursor" && k == "ask") {
 				out = append(out, GovItem{What: WhatRule, File: f.Path, Native: "permissions." + k, State: StateSkipped,
 					Reason: "not a rule list: charter has no place for it; it stays in the file"})
 			}
@@ -186,6 +207,9 @@ var (
 // fromNative is a native entry in charter's grammar, or why it has none.
 func fromNative(format, e string) (rule, why string) {
 	e = strings.TrimSpace(e)
+	if format == "cursor" {
+		return fromCursor(e)
+	}
 	if format == "gemini" {
 		if m := geminiShell.FindStringSubmatch(e); m != nil {
 			return "shell:" + m[1], ""
@@ -221,6 +245,24 @@ func fromNative(format, e string) (rule, why string) {
 		return "mcp:" + srv + "/" + tool, ""
 	}
 	return "", "a Claude Code tool charter's grammar has no rule for (shell:, read:, write:, web:, mcp:)"
+}
+
+var cursorPerm = regexp.MustCompile(`^(Shell|Read|Write)\((.+)\)$`)
+
+// fromCursor reads Cursor CLI's cli.json entries: Shell(WORD) matches a
+// command by its first word, Read(GLOB) and Write(GLOB) paths.
+func fromCursor(e string) (rule, why string) {
+	m := cursorPerm.FindStringSubmatch(e)
+	if m == nil {
+		return "", "a Cursor CLI permission charter's grammar has no rule for (Shell, Read, Write)"
+	}
+	switch m[1] {
+	case "Shell":
+		return "shell:" + m[2], ""
+	case "Read":
+		return "read:" + strings.TrimPrefix(m[2], "./"), ""
+	}
+	return "write:" + strings.TrimPrefix(m[2], "./"), ""
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -37,6 +37,8 @@ func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error)
 	case "vscode":
 		member = "servers"
 	case "mcpServers", "gemini", "cursor":
+	case "codextoml":
+		return codexServers(f)
 	default:
 		return []GovItem{{What: WhatServer, File: f.Path, Native: f.Format, State: StateSkipped,
 			Reason: "charter cannot read this agent's MCP servers yet: carry them over by hand"}}, nil
@@ -62,7 +64,7 @@ func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error)
 		switch {
 		case name == ownServer:
 			it.State, it.Reason = StateSkipped, "charter's own server: charter apply registers it"
-		case !settings.ValidServerName(name):
+		case !validName(name):
 			it.State, it.Reason = StateSkipped, "the name is not a charter server name (letters, digits, - and _): rename it in the file and import again"
 		default:
 			convert(&it, ns, fields)
@@ -71,6 +73,8 @@ func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error)
 	}
 	return out, nil
 }
+
+func validName(s string) bool { return settings.ValidServerName(s) }
 
 // convert fills in it's server from ns; a literal secret becomes a ${VAR}
 // reference with a note, a field charter has no place for a note.

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/importer"
 	"github.com/agentkit/charter/core/settings"
@@ -26,7 +27,7 @@ func (s *Session) importGovernance(ireq importer.Request, project, dryRun bool) 
 	if !ok || importer.Peer(ireq.From) || ireq.Base == "" {
 		return nil, nil
 	}
-	files, err := importer.GovFiles(s.Sys, a, ireq.Level, ireq.Base, ireq.Within)
+	files, err := importer.GovFiles(s.Sys, a, ireq.Level, ireq.Base, ireq.Within, apply.MCPPath(s.Sys, a, ireq.Level, ireq.Base))
 	if err != nil {
 		return nil, err
 	}

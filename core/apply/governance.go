@@ -187,6 +187,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 				}
 				if pl.PermFormat == "codex" {
 					shell = append(shell, entry)
+					f.locked = f.locked || e.Locked
 					continue
 				}
 				l := f.list(keys)

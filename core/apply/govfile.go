@@ -22,6 +22,7 @@ type govFile struct {
 	servers            map[string]any // name → the native value (JSON) or table (TOML)
 	serverKeys         []string       // where the servers live; nil: none in this file
 	rules              []byte         // the rules file's bytes, nil for none
+	locked             bool           // rules holds the policy's locked rules
 }
 
 // govList is one list of permission entries: those wanted, and those to

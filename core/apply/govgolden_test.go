@@ -106,10 +106,15 @@ func govRun(t *testing.T, sys *core.System, snap *settings.Snapshot, proj *core.
 	if err != nil {
 		t.Fatal(err)
 	}
+	govRunFull(t, sys, full)
+	return full
+}
+
+func govRunFull(t *testing.T, sys *core.System, full *Full) {
+	t.Helper()
 	if _, err := RunAll(context.Background(), sys, full, false); err != nil {
 		t.Fatal(err)
 	}
-	return full
 }
 
 // Golden projections per agent at both levels, from native files that

@@ -113,6 +113,14 @@ func codexRules(rules []string) []byte {
 func (f *govFile) editRules(b *govBook, old []byte) []byte {
 	rec, recorded := b.recorded(f.path, "file", "")
 	mine := old == nil || bytes.Equal(old, f.rules) || (recorded && sumBytes(old) == rec.SHA256)
+	if !mine && recorded && f.locked {
+		// The policy's rules are locked: a hand edit of charter's file
+		// cannot loosen them, so the file is put back.
+		b.settle(f.path, []GovEntry{{Path: f.path, Agent: f.agent, Key: "file", SHA256: sumBytes(f.rules)}},
+			[]GovKept{{Agent: f.agent, Level: f.level, Path: f.path, What: "rules file",
+				Reason: "changed by hand, but it holds the policy's locked rules: restored (edit the settings, not this file)"}})
+		return f.rules
+	}
 	if !mine {
 		why := "not charter's: charter leaves it (remove it to let charter write its rules there)"
 		if recorded {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agentkit/charter/core/companion"
 	"github.com/agentkit/charter/core/inert"
 )
 
@@ -16,7 +17,7 @@ func (c *DetectCmd) Help() string {
 }
 
 func (c *DetectCmd) Run(a *App) error {
-	d, err := a.Sys.DetectCompanion()
+	d, err := companion.Detect(a.Sys)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/dismiss"
 )
 
 // DismissCmd hides a recommendation for good.
@@ -18,9 +18,9 @@ func (c *DismissCmd) Run(a *App) error {
 	var ids []string
 	err := a.guarded(c.ConfirmShared, func(confirm bool) (err error) {
 		if c.Undo {
-			ids, err = a.Sys.Undismiss(c.ID, confirm)
+			ids, err = dismiss.Undismiss(a.Sys, c.ID, confirm)
 		} else {
-			ids, err = a.Sys.Dismiss(c.ID, confirm)
+			ids, err = dismiss.Dismiss(a.Sys, c.ID, confirm)
 		}
 		return err
 	})
@@ -28,11 +28,11 @@ func (c *DismissCmd) Run(a *App) error {
 		return err
 	}
 	if c.Undo {
-		return a.emit(core.DismissDoc{OK: true, Dismissed: ids}, func(w io.Writer) {
+		return a.emit(dismiss.Doc{OK: true, Dismissed: ids}, func(w io.Writer) {
 			fmt.Fprintf(w, "Undismissed %q: the wizard recommends it again where it applies.\n", c.ID)
 		})
 	}
-	return a.emit(core.DismissDoc{OK: true, Dismissed: ids}, func(w io.Writer) {
+	return a.emit(dismiss.Doc{OK: true, Dismissed: ids}, func(w io.Writer) {
 		fmt.Fprintf(w, "Dismissed %q: the wizard will not recommend it again.\n", c.ID)
 	})
 }

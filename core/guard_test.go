@@ -191,7 +191,7 @@ func TestOwnFilesNarrowedUserFilesKept(t *testing.T) {
 	if err := s.UpdateFileOpts(settings, fsys.WriteOptions{Owned: true}, func([]byte) ([]byte, error) { return []byte("a: 1\n"), nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Dismiss(CompanionRecommendationID, false); err != nil {
+	if err := writeDismissals(s); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.UpdateFileOpts(claude, fsys.WriteOptions{NewMode: 0o644}, func([]byte) ([]byte, error) { return []byte("b\n"), nil }); err != nil {
@@ -373,7 +373,7 @@ func TestHostRootLocks(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Dismiss(CompanionRecommendationID, false); err != nil {
+		if err := writeDismissals(s); err != nil {
 			t.Fatal(err)
 		}
 		if locks, _ := os.ReadDir(filepath.Join(sc.Path, "locks")); len(locks) == 0 {

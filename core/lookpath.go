@@ -9,11 +9,11 @@ import (
 // system's file system: the first regular file that is executable (on
 // Windows, the name with each PATHEXT extension when it has none). An empty
 // PATH entry means ".", which charter does not search. "" when none is.
-func (s *System) LookPath(name string) string { return s.lookPath(name, nil) }
+func (s *System) LookPath(name string) string { return s.LookPathIn(name, nil) }
 
-// lookPath is LookPath; in, when not nil, gets the directories searched and
+// LookPathIn is LookPath; in, when not nil, gets the directories searched and
 // the candidates present in them (a cache keyed on them sees a change).
-func (s *System) lookPath(name string, in *[]string) string {
+func (s *System) LookPathIn(name string, in *[]string) string {
 	names := []string{name}
 	if s.Paths.Windows && !strings.Contains(name, ".") { // no extension of its own
 		names = names[:0]

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/fsys"
 )
 
@@ -34,7 +35,7 @@ func TestReadOnlySystemRefusesWrites(t *testing.T) {
 				"UpdateFile":  ro.UpdateFile(existing, true, func([]byte) ([]byte, error) { return []byte("a: 2\n"), nil }),
 				"WriteAtomic": ro.WriteAtomic(fresh, []byte("x")),
 				"RemoveFile":  ro.RemoveFile(existing, fsys.WriteOptions{}),
-				"Dismiss":     func() error { _, err := ro.Dismiss("agent-switch", true); return err }(),
+				"Dismiss":     func() error { _, err := dismiss.Dismiss(ro, "agent-switch", true); return err }(),
 				"RecordTrust": ro.RecordTrust(core.TrustEntry{Root: m.Dir, SHA256: "x"}, true),
 				"Fs.MkdirAll": ro.Fs.MkdirAll(fresh, 0o700),
 				"StageFile":   stageErr,

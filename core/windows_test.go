@@ -67,17 +67,17 @@ func TestWindowsPathext(t *testing.T) {
 	afero.WriteFile(fs, `D:\tools\agent-switch.cmd`, []byte("@echo off"), 0o644)
 	afero.WriteFile(fs, `D:\other\agent-switch`, []byte("not for windows"), 0o755)
 	s := windowsSystem(fs, `USERPROFILE=C:\Users\me`, `PATH=D:\other;;D:\tools`, `PATHEXT=.COM;.EXE;.BAT;.CMD`)
-	if got := s.findBinary(new([]string)); got != `D:\tools\agent-switch.cmd` {
-		t.Fatalf("findBinary = %q", got)
+	if got := s.LookPathIn(CompanionBinary, new([]string)); got != `D:\tools\agent-switch.cmd` {
+		t.Fatalf("LookPathIn = %q", got)
 	}
 	// Without PATHEXT the standard list applies.
 	s = windowsSystem(fs, `USERPROFILE=C:\Users\me`, `PATH=D:\tools`)
-	if got := s.findBinary(new([]string)); got != `D:\tools\agent-switch.cmd` {
+	if got := s.LookPathIn(CompanionBinary, new([]string)); got != `D:\tools\agent-switch.cmd` {
 		t.Fatalf("default PATHEXT: %q", got)
 	}
 	// An extension that is not listed is not run-able.
 	s = windowsSystem(fs, `USERPROFILE=C:\Users\me`, `PATH=D:\tools`, `PATHEXT=.EXE`)
-	if got := s.findBinary(new([]string)); got != "" {
+	if got := s.LookPathIn(CompanionBinary, new([]string)); got != "" {
 		t.Fatalf("found %q with PATHEXT=.EXE", got)
 	}
 }

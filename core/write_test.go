@@ -3,7 +3,6 @@ package core
 import (
 	"github.com/agentkit/charter/core/fsys"
 
-	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -193,54 +192,14 @@ func TestUpdateNilWritesNothing(t *testing.T) {
 	}
 }
 
-func TestDismissals(t *testing.T) {
-	fs := afero.NewMemMapFs()
-	s := testSystem(fs, "/", "HOME=/h", "AGENTKIT_CONFIG_HOME=/elsewhere")
-	for i := 0; i < 2; i++ {
-		ids, err := s.Dismiss("agent-switch", false)
-		if err != nil || len(ids) != 1 {
-			t.Fatalf("dismiss %d: %v %v", i, ids, err)
-		}
+// writeDismissals writes the user-global dismissals file as core/dismiss
+// does: one of charter's own files, outside a host root.
+func writeDismissals(s *System) error {
+	root, err := s.DefaultRoot()
+	if err != nil {
+		return err
 	}
-	data, _ := afero.ReadFile(fs, "/h/.agentkit/charter/dismissals.json")
-	if !bytes.Contains(data, []byte(`"dismissed": [`)) {
-		t.Fatalf("file %s", data)
-	}
-	var ue *Error
-	if _, err := s.Dismiss("other", false); !errors.As(err, &ue) || ue.Code() != CodeUnknownID {
-		t.Fatalf("unknown id: %v", err)
-	}
-	// A corrupt file is an error, never silently replaced.
-	afero.WriteFile(fs, "/h/.agentkit/charter/dismissals.json", []byte("{nope"), 0o600)
-	if _, err := s.Dismiss("agent-switch", false); err == nil {
-		t.Fatal("corrupt file accepted")
-	}
-	if _, err := s.Dismissed("agent-switch"); err == nil {
-		t.Fatal("corrupt file read")
-	}
-	if got, _ := afero.ReadFile(fs, "/h/.agentkit/charter/dismissals.json"); string(got) != "{nope" {
-		t.Fatalf("corrupt file rewritten: %q", got)
-	}
-}
-
-func TestDetectOnMemFs(t *testing.T) {
-	fs := afero.NewMemMapFs()
-	s := testSystem(fs, "/", "HOME=/h", "PATH=/usr/bin:/opt/as/bin")
-	d, _ := s.DetectCompanion()
-	if d.Installed || d.InstallCommand == nil || d.Dismissed {
-		t.Fatalf("nothing: %+v", d)
-	}
-	afero.WriteFile(fs, "/opt/as/bin/agent-switch", []byte("#!"), 0o755)
-	afero.WriteFile(fs, "/opt/as/package.json", []byte(`{"name":"@event4u/agent-switch","version":"1.2.3"}`), 0o644)
-	d, _ = s.DetectCompanion()
-	if !d.Installed || d.Version == nil || *d.Version != "1.2.3" || d.InstallCommand != nil {
-		t.Fatalf("binary: %+v", d)
-	}
-	// A non-executable file is not a binary; the home alone has no version.
-	fs.Chmod("/opt/as/bin/agent-switch", 0o644)
-	fs.MkdirAll("/h/.agent-switch", 0o700)
-	d, _ = s.DetectCompanion()
-	if !d.Installed || d.Version != nil {
-		t.Fatalf("home only: %+v", d)
-	}
+	return s.UpdateFileOpts(s.Paths.Join(root, "dismissals.json"), fsys.WriteOptions{Owned: true}, func([]byte) ([]byte, error) {
+		return []byte(`{"dismissed": ["agent-switch"]}` + "\n"), nil
+	})
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/companion"
+	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -68,7 +70,7 @@ func (s *Server) detect(w http.ResponseWriter, r *http.Request) error {
 		key += "\x00" + ext
 	}
 	doc, err := s.detectCache.get(sys.Fs, key, func() ([]byte, []string, error) {
-		d, in, err := sys.DetectCompanionInputs()
+		d, in, err := companion.DetectInputs(sys)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -83,12 +85,12 @@ func (s *Server) detect(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) dismiss(w http.ResponseWriter, r *http.Request) error {
-	return s.dismissal(w, r, s.cfg.Sys.Dismiss)
+	return s.dismissal(w, r, func(id string, confirm bool) ([]string, error) { return dismiss.Dismiss(s.cfg.Sys, id, confirm) })
 }
 
 // undismiss shows a recommendation again, as `charter dismiss --undo` does.
 func (s *Server) undismiss(w http.ResponseWriter, r *http.Request) error {
-	return s.dismissal(w, r, s.cfg.Sys.Undismiss)
+	return s.dismissal(w, r, func(id string, confirm bool) ([]string, error) { return dismiss.Undismiss(s.cfg.Sys, id, confirm) })
 }
 
 // dismissal reads the body both dismissal endpoints take, {"id"} and
@@ -108,7 +110,7 @@ func (s *Server) dismissal(w http.ResponseWriter, r *http.Request, change func(i
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, core.DismissDoc{OK: true, Dismissed: ids})
+	writeJSON(w, http.StatusOK, dismiss.Doc{OK: true, Dismissed: ids})
 	return nil
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/discovery"
+	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -581,7 +582,7 @@ func TestBrowserHub(t *testing.T) {
 
 	p.do(chromedp.Click(chromedp.ID("dismiss-companion")))
 	p.wait("the row to go", `!document.querySelector('#companion-row').checkVisibility()`)
-	if ok, err := e.sys.Dismissed(core.CompanionRecommendationID); !ok || err != nil {
+	if ok, err := dismiss.Dismissed(e.sys, core.CompanionRecommendationID); !ok || err != nil {
 		t.Fatalf("dismissal not recorded: %v %v", ok, err)
 	}
 

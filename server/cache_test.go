@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -231,7 +232,7 @@ func detectCacheDismissed(t *testing.T, mode func(*running)) {
 	}
 	detected(t, r) // now served from the cache
 	other := coretest.New(t, coretest.Home(e.home)).Sys
-	if _, err := other.Dismiss(core.CompanionRecommendationID, false); err != nil {
+	if _, err := dismiss.Dismiss(other, core.CompanionRecommendationID, false); err != nil {
 		t.Fatal(err)
 	}
 	if d := detected(t, r); d["dismissed"] != true {
@@ -239,7 +240,7 @@ func detectCacheDismissed(t *testing.T, mode func(*running)) {
 	}
 	detected(t, r)
 	// A hand edit in place that takes the dismissal back, too.
-	path, err := other.DismissalsPath()
+	path, err := dismiss.Path(other)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core/discovery"
+	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -169,7 +170,7 @@ func TestConditionalUntagged(t *testing.T) {
 			t.Errorf("%s: %s", c.curl, rp.body)
 		}
 	}
-	if gone, err := e.sys.Dismissed("agent-switch"); err != nil || gone {
+	if gone, err := dismiss.Dismissed(e.sys, "agent-switch"); err != nil || gone {
 		t.Fatalf("a refused POST dismissed the recommendation (%v)", err)
 	}
 }

@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/companion"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/discovery"
+	"github.com/agentkit/charter/core/dismiss"
 )
 
 // env is a pinned machine on a real temporary directory: links, modes and
@@ -396,7 +398,7 @@ func TestPingAndDetect(t *testing.T) {
 		t.Fatalf("ping: %d\n got %s\nwant %s", rp.status, rp.body, want)
 	}
 	rp = r.do("GET", "api/v1/wizard/detect-agent-switch", "")
-	d, err := e.sys.DetectCompanion()
+	d, err := companion.Detect(e.sys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,7 +443,7 @@ func TestDismiss(t *testing.T) {
 			t.Fatalf("dismiss: %d %s", rp.status, rp.body)
 		}
 	}
-	if ok, err := e.sys.Dismissed("agent-switch"); !ok || err != nil {
+	if ok, err := dismiss.Dismissed(e.sys, "agent-switch"); !ok || err != nil {
 		t.Fatalf("not recorded: %v %v", ok, err)
 	}
 }

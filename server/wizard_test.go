@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/dismiss"
 )
 
 // POST /api/v1/wizard/undismiss-recommendation undoes a dismissal, as
@@ -46,7 +47,7 @@ func TestUndismiss(t *testing.T) {
 	if err != nil || bytes.Contains(data, []byte("agent-switch")) {
 		t.Errorf("dismissals.json after the undo: %s %v", data, err)
 	}
-	if ok, err := e.sys.Dismissed("agent-switch"); ok || err != nil {
+	if ok, err := dismiss.Dismissed(e.sys, "agent-switch"); ok || err != nil {
 		t.Errorf("still dismissed: %v %v", ok, err)
 	}
 	if detected(t, r)["dismissed"] != false {

@@ -12,14 +12,16 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/companion"
+	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 )
 
-// companion: is agent-switch there, and can its dismissal be read.
-func companion(r *run) []Check {
+// companionCheck: is agent-switch there, and can its dismissal be read.
+func companionCheck(r *run) []Check {
 	const name, label = "companion", "agent-switch"
-	d, err := r.Sys.DetectCompanion()
+	d, err := companion.Detect(r.Sys)
 	var out []Check
 	switch {
 	case d.Installed && d.Version != nil:
@@ -30,7 +32,7 @@ func companion(r *run) []Check {
 		out = append(out, ok(name, label, fmt.Sprintf("not installed (optional: it keeps several agent accounts apart; install it with `%s`)", core.CompanionInstallCommand)))
 	}
 	if err != nil {
-		path, _ := r.Sys.DismissalsPath()
+		path, _ := dismiss.Path(r.Sys)
 		out = append(out, fail("dismissals", "Dismissals", err.Error(),
 			fmt.Sprintf("fix the JSON in %s, or remove the file (it only lists the recommendations you hid)", path)))
 	}
@@ -319,7 +321,7 @@ func sharedLinks(r *run) []Check {
 	if r.scopeErr == nil {
 		add("settings", r.store.Path())
 	}
-	if p, err := r.Sys.DismissalsPath(); err == nil {
+	if p, err := dismiss.Path(r.Sys); err == nil {
 		add("dismissals", p)
 	}
 	// The agent files' paths need no settings: a malformed file does not

@@ -100,7 +100,7 @@ type check func(r *run) []Check
 
 // checks is the list, in the order of the report.
 var checks = []check{
-	companion,
+	companionCheck,
 	profile,
 	companionActive,
 	profileScopes,

@@ -164,3 +164,9 @@ func (s PathStyle) Ancestors(p, stop string) []string {
 		}
 	}
 }
+
+// Base is the last element of p, after the last separator of the style.
+func (s PathStyle) Base(p string) string {
+	d := s.Dir(p)
+	return strings.TrimLeft(p[len(d):], `/\`)
+}

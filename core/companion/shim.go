@@ -1,8 +1,9 @@
-package core
+package companion
 
 import (
 	"strings"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 )
 
@@ -18,8 +19,8 @@ var shimDirVars = []string{"${basedir}", "$basedir", "%~dp0", "%dp0%", "$PSScrip
 
 // shimVersion finds the package a shim script names and reads its
 // version; volta's launcher names none, so its package tree is looked up.
-func (s *System) shimVersion(bin string, in *[]string) *string {
-	if v := s.voltaVersion(bin, in); v != nil {
+func shimVersion(s *core.System, bin string, in *[]string) *string {
+	if v := voltaVersion(s, bin, in); v != nil {
 		return v
 	}
 	data, err := s.ReadFile(bin, fsys.KindManifest) // a real program is over the cap: skipped
@@ -27,7 +28,7 @@ func (s *System) shimVersion(bin string, in *[]string) *string {
 		return nil
 	}
 	text, dir := string(data), s.Paths.Dir(bin)
-	for _, pkg := range []string{CompanionPackage, strings.ReplaceAll(CompanionPackage, "/", `\`)} {
+	for _, pkg := range []string{core.CompanionPackage, strings.ReplaceAll(core.CompanionPackage, "/", `\`)} {
 		for off := 0; ; {
 			i := strings.Index(text[off:], pkg)
 			if i < 0 {
@@ -36,13 +37,13 @@ func (s *System) shimVersion(bin string, in *[]string) *string {
 			i += off
 			off = i + len(pkg)
 			start := strings.LastIndexAny(text[:i], "\"'` \t\r\n=(") + 1
-			p := s.shimPath(text[start:off], dir)
+			p := shimPath(s, text[start:off], dir)
 			if p == "" {
 				continue
 			}
 			manifest := s.Paths.Join(p, "package.json")
 			*in = append(*in, manifest)
-			if v, ok := s.packageVersion(manifest); ok {
+			if v, ok := packageVersion(s, manifest); ok {
 				return &v
 			}
 		}
@@ -53,7 +54,7 @@ func (s *System) shimVersion(bin string, in *[]string) *string {
 // shimPath turns a path as a shim spells it into an absolute one: the
 // shim's directory variable is its own directory, and a relative path is
 // relative to it. "" when the text is not a usable path.
-func (s *System) shimPath(p, dir string) string {
+func shimPath(s *core.System, p, dir string) string {
 	for _, v := range shimDirVars {
 		if strings.HasPrefix(p, v) {
 			p = dir + "/" + strings.TrimLeft(p[len(v):], `/\`)
@@ -78,17 +79,17 @@ func (s *System) shimPath(p, dir string) string {
 // <volta home>/bin/volta-shim, and installs a package under
 // <volta home>/tools/image/packages/<name>/ (lib/node_modules/<name> on
 // Unix, node_modules/<name> on Windows).
-func (s *System) voltaVersion(bin string, in *[]string) *string {
-	real := s.realPath(bin)
-	base := strings.ToLower(lastName(s.Paths, real))
+func voltaVersion(s *core.System, bin string, in *[]string) *string {
+	real := realPath(s, bin)
+	base := strings.ToLower(s.Paths.Base(real))
 	if base != "volta-shim" && base != "volta-shim.exe" {
 		return nil
 	}
-	image := s.Paths.Join(s.Paths.Dir(s.Paths.Dir(real)), "tools", "image", "packages", CompanionPackage)
+	image := s.Paths.Join(s.Paths.Dir(s.Paths.Dir(real)), "tools", "image", "packages", core.CompanionPackage)
 	for _, sub := range [][]string{{"lib", "node_modules"}, {"node_modules"}} {
-		manifest := s.Paths.Join(append(append([]string{image}, sub...), CompanionPackage, "package.json")...)
+		manifest := s.Paths.Join(append(append([]string{image}, sub...), core.CompanionPackage, "package.json")...)
 		*in = append(*in, manifest)
-		if v, ok := s.packageVersion(manifest); ok {
+		if v, ok := packageVersion(s, manifest); ok {
 			return &v
 		}
 	}

@@ -1,4 +1,6 @@
-package core
+// Package dismiss keeps the recommendations a user dismissed for good: one
+// user-global file, whatever the config root or profile.
+package dismiss
 
 import (
 	"encoding/json"
@@ -6,15 +8,16 @@ import (
 	"io/fs"
 	"slices"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 )
 
 // recommendations lists the ids that can be dismissed.
-func recommendations() []string { return []string{CompanionRecommendationID} }
+func recommendations() []string { return []string{core.CompanionRecommendationID} }
 
-// DismissDoc is the answer to a dismissal, from `charter dismiss --json` and
+// Doc is the answer to a dismissal, from `charter dismiss --json` and
 // from POST /api/v1/wizard/dismiss-recommendation alike.
-type DismissDoc struct {
+type Doc struct {
 	OK        bool     `json:"ok"`
 	Dismissed []string `json:"dismissed"`
 }
@@ -23,9 +26,9 @@ type dismissalsFile struct {
 	Dismissed []string `json:"dismissed"`
 }
 
-// DismissalsPath is user-global, whatever the config root or profile, so a
+// Path is user-global, whatever the config root or profile, so a
 // dismissal survives updates, profile switches and host-supplied roots.
-func (s *System) DismissalsPath() (string, error) {
+func Path(s *core.System) (string, error) {
 	root, err := s.DefaultRoot()
 	if err != nil {
 		return "", err
@@ -33,7 +36,7 @@ func (s *System) DismissalsPath() (string, error) {
 	return s.Paths.Join(root, "dismissals.json"), nil
 }
 
-func (s *System) readDismissals(path string, data []byte) ([]string, error) {
+func read(path string, data []byte) ([]string, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
@@ -41,14 +44,14 @@ func (s *System) readDismissals(path string, data []byte) ([]string, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		// A file edited or cut short by hand: say so in the user's words,
 		// not the JSON parser's, and how to get going again.
-		return nil, Errorf(CodeMalformedSettings, "%s is not the list of dismissals charter writes ({\"dismissed\": [\"id\"]}): fix it, or delete it (the dismissed recommendations then show again)", path)
+		return nil, core.Errorf(core.CodeMalformedSettings, "%s is not the list of dismissals charter writes ({\"dismissed\": [\"id\"]}): fix it, or delete it (the dismissed recommendations then show again)", path)
 	}
 	return f.Dismissed, nil
 }
 
 // Dismissed reports whether id has been dismissed.
-func (s *System) Dismissed(id string) (bool, error) {
-	path, err := s.DismissalsPath()
+func Dismissed(s *core.System, id string) (bool, error) {
+	path, err := Path(s)
 	if err != nil {
 		return false, err
 	}
@@ -59,23 +62,23 @@ func (s *System) Dismissed(id string) (bool, error) {
 	if err != nil {
 		return false, fsys.ReadError(path, err)
 	}
-	ids, err := s.readDismissals(path, data)
+	ids, err := read(path, data)
 	return slices.Contains(ids, id), err
 }
 
 // Dismiss records id for good and returns every dismissed id. Dismissing
 // twice is not an error; a write that fails is.
-func (s *System) Dismiss(id string, confirmShared bool) ([]string, error) {
+func Dismiss(s *core.System, id string, confirmShared bool) ([]string, error) {
 	if !slices.Contains(recommendations(), id) {
-		return nil, Errorf(CodeUnknownID, "unknown recommendation id %q: the only id is %q", id, CompanionRecommendationID)
+		return nil, core.Errorf(core.CodeUnknownID, "unknown recommendation id %q: the only id is %q", id, core.CompanionRecommendationID)
 	}
-	path, err := s.DismissalsPath()
+	path, err := Path(s)
 	if err != nil {
 		return nil, err
 	}
 	var ids []string
 	err = s.UpdateFileOpts(path, fsys.WriteOptions{ConfirmShared: confirmShared, Owned: true}, func(old []byte) ([]byte, error) {
-		if ids, err = s.readDismissals(path, old); err != nil {
+		if ids, err = read(path, old); err != nil {
 			return nil, err
 		}
 		if slices.Contains(ids, id) {
@@ -94,17 +97,17 @@ func (s *System) Dismiss(id string, confirmShared bool) ([]string, error) {
 // Undismiss brings id back: it removes id from the dismissals file, in one
 // atomic update, and returns the ids still dismissed. Undoing what was never
 // dismissed (or with no file at all) writes nothing and is not an error.
-func (s *System) Undismiss(id string, confirmShared bool) ([]string, error) {
+func Undismiss(s *core.System, id string, confirmShared bool) ([]string, error) {
 	if !slices.Contains(recommendations(), id) {
-		return nil, Errorf(CodeUnknownID, "unknown recommendation id %q: the only id is %q", id, CompanionRecommendationID)
+		return nil, core.Errorf(core.CodeUnknownID, "unknown recommendation id %q: the only id is %q", id, core.CompanionRecommendationID)
 	}
-	path, err := s.DismissalsPath()
+	path, err := Path(s)
 	if err != nil {
 		return nil, err
 	}
 	ids := []string{}
 	err = s.UpdateFileOpts(path, fsys.WriteOptions{ConfirmShared: confirmShared, Owned: true}, func(old []byte) ([]byte, error) {
-		read, err := s.readDismissals(path, old)
+		read, err := read(path, old)
 		if err != nil {
 			return nil, err
 		}

@@ -257,7 +257,7 @@ func testMCPEndToEnd(t *testing.T, bin string) {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"command_get", "commands_list", "gates_run", "mcp_servers_list", "permissions_check", "permissions_list", "rule_get", "rules_list", "settings_explain", "settings_get", "skill_get", "skills_list", "sources_list", "status", "subagent_get", "subagents_list"}; !slices.Equal(names, want) {
+	if want := []string{"command_get", "commands_list", "gates_run", "mcp_servers_list", "permissions_check", "permissions_list", "ping", "rule_get", "rules_list", "settings_explain", "settings_get", "skill_get", "skills_list", "sources_list", "status", "subagent_get", "subagents_list", "trust"}; !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 	resources, err := p.cs.ListResources(context.Background(), nil)

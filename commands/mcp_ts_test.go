@@ -128,7 +128,7 @@ func TestMCPTypeScriptClient(t *testing.T) {
 			if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 				t.Fatalf("client output %q: %v", stdout.String(), err)
 			}
-			if strings.Join(got.Tools, ",") != "command_get,commands_list,gates_run,mcp_servers_list,permissions_check,permissions_list,rule_get,rules_list,settings_explain,settings_get,skill_get,skills_list,sources_list,status,subagent_get,subagents_list" || got.Calls != 2+2*len(keys)+12 {
+			if strings.Join(got.Tools, ",") != "command_get,commands_list,gates_run,mcp_servers_list,permissions_check,permissions_list,ping,rule_get,rules_list,settings_explain,settings_get,skill_get,skills_list,sources_list,status,subagent_get,subagents_list,trust" || got.Calls != 2+2*len(keys)+12 {
 				t.Errorf("tools %v, calls %d", got.Tools, got.Calls)
 			}
 			if got.Status.WorkDir != w.project {

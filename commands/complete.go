@@ -13,6 +13,7 @@ import (
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/inert"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -148,7 +149,7 @@ func predict(a *App, what string, app *kong.Application, args []string) []candid
 		for _, s := range settings.Sections() {
 			titles[s.Name] = s.Title
 		}
-		for _, p := range keyPrefixes() {
+		for _, p := range session.KeyPrefixes() {
 			desc := titles[p]
 			if k, ok := settings.Lookup(p); ok {
 				desc = k.Description

@@ -1,14 +1,14 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/inert"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -22,13 +22,6 @@ type SettingsCmd struct {
 	Edit  SettingsEditCmd  `cmd:"" help:"Edit this scope's settings file in $VISUAL or $EDITOR, validated before it is written."`
 
 	Schema SettingsSchemaCmd `cmd:"" help:"Print the JSON Schema of the settings (editors use it; charter keeps a copy in the config root)."`
-}
-
-// keyDoc is one setting in JSON: get, set and unset print it.
-type keyDoc struct {
-	Key    string `json:"key"`
-	Value  any    `json:"value"`
-	Origin string `json:"origin"`
 }
 
 // readSettings reads this run's settings and returns its store as well. A
@@ -55,11 +48,11 @@ func (f LayerFlags) layer() string {
 }
 
 // originText is an origin for people: the policy file reads as "policy".
-func originText(st *settings.Store, origin string) string {
-	if st.LayerOf(origin) == settings.LayerPolicy {
+func originText(k session.KeyDoc) string {
+	if k.Layer == settings.LayerPolicy {
 		return settings.LayerPolicy
 	}
-	return origin
+	return k.Origin
 }
 
 // SettingsListCmd lists every key, or those under a dotted prefix.
@@ -68,118 +61,31 @@ type SettingsListCmd struct {
 	ShowOrigin bool   `name:"show-origin" help:"Show where each value comes from (default or a file)."`
 }
 
-func (c *SettingsListCmd) Run(a *App) error {
-	names, err := keysUnder(c.Prefix)
+func (c *SettingsListCmd) Run(ctx context.Context, a *App) error {
+	doc, err := a.session().SettingsList(ctx, c.Prefix)
 	if err != nil {
 		return err
-	}
-	st, snap, err := a.readSettings()
-	if err != nil {
-		return err
-	}
-	doc := st.Doc(snap)
-	if c.Prefix != "" {
-		doc = onlyKeys(doc, names)
 	}
 	return a.emit(doc, func(w io.Writer) {
-		for _, name := range names {
-			printAssignment(w, st, snap, name, c.ShowOrigin)
+		for _, k := range doc.Keys {
+			if c.ShowOrigin { // as git config --show-origin: origin, a tab
+				fmt.Fprintf(w, "%s\t", inert.Line(originText(k)))
+			}
+			fmt.Fprintln(w, assignment(k.Key, k.Value))
 		}
-		for _, k := range snap.Unknown {
+		for _, k := range doc.Unknown {
 			fmt.Fprintf(a.Stderr, "charter: note: %s is not a charter setting; it is kept as it is\n", inert.Line(k))
 		}
 	})
 }
 
-// printAssignment prints one `dotted.key = value` line, after its origin
-// and a tab when asked, as git config --show-origin does. An empty value
-// leaves no trailing blank.
-func printAssignment(w io.Writer, st *settings.Store, snap *settings.Snapshot, name string, origin bool) {
-	if origin {
-		fmt.Fprintf(w, "%s\t", inert.Line(originText(st, snap.Origins[name])))
-	}
-	fmt.Fprintln(w, assignment(name, snap.Values[name]))
-}
-
+// assignment is one `dotted.key = value` line; an empty value leaves no
+// trailing blank.
 func assignment(name string, v any) string {
 	if s := formatValue(v); s != "" {
 		return name + " = " + s
 	}
 	return name + " ="
-}
-
-// keysUnder lists the keys under a dotted prefix, sorted: the key itself,
-// or every key below it. An empty prefix is every key; one that matches
-// nothing is an unknown key, with the nearest prefix as a hint.
-func keysUnder(prefix string) ([]string, error) {
-	prefix = strings.TrimSuffix(strings.TrimSpace(prefix), ".")
-	var out []string
-	for _, name := range settings.Names() {
-		if prefix == "" || name == prefix || strings.HasPrefix(name, prefix+".") {
-			out = append(out, name)
-		}
-	}
-	if len(out) > 0 {
-		return out, nil
-	}
-	msg := fmt.Sprintf("no setting is named %q or lies under it", prefix)
-	if near := core.Nearest(prefix, keyPrefixes()); near != "" {
-		msg += fmt.Sprintf(": did you mean %q?", near)
-	} else {
-		msg += ": run `charter settings list` to see every key"
-	}
-	return nil, &core.Error{Kind: core.CodeUnknownKey, Msg: msg}
-}
-
-// keyPrefixes lists every dotted prefix of a key and every key, sorted:
-// what `settings list PREFIX` accepts.
-func keyPrefixes() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, name := range settings.Names() {
-		for i := range name {
-			if name[i] == '.' && !seen[name[:i]] {
-				seen[name[:i]] = true
-				out = append(out, name[:i])
-			}
-		}
-		out = append(out, name)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// onlyKeys narrows a settings document to the named keys.
-func onlyKeys(doc settings.Doc, names []string) settings.Doc {
-	origins := make(map[string]string, len(names))
-	for _, n := range names {
-		origins[n] = doc.Origins[n]
-	}
-	doc.Origins = origins
-	doc.Values = pruned(doc.Values, "", origins)
-	return doc
-}
-
-// pruned keeps the leaves of a nested map whose dotted name is in keep,
-// and the maps that lead to them.
-func pruned(m map[string]any, prefix string, keep map[string]string) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		name := k
-		if prefix != "" {
-			name = prefix + "." + k
-		}
-		if sub, ok := v.(map[string]any); ok {
-			if p := pruned(sub, name, keep); len(p) > 0 {
-				out[k] = p
-			}
-			continue
-		}
-		if _, ok := keep[name]; ok {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // SettingsGetCmd prints one value, alone, for scripts.
@@ -188,30 +94,26 @@ type SettingsGetCmd struct {
 	ShowOrigin bool   `name:"show-origin" help:"Print where the value comes from (default, a file or policy), a tab, then the value, as git config --show-origin does."`
 }
 
-func (c *SettingsGetCmd) Run(a *App) error {
-	if _, err := settings.Known(c.Key); err != nil {
-		return err
-	}
-	st, snap, err := a.readSettings()
+func (c *SettingsGetCmd) Run(ctx context.Context, a *App) error {
+	k, err := a.session().SettingsGet(ctx, c.Key)
 	if err != nil {
 		return err
 	}
 	if c.ShowOrigin && !a.JSON { // as git config --show-origin: origin, a tab, the value
-		fmt.Fprintf(a.Stdout, "%s\t%s\n", inert.Line(originText(st, snap.Origins[c.Key])), formatValue(snap.Values[c.Key]))
+		fmt.Fprintf(a.Stdout, "%s\t%s\n", inert.Line(originText(k)), formatValue(k.Value))
 		return nil
 	}
-	return a.printKey(snap, c.Key, false)
+	return a.printKey(k, false)
 }
 
 // printKey prints one key: for get its value alone, for scripts; to confirm
 // a write, the key, its effective value and where that now comes from.
-func (a *App) printKey(snap *settings.Snapshot, key string, written bool) error {
-	v, origin := snap.Values[key], snap.Origins[key]
-	return a.emit(keyDoc{Key: key, Value: v, Origin: origin}, func(w io.Writer) {
+func (a *App) printKey(k session.KeyDoc, written bool) error {
+	return a.emit(k, func(w io.Writer) {
 		if written {
-			fmt.Fprintf(w, "%s (%s)\n", assignment(key, v), inert.Line(origin))
+			fmt.Fprintf(w, "%s (%s)\n", assignment(k.Key, k.Value), inert.Line(k.Origin))
 		} else {
-			fmt.Fprintln(w, formatValue(v))
+			fmt.Fprintln(w, formatValue(k.Value))
 		}
 	})
 }
@@ -224,8 +126,8 @@ type SettingsSetCmd struct {
 	LayerFlags
 }
 
-func (c *SettingsSetCmd) Run(a *App) error {
-	return a.writeSettings(c.layer(), map[string]string{c.Key: c.Value}, nil, c.ConfirmShared, c.Key)
+func (c *SettingsSetCmd) Run(ctx context.Context, a *App) error {
+	return a.writeSettings(ctx, c.layer(), map[string]string{c.Key: c.Value}, nil, c.ConfirmShared, c.Key)
 }
 
 // SettingsUnsetCmd removes one key from the scope file.
@@ -235,31 +137,22 @@ type SettingsUnsetCmd struct {
 	LayerFlags
 }
 
-func (c *SettingsUnsetCmd) Run(a *App) error {
-	return a.writeSettings(c.layer(), nil, []string{c.Key}, c.ConfirmShared, c.Key)
+func (c *SettingsUnsetCmd) Run(ctx context.Context, a *App) error {
+	return a.writeSettings(ctx, c.layer(), nil, []string{c.Key}, c.ConfirmShared, c.Key)
 }
 
 // writeSettings patches one layer's file as the API's PATCH does, then
 // confirms the one key written.
-func (a *App) writeSettings(layer string, set map[string]string, unset []string, confirmed bool, key string) error {
-	u, err := settings.Patch(set, unset, settings.ParseText)
-	if err != nil {
-		return err
-	}
-	t, err := a.session().Target(layer)
-	if err != nil {
-		return err
-	}
-	var snap *settings.Snapshot
-	err = a.guarded(confirmed, func(confirm bool) (err error) {
-		u.ConfirmShared = confirm
-		snap, err = t.Write(u)
+func (a *App) writeSettings(ctx context.Context, layer string, set map[string]string, unset []string, confirmed bool, key string) error {
+	var k session.KeyDoc
+	err := a.guarded(confirmed, func(confirm bool) (err error) {
+		k, err = a.session().WriteSettings(ctx, session.SettingsWrite{Layer: layer, Set: set, Unset: unset, ConfirmShared: confirm, Key: key})
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	return a.printKey(snap, key, true)
+	return a.printKey(k, true)
 }
 
 // SettingsSchemaCmd prints the JSON Schema of the settings.

@@ -13,6 +13,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/companion"
 	"github.com/agentkit/charter/core/dismiss"
+	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -116,15 +117,10 @@ func (s *Server) dismissal(w http.ResponseWriter, r *http.Request, change func(i
 
 // writeSettings answers GET and PATCH /api/v1/settings: the settings
 // document, with the ETag to send back in If-Match.
-func writeSettings(w http.ResponseWriter, st *settings.Store, snap *settings.Snapshot) {
-	w.Header().Set("ETag", snap.ETag)
-	writeJSON(w, http.StatusOK, st.Doc(snap))
+func writeSettings(w http.ResponseWriter, doc session.SettingsDoc) {
+	w.Header().Set("ETag", doc.ETag)
+	writeJSON(w, http.StatusOK, doc)
 }
-
-// store is the layered store of this server: its scope and project, and
-// the policy as it is now (read on every request: an administrator's change
-// applies at once, and a malformed policy fails every request).
-func (s *Server) store() (*settings.Store, error) { return s.sess.Store() }
 
 // encoded is a settings document encoded once per version of its files.
 type encoded struct {
@@ -137,20 +133,12 @@ type encoded struct {
 // request, and a write by any process is seen by the next request.
 func (s *Server) getSettings(w http.ResponseWriter, r *http.Request) error {
 	e, err := s.settingsCache.get(s.cfg.Sys.Fs, "", func() (encoded, []string, error) {
-		st, err := s.store()
+		doc, err := s.sess.SettingsList(r.Context(), "")
 		if err != nil {
 			return encoded{}, nil, err
 		}
-		files := st.Files()
-		if p, err := settings.PolicyPath(s.cfg.Sys); err == nil {
-			files = append(files, p)
-		}
-		snap, err := st.Read()
-		if err != nil {
-			return encoded{}, nil, err
-		}
-		doc, err := encodeJSON(st.Doc(snap))
-		return encoded{snap.ETag, doc}, files, err
+		b, err := encodeJSON(doc)
+		return encoded{doc.ETag, b}, doc.Files, err
 	})
 	if err != nil {
 		return err
@@ -194,27 +182,15 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 	if ifMatch == "*" {
 		ifMatch = "" // any current version will do
 	}
-	t, err := s.sess.Target(req.Layer)
+	doc, err := s.sess.PatchSettings(r.Context(), session.SettingsPatch{
+		Layer: req.Layer, Set: req.Set, Unset: req.Unset, Base: req.Base,
+		IfMatch: ifMatch, IfNoneMatch: ifNoneMatch, Confirm: req.ConfirmSharedWrite,
+		Batch: s.writes.write,
+	})
 	if err != nil {
 		return err
 	}
-	u, err := settings.Patch(req.Set, req.Unset, settings.ParseJSON)
-	if err != nil {
-		return err
-	}
-	if req.Base != nil {
-		b, err := settings.Patch(req.Base, nil, settings.ParseJSON)
-		if err != nil {
-			return err
-		}
-		u.Base = b.Set
-	}
-	u.ConfirmShared, u.IfMatch, u.IfNoneMatch = req.ConfirmSharedWrite, ifMatch, ifNoneMatch
-	res := s.writes.write(t.Path(), u, t.WriteAll)
-	if res.Err != nil {
-		return res.Err
-	}
-	writeSettings(w, t.Store(), res.Snapshot)
+	writeSettings(w, doc)
 	return nil
 }
 

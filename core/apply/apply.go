@@ -72,6 +72,7 @@ type Target struct {
 	// placement no longer uses (placed.go), deleting a file left empty.
 	unplace bool
 	gov     bool // the file holds charter's permission or server entries
+	private bool // created 0600: charter's own state under the config root
 }
 
 // Governs reports whether the target edits charter's permission and

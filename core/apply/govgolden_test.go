@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -127,6 +128,13 @@ func TestGovGoldens(t *testing.T) {
 		t.Run(level, func(t *testing.T) {
 			sys, snap, proj, base := govSetup(t, level)
 			full := govRun(t, sys, snap, proj)
+			if level == LevelUser {
+				// The record is charter's own state under the config root.
+				fi, err := os.Stat(filepath.Join(snap.Scope.Path, GovStateFile))
+				if err != nil || (runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600) {
+					t.Errorf("the user-level record: %v %v, want mode 0600", fi, err)
+				}
+			}
 			byAgent := map[string][]string{}
 			for _, tg := range full.Targets {
 				if !tg.Governs() {

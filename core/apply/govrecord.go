@@ -163,7 +163,7 @@ func (b *govBook) keptList() []GovKept {
 // target writes the record after every file it describes (it is planned
 // last, so each file's edit has run): gone when nothing is recorded.
 func (b *govBook) target() Target {
-	return Target{Agent: GovRecordAgent, Level: b.level, Path: b.path, kind: fsys.KindState, unplace: true,
+	return Target{Agent: GovRecordAgent, Level: b.level, Path: b.path, kind: fsys.KindState, unplace: true, private: b.root == "",
 		edit: func([]byte) ([][]byte, error) { return whole(b.encode()), nil }}
 }
 

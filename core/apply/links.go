@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"os"
+
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
@@ -28,7 +30,11 @@ func instructionFiles(sys *core.System) []string {
 
 // writeOptions are the options every read check and write of t uses.
 func (t *Target) writeOptions(confirm bool) fsys.WriteOptions {
-	return fsys.WriteOptions{ConfirmShared: confirm, NewMode: 0o644, Kind: t.kind, Within: t.within,
+	mode := os.FileMode(0o644)
+	if t.private {
+		mode = 0o600 // charter's own file under the config root (SPEC §9)
+	}
+	return fsys.WriteOptions{ConfirmShared: confirm, NewMode: mode, Kind: t.kind, Within: t.within,
 		Whole: t.within != "" && t.linkTo == nil, LinkTo: t.linkTo}
 }
 

@@ -1,6 +1,7 @@
 package fsys
 
 import (
+	"context"
 	"io/fs"
 	"path/filepath"
 )
@@ -94,13 +95,17 @@ type File struct {
 // written by one goroutine of one per core as soon as that folder is walked.
 // Creating names in one folder takes its lock, so a folder is one
 // goroutine's. On an error nothing stays staged and the error names a
-// file that failed.
-func (g *Stager) StageAll(files []File) ([]*Staged, error) {
+// file that failed; a cancelled ctx stops it between files with ctx's
+// error (a big library's staging is most of an apply's time).
+func (g *Stager) StageAll(ctx context.Context, files []File) ([]*Staged, error) {
 	groups := Groups(len(files), func(i int) string { return filepath.Dir(files[i].Path) })
 	ts := make([]*Target, len(files))
 	staged := make([]*Staged, len(files))
 	err := Pipeline(len(groups), func(k int) error {
 		for _, i := range groups[k] {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			t, err := g.target(files[i].Path, files[i].Mode)
 			if err != nil {
 				return err
@@ -110,6 +115,9 @@ func (g *Stager) StageAll(files []File) ([]*Staged, error) {
 		return nil
 	}, func(k int) error {
 		for _, i := range groups[k] {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			o := g.o
 			o.NewMode = files[i].Mode
 			var err error

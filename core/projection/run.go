@@ -109,7 +109,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool) err
 	for i, f := range p.writes {
 		files[i] = fsys.File{Path: f.Path, Mode: f.Mode, Data: f.Data}
 	}
-	staged, err := stager.StageAll(files)
+	staged, err := stager.StageAll(ctx, files)
 	if err != nil {
 		return err
 	}

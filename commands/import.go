@@ -33,6 +33,9 @@ type importDoc struct {
 	// Retired whether --retire removed it.
 	Peer    *session.PeerLeft `json:"peer,omitempty"`
 	Retired bool              `json:"retired,omitempty"`
+	// Pending are the files a `charter apply` of the level would write
+	// next: import writes only the agent's it read from.
+	Pending []string `json:"pending,omitempty"`
 }
 
 func (c *ImportCmd) Run(ctx context.Context, a *App) error {
@@ -76,6 +79,7 @@ func (c *ImportCmd) Run(ctx context.Context, a *App) error {
 			}
 		} else {
 			doc.Apply = &rep
+			doc.Pending = c.pending(ctx, a)
 		}
 	}
 	if stopped == nil && importer.Peer(c.From) && c.Project && !doc.Retired {
@@ -83,7 +87,7 @@ func (c *ImportCmd) Run(ctx context.Context, a *App) error {
 			return err
 		}
 	}
-	if err := a.emit(doc, func(w io.Writer) { printImport(w, a, doc); printPeer(w, doc, c.Retire) }); err != nil {
+	if err := a.emit(doc, func(w io.Writer) { printImport(w, a, doc); printPending(w, doc, c.Project); printPeer(w, doc, c.Retire) }); err != nil {
 		return err
 	}
 	if stopped != nil {
@@ -111,6 +115,41 @@ func (c *ImportCmd) project(ctx context.Context, a *App, res *session.Imported) 
 		return apply.FullReport{}, err
 	}
 	return rep.FullReport, nil
+}
+
+// pending lists what a plain apply of the level would write now, from a
+// dry run: best effort, since the import itself succeeded.
+func (c *ImportCmd) pending(ctx context.Context, a *App) []string {
+	rep, err := a.session().Apply(ctx, session.ApplyRequest{Project: c.Project, DryRun: true})
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, t := range rep.Targets {
+		if t.State != "current" && t.State != "skipped" {
+			out = append(out, t.Path)
+		}
+	}
+	for _, f := range rep.Files {
+		if f.Path != nil && f.State != "current" && f.State != "unsupported" {
+			out = append(out, *f.Path)
+		}
+	}
+	return out
+}
+
+func printPending(w io.Writer, doc importDoc, project bool) {
+	if len(doc.Pending) == 0 {
+		return
+	}
+	run := "charter apply"
+	if project {
+		run += " --project"
+	}
+	fmt.Fprintf(w, "`%s` would also write, for the other agents:\n", run)
+	for _, p := range doc.Pending {
+		fmt.Fprintf(w, "  %s\n", inert.Line(p))
+	}
 }
 
 func printImport(w io.Writer, a *App, doc importDoc) {

@@ -268,8 +268,12 @@ func list(v any) []string {
 func keys(front map[string]any) string {
 	var kv []string
 	for k, v := range front {
-		switch v.(type) {
+		switch t := v.(type) {
 		case []any:
+			if k == "argument-hint" { // Claude reads it as text: [focus area]
+				kv = append(kv, k+"="+quote("["+strings.Join(list(t), ", ")+"]"))
+				continue
+			}
 			kv = append(kv, k+"="+strings.Join(list(v), ","))
 		default:
 			kv = append(kv, k+"="+quote(fmt.Sprint(v)))

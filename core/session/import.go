@@ -143,6 +143,13 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 		out.Apply = ApplyRequest{Project: req.Project, Adopt: adopt, Hold: hold, Also: also}
 		if !importer.Peer(req.From) {
 			out.Apply.Also = []string{req.From}
+			if !req.Project {
+				// The agent read from alone: import writes no other
+				// agent's files (the skin says what `charter apply` would
+				// add). A project's placement depends on the agents
+				// planned together, so there the level's set stays.
+				out.Apply.Agents = []string{req.From}
+			}
 		}
 	}
 	return out, nil

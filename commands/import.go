@@ -87,7 +87,11 @@ func (c *ImportCmd) Run(ctx context.Context, a *App) error {
 			return err
 		}
 	}
-	if err := a.emit(doc, func(w io.Writer) { printImport(w, a, doc); printPending(w, doc, c.Project); printPeer(w, doc, c.Retire) }); err != nil {
+	if err := a.emit(doc, func(w io.Writer) {
+		printImport(w, a, doc)
+		printPending(w, doc, c.Project)
+		printPeer(w, doc, c.Retire)
+	}); err != nil {
 		return err
 	}
 	if stopped != nil {

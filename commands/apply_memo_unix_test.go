@@ -177,3 +177,23 @@ func TestApplyMemo(t *testing.T) {
 		t.Fatalf("the changed rule's file holds %q", data)
 	}
 }
+
+// A run's descriptors stay few whatever the library: under a limit of 32
+// a no-change apply of 1,000 rules plans (its memo removed) and replays.
+// (A run that writes still holds each output folder until its renames.)
+func TestApplyFewDescriptors(t *testing.T) {
+	p := newMemoProject(t, 1000)
+	settleStamps()
+	want := strings.ReplaceAll(p.apply(t, ""), "written", "current")
+	settleStamps()
+	os.RemoveAll(filepath.Join(p.cache, "charter", "plan"))
+	if got := p.apply(t, "ulimit -n 32"); got != want {
+		t.Fatalf("planned under a limit of 32 descriptors:\n%.600s\nwant:\n%.600s", got, want)
+	}
+	if p.memo(t) == "" {
+		t.Fatal("the planned run kept no memo")
+	}
+	if got := p.apply(t, "ulimit -n 32"); got != want {
+		t.Fatalf("replayed under a limit of 32 descriptors:\n%.600s", got)
+	}
+}

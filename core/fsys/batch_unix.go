@@ -233,3 +233,22 @@ func (d *Target) ReadIn(name string, k Kind) (data []byte, done bool, err error)
 	data, err = ReadAll(&rawFile{fd: fd, size: st.Size}, join(d.Dir, name), k)
 	return data, true, err
 }
+
+// Held is how many directories the batch holds open.
+func (b *Batch) Held() int { return len(b.dirs) }
+
+// Release lets every held directory go, for a batch that made and staged
+// nothing (a reader's): later targets walk again from the nearest folder
+// they need, with every check of a walk.
+func (b *Batch) Release() {
+	if len(b.staged) > 0 {
+		return
+	}
+	for _, d := range b.dirs {
+		if d.made || d.staged != "" {
+			return // the batch wrote: its folders stay until Close
+		}
+	}
+	b.Close()
+	b.missing = map[string]*Target{}
+}

@@ -220,6 +220,9 @@ func (r *Reader) Read(path string, k Kind) ([]byte, error) {
 		data, err = t.Read(k)
 		t.Close()
 	}
+	if r.b.Held() >= heldCap {
+		r.b.Release()
+	}
 	switch { // as ReadWithin answers
 	case IsAbsent(err):
 		return nil, nil
@@ -245,6 +248,43 @@ func (r *Reader) ReadAll(paths []string, k Kind) ([][]byte, error) {
 // caller that keeps only what it learns of the bytes holds a few files at
 // a time, not the whole batch.
 func (r *Reader) ReadEach(paths []string, k Kind, use func(i int, data []byte)) error {
+	if r.b == nil {
+		return r.readEach(paths, k, use)
+	}
+	var first error
+	for start := 0; start < len(paths); {
+		end := r.chunk(paths, start)
+		err := r.readEach(paths[start:end], k, func(i int, data []byte) { use(start+i, data) })
+		if first == nil {
+			first = err
+		}
+		r.b.Release()
+		start = end
+	}
+	return first
+}
+
+// heldCap is how many folders a Reader holds open at once. Past it, the
+// reader lets them go between files, so that a run's descriptors stay
+// few whatever the library's size: the kernel grows a process's
+// descriptor table by waiting, and a caller's limit may be small.
+const heldCap = 12
+
+// chunk is the end of the paths from start whose folders the batch can
+// hold together: at least one path.
+func (r *Reader) chunk(paths []string, start int) int {
+	end := start
+	for end < len(paths) {
+		r.b.Folder(paths[end])
+		end++
+		if r.b.Held() >= heldCap {
+			break
+		}
+	}
+	return end
+}
+
+func (r *Reader) readEach(paths []string, k Kind, use func(i int, data []byte)) error {
 	errs := make([]error, len(paths))
 	if r.b == nil {
 		for i, p := range paths {
@@ -326,6 +366,9 @@ func (r *Reader) ListMax(dir string, max int) ([]fs.FileInfo, bool, error) {
 			return nil, false, err
 		}
 		t.Close()
+		if r.b.Held() >= heldCap {
+			r.b.Release()
+		}
 	}
 	return r.s.listDir(r.root, dir, max)
 }

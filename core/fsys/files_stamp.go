@@ -9,14 +9,19 @@ func (r *Reader) StampEach(paths []string) (stamps []Stamp, ok []bool) {
 		return stamps, ok
 	}
 	folders, names := make([]*Target, len(paths)), make([]string, len(paths))
-	for i, p := range paths {
-		folders[i], names[i], _ = r.b.Folder(p)
-	}
-	Parallel(len(paths), func(i int) error {
-		if folders[i] != nil {
-			stamps[i], ok[i] = folders[i].StampIn(names[i])
+	for start := 0; start < len(paths); {
+		end := r.chunk(paths, start)
+		for i := start; i < end; i++ {
+			folders[i], names[i], _ = r.b.Folder(paths[i])
 		}
-		return nil
-	})
+		Parallel(end-start, func(j int) error {
+			if i := start + j; folders[i] != nil {
+				stamps[i], ok[i] = folders[i].StampIn(names[i])
+			}
+			return nil
+		})
+		r.b.Release()
+		start = end
+	}
 	return stamps, ok
 }

@@ -142,6 +142,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	if err := eps[i].fn(w, r); err != nil {
+		if r.Context().Err() != nil {
+			// No one reads the answer: the log says what became of the work.
+			s.logf("%s %s: the client went away: %s", r.Method, r.URL.Path, s.cfg.Sys.ErrorMessage(err))
+		}
 		s.writeError(w, err)
 	}
 }

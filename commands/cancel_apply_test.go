@@ -69,6 +69,19 @@ func noTemps(t *testing.T, dirs ...string) {
 	}
 }
 
+// wholeJSON fails for a .json file under dirs that does not parse: one a
+// stopped run left half-written.
+func wholeJSON(t *testing.T, dirs ...string) {
+	t.Helper()
+	for _, dir := range dirs {
+		for p, data := range filesUnder(t, dir) {
+			if strings.HasSuffix(p, ".json") && !json.Valid([]byte(data)) {
+				t.Errorf("%s is not whole JSON: %q", p, data)
+			}
+		}
+	}
+}
+
 // oldOrNew fails for a file of mid that is neither its old bytes nor its
 // new ones (half-written), and for an old file mid lost that apply keeps.
 func oldOrNew(t *testing.T, old, mid, new map[string]string) {
@@ -162,6 +175,7 @@ func TestApplySIGINTLeavesNothingHalfWritten(t *testing.T) {
 			t.Fatalf("%s apply after SIGINT: exit %d, want 1 saying it stopped\n%s", gen, code, errb.String())
 		}
 		noTemps(t, w.home, w.root)
+		wholeJSON(t, w.home, w.root)
 		mid := filesUnder(t, w.home)
 		truth := checkTellsTruth(t, run, w.home)
 		t0 = time.Now()

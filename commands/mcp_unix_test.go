@@ -142,6 +142,9 @@ func TestMCPCancelKillsGate(t *testing.T) {
 	p.notify(t, "notifications/cancelled", map[string]any{"requestId": id.Raw(), "reason": "the user stopped it"})
 
 	waitUntil(t, "the cancelled gate's processes to end", func() bool { return gone(shell) && gone(child) })
+	// Nothing half-written: no temporary file, every JSON file whole.
+	noTemps(t, w.home, w.root, w.project)
+	wholeJSON(t, w.home, w.root, w.project)
 
 	// The server is alive and answers the next request on the same session.
 	st := fields(t, p.call(t, "status", nil))

@@ -16,7 +16,7 @@ import (
 // ImportCmd turns an agent's or a peer tool's files into charter sources
 // (SPEC §12), then projects them so the native files become charter's.
 type ImportCmd struct {
-	From          string `name:"from" required:"" placeholder:"AGENT|rulesync|ruler" help:"Whose files to import: an agent's native rules, skills, commands and subagents (charter agents lists them), or a rulesync (.rulesync/) or ruler (.ruler/) source folder." complete:"import-from"`
+	From          string `name:"from" required:"" placeholder:"AGENT|rulesync|ruler" help:"Whose files to import: an agent's native rules, skills, commands, subagents, permission rules and MCP servers (charter agents lists them), or a rulesync (.rulesync/) or ruler (.ruler/) source folder." complete:"import-from"`
 	Project       bool   `name:"project" help:"Import the repository's files into its .charter/ (default: the agent's user-level folder into this scope's folder)."`
 	DryRun        bool   `name:"dry-run" help:"Show what would be imported, what clashes and what is skipped; write nothing."`
 	Retire        bool   `name:"retire" help:"After importing from ruler or rulesync, remove what is left of it: its generated text beside charter's block, the files it generated, its .gitignore block, and its config once every item in it is a charter source (charter uninstall puts them back)."`

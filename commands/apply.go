@@ -28,7 +28,7 @@ func (c *ApplyCmd) Run(ctx context.Context, a *App) error {
 		return core.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
 	}
 	if len(c.Agent) == 1 {
-		a.Sys.ServeAgent(c.Agent[0]) // one agent: its own variable chooses the profile
+		a.serving(c.Agent[0]) // one agent: its own variable chooses the profile
 	}
 	if c.DryRun || c.Check {
 		a.readOnly("apply --dry-run or --check")

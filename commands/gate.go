@@ -198,7 +198,7 @@ func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
 	if kind == gates.CodexStop {
 		agent = "codex"
 	}
-	a.Sys.ServeAgent(agent) // the hook's own agent chooses the profile
+	a.serving(agent) // the hook's own agent chooses the profile
 	sc, err := a.Scope()
 	if err != nil {
 		return err // exit 1: never blocks the agent

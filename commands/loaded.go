@@ -29,7 +29,7 @@ func recordLoaded(a *App) error {
 	if err != nil {
 		return err
 	}
-	a.Sys.ServeAgent("claude") // the hook's own agent chooses the profile
+	a.serving("claude") // the hook's own agent chooses the profile
 	sc, err := a.Scope()
 	if err != nil {
 		return err

@@ -254,7 +254,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 func (a *App) runParsed(kctx *kong.Context, cli *CLI) ExitCode {
 	a.rootFlag = cli.ConfigRoot
 	a.projectFlag, a.noProject = cli.ProjectDir, cli.NoProject
-	a.Sys.SetConfigRoot(cli.ConfigRoot)
+	a.Sys, a.sess = a.Sys.WithConfigRoot(cli.ConfigRoot), nil
 	if err := kctx.Run(); err != nil {
 		return a.fail(err)
 	}

@@ -34,10 +34,33 @@ func (g guard) ConfigRoot() string {
 
 func (g guard) NotWritable(target string, err error) error { return g.s.notWritable(target, err) }
 
-// SetConfigRoot tells the System the --config-root this run was given (nil:
-// none), so that its lock files live under the run's own root: a host that
-// chose a root finds nothing of charter's outside it.
-func (s *System) SetConfigRoot(flag *string) { s.rootFlag = flag }
+// WithConfigRoot is s for a run given --config-root flag (nil: none), so
+// that its lock files live under the run's own root: a host that chose a
+// root finds nothing of charter's outside it. s itself is unchanged.
+func (s *System) WithConfigRoot(flag *string) *System {
+	c := s.derive()
+	c.rootFlag = flag
+	return c
+}
+
+// Serving is s for a run that serves the one agent named (its Stop hook,
+// `apply --agent A`): that agent's variable chooses the profile before the
+// others (SPEC §5), so a Codex session started inside a Claude profile,
+// which inherits CLAUDE_CONFIG_DIR, works in its own Codex profile. Use it
+// before the scope is resolved; an unknown name changes nothing. s itself
+// is unchanged.
+func (s *System) Serving(agent string) *System {
+	c := s.derive()
+	c.serves = agent
+	return c
+}
+
+// derive is a copy of s whose guard asks the copy; it shares s's locks.
+func (s *System) derive() *System {
+	c := *s
+	c.Files = s.Files.Derive(s.Fs, guard{&c})
+	return &c
+}
 
 // ReadOnly is s with a file system that refuses every write
 // (fsys.ReadOnlyFs): what MCP and a dry run work on. why names that run in

@@ -351,11 +351,7 @@ func TestHostRootLocks(t *testing.T) {
 	flag := filepath.Join(home, "flagroot")
 	for _, s := range []*System{
 		testSystem(afero.NewOsFs(), "/", "HOME="+home, ConfigHomeVar+"="+host),
-		func() *System {
-			s := testSystem(afero.NewOsFs(), "/", "HOME="+home)
-			s.SetConfigRoot(&flag)
-			return s
-		}(),
+		testSystem(afero.NewOsFs(), "/", "HOME="+home).WithConfigRoot(&flag),
 	} {
 		sc, err := s.ResolveScope(s.rootFlag)
 		if err != nil {

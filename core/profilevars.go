@@ -55,13 +55,6 @@ func (s *System) ProfileVars() []ProfileVar {
 	return out
 }
 
-// ServeAgent says this run serves the one agent named (its Stop hook,
-// `apply --agent A`): that agent's variable chooses the profile before the
-// others (SPEC §5), so a Codex session started inside a Claude profile,
-// which inherits CLAUDE_CONFIG_DIR, works in its own Codex profile. Call it
-// before the scope is resolved; an unknown name changes nothing.
-func (s *System) ServeAgent(name string) { s.serves = name }
-
 // VarProfile is a profile one variable names.
 type VarProfile struct {
 	Variable string `json:"variable"`

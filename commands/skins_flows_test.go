@@ -31,8 +31,11 @@ type skins struct {
 	cs   *mcp.ClientSession
 }
 
-func newSkins(t *testing.T, root string) *skins {
+func newSkins(t *testing.T, root string, opts ...coretest.Option) *skins {
 	s := &skins{t: t, root: root, base: testApp(t, new(bytes.Buffer), new(bytes.Buffer))}
+	if len(opts) > 0 {
+		s.base.Sys = coretest.New(t, opts...).Sys
+	}
 	app := func(stdin io.Reader, stdout io.Writer) *App {
 		a := testApp(t, new(bytes.Buffer), new(bytes.Buffer))
 		a.Sys, a.Stdin, a.Stdout = s.base.Sys, stdin, stdout

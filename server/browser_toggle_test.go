@@ -25,9 +25,19 @@ func contentToggles(t *testing.T, p *page, m *coretest.Machine, root, projectFil
 		t.Errorf("user rule's toggle label %q", got)
 	}
 	p.do(chromedp.Click(chromedp.ID("content-toggle-rule-mine")))
-	// The hub's state is the effective one here, where the project's
-	// rules.disabled (set above) wins; the user-level files follow the scope.
+	// The user-level files follow the scope's list alone: the hub shows
+	// that, and says that here, where the project's rules.disabled (set
+	// above) wins, the rule is still active.
 	p.wait("the user rule's save", `document.querySelector('#content-status').textContent.startsWith('mine disabled')`)
+	if got := p.text(mine + " .content-state"); got != "Disabled" {
+		t.Errorf("the user rule shows %q after its scope toggle, want what the user-level files get, Disabled", got)
+	}
+	if got := p.text(mine + " .content-here"); !strings.HasPrefix(got, "Here: active") {
+		t.Errorf("the user rule's state here reads %q", got)
+	}
+	if got := p.text(mine + " .content-agents"); got != "No agent gets it" {
+		t.Errorf("the user rule's agents read %q", got)
+	}
 	if data, _ := os.ReadFile(filepath.Join(root, "settings.yaml")); !strings.Contains(string(data), "mine") {
 		t.Errorf("the scope file does not name mine:\n%s", data)
 	}
@@ -42,7 +52,10 @@ func contentToggles(t *testing.T, p *page, m *coretest.Machine, root, projectFil
 		t.Errorf("local toggle files %q", got)
 	}
 	p.do(chromedp.Click(chromedp.ID("content-toggle-rule-go-style")))
-	p.wait("the local toggle", `document.querySelector('`+row+`')?.dataset.state === 'disabled'`)
+	p.wait("the local toggle", `document.querySelector('`+row+`')?.dataset.here === 'disabled'`)
+	if got := p.text(row + " .content-state"); got != "Active" { // the project's files keep it
+		t.Errorf("the project rule shows %q after a personal toggle, want Active", got)
+	}
 	local := filepath.Join(filepath.Dir(projectFile), "settings.local.yaml")
 	if data, _ := os.ReadFile(local); !strings.Contains(string(data), "go-style") {
 		t.Errorf("the local file does not name go-style:\n%s", data)

@@ -23,6 +23,12 @@ type ContentItem struct {
 	// InstructionsLoaded hook reports it; nil where no agent reports
 	// loading (every other item).
 	Loaded *loaded.Status `json:"loaded,omitempty"`
+	// FilesState is the state the files of the item's level get (the
+	// hub's content doc only): that level's layers alone decide it (SPEC
+	// §12 "Levels"), so neither the personal project-local file nor, for
+	// a user item, the project's settings change it, where they do change
+	// State, what charter shows and answers here.
+	FilesState string `json:"filesState,omitempty"`
 }
 
 // ContentBody is one item with its body and a skill's other files, as
@@ -70,9 +76,18 @@ func (s *Session) Contents() (ContentDoc, error) {
 	if err != nil {
 		return ContentDoc{}, err
 	}
+	files, err := s.levelStates(lib)
+	if err != nil {
+		return ContentDoc{}, err
+	}
 	names := s.Sys.Agents()
 	for _, e := range lib.Effective("", sel) {
-		ci := s.contentItem(names, e)
+		here := e.State
+		if st, ok := files[e.Level+"\x00"+e.Key()]; ok {
+			e.State = st
+		}
+		ci := s.contentItem(names, e) // the agents that get it in their files
+		ci.State, ci.FilesState = here, e.State
 		if e.Kind == content.KindRule && slices.Contains(projection.Receivers(names, e.Level, &e.Item), loadedReporter) {
 			st := view.Of(string(e.Kind), e.Name)
 			ci.Loaded = &st
@@ -95,6 +110,23 @@ func (s *Session) Contents() (ContentDoc, error) {
 	}
 	doc.Policy, _ = settings.PolicyPath(s.Sys)
 	return doc, nil
+}
+
+// levelStates is the state of every item at each level as the layers
+// that render that level's files select it (ApplySettings), by level and
+// key.
+func (s *Session) levelStates(lib *content.Library) (map[string]string, error) {
+	out := map[string]string{}
+	for _, level := range []string{content.LevelUser, content.LevelProject} {
+		snap, err := s.ApplySettings(level == content.LevelProject)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range lib.Effective(level, content.SelectionOf(snap.Values)) {
+			out[level+"\x00"+e.Key()] = e.State
+		}
+	}
+	return out, nil
 }
 
 func orEmpty(v []string) []string {

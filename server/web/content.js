@@ -140,10 +140,14 @@ export class ContentPage {
       el('span', { class: 'content-fact content-agents', text: it.receivedBy.length ? `Agents: ${it.receivedBy.join(', ')}` : 'No agent gets it' }),
       el('span', { class: 'content-fact content-loaded', 'data-loaded': it.loaded ? it.loaded.state : 'unreported', text: loadedText(it.loaded) }),
     ];
-    return el('li', { class: 'content-row', 'data-kind': it.kind, 'data-name': it.name, 'data-state': it.state },
+    // The state shown is what the item's level's files get; where this
+    // checkout's settings make it differ, that is said beside it.
+    const files = it.filesState || it.state;
+    if (files !== it.state) facts.push(el('span', { class: 'content-fact content-here', text: `Here: ${(STATES[it.state] || it.state).toLowerCase()} (what charter shows and answers in this checkout)` }));
+    return el('li', { class: 'content-row', 'data-kind': it.kind, 'data-name': it.name, 'data-state': files, 'data-here': it.state },
       el('div', { class: 'content-head' },
         el('span', { class: 'content-name', id: nameId, text: it.name }),
-        el('span', { class: 'content-state', text: STATES[it.state] || it.state })),
+        el('span', { class: 'content-state', text: STATES[files] || files })),
       it.description ? el('p', { class: 'content-desc', text: it.description }) : null,
       el('p', { class: 'content-facts' }, ...facts),
       el('div', { class: 'content-actions' }, this.toggle(it, nameId),
@@ -192,7 +196,8 @@ export class ContentPage {
       const above = this.doc.layers.slice(this.doc.layers.indexOf(this.layer(target)) + 1)
         .find((x) => x[sets] && LAYERS[x.layer]);
       const said = `${it.name} ${disable ? 'disabled' : 'enabled'} in ${LAYERS[target][0].toLowerCase()} settings: ${FILES[target]}.`;
-      if (above) this.status(`${said} ${LAYERS[above.layer][0]} settings also set ${key} and win here: it is ${STATES[now.state].toLowerCase()}.`);
+      const files = (STATES[now.filesState || now.state] || '').toLowerCase();
+      if (above) this.status(`${said} ${LAYERS[above.layer][0]} settings also set ${key} and win here, where it is ${STATES[now.state].toLowerCase()}; in the files of its level it is ${files}.`);
       else this.status(said, { ok: true });
       this.onChanged();
     } catch (err) {

@@ -101,9 +101,19 @@ func cmdSameMeaning(ts *testscript.TestScript, neg bool, args []string) {
 			lost = append(lost, fmt.Sprintf("%dx before, %dx after: %s", n, after[l], l))
 		}
 	}
+	bodies := map[string]bool{} // a scoped or asked-for item's body, as a paragraph
+	for l := range before {
+		if _, b, ok := strings.Cut(l, " body="); ok && !strings.Contains(l, " para ") {
+			agent, _, _ := strings.Cut(l, " ")
+			bodies[agent+" para "+b] = true
+		}
+	}
 	for l := range after {
-		if before[l] == 0 && !strings.Contains(l, " para ") {
+		switch {
+		case before[l] == 0 && !strings.Contains(l, " para "):
 			lost = append(lost, "new after the move: "+l)
+		case before[l] == 0 && bodies[l]:
+			lost = append(lost, "loaded always after the move: "+l)
 		}
 	}
 	if neg {

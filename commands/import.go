@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/importer"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
@@ -23,123 +22,35 @@ type ImportCmd struct {
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
 }
 
-// importDoc is `import --json`: every item found, with what became of
-// it, and the report of the projection that followed.
-type importDoc struct {
-	*session.Imported
-	DryRun bool              `json:"dryRun"`
-	Apply  *apply.FullReport `json:"apply,omitempty"`
-	// Peer is what is left of ruler or rulesync beside charter, and
-	// Retired whether --retire removed it.
-	Peer    *session.PeerLeft `json:"peer,omitempty"`
-	Retired bool              `json:"retired,omitempty"`
-	// Pending are the files a `charter apply` of the level would write
-	// next: import writes only the agent's it read from.
-	Pending []string `json:"pending,omitempty"`
-}
+// importDoc is `import --json`: the session's one import document.
+type importDoc = session.ImportReport
 
 func (c *ImportCmd) Run(ctx context.Context, a *App) error {
 	if c.Project && a.noProject {
 		return core.Errorf(core.CodeUsage, "import --project and --no-project contradict each other: give one of them")
 	}
-	if c.Retire && (!importer.Peer(c.From) || !c.Project) {
-		return core.Errorf(core.CodeUsage, "--retire removes what is left of ruler or rulesync in a repository: use it as `charter import --from ruler|rulesync --project --retire`")
-	}
 	if c.DryRun {
 		a.readOnly("import --dry-run")
 	}
-	res, err := a.session().Import(session.ImportRequest{From: c.From, Project: c.Project, DryRun: c.DryRun, Retire: c.Retire})
-	if err != nil {
-		return err
-	}
-	doc := importDoc{Imported: res, DryRun: c.DryRun}
-	var stopped error
-	if c.Retire && !c.DryRun {
-		// Before the projection: charter's files then take the places the
-		// peer's held, and the agents read each item once.
-		if doc.Peer, err = a.session().PeerLeft(c.From); err != nil {
-			return err
-		}
-		if err := a.session().Retire(doc.Peer, c.ConfirmShared); err != nil {
-			return err
-		}
-		doc.Retired = !doc.Peer.Empty()
-	}
-	if !c.DryRun && res.Projects() {
-		rep, err := c.project(ctx, a, res)
-		if err != nil {
-			// The sources stay: the report says what was imported.
-			again := "charter apply"
-			if c.Project {
-				again += " --project"
-			}
-			stopped = fmt.Errorf("%d source(s) written in %s; projecting them stopped (run `%s` once it is solved): %w", res.Count(importer.StateImported), res.SourceDir, again, err)
-			if res.Count(importer.StateImported) == 0 {
-				stopped = fmt.Errorf("taking over the native files of the same body stopped (run `%s` once it is solved): %w", again, err)
-			}
-		} else {
-			doc.Apply = &rep
-			doc.Pending = c.pending(ctx, a)
-		}
-	}
-	if stopped == nil && importer.Peer(c.From) && c.Project && !doc.Retired {
-		if doc.Peer, err = a.session().PeerLeft(c.From); err != nil {
-			return err
-		}
-	}
-	if err := a.emit(doc, func(w io.Writer) {
-		printImport(w, a, doc)
-		printPending(w, doc, c.Project)
-		printPeer(w, doc, c.Retire)
-	}); err != nil {
-		return err
-	}
-	if stopped != nil {
-		return reported(stopped)
-	}
-	if res.Count(importer.StateImported) == 0 && res.Count(importer.StateClash) > 0 && !c.Retire {
-		if len(res.Adopted) > 0 {
-			return reported(core.Errorf(core.CodeItemExists, "nothing was imported: every item clashes with an existing source, kept as it is (%d native file(s) with the same body taken over)", len(res.Adopted)))
-		}
-		return reported(core.Errorf(core.CodeItemExists, "nothing was imported: every item clashes with an existing source, kept as it is"))
-	}
-	return nil
-}
-
-// project is the apply that follows an import: the level's agents and
-// the ones read from, taking over the native files just imported.
-func (c *ImportCmd) project(ctx context.Context, a *App, res *session.Imported) (apply.FullReport, error) {
-	req := res.Apply
-	req.ConfirmShared = c.ConfirmShared
+	req := session.ImportRequest{From: c.From, Project: c.Project, DryRun: c.DryRun, Retire: c.Retire, ConfirmShared: c.ConfirmShared}
 	if a.Interactive() {
 		req.Confirm = a.promptShared
 	}
-	rep, err := a.session().Apply(ctx, req)
+	doc, err := a.session().Import(ctx, req)
+	if doc == nil {
+		return err
+	}
+	if err := a.emit(doc, func(w io.Writer) {
+		printImport(w, a, *doc)
+		printPending(w, *doc, c.Project)
+		printPeer(w, *doc, c.Retire)
+	}); err != nil {
+		return err
+	}
 	if err != nil {
-		return apply.FullReport{}, err
+		return reported(err) // after the report, which says what was done
 	}
-	return rep.FullReport, nil
-}
-
-// pending lists what a plain apply of the level would write now, from a
-// dry run: best effort, since the import itself succeeded.
-func (c *ImportCmd) pending(ctx context.Context, a *App) []string {
-	rep, err := a.session().Apply(ctx, session.ApplyRequest{Project: c.Project, DryRun: true})
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, t := range rep.Targets {
-		if t.State != "current" && t.State != "skipped" {
-			out = append(out, t.Path)
-		}
-	}
-	for _, f := range rep.Files {
-		if f.Path != nil && f.State != "current" && f.State != "unsupported" {
-			out = append(out, *f.Path)
-		}
-	}
-	return out
+	return nil
 }
 
 func printPending(w io.Writer, doc importDoc, project bool) {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -18,6 +19,9 @@ type ImportRequest struct {
 	Project bool   // the repository's files, into .charter/
 	DryRun  bool   // find and decide, write nothing
 	Retire  bool   // a peer's: its generated files differing from charter's are replaced
+	// ConfirmShared and Confirm are the projection's, as ApplyRequest's.
+	ConfirmShared bool
+	Confirm       func(*core.SharedWriteError) (bool, error)
 }
 
 // Imported is what an import found and did.
@@ -52,12 +56,11 @@ func (r *Imported) Count(state string) int {
 	return n
 }
 
-// Import finds req.From's files at the level, converts them and writes
-// each as a charter source in the scope's folder or the project's
+// importSources finds req.From's files at the level, converts them and
+// writes each as a charter source in the scope's folder or the project's
 // .charter/, never over an existing source (a clash: reported and kept).
-// The caller then projects with Apply, so the native files become
-// charter's.
-func (s *Session) Import(req ImportRequest) (*Imported, error) {
+// Import then projects with Apply, so the native files become charter's.
+func (s *Session) importSources(ctx context.Context, req ImportRequest) (*Imported, error) {
 	if !slices.Contains(importer.Sources(s.Sys), req.From) {
 		return nil, core.Errorf(core.CodeUsage, "--from %q is not a source charter imports: choose an agent `charter agents` lists, rulesync or ruler", req.From)
 	}
@@ -92,6 +95,9 @@ func (s *Session) Import(req ImportRequest) (*Imported, error) {
 	out := &Imported{From: req.From, Level: ireq.Level, SourceDir: dir, Items: items, Governance: gov}
 	adopt, hold := map[string]bool{}, map[string]bool{}
 	for i := range out.Items {
+		if err := ctx.Err(); err != nil {
+			return out, err // each source written is whole; run import again
+		}
 		c := &out.Items[i]
 		if c.State != importer.StateImported {
 			continue

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,7 +29,7 @@ url = "https://hub.example.com/mcp"
 bearer_token_env_var = "HUB_TOKEN"
 env_http_headers = { "X-Team" = "TEAM_ID" }
 `)
-	res, err := New(sys, Options{}).Import(ImportRequest{From: "codex"})
+	res, err := New(sys, Options{}).importSources(context.Background(), ImportRequest{From: "codex"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ env_http_headers = { "X-Team" = "TEAM_ID" }
 	}
 
 	writeFile(t, config, "[mcp_servers.docs\ncommand = 1\n")
-	if _, err := New(sys, Options{}).Import(ImportRequest{From: "codex"}); err == nil || !strings.Contains(err.Error(), config) {
+	if _, err := New(sys, Options{}).importSources(context.Background(), ImportRequest{From: "codex"}); err == nil || !strings.Contains(err.Error(), config) {
 		t.Errorf("a broken config.toml: %v", err)
 	}
 }
@@ -63,7 +64,7 @@ env_http_headers = { "X-Team" = "TEAM_ID" }
 func TestImportGovernanceCursorCLI(t *testing.T) {
 	sys, _, repo := machine(t)
 	writeFile(t, filepath.Join(repo, ".cursor", "cli.json"), `{"permissions": {"deny": ["Shell(rm)", "Read(.env)", "Mcp(x:y)"], "allow": ["Write(src/**)"]}}`)
-	res, err := New(sys, Options{}).Import(ImportRequest{From: "cursor", Project: true})
+	res, err := New(sys, Options{}).importSources(context.Background(), ImportRequest{From: "cursor", Project: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestImportGovernanceClaudeUser(t *testing.T) {
 	sys, home, _ := machine(t)
 	writeFile(t, filepath.Join(home, ".claude", "settings.json"), `{"permissions": {"ask": ["Bash(git push:*)"]}}`)
 	writeFile(t, filepath.Join(home, ".claude.json"), `{"numStartups": 3, "mcpServers": {"notes": {"type": "stdio", "command": "notes-mcp", "args": []}}, "projects": {}}`)
-	res, err := New(sys, Options{}).Import(ImportRequest{From: "claude"})
+	res, err := New(sys, Options{}).importSources(context.Background(), ImportRequest{From: "claude"})
 	if err != nil {
 		t.Fatal(err)
 	}

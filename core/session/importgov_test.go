@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,7 +65,7 @@ func TestImportGovernanceClaude(t *testing.T) {
 	writeFile(t, filepath.Join(filepath.Dir(home), "policy.yaml"), "permissions:\n  deny: [\"shell:git push\"]\n")
 	writeFile(t, filepath.Join(repo, ".claude", "settings.json"), claudeSettings)
 	writeFile(t, filepath.Join(repo, ".mcp.json"), claudeMCP)
-	res, err := New(sys, Options{}).Import(ImportRequest{From: "claude", Project: true})
+	res, err := New(sys, Options{}).importSources(context.Background(), ImportRequest{From: "claude", Project: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func TestImportGovernanceClaude(t *testing.T) {
 		t.Errorf("go test after import: %+v", d)
 	}
 
-	again, err := New(sys, Options{}).Import(ImportRequest{From: "claude", Project: true})
+	again, err := New(sys, Options{}).importSources(context.Background(), ImportRequest{From: "claude", Project: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,14 +162,14 @@ func TestImportGovernanceGeminiUser(t *testing.T) {
 	scope := filepath.Join(sc.Path, "settings.yaml")
 	own := "# mine\nrules:\n  tier: full   # keep\n"
 	writeFile(t, scope, own)
-	dry, err := New(sys, Options{}).Import(ImportRequest{From: "gemini", DryRun: true})
+	dry, err := New(sys, Options{}).importSources(context.Background(), ImportRequest{From: "gemini", DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if readFile(t, scope) != own || len(dry.Governance) != 4 {
 		t.Fatalf("dry run: %+v\n%s", dry.Governance, readFile(t, scope))
 	}
-	res, err := New(sys, Options{}).Import(ImportRequest{From: "gemini"})
+	res, err := New(sys, Options{}).importSources(context.Background(), ImportRequest{From: "gemini"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func TestImportGovernanceBadFile(t *testing.T) {
 	sys, _, repo := machine(t)
 	writeFile(t, filepath.Join(repo, ".claude", "rules", "a.md"), "A rule.\n")
 	writeFile(t, filepath.Join(repo, ".mcp.json"), `{"mcpServers": {"x": `)
-	_, err := New(sys, Options{}).Import(ImportRequest{From: "claude", Project: true})
+	_, err := New(sys, Options{}).importSources(context.Background(), ImportRequest{From: "claude", Project: true})
 	if err == nil || !strings.Contains(err.Error(), filepath.Join(repo, ".mcp.json")) || core.ErrorCode(err) != core.CodeMalformedSettings {
 		t.Fatalf("err %v (%s)", err, core.ErrorCode(err))
 	}
@@ -209,7 +210,7 @@ func TestImportGovernanceVSCode(t *testing.T) {
 	sys, _, repo := machine(t)
 	writeFile(t, filepath.Join(repo, ".vscode", "mcp.json"), `{"servers": {"gh": {"type": "http", "url": "https://api.example.com/mcp", "headers": {"Authorization": "Bearer ${env:GH_TOKEN}"}}}}`)
 	writeFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "mcp:\n  disabled: [old]   # retired\n")
-	res, err := New(sys, Options{}).Import(ImportRequest{From: "copilot", Project: true})
+	res, err := New(sys, Options{}).importSources(context.Background(), ImportRequest{From: "copilot", Project: true})
 	if err != nil {
 		t.Fatal(err)
 	}

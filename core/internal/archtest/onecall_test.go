@@ -28,7 +28,6 @@ import (
 // still to move into a session method, except where said.
 var twoCalls = map[string][]string{
 	"commands": {
-		"import.go:ImportCmd.Run",       // import, then the --retire of a peer
 		"uninstall.go:UninstallCmd.Run", // plan, the sources' folders, run, remove them
 		"loaded.go:App.statusContent",   // the library, then what the agent loaded
 		// Not a request: `charter serve` resolves the scope and project it

@@ -170,3 +170,35 @@ func TestGovRefusesFilesItCannotParse(t *testing.T) {
 		}
 	}
 }
+
+// A committed record is input: an entry naming a file or key charter
+// never writes (package.json's scripts, a file out of the project) is
+// ignored, by apply and by uninstall alike.
+func TestGovRecordNamesOnlyCharterPlaces(t *testing.T) {
+	sys, snap, proj, base := govSetup(t, LevelProject)
+	pkg := "{\"scripts\": {\"test\": \"go test\"}, \"files\": [\"a\"]}\n"
+	if err := os.WriteFile(filepath.Join(base, "package.json"), []byte(pkg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lock := `{"version":1,"entries":[
+  {"path":"package.json","agent":"claude","key":"files","entry":"a"},
+  {"path":".claude/settings.json","agent":"claude","key":"model","entry":"x"},
+  {"path":"../../outside.json","agent":"claude","key":"permissions.deny","entry":"a"},
+  {"path":".claude/settings.json","agent":"codex","key":"permissions.deny","entry":"Read(secrets/**)"}
+]}
+`
+	if err := os.WriteFile(filepath.Join(base, GovLockFile), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	govRun(t, sys, snap, proj)
+	holds(t, filepath.Join(base, ".claude/settings.json"), `"Read(secrets/**)"`)
+	u, err := PlanUninstall(sys, proj, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	govRunFull(t, sys, u)
+	if got, _ := os.ReadFile(filepath.Join(base, "package.json")); string(got) != pkg {
+		t.Errorf("package.json changed:\n%s", got)
+	}
+	holds(t, filepath.Join(base, ".claude/settings.json"), `"Read(secrets/**)"`)
+}

@@ -80,18 +80,60 @@ func readGovBook(sys *core.System, path, root, level string) (*govBook, error) {
 		return nil, core.Errorf(core.CodeProjectionConflict,
 			"%s is not a record charter can read: restore it from version control, or remove it (charter then leaves the permission and server entries it wrote where they are, as yours)", path)
 	}
+	places := govPlaces(sys, root, level)
 	for _, e := range r.Entries {
-		if e.Path == "" || e.Key == "" {
-			continue
-		}
 		p := e.Path
 		if root != "" {
-			p = sys.Paths.Join(root, e.Path)
+			p = sys.Paths.Join(append([]string{root}, strings.Split(e.Path, "/")...)...)
+		}
+		// A record is input (a committed lock comes with the repository):
+		// only an entry charter itself could have written there counts.
+		if format, ok := places[e.Agent+"\x00"+p]; !ok || !govKeyFits(format, e.Key) {
+			continue
 		}
 		e.Path = p
 		b.prev[p] = append(b.prev[p], e)
 	}
 	return b, nil
+}
+
+// govPlaces are the files charter writes permissions or servers into at
+// level, by agent and path, with their formats.
+func govPlaces(sys *core.System, root, level string) map[string]string {
+	out := map[string]string{}
+	for _, a := range sys.Agents() {
+		pl := a.At(level)
+		dir := root
+		if root == "" {
+			d, err := sys.AgentDir(a)
+			if err != nil {
+				continue
+			}
+			dir = d
+		}
+		if pl.PermFormat != "" {
+			out[a.Name+"\x00"+sys.Paths.Join(dir, pl.Permissions)] += pl.PermFormat + " "
+		}
+		if pl.MCPFormat != "" {
+			out[a.Name+"\x00"+mcpPath(sys, a, level, dir, pl.MCP)] += pl.MCPFormat + " "
+		}
+	}
+	return out
+}
+
+// govKeyFits reports whether key is one charter writes in a file of these
+// formats.
+func govKeyFits(formats, key string) bool {
+	for _, f := range strings.Fields(formats) {
+		switch {
+		case f == "codex" && key == "file",
+			(f == "claude" || f == "cursor") && strings.HasPrefix(key, "permissions.") && strings.Count(key, ".") == 1,
+			f == "gemini" && (key == "tools.exclude" || key == "tools.allowed"),
+			f != "codex" && f != "claude" && serverKey(key) != nil && key == mcpMembers(f)[0]:
+			return true
+		}
+	}
+	return false
 }
 
 // recorded is the previous record's entry for key and entry at path.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/inert"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // ProfilesCmd lists the companion's profiles with charter's settings for
@@ -20,16 +20,16 @@ type ProfilesListCmd struct{}
 
 // ProfilesDoc is the answer of `charter profiles --json`.
 type ProfilesDoc struct {
-	Profiles []core.ProfileScope `json:"profiles"`
+	Profiles []profile.Scope `json:"profiles"`
 }
 
 func (c *ProfilesListCmd) Run(a *App) error {
-	ps, err := a.Sys.ProfileScopes()
+	ps, err := profile.Scopes(a.Sys)
 	if err != nil {
 		return err
 	}
 	if ps == nil {
-		ps = []core.ProfileScope{}
+		ps = []profile.Scope{}
 	}
 	return a.emit(ProfilesDoc{Profiles: ps}, func(w io.Writer) {
 		if len(ps) == 0 {
@@ -63,13 +63,13 @@ type ProfilesMoveCmd struct {
 
 // ProfilesMoveDoc is the answer of `charter profiles move --json`.
 type ProfilesMoveDoc struct {
-	OK   bool              `json:"ok"`
-	From core.ProfileScope `json:"from"`
-	To   core.ProfileScope `json:"to"`
+	OK   bool          `json:"ok"`
+	From profile.Scope `json:"from"`
+	To   profile.Scope `json:"to"`
 }
 
 func (c *ProfilesMoveCmd) Run(a *App) error {
-	from, to, err := a.Sys.MoveProfileScope(c.From, c.To)
+	from, to, err := profile.Move(a.Sys, c.From, c.To)
 	if err != nil {
 		return err
 	}

@@ -44,7 +44,7 @@ func (s *System) ProfileVars() []ProfileVar {
 			case !inside:
 			case len(segs) < 2:
 				pv.Ignored = "it names a provider but no profile"
-			case !validProfileName(segs[0]) || !validProfileName(segs[1]):
+			case !ValidProfileName(segs[0]) || !ValidProfileName(segs[1]):
 				pv.Ignored = "a provider or profile name holds characters other than letters, digits, _ and -"
 			case chosen:
 				pv.Ignored = "an earlier variable already chose the profile"
@@ -103,7 +103,7 @@ func (s *System) varProfiles() ([]varProfile, error) {
 			continue
 		}
 		segs, ok := s.Paths.Within(home, p)
-		if !ok || len(segs) < 2 || !validProfileName(segs[0]) || !validProfileName(segs[1]) {
+		if !ok || len(segs) < 2 || !ValidProfileName(segs[0]) || !ValidProfileName(segs[1]) {
 			continue
 		}
 		out = append(out, varProfile{VarProfile{Variable: name, Provider: segs[0], Profile: segs[1]}, p})

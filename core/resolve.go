@@ -190,7 +190,7 @@ func (s *System) homeProfile() (homeProfileDir, bool) {
 		}
 	}
 	segs, ok := s.Paths.Within(companion, home)
-	if !ok || len(segs) != 3 || segs[0] != CompanionHomeProvider || segs[2] != CompanionProfileConfig || !validProfileName(segs[1]) {
+	if !ok || len(segs) != 3 || segs[0] != CompanionHomeProvider || segs[2] != CompanionProfileConfig || !ValidProfileName(segs[1]) {
 		return homeProfileDir{}, false
 	}
 	hp := homeProfileDir{name: segs[1], home: home}
@@ -217,9 +217,9 @@ func lastName(ps fsys.PathStyle, p string) string {
 	return strings.TrimLeft(p[len(d):], `/\`)
 }
 
-// validProfileName: letters, digits, _ and -, at least one. A loop, not a
+// ValidProfileName: letters, digits, _ and -, at least one. A loop, not a
 // package-level regexp, which every command would compile at start-up.
-func validProfileName(s string) bool {
+func ValidProfileName(s string) bool {
 	for _, c := range []byte(s) {
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
 			return false

@@ -38,7 +38,7 @@ func (s *System) CompanionProfiles(provider string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if !e.IsDir() || !validProfileName(e.Name()) {
+		if !e.IsDir() || !ValidProfileName(e.Name()) {
 			continue
 		}
 		if fi, err := s.Fs.Stat(s.Paths.Join(dir, e.Name(), CompanionProfileConfig)); err == nil && fi.IsDir() {

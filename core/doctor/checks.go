@@ -39,9 +39,9 @@ func companionCheck(r *run) []Check {
 	return out
 }
 
-// profile: which agent-switch profile is active, which variable chose it,
+// profileCheck: which agent-switch profile is active, which variable chose it,
 // and variables that point into the companion's home but choose nothing.
-func profile(r *run) []Check {
+func profileCheck(r *run) []Check {
 	const name, label = "profile", "Profile"
 	var out []Check
 	p := r.Sys.ActiveProfile()

@@ -101,7 +101,7 @@ type check func(r *run) []Check
 // checks is the list, in the order of the report.
 var checks = []check{
 	companionCheck,
-	profile,
+	profileCheck,
 	companionActive,
 	profileScopes,
 	configRoot,

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // companionActive: agent-switch has an active profile (`agent-switch use`)
@@ -16,7 +17,7 @@ func companionActive(r *run) []Check {
 		return nil
 	}
 	var out []Check
-	for _, p := range r.Sys.CompanionActive() {
+	for _, p := range profile.CompanionActive(r.Sys) {
 		run := fmt.Sprintf("%s run %s", core.CompanionBinary, p.Profile)
 		if p.Provider != core.CompanionShareProvider {
 			run = fmt.Sprintf("%s run --provider %s %s", core.CompanionBinary, p.Provider, p.Profile)
@@ -47,7 +48,7 @@ func profileScopes(r *run) []Check {
 	if err != nil || !exists(r.Sys, home) {
 		return nil // without the companion every scope would look orphaned
 	}
-	ps, err := r.Sys.ProfileScopes()
+	ps, err := profile.Scopes(r.Sys)
 	if err != nil {
 		return nil
 	}

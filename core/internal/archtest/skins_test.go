@@ -13,10 +13,10 @@ import (
 // TestSkinImports fails on an import missing here, and
 // TestStillToMoveShrinks on an entry the code no longer has, so whoever
 // removes an import removes its line too. A package split out of the
-// root core package (discovery, companion, dismiss) takes its place here
+// root core package (discovery, companion, dismiss, profile) takes its place here
 // for the skins that imported core for it: the same import, named.
 var stillToMove = map[string][]string{
-	"commands":  {"core", "core/apply", "core/companion", "core/content", "core/discovery", "core/dismiss", "core/doctor", "core/gates", "core/importer", "core/loaded", "core/projection", "core/settings", "core/sources"},
+	"commands":  {"core", "core/apply", "core/companion", "core/content", "core/discovery", "core/dismiss", "core/doctor", "core/gates", "core/importer", "core/loaded", "core/profile", "core/projection", "core/settings", "core/sources"},
 	"mcpserver": {"core", "core/apply", "core/content", "core/gates", "core/settings"},
 	"server":    {"core", "core/companion", "core/content", "core/discovery", "core/dismiss", "core/gates", "core/settings"},
 }

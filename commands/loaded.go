@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -37,32 +38,11 @@ func recordLoaded(a *App) error {
 	return loaded.Record(a.Sys, a.Sys.Paths.Join(sc.Path, "state"), "claude", in)
 }
 
-// statusEntry is one item of `status --json`: the list's fields and what
-// the agents reported loading.
-type statusEntry struct {
-	content.Entry
-	Loaded loaded.Status `json:"loaded"`
-}
-
-type statusDoc struct {
-	Items []statusEntry `json:"items"`
-}
-
 // statusContent lists the effective items of kind with their loaded state.
-func (a *App) statusContent(k content.Kind) error {
-	lib, sel, err := a.library()
+func (a *App) statusContent(ctx context.Context, k content.Kind) error {
+	doc, err := a.session().ContentStatus(ctx, k)
 	if err != nil {
 		return err
-	}
-	view, err := a.session().Loaded()
-	if err != nil {
-		return err
-	}
-	doc := statusDoc{Items: []statusEntry{}}
-	for _, e := range lib.Effective("", sel) {
-		if e.Kind == k {
-			doc.Items = append(doc.Items, statusEntry{Entry: e, Loaded: view.Of(string(k), e.Name)})
-		}
 	}
 	return a.emit(doc, func(w io.Writer) {
 		if len(doc.Items) == 0 {
@@ -75,7 +55,7 @@ func (a *App) statusContent(k content.Kind) error {
 			fmt.Fprintln(tw, strings.Join([]string{inert.Line(e.Name), e.State, e.Level, inert.Line(loadedText(e.Loaded))}, "\t"))
 		}
 		tw.Flush()
-		if s, _ := view.Last(); s == "" {
+		if !doc.Reported {
 			fmt.Fprintln(w, "no Claude Code session has reported loading instructions here yet: `charter apply` installs the InstructionsLoaded hook that reports it (see docs/content.md)")
 		}
 	})

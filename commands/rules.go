@@ -1,6 +1,10 @@
 package commands
 
-import "github.com/agentkit/charter/core/content"
+import (
+	"context"
+
+	"github.com/agentkit/charter/core/content"
+)
 
 // RulesCmd groups the rules commands (SPEC §12).
 type RulesCmd struct {
@@ -13,7 +17,9 @@ type RulesCmd struct {
 // RulesStatusCmd shows what the agents reported loading.
 type RulesStatusCmd struct{}
 
-func (c *RulesStatusCmd) Run(a *App) error { return a.statusContent(content.KindRule) }
+func (c *RulesStatusCmd) Run(ctx context.Context, a *App) error {
+	return a.statusContent(ctx, content.KindRule)
+}
 
 // RulesListCmd lists the effective rules.
 type RulesListCmd struct {

@@ -1,6 +1,9 @@
 package session
 
 import (
+	"context"
+
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/loaded"
 )
 
@@ -22,4 +25,44 @@ func (s *Session) Loaded() (*loaded.View, error) {
 		root = p.Dir
 	}
 	return loaded.Read(s.Sys, s.Sys.Paths.Join(sc.Path, "state"), root), nil
+}
+
+// LoadedEntry is one item of `charter rules status --json`: the list's
+// fields and what the agents reported loading.
+type LoadedEntry struct {
+	content.Entry
+	Loaded loaded.Status `json:"loaded"`
+}
+
+// LoadedDoc is `charter rules|skills|… status`: the effective items of
+// one kind with their loaded state. Reported says whether any agent has
+// reported loading here yet (renderers explain how to get reports).
+type LoadedDoc struct {
+	Items    []LoadedEntry `json:"items"`
+	Reported bool          `json:"-"`
+}
+
+// ContentStatus is the effective items of kind with what the agents
+// reported loading of each.
+func (s *Session) ContentStatus(ctx context.Context, k content.Kind) (LoadedDoc, error) {
+	if err := ctx.Err(); err != nil {
+		return LoadedDoc{}, err
+	}
+	lib, sel, err := s.Library()
+	if err != nil {
+		return LoadedDoc{}, err
+	}
+	view, err := s.Loaded()
+	if err != nil {
+		return LoadedDoc{}, err
+	}
+	doc := LoadedDoc{Items: []LoadedEntry{}}
+	for _, e := range lib.Effective("", sel) {
+		if e.Kind == k {
+			doc.Items = append(doc.Items, LoadedEntry{Entry: e, Loaded: view.Of(string(k), e.Name)})
+		}
+	}
+	last, _ := view.Last()
+	doc.Reported = last != ""
+	return doc, nil
 }

@@ -29,7 +29,6 @@ import (
 var twoCalls = map[string][]string{
 	"commands": {
 		"uninstall.go:UninstallCmd.Run", // plan, the sources' folders, run, remove them
-		"loaded.go:App.statusContent",   // the library, then what the agent loaded
 		// Not a request: `charter serve` resolves the scope and project it
 		// then serves, and creates the config root, once at start-up.
 		"serve.go:ServeCmd.Run",

@@ -250,51 +250,6 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 	return files, gaps, nil
 }
 
-// fileFormat is how a permission or server format's file is edited.
-func fileFormat(format string) string {
-	switch format {
-	case "codex":
-		return "rules"
-	case "codextoml":
-		return "toml"
-	}
-	return "json"
-}
-
-// recordFormat is the format of a file only the record names.
-func recordFormat(path string, es []GovEntry) string {
-	switch {
-	case es[0].Key == "file":
-		return "rules"
-	case strings.HasSuffix(path, ".toml"):
-		return "toml"
-	}
-	return "json"
-}
-
-// mcpPath is the agent's MCP file. Claude keeps its user-level servers in
-// .claude.json: inside CLAUDE_CONFIG_DIR (or the profile's directory) when
-// one is set, else beside ~/.claude, in the home.
-func mcpPath(sys *core.System, a core.Agent, level, dir, file string) string {
-	if level == LevelUser && file == ".claude.json" {
-		if home, err := sys.Home(); err == nil && dir == sys.Paths.Join(home, a.DefaultDir) {
-			return sys.Paths.Join(home, file)
-		}
-	}
-	return sys.Paths.Join(dir, file)
-}
-
-// unsupportedWhy says why an agent's format has no place for rule r.
-func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
-	switch {
-	case format == "codex" && r.Kind != settings.RuleShell:
-		return a.Display + "'s command rules hold shell commands only; its sandbox has no per-path or per-domain setting"
-	case format == "cursor" && r.Kind == settings.RuleShell:
-		return a.Display + " matches a shell command by its first word only (Shell(" + strings.Fields(r.Arg)[0] + ")), and has no ask list"
-	}
-	return a.Display + " has no place for this rule"
-}
-
 // Why a server is not projected (ServerStates).
 const (
 	ServerDisabled   = "disabled"    // named in mcp.disabled

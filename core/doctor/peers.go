@@ -19,6 +19,12 @@ func peerTools(r *run) []Check {
 		switch {
 		case err != nil:
 			out = append(out, warn(name, label, "not checked: "+err.Error(), "fix what the message names, then run `charter doctor` again"))
+		case left.Empty() && len(left.Kept) > 0:
+			// Retired as far as it could be: its config still drives its
+			// next run over the files charter manages.
+			out = append(out, warn(name, label,
+				fmt.Sprintf("%s's config stays beside charter: %s", tool, strings.Join(left.Kept, "; ")),
+				"make what it names a charter source or move it out, then run `charter import --from "+tool+" --project --retire`"))
 		case !left.Empty():
 			files := make([]string, 0, len(left.Changes))
 			for _, c := range left.Changes {

@@ -27,7 +27,7 @@ func stripRuler(text string, sources map[string]string) (out string, kept []stri
 	text = strings.Replace(text, rulerGenerated+"\n", "", 1)
 	locs := rulerSource.FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
-		return text, nil
+		return joinKept([]string{text}), nil
 	}
 	pieces := []string{text[:locs[0][0]]}
 	for i, l := range locs {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -14,12 +15,15 @@ import (
 // DoctorCmd checks everything a user can get wrong and says how to fix it.
 type DoctorCmd struct{}
 
-func (c *DoctorCmd) Run(a *App) error {
+func (c *DoctorCmd) Run(ctx context.Context, a *App) error {
 	// The same layers as every other command: the project (--project-dir,
 	// CHARTER_PROJECT_DIR, --no-project) and the policy.
 	// Checks only read: a source the cache lacks is reported, not fetched.
 	sess := a.session().WithoutFetch()
-	rep := doctor.Run(doctor.Env{Session: sess, Version: a.Build.Version, Server: discovery.Probe, IgnoredProjects: sess.IgnoredProjects})
+	rep, err := doctor.Run(ctx, doctor.Env{Session: sess, Version: a.Build.Version, Server: discovery.Probe, IgnoredProjects: sess.IgnoredProjects})
+	if err != nil {
+		return err
+	}
 	colour := a.colorFor(a.Stdout)
 	if err := a.emit(rep, func(w io.Writer) { printDoctor(w, rep, colour) }); err != nil {
 		return err

@@ -103,7 +103,7 @@ func govRun(t *testing.T, sys *core.System, snap *settings.Snapshot, proj *core.
 	if proj != nil {
 		level = LevelProject
 	}
-	full, err := PlanAll(sys, snap, Request{Agents: govAgents(level), Project: proj})
+	full, err := PlanAll(context.Background(), sys, snap, Request{Agents: govAgents(level), Project: proj})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestGovGoldens(t *testing.T) {
 				slices.Sort(byAgent[a])
 				coretest.Golden(t, filepath.Join("testdata", "gov", level+"-"+a+".golden"), []byte(strings.Join(byAgent[a], "")))
 			}
-			again, err := PlanAll(sys, snap, Request{Agents: govAgents(level), Project: proj})
+			again, err := PlanAll(context.Background(), sys, snap, Request{Agents: govAgents(level), Project: proj})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -154,7 +155,7 @@ func TestGovRefusesFilesItCannotParse(t *testing.T) {
 		if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := PlanAll(sys, snap, Request{Agents: govAgents(LevelProject), Project: proj})
+		_, err := PlanAll(context.Background(), sys, snap, Request{Agents: govAgents(LevelProject), Project: proj})
 		var te *tomledit.Error
 		var je *MCPJSONError
 		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), line) || !(errors.As(err, &te) || errors.As(err, &je)) {

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -41,7 +42,7 @@ func Plan(sys *core.System, snap *settings.Snapshot, agents []string) ([]Target,
 // that cannot be edited safely (broken markers, a malformed .mcp.json)
 // fails the whole plan, so that nothing is written.
 func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Target, error) {
-	full, err := PlanAll(sys, snap, req)
+	full, err := PlanAll(context.Background(), sys, snap, req)
 	if err != nil {
 		return nil, err
 	}
@@ -49,8 +50,9 @@ func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Targ
 }
 
 // PlanAll is PlanRequest with the content projection: every file apply
-// would touch, decided before any is written.
-func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, error) {
+// would touch, decided before any is written. A cancelled ctx stops it
+// between files, with Stopped's error.
+func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req Request) (*Full, error) {
 	level := LevelUser
 	if req.Project != nil {
 		level = LevelProject
@@ -136,6 +138,9 @@ func PlanAll(sys *core.System, snap *settings.Snapshot, req Request) (*Full, err
 		confineProject(sys, req.Project.Dir, out)
 	}
 	for i := range out {
+		if ctx.Err() != nil {
+			return nil, Stopped(ctx)
+		}
 		if err := out[i].plan(sys, req.RunOnly); err != nil {
 			return nil, err
 		}

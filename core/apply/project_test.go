@@ -63,7 +63,7 @@ func TestPlanProject(t *testing.T) {
 	m.write(t, "repo/.github/copilot-instructions.md", "Use tabs.\n\n"+block)
 	m.mkdir(t, "repo/.cursor/rules")
 
-	full, err := PlanAll(m.sys, m.snap, Request{Project: proj})
+	full, err := PlanAll(context.Background(), m.sys, m.snap, Request{Project: proj})
 	if err != nil {
 		t.Fatal(err)
 	}

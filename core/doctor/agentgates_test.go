@@ -42,7 +42,7 @@ func TestCodexHookReview(t *testing.T) {
 	coretest.WriteFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
 	coretest.WriteFile(t, projFile, charterStop)
 	run := func() map[string]Check {
-		return byName(Run(Env{Session: session.New(m.Sys, session.Options{ProjectDir: &repo})}))
+		return byName(runAll(Env{Session: session.New(m.Sys, session.Options{ProjectDir: &repo})}))
 	}
 
 	checks := run()
@@ -94,7 +94,7 @@ func TestGeminiSubagentAcks(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func() map[string]Check {
-		return byName(Run(Env{Session: session.New(m.Sys, session.Options{ProjectDir: &repo})}))
+		return byName(runAll(Env{Session: session.New(m.Sys, session.Options{ProjectDir: &repo})}))
 	}
 	acks := filepath.Join(m.Home, ".gemini", "acknowledgments", "agents.json")
 	checks := run()

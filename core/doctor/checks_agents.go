@@ -70,7 +70,7 @@ func (r *run) plan() (*apply.Full, error) {
 		r.unreadable, r.planErr = true, err
 		return nil, r.planErr
 	}
-	r.full, r.planErr = r.Session.PlanWith(snap, session.ApplyRequest{})
+	r.full, r.planErr = r.Session.PlanWith(r.ctx, snap, session.ApplyRequest{})
 	return r.full, r.planErr
 }
 
@@ -95,7 +95,7 @@ func projectFiles(r *run) []Check {
 	}
 	full, err := r.projectFull, r.projectPlanErr
 	if !r.projectPlanned {
-		full, err = r.Session.PlanWith(snap, session.ApplyRequest{Project: true})
+		full, err = r.Session.PlanWith(r.ctx, snap, session.ApplyRequest{Project: true})
 		r.projectPlanned, r.projectFull, r.projectPlanErr = true, full, err
 	}
 	if err != nil {

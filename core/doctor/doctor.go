@@ -11,6 +11,7 @@
 package doctor
 
 import (
+	"context"
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/discovery"
@@ -74,6 +75,7 @@ type Env struct {
 // resolved once.
 type run struct {
 	Env
+	ctx      context.Context
 	scope    core.Scope
 	scopeErr error // the scope could not be resolved: checks that need it say so
 	// store reads every layer, as `charter settings` does: scope, project
@@ -124,13 +126,14 @@ var checks = []check{
 	agentGates,
 }
 
-// Run runs every check.
-func Run(env Env) Report {
+// Run runs every check. A cancelled ctx stops it between checks (and a
+// plan between files) with ctx's error and no report.
+func Run(ctx context.Context, env Env) (Report, error) {
 	if env.Session == nil {
 		env.Session = session.New(env.Sys, session.Options{})
 	}
 	env.Sys = env.Session.Sys
-	r := &run{Env: env}
+	r := &run{Env: env, ctx: ctx}
 	// Each part on its own, so that one that fails is reported and the
 	// checks that do not need it still run.
 	r.scope, r.scopeErr = env.Session.ResolvedScope()
@@ -141,10 +144,13 @@ func Run(env Env) Report {
 	}
 	rep := Report{Checks: []Check{}}
 	for _, c := range checks {
+		if ctx.Err() != nil {
+			return Report{}, apply.Stopped(ctx)
+		}
 		rep.Checks = append(rep.Checks, c(r)...)
 	}
 	rep.OK = rep.Failed() == 0
-	return rep
+	return rep, nil
 }
 
 func ok(name, label, msg string) Check {

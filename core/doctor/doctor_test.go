@@ -54,7 +54,7 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := tree(t, home)
-	rep := Run(Env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) discovery.State { return discovery.State{} }})
+	rep := runAll(Env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) discovery.State { return discovery.State{} }})
 	if after := tree(t, home); !slices.Equal(before, after) {
 		t.Errorf("doctor changed the home:\nbefore %v\nafter  %v", before, after)
 	}
@@ -92,13 +92,13 @@ func TestServerStates(t *testing.T) {
 		{discovery.State{Discovery: "/d.json", Stale: "pid 7 is not running"}, Warn, "/d.json is stale: pid 7 is not running"},
 		{discovery.State{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, OK, "running at http://127.0.0.1:41000/ (pid 9)"},
 	} {
-		rep := Run(Env{Sys: sys, Server: func(*core.System, core.Scope) discovery.State { return tc.st }})
+		rep := runAll(Env{Sys: sys, Server: func(*core.System, core.Scope) discovery.State { return tc.st }})
 		c := byName(rep)["server"]
 		if c.Status != tc.status || !strings.Contains(c.Message, tc.msg) {
 			t.Errorf("%+v: %+v", tc.st, c)
 		}
 	}
-	if _, ok := byName(Run(Env{Sys: sys}))["server"]; ok {
+	if _, ok := byName(runAll(Env{Sys: sys}))["server"]; ok {
 		t.Error("a server line without a probe")
 	}
 }
@@ -114,7 +114,7 @@ func TestUnwritableRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(root, 0o700) })
-	rep := Run(Env{Session: session.New(sys, session.Options{RootFlag: &root})})
+	rep := runAll(Env{Session: session.New(sys, session.Options{RootFlag: &root})})
 	c := byName(rep)["config-root"]
 	if c.Status != Fail || !strings.Contains(c.Message, "cannot be written") || rep.OK {
 		t.Errorf("config root %+v, report ok %v", c, rep.OK)
@@ -129,7 +129,7 @@ func TestRootIsAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := filepath.Join(file, "root")
-	rep := Run(Env{Session: session.New(sys, session.Options{RootFlag: &root})})
+	rep := runAll(Env{Session: session.New(sys, session.Options{RootFlag: &root})})
 	c := byName(rep)["config-root"]
 	if c.Status != Fail || rep.OK {
 		t.Errorf("config root %+v, report ok %v", c, rep.OK)
@@ -154,7 +154,7 @@ func TestProjectAndPolicy(t *testing.T) {
 	coretest.WriteFile(t, shared, "rules:\n  tier: full\n")
 	coretest.WriteFile(t, local, "# mine\nrules:\n  tier: extreme\n")
 	policy := m.PolicyFile
-	rep := byName(Run(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})}))
+	rep := byName(runAll(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})}))
 	if c := rep["project"]; c.Status != OK || c.Message != repo+" (from --project-dir): "+filepath.Join(".charter", "settings.yaml")+", "+filepath.Join(".charter", "settings.local.yaml") {
 		t.Errorf("project: %+v", c)
 	}
@@ -169,7 +169,7 @@ func TestProjectAndPolicy(t *testing.T) {
 	}
 
 	coretest.WriteFile(t, policy, "lock:\n  rules.tier: full\nminimun:\n  gates.coverage.min: 80\n")
-	full := Run(Env{Sys: sys})
+	full := runAll(Env{Sys: sys})
 	rep = byName(full)
 	if c := rep["policy"]; c.Status != Fail || !strings.Contains(c.Message, policy+":3: ") || c.Fix == "" {
 		t.Errorf("malformed policy: %+v", c)
@@ -185,11 +185,11 @@ func TestProjectAndPolicy(t *testing.T) {
 	}
 
 	coretest.WriteFile(t, policy, "lock:\n  rules.tier: full\nminimum:\n  gates.coverage.min: 80\n")
-	if c := byName(Run(Env{Sys: sys}))["policy"]; c.Status != OK || c.Message != policy+" is valid; it rules 2 keys" {
+	if c := byName(runAll(Env{Sys: sys}))["policy"]; c.Status != OK || c.Message != policy+" is valid; it rules 2 keys" {
 		t.Errorf("valid policy: %+v", c)
 	}
 	missing := filepath.Join(home, "nowhere")
-	rep = byName(Run(Env{Session: session.New(sys, session.Options{ProjectDir: &missing})}))
+	rep = byName(runAll(Env{Session: session.New(sys, session.Options{ProjectDir: &missing})}))
 	if c := rep["project"]; c.Status != Fail || !strings.Contains(c.Message, missing) {
 		t.Errorf("missing project dir: %+v", c)
 	}
@@ -219,14 +219,14 @@ func TestAgentTableEntry(t *testing.T) {
 	// The default table knows nothing of it.
 	m := coretest.New(t, coretest.Env("ZED_HOME="+dir))
 	sys, home := m.Sys, m.Home
-	rep := byName(Run(Env{Sys: sys}))
+	rep := byName(runAll(Env{Sys: sys}))
 	if _, ok := rep["agent-file:zork"]; ok || strings.Contains(rep["profile"].Message, "ZED_HOME") {
 		t.Fatalf("zed is known without its table entry: %+v", rep)
 	}
 
 	// Missing: its directory is there (so apply would pick it), its file not.
 	withZed(sys)
-	rep = byName(Run(Env{Sys: sys}))
+	rep = byName(runAll(Env{Sys: sys}))
 	if c := rep["profile"]; !strings.HasPrefix(c.Message, "none active (no CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, ") ||
 		!strings.HasSuffix(c.Message, ", ZED_HOME or other *_CONFIG_DIR points into "+filepath.Join(home, ".agent-switch")+")") {
 		t.Errorf("profile: %+v", c)
@@ -254,7 +254,7 @@ func TestAgentTableEntry(t *testing.T) {
 	if _, err := os.Stat(file); err != nil {
 		t.Fatalf("apply did not write zed's file: %v", err)
 	}
-	if c := byName(Run(Env{Sys: sys}))["agent-file:zork"]; c.Status != OK || c.Message != file+" is up to date" {
+	if c := byName(runAll(Env{Sys: sys}))["agent-file:zork"]; c.Status != OK || c.Message != file+" is up to date" {
 		t.Errorf("zed's written file: %+v", c)
 	}
 
@@ -268,7 +268,7 @@ func TestAgentTableEntry(t *testing.T) {
 		}
 	}
 	sys = withZed(coretest.New(t, coretest.Home(home), coretest.Env("ZED_HOME="+config)).Sys)
-	rep = byName(Run(Env{Sys: sys}))
+	rep = byName(runAll(Env{Sys: sys}))
 	if c := rep["profile"]; c.Message != "zork/work, chosen by ZED_HOME="+config {
 		t.Errorf("profile: %+v", c)
 	}
@@ -278,7 +278,7 @@ func TestAgentTableEntry(t *testing.T) {
 	if err := os.Symlink(shared, filepath.Join(config, "ZORK.md")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
-	if c := byName(Run(Env{Sys: sys}))["shared-links:agent-file-zork"]; c.Status != Warn || !strings.HasPrefix(c.Message, filepath.Join(config, "ZORK.md")+" (agent file zork) is a link agent-switch shares") {
+	if c := byName(runAll(Env{Sys: sys}))["shared-links:agent-file-zork"]; c.Status != Warn || !strings.HasPrefix(c.Message, filepath.Join(config, "ZORK.md")+" (agent file zork) is a link agent-switch shares") {
 		t.Errorf("shared link to zed's file: %+v", c)
 	}
 }
@@ -296,7 +296,7 @@ func TestProjectFiles(t *testing.T) {
 	write(filepath.Join(".charter", "settings.yaml"), "rules:\n  tier: full\n")
 	run := func() (Report, map[string]Check) {
 		// A new session each time, as each `charter doctor` is.
-		rep := Run(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})})
+		rep := runAll(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})})
 		return rep, byName(rep)
 	}
 
@@ -343,7 +343,7 @@ func TestProjectFiles(t *testing.T) {
 	}
 
 	// Without the project (--no-project), none of its files has a line.
-	for _, c := range Run(Env{Sys: sys}).Checks {
+	for _, c := range runAll(Env{Sys: sys}).Checks {
 		if c.Name == "project-files" || strings.HasSuffix(c.Name, ":project") {
 			t.Errorf("a project line without a project: %+v", c)
 		}
@@ -365,7 +365,7 @@ func TestContentAndBudget(t *testing.T) {
 	}
 	coretest.WriteFile(t, filepath.Join(sc.Path, "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Review the diff.\n---\nReview it.\n")
 	coretest.WriteFile(t, filepath.Join(sc.Path, "rules", "small.md"), "Keep functions short.\n")
-	rep := Run(Env{Sys: sys})
+	rep := runAll(Env{Sys: sys})
 	checks := byName(rep)
 	if c := checks["projection"]; c.Status != Warn || !strings.Contains(c.Message, "1 of 1 projected files out of date") || !strings.Contains(c.Fix, "charter apply") {
 		t.Errorf("unprojected content: %+v", c)
@@ -375,7 +375,7 @@ func TestContentAndBudget(t *testing.T) {
 	}
 
 	coretest.WriteFile(t, filepath.Join(sc.Path, "rules", "huge.md"), strings.Repeat("Say it plainly, every time.\n", 1300))
-	rep = Run(Env{Sys: sys})
+	rep = runAll(Env{Sys: sys})
 	if c := byName(rep)["budget:codex"]; c.Status != Fail || !strings.Contains(c.Message, "over its documented limit of 32768") || rep.OK {
 		t.Errorf("over Codex's limit: %+v (report ok %v)", c, rep.OK)
 	}

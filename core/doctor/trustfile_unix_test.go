@@ -42,7 +42,7 @@ func TestTrustFileLine(t *testing.T) {
 				t.Fatal(err)
 			}
 			done := make(chan Report, 1)
-			go func() { done <- Run(Env{Sys: m.Sys}) }()
+			go func() { done <- runAll(Env{Sys: m.Sys}) }()
 			var rep Report
 			select {
 			case rep = <-done:

@@ -99,7 +99,7 @@ func (s *Session) PlanAll(ctx context.Context, req ApplyRequest) (*apply.Full, e
 	if err != nil {
 		return nil, err
 	}
-	full, err := s.PlanWith(snap, req)
+	full, err := s.PlanWith(ctx, snap, req)
 	if err == nil && ctx.Err() != nil {
 		return nil, apply.Stopped(ctx)
 	}
@@ -109,7 +109,7 @@ func (s *Session) PlanAll(ctx context.Context, req ApplyRequest) (*apply.Full, e
 // PlanWith is PlanAll from settings already read (doctor reads them
 // itself, to tell settings that cannot be read from files apply cannot
 // edit): snap must be ApplySettings' for the level.
-func (s *Session) PlanWith(snap *settings.Snapshot, req ApplyRequest) (*apply.Full, error) {
+func (s *Session) PlanWith(ctx context.Context, snap *settings.Snapshot, req ApplyRequest) (*apply.Full, error) {
 	r := apply.Request{Agents: req.Agents, Also: req.Also, RunOnly: req.RunOnly}
 	if req.Project {
 		p, err := s.Project()
@@ -125,7 +125,7 @@ func (s *Session) PlanWith(snap *settings.Snapshot, req ApplyRequest) (*apply.Fu
 	if r.Content != nil {
 		r.Content.Adopt, r.Content.Hold = req.Adopt, req.Hold
 	}
-	return apply.PlanAll(s.Sys, snap, r)
+	return apply.PlanAll(ctx, s.Sys, snap, r)
 }
 
 // content is what apply projects at a level: nil when there is nothing to

@@ -106,6 +106,10 @@ type Places struct {
 	// "codex": an execpolicy rules file); "" where charter has no place
 	// for them (SPEC §14).
 	Permissions, PermFormat string
+	// PermPolicy is a policy-engine file charter owns whole (Gemini CLI's
+	// policies/charter.toml): its shell denies and asks, which hold even
+	// against a grant; "" for none.
+	PermPolicy string
 	// MCP is the file that holds the agent's MCP servers, MCPFormat its
 	// shape ("mcpServers", "gemini", "cursor", "vscode", "codextoml":
 	// config.toml's [mcp_servers]); "" for none.

@@ -174,11 +174,25 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			if len(g.Permissions) > 0 {
 				f = file(sys.Paths.Join(dir, pl.Permissions), a.Name, fileFormat(pl.PermFormat))
 			}
-			var shell []string
+			var shell, policy []string
+			var policyLocked bool
 			for _, e := range g.Permissions {
 				r, err := settings.ParseRule(e.Rule)
 				if err != nil {
 					continue
+				}
+				if pl.PermFormat == "gemini" {
+					if rule := geminiPolicyRule(e.Verdict, r); rule != "" && pl.PermPolicy != "" {
+						policy, policyLocked = append(policy, rule), policyLocked || e.Locked
+						if e.Verdict == "ask" {
+							continue // the policy engine's ask_user is its only place
+						}
+					} else if rule != "" {
+						gaps = append(gaps, GovUnsupported{a.Name, level, e.Verdict + " " + e.Rule, geminiProjectPolicyWhy})
+						if e.Verdict == "ask" {
+							continue
+						}
+					}
 				}
 				keys, entry, ok := NativeRule(pl.PermFormat, e.Verdict, r)
 				if !ok {
@@ -204,6 +218,10 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			}
 			if pl.PermFormat == "codex" && f != nil {
 				f.rules = codexRules(shell)
+			}
+			if len(policy) > 0 {
+				pf := file(sys.Paths.Join(dir, pl.PermPolicy), a.Name, "rules")
+				pf.rules, pf.locked = geminiPolicy(policy), policyLocked
 			}
 		} else {
 			for _, e := range g.Rules("deny") {

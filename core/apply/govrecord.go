@@ -114,6 +114,9 @@ func govPlaces(sys *core.System, root, level string) map[string]string {
 		if pl.PermFormat != "" {
 			out[a.Name+"\x00"+sys.Paths.Join(dir, pl.Permissions)] += pl.PermFormat + " "
 		}
+		if pl.PermPolicy != "" {
+			out[a.Name+"\x00"+sys.Paths.Join(dir, pl.PermPolicy)] += "policy "
+		}
 		if pl.MCPFormat != "" {
 			out[a.Name+"\x00"+mcpPath(sys, a, level, dir, pl.MCP)] += pl.MCPFormat + " "
 		}
@@ -126,7 +129,7 @@ func govPlaces(sys *core.System, root, level string) map[string]string {
 func govKeyFits(formats, key string) bool {
 	for _, f := range strings.Fields(formats) {
 		switch {
-		case f == "codex" && key == "file",
+		case (f == "codex" || f == "policy") && key == "file",
 			(f == "claude" || f == "cursor") && strings.HasPrefix(key, "permissions.") && strings.Count(key, ".") == 1,
 			f == "gemini" && (key == "tools.exclude" || key == "tools.allowed"),
 			f != "codex" && f != "claude" && serverKey(key) != nil && key == mcpMembers(f)[0]:

@@ -177,7 +177,7 @@ func TestGovGoldens(t *testing.T) {
 					t.Errorf("after uninstall %s is\n%s\nwant (as the user wrote it)\n%s (%v)", rel, got, want, err)
 				}
 			}
-			for _, rel := range []string{".codex/rules/charter.rules", ".charter/governance.lock", ".vscode/settings.json"} {
+			for _, rel := range []string{".codex/rules/charter.rules", ".gemini/policies/charter.toml", ".charter/governance.lock", ".vscode/settings.json"} {
 				if _, err := os.Stat(filepath.Join(base, rel)); err == nil {
 					t.Errorf("%s is still there after uninstall", rel)
 				}

@@ -22,6 +22,7 @@ import (
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/tomledit"
 	"github.com/agentkit/charter/mcpserver"
 	"github.com/agentkit/charter/server"
 )
@@ -105,6 +106,8 @@ var samples = map[string]error{
 	module + "/core/fsys.OutsideError":             &fsys.OutsideError{Path: "/p/f", Link: "/p/l", Root: "/p"},
 	module + "/core/fsys.TooLargeError":            &fsys.TooLargeError{Path: "/p"},
 	module + "/core/fsys.NotSupportedError":        &fsys.NotSupportedError{Path: "/p"},
+	module + "/core/fsys.NoWriteError":             &fsys.NoWriteError{Op: "write", Path: "/p"},
+	module + "/core/tomledit.ParseError":           &tomledit.ParseError{Line: 3, Msg: "this is not valid TOML"},
 	module + "/core/fsys.GitDirError":              &fsys.GitDirError{Path: "/p/.git/x", Git: "/p/.git"},
 	module + "/core/fsys.LinkedError":              &fsys.LinkedError{Path: "/p/a", Link: "/p/a"},
 	module + "/core/fsys.DanglingError":            &fsys.DanglingError{Path: "/p/a", Link: "/p/a", Missing: "/n"},

@@ -30,7 +30,7 @@ func trustOf(t *testing.T, rp reply) trustReply {
 // GET /api/v1/trust shows the exact values and their hash; POST with that
 // hash trusts them, and the project's gate then runs; DELETE revokes.
 func TestTrustEndpoint(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, gatePath()) // gates see the System's environment alone
 	proj := filepath.Join(e.dir, "proj")
 	marker := filepath.Join(e.dir, "ran")
 	file := filepath.Join(proj, ".charter", "settings.yaml")

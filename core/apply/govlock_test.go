@@ -156,7 +156,7 @@ func TestGovRefusesFilesItCannotParse(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := PlanAll(context.Background(), sys, snap, Request{Agents: govAgents(LevelProject), Project: proj})
-		var te *tomledit.Error
+		var te *tomledit.ParseError
 		var je *MCPJSONError
 		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), line) || !(errors.As(err, &te) || errors.As(err, &je)) {
 			t.Fatalf("%s: %v", rel, err)

@@ -94,9 +94,17 @@ func (s *Session) PeerLeft(tool string) (*PeerLeft, error) {
 			}
 		})
 	}
-	for _, rel := range []string{"AGENTS.md", "CLAUDE.md", ".claude/CLAUDE.md", "GEMINI.md", ".github/copilot-instructions.md"} {
-		if err := s.leftText(out, join(rel), root, bodies, rulerSrc); err != nil {
-			return nil, err
+	// Every instruction file an agent reads in a project, the table's.
+	seen := map[string]bool{}
+	for _, a := range s.Sys.Agents() {
+		for _, rel := range []string{a.ProjectFile, a.Private} {
+			if rel == "" || seen[rel] {
+				continue
+			}
+			seen[rel] = true
+			if err := s.leftText(out, join(rel), root, bodies, rulerSrc); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := s.leftFiles(out, items, root); err != nil {

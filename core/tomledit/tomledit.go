@@ -16,17 +16,23 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/agentkit/charter/core/errcode"
 )
 
-// Error is a file charter cannot edit: not valid TOML.
-type Error struct {
+// ParseError is a file charter cannot edit: not valid TOML.
+type ParseError struct {
 	Line int
 	Msg  string
 }
 
-func (e *Error) Error() string {
+func (e *ParseError) Error() string {
 	return fmt.Sprintf("line %d: %s (fix the file by hand; charter will not overwrite it)", e.Line, e.Msg)
 }
+
+// Code is the stable machine name: an agent's own settings file (Codex's
+// config.toml) that charter cannot read.
+func (e *ParseError) Code() string { return errcode.MalformedAgentSettings }
 
 // Doc is one version of a file's bytes with its tables found. Each edit
 // returns new bytes and leaves the Doc as it was.
@@ -45,7 +51,7 @@ type table struct {
 	end   int // after the newline of its last key line (or of the header)
 }
 
-// Open parses data. A file that is not TOML is an *Error naming the line.
+// Open parses data. A file that is not TOML is a *ParseError naming the line.
 func Open(data []byte) (*Doc, error) {
 	d := &Doc{Data: data, Values: map[string]any{}}
 	if _, err := toml.Decode(string(data), &d.Values); err != nil {
@@ -54,7 +60,7 @@ func Open(data []byte) (*Doc, error) {
 		if errors.As(err, &pe) {
 			line = pe.Position.Line
 		}
-		return nil, &Error{Line: line, Msg: "this is not valid TOML"}
+		return nil, &ParseError{Line: line, Msg: "this is not valid TOML"}
 	}
 	d.tables = scan(data)
 	return d, nil

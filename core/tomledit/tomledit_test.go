@@ -95,7 +95,7 @@ func TestAppendRemoveReplaceKeepEveryOtherByte(t *testing.T) {
 func TestOpenRefusesWhatIsNotTOML(t *testing.T) {
 	for bad, line := range map[string]int{"a = 1\nb = \n": 2, "a = 1\n[t]\n[t]\n": 3, "x = \"open\n": 1} {
 		_, err := Open([]byte(bad))
-		var te *Error
+		var te *ParseError
 		if !errors.As(err, &te) || te.Line != line {
 			t.Fatalf("%q: %v, want line %d", bad, err, line)
 		}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,7 +21,13 @@ func TestBrowserTrust(t *testing.T) {
 	repo := filepath.Join(filepath.Dir(e.home), "shop")
 	marker := filepath.Join(repo, "ran")
 	file := filepath.Join(repo, ".charter", "settings.yaml")
-	command := "touch " + marker
+	// The hub's System has no PATH (no agent-switch to find), and gates see
+	// that environment alone: name touch whole.
+	touch, err := exec.LookPath("touch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	command := touch + " " + marker
 	coretest.WriteFile(t, file, "gates.tests.command: "+command+"\ngates.lint.required: false\n")
 	srv := e.startProject(t, repo)
 	p.open(srv.HubURL())

@@ -50,61 +50,82 @@ func runGeminiFlags(t *testing.T, w world, env []string, m *Mock, prefix string,
 }
 
 // TestGeminiPolicyDeny: what holds a deny in Gemini CLI 0.61 headless.
-// charter projects it into tools.exclude as run_shell_command(PREFIX)
-// (settings.json, user and project level). Without a grant a headless run
-// refuses the shell anyway; with one (--allowed-tools, or --yolo) Gemini
-// runs the denied command: tools.exclude (deprecated for the policy
-// engine) does not hold. A deny rule of Gemini's policy engine in
-// ~/.gemini/policies/ holds even in --yolo (and against --allowed-tools:
-// seen 2026-11-28). The gap subtest pins the
-// current behaviour: when Gemini starts to hold tools.exclude it fails,
-// and docs/permissions.md must say so.
+// charter projects a shell deny twice at user level: into settings.json's
+// tools.exclude as run_shell_command(PREFIX), and as a deny [[rule]] of
+// Gemini's policy engine in ~/.gemini/policies/charter.toml. The policy
+// rule is what holds against a grant (--allowed-tools, --yolo): the
+// exclude-alone subtest pins that tools.exclude (deprecated for the
+// policy engine) does not, and fails when Gemini starts to hold it
+// (docs/permissions.md must then say so). The control run, with charter
+// applied but no deny, lets git run under the same grant.
 func TestGeminiPolicyDeny(t *testing.T) {
 	bin(t, "gemini")
 	grant := []string{"--allowed-tools", "run_shell_command(git push)"}
-	applied := func(t *testing.T) (world, []string) {
-		w, env := policyWorld(t, pushPolicy)
+	policyFile := func(w world) string { return filepath.Join(w.home, ".gemini", "policies", "charter.toml") }
+	applied := func(t *testing.T, policy string) (world, []string) {
+		w, env := policyWorld(t, policy)
 		if out, err := run(t, w.project, env, charter(t), "apply", "--agent", "gemini"); err != nil {
 			t.Fatalf("charter apply --agent gemini: %v\n%s", err, out)
 		}
 		writeGeminiSettings(t, w)
+		return w, env
+	}
+	denied := func(t *testing.T) (world, []string) {
+		w, env := applied(t, pushPolicy)
 		file := filepath.Join(w.home, ".gemini", "settings.json")
 		if data, err := os.ReadFile(file); err != nil || !strings.Contains(string(data), `"run_shell_command(git push --force)"`) {
 			t.Fatalf("%s does not exclude run_shell_command(git push --force): %v\n%s", file, err, data)
 		}
+		if data, err := os.ReadFile(policyFile(w)); err != nil || !strings.Contains(string(data), `commandPrefix = "git push --force"`) {
+			t.Fatalf("%s holds no deny of git push --force: %v\n%s", policyFile(w), err, data)
+		}
 		return w, env
 	}
 	ran := func(resp string) bool { return strings.Contains(resp, "not a git repository") }
+	// resp is the function response of the run with flags.
+	resp := func(t *testing.T, w world, env []string, flags ...string) string {
+		m := newMock(t)
+		runGeminiFlags(t, w, env, m, geminiShellPrefix, flags...)
+		resp := lastGeminiContent(t, m, 1)
+		t.Logf("Gemini CLI's function response: %s", strings.TrimSpace(resp))
+		return resp
+	}
 	t.Run("headless-refuses", func(t *testing.T) {
-		w, env := applied(t)
-		m := newMock(t)
-		runGeminiFlags(t, w, env, m, geminiShellPrefix)
-		resp := lastGeminiContent(t, m, 1)
-		t.Logf("Gemini CLI's function response: %s", strings.TrimSpace(resp))
-		if ran(resp) || !(strings.Contains(resp, `"run_shell_command" not found`) || strings.Contains(resp, "denied")) {
-			t.Errorf("the next request carries no refusal of %q:\n%s", forcePush, resp)
+		w, env := denied(t)
+		if r := resp(t, w, env); ran(r) || !(strings.Contains(r, `"run_shell_command" not found`) || strings.Contains(r, "denied")) {
+			t.Errorf("the next request carries no refusal of %q:\n%s", forcePush, r)
 		}
 	})
-	t.Run("gap-exclude-with-grant", func(t *testing.T) {
-		w, env := applied(t)
-		m := newMock(t)
-		runGeminiFlags(t, w, env, m, geminiShellPrefix, grant...)
-		resp := lastGeminiContent(t, m, 1)
-		t.Logf("Gemini CLI's function response: %s", strings.TrimSpace(resp))
-		if !ran(resp) {
-			t.Errorf("Gemini CLI now holds tools.exclude against --allowed-tools: update docs/permissions.md and this test:\n%s", resp)
+	for name, flags := range map[string][]string{"allowed-tools": grant, "yolo": {"--yolo"}} {
+		t.Run("holds-with-"+name, func(t *testing.T) {
+			w, env := denied(t)
+			if r := resp(t, w, env, flags...); ran(r) || !strings.Contains(r, "denied by policy") {
+				t.Errorf("charter's projection did not refuse %q under %v:\n%s", forcePush, flags, r)
+			}
+		})
+	}
+	t.Run("control-no-deny-runs", func(t *testing.T) {
+		w, env := applied(t, "")
+		if r := resp(t, w, env, "--yolo"); !ran(r) {
+			t.Errorf("without a deny Gemini CLI did not run git under --yolo, so the refusals above prove nothing:\n%s", r)
 		}
 	})
-	t.Run("policy-engine-holds-in-yolo", func(t *testing.T) {
-		w, env := policyWorld(t, "")
-		write(t, w.home, ".gemini/policies/deny.toml", "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git push --force\"\ndecision = \"deny\"\npriority = 999\n")
-		writeGeminiSettings(t, w)
-		m := newMock(t)
-		runGeminiFlags(t, w, env, m, geminiShellPrefix, "--yolo")
-		resp := lastGeminiContent(t, m, 1)
-		t.Logf("Gemini CLI's function response: %s", strings.TrimSpace(resp))
-		if ran(resp) || !strings.Contains(resp, "denied by policy") {
-			t.Errorf("a policy-engine deny did not refuse %q:\n%s", forcePush, resp)
+	// Why charter reports a project-level shell deny unsupported for
+	// Gemini: a project's .gemini/policies/ is not loaded (gemini-cli#18186).
+	t.Run("gap-project-policies-ignored", func(t *testing.T) {
+		w, env := applied(t, "")
+		write(t, w.project, ".gemini/policies/deny.toml", "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git push --force\"\ndecision = \"deny\"\npriority = 999\n")
+		if r := resp(t, w, env, "--yolo"); !ran(r) {
+			t.Errorf("Gemini CLI now holds a project policy file: project-level denies can go there (core/apply/govgemini.go), update docs/permissions.md:\n%s", r)
+		}
+	})
+	t.Run("gap-exclude-alone-with-grant", func(t *testing.T) {
+		w, env := denied(t)
+		if err := os.Remove(policyFile(w)); err != nil {
+			t.Fatal(err)
+		}
+		if r := resp(t, w, env, grant...); !ran(r) {
+			t.Errorf("Gemini CLI now holds tools.exclude against --allowed-tools: update docs/permissions.md and this test:\n%s", r)
 		}
 	})
 }

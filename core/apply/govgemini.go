@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -49,4 +50,19 @@ func geminiPolicy(rules []string) []byte {
 		b.WriteString("\n" + r)
 	}
 	return b.Bytes()
+}
+
+// GeminiPolicyPlace says where a rule the policy engine takes goes at
+// the level of pl (`charter permissions check`): the file and the rule as
+// written, or why it is not enforced; ok false when the rule is not one
+// for Gemini's policy engine.
+func GeminiPolicyPlace(pl core.Places, verdict string, r settings.Rule) (file, native, why string, ok bool) {
+	if pl.PermFormat != "gemini" || geminiPolicyRule(verdict, r) == "" {
+		return "", "", "", false
+	}
+	if pl.PermPolicy == "" {
+		return "", "", geminiProjectPolicyWhy, true
+	}
+	decision := map[string]string{"deny": "deny", "ask": "ask_user"}[verdict]
+	return pl.PermPolicy, fmt.Sprintf("[[rule]] toolName = \"run_shell_command\", commandPrefix = %q, decision = %q", r.Arg, decision), "", true
 }

@@ -105,3 +105,22 @@ func TestGeminiPolicyRuleQuotes(t *testing.T) {
 		t.Fatal("an allow or a read rule went into the policy file")
 	}
 }
+
+// permissions check says what apply does: the user-level policy file, and
+// at project level why the deny is not enforced.
+func TestGeminiPolicyPlace(t *testing.T) {
+	cm := coretest.New(t)
+	gemini, _ := cm.Sys.LookupAgent("gemini")
+	claude, _ := cm.Sys.LookupAgent("claude")
+	push := settings.Rule{Kind: settings.RuleShell, Arg: "git push --force"}
+	file, native, why, ok := GeminiPolicyPlace(gemini.At(LevelUser), "deny", push)
+	if !ok || why != "" || file != "policies/charter.toml" || !strings.Contains(native, `commandPrefix = "git push --force", decision = "deny"`) {
+		t.Fatalf("user: %q %q %q %v", file, native, why, ok)
+	}
+	if _, _, why, ok := GeminiPolicyPlace(gemini.At(LevelProject), "deny", push); !ok || !strings.Contains(why, "gemini-cli#18186") {
+		t.Fatalf("project: %q %v", why, ok)
+	}
+	if _, _, _, ok := GeminiPolicyPlace(claude.At(LevelUser), "deny", push); ok {
+		t.Fatal("a Claude rule went to Gemini's policy engine")
+	}
+}

@@ -110,9 +110,13 @@ type Places struct {
 	// policies/charter.toml): its shell denies and asks, which hold even
 	// against a grant; "" for none.
 	PermPolicy string
+	// PermNone says why the agent has no permission place ("" : charter
+	// has none yet).
+	PermNone string
 	// MCP is the file that holds the agent's MCP servers, MCPFormat its
-	// shape ("mcpServers", "gemini", "cursor", "vscode", "codextoml":
-	// config.toml's [mcp_servers]); "" for none.
+	// shape ("mcpServers", "gemini", "cursor", "vscode", "copilot": the
+	// Copilot CLI's mcp-config.json, "codextoml": config.toml's
+	// [mcp_servers]); "" for none.
 	MCP, MCPFormat string
 }
 

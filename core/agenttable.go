@@ -100,10 +100,10 @@ func measuredAgents() []Agent {
 			Reads: []Read{{Path: ".github/copilot-instructions.md"}, {Path: ".github/instructions/", Scoped: true},
 				{Path: "AGENTS.md"}, {Path: "CLAUDE.md", Imports: true}, {Path: "GEMINI.md"}, {Path: ".claude/rules/", Scoped: true}},
 			User: Places{Rules: Place{"instructions/", ".instructions.md", "copilot"}, Skills: Place{Dir: "skills/"},
-				Subagents: Place{"agents/", ".agent.md", "copilot"}},
+				Subagents: Place{"agents/", ".agent.md", "copilot"}, MCP: "mcp-config.json", MCPFormat: "copilot", PermNone: copilotPermNone},
 			Project: Places{Rules: Place{".github/instructions/", ".instructions.md", "copilot"}, Skills: Place{Dir: ".agents/skills/"},
 				Commands: Place{".claude/commands/", ".md", "md"}, Subagents: Place{".github/agents/", ".agent.md", "copilot"},
-				MCP: ".vscode/mcp.json", MCPFormat: "vscode"},
+				MCP: ".vscode/mcp.json", MCPFormat: "vscode", PermNone: copilotPermNone},
 			Retired:    []Retired{{Level: "project", Kind: "command", Dir: ".github/prompts/", Ext: ".prompt.md", Format: "copilot-prompt"}},
 			ImportAlso: []Retired{{Level: "project", Kind: "skill", Dir: ".github/skills/"}},
 			Tools: map[string]string{ // custom agents configuration: tool aliases
@@ -129,3 +129,7 @@ func measuredAgents() []Agent {
 			Docs:     []string{"https://antigravity.google/docs/rules-workflows", "https://antigravity.google/docs/skills"}},
 	}
 }
+
+// copilotPermNone: the Copilot CLI reads tool permissions from its command
+// line (--allow-tool, --deny-tool) and its prompt only; no file holds them.
+const copilotPermNone = "GitHub Copilot CLI takes tool permissions only as --allow-tool/--deny-tool flags or at its prompt; no configuration file holds them"

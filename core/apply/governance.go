@@ -104,19 +104,27 @@ func NativeServer(format string, s settings.Server) any {
 		Command string            `json:"command"`
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env,omitempty"`
+		Tools   []string          `json:"tools,omitempty"`
 	}
 	type remote struct {
 		Type    string            `json:"type,omitempty"`
 		URL     string            `json:"url,omitempty"`
 		HTTPURL string            `json:"httpUrl,omitempty"`
 		Headers map[string]string `json:"headers,omitempty"`
+		Tools   []string          `json:"tools,omitempty"`
 	}
 	typ := "stdio"
 	if format == "gemini" || format == "cursor" {
 		typ = ""
 	}
+	var tools []string
+	if format == "copilot" {
+		// The Copilot CLI's mcp-config.json: "local" or "http", and the
+		// tools it may call (every one: charter's rules do the denying).
+		typ, tools = "local", []string{"*"}
+	}
 	if s.Command != "" {
-		return stdio{Type: typ, Command: s.Command, Args: args, Env: ref(s.Env)}
+		return stdio{Type: typ, Command: s.Command, Args: args, Env: ref(s.Env), Tools: tools}
 	}
 	if format == "gemini" {
 		return remote{HTTPURL: s.URL, Headers: ref(s.Headers)}
@@ -124,7 +132,7 @@ func NativeServer(format string, s settings.Server) any {
 	if typ != "" {
 		typ = "http"
 	}
-	return remote{Type: typ, URL: s.URL, Headers: ref(s.Headers)}
+	return remote{Type: typ, URL: s.URL, Headers: ref(s.Headers), Tools: tools}
 }
 
 // mcpMembers is where a format keeps its servers.
@@ -224,8 +232,12 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 				pf.rules, pf.locked = geminiPolicy(policy), policyLocked
 			}
 		} else {
+			why := pl.PermNone
+			if why == "" {
+				why = "charter has no place for " + a.Display + "'s permissions yet"
+			}
 			for _, e := range g.Rules("deny") {
-				gaps = append(gaps, GovUnsupported{a.Name, level, "deny " + e.Rule, "charter has no place for " + a.Display + "'s permissions yet"})
+				gaps = append(gaps, GovUnsupported{a.Name, level, "deny " + e.Rule, why})
 			}
 		}
 		if len(servers) == 0 {

@@ -37,6 +37,7 @@ var govNative = map[string]map[string]string{
 		".codex/config.toml":         "# my Codex\nmodel = \"o3\"   # fast\n\n[mcp_servers.mine]\ncommand = \"my-mcp\"\n\n# profiles below\n[profiles.deep]\nmodel = \"o3-pro\"\n",
 		".codex/rules/default.rules": "prefix_rule(pattern = [\"ls\"])\n",
 		".gemini/settings.json":      "{\n\t\"theme\": \"dark\",\n\t\"tools\": {\"exclude\": [\"web_fetch\"]}\n}\n",
+		".copilot/mcp-config.json":   "{\n  \"mcpServers\": {\n    \"mine\": {\"type\": \"local\", \"command\": \"my-mcp\", \"tools\": [\"*\"]}\n  },\n  \"trusted\": 1\n}\n",
 	},
 	LevelProject: {
 		".claude/settings.json": "{\n  \"permissions\": {\n    \"deny\": [\"Read(secrets/**)\"]\n  }\n}\n",

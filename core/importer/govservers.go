@@ -36,7 +36,7 @@ func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error)
 	switch f.Format {
 	case "vscode":
 		member = "servers"
-	case "mcpServers", "gemini", "cursor":
+	case "mcpServers", "gemini", "cursor", "copilot":
 	case "codextoml":
 		return codexServers(f)
 	default:
@@ -89,6 +89,10 @@ func convert(it *GovItem, ns nativeServer, fields map[string]json.RawMessage) {
 	s.Env = it.refs("env", ns.Env)
 	s.Headers = it.refs("headers", ns.Headers)
 	for _, k := range sortedKeys(fields) {
+		var tools []string
+		if k == "tools" && json.Unmarshal(fields[k], &tools) == nil && len(tools) == 1 && tools[0] == "*" {
+			continue // the Copilot CLI's every-tool list, as charter writes it
+		}
 		if !carried[k] {
 			it.note("%s is not carried over: charter's servers have command, args, env or url, headers; it stays in %s", k, it.File)
 		}

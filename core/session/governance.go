@@ -95,7 +95,9 @@ func (s *Session) CheckPermission(action, agent string) (*PermCheck, error) {
 	for _, level := range []string{apply.LevelUser, apply.LevelProject} {
 		pl := ag.At(level)
 		x := Express{Level: level}
-		if pl.PermFormat == "" {
+		if pl.PermFormat == "" && pl.PermNone != "" {
+			x.Reason = pl.PermNone
+		} else if pl.PermFormat == "" {
 			x.Reason = "charter has no place for " + ag.Display + "'s permissions at " + level + " level"
 		} else if file, native, why, ok := apply.GeminiPolicyPlace(pl, out.Rule.Verdict, r); ok {
 			x.Expressed, x.File, x.Native, x.Reason = why == "", file, native, why

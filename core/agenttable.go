@@ -83,8 +83,9 @@ func measuredAgents() []Agent {
 				"https://geminicli.com/docs/core/subagents/"}},
 		// Cursor loads .cursor/rules/*.mdc and AGENTS.md (SPEC §12); its user
 		// rules live in the editor's settings, not in a file.
-		{Name: "cursor", Display: "Cursor", ProjectFile: ".cursor/rules/charter.mdc", Format: FormatRules,
+		{Name: "cursor", Display: "Cursor", DefaultDir: ".cursor", ProjectFile: ".cursor/rules/charter.mdc", Format: FormatRules,
 			Reads: []Read{{Path: ".cursor/rules/", Scoped: true}, {Path: "AGENTS.md"}},
+			User:  Places{Permissions: "cli-config.json", PermFormat: "cursor", MCP: "mcp.json", MCPFormat: "cursor"},
 			Project: Places{Rules: Place{".cursor/rules/", ".mdc", "cursor"}, Skills: Place{Dir: ".agents/skills/"},
 				Commands: Place{".cursor/commands/", ".md", "plain"}, Subagents: Place{".cursor/agents/", ".md", "cursor"},
 				Permissions: ".cursor/cli.json", PermFormat: "cursor", MCP: ".cursor/mcp.json", MCPFormat: "cursor"},

@@ -37,6 +37,7 @@ var govNative = map[string]map[string]string{
 		".codex/config.toml":         "# my Codex\nmodel = \"o3\"   # fast\n\n[mcp_servers.mine]\ncommand = \"my-mcp\"\n\n# profiles below\n[profiles.deep]\nmodel = \"o3-pro\"\n",
 		".codex/rules/default.rules": "prefix_rule(pattern = [\"ls\"])\n",
 		".gemini/settings.json":      "{\n\t\"theme\": \"dark\",\n\t\"tools\": {\"exclude\": [\"web_fetch\"]}\n}\n",
+		".cursor/cli-config.json":    "{\n  \"version\": 1,\n  \"editor\": {\"vimMode\": false},\n  \"permissions\": {\"allow\": [\"Shell(ls)\"], \"deny\": []}\n}\n",
 		".copilot/mcp-config.json":   "{\n  \"mcpServers\": {\n    \"mine\": {\"type\": \"local\", \"command\": \"my-mcp\", \"tools\": [\"*\"]}\n  },\n  \"trusted\": 1\n}\n",
 	},
 	LevelProject: {
@@ -50,13 +51,19 @@ var govNative = map[string]map[string]string{
 	},
 }
 
-// govAgents are the agents of the goldens at a level: Cursor has no
-// user-level place charter writes (its rules live in the editor).
-func govAgents(level string) []string {
-	if level == LevelUser {
-		return []string{"claude", "codex", "gemini", "copilot"}
-	}
+// govAgents are the agents of the goldens (at both levels).
+func govAgents() []string {
 	return []string{"claude", "codex", "gemini", "cursor", "copilot"}
+}
+
+// govRequest: the project's agents by name; at user level every agent
+// (Cursor has no instruction file there, only its CLI's permissions and
+// servers, which `--agent all` takes while ~/.cursor exists).
+func govRequest(proj *core.Project) Request {
+	if proj == nil {
+		return Request{Agents: []string{All}}
+	}
+	return Request{Agents: govAgents(), Project: proj}
 }
 
 // govSetup is a machine with the policy, the layer's allow and the user's
@@ -100,11 +107,7 @@ func govSetup(t *testing.T, level string) (*core.System, *settings.Snapshot, *co
 
 func govRun(t *testing.T, sys *core.System, snap *settings.Snapshot, proj *core.Project) *Full {
 	t.Helper()
-	level := LevelUser
-	if proj != nil {
-		level = LevelProject
-	}
-	full, err := PlanAll(context.Background(), sys, snap, Request{Agents: govAgents(level), Project: proj})
+	full, err := PlanAll(context.Background(), sys, snap, govRequest(proj))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,11 +154,11 @@ func TestGovGoldens(t *testing.T) {
 			for _, u := range full.Unsupported {
 				byAgent[u.Agent] = append(byAgent[u.Agent], "unsupported: "+u.What+" ("+u.Reason+")\n")
 			}
-			for _, a := range govAgents(level) {
+			for _, a := range govAgents() {
 				slices.Sort(byAgent[a])
 				coretest.Golden(t, filepath.Join("testdata", "gov", level+"-"+a+".golden"), []byte(strings.Join(byAgent[a], "")))
 			}
-			again, err := PlanAll(context.Background(), sys, snap, Request{Agents: govAgents(level), Project: proj})
+			again, err := PlanAll(context.Background(), sys, snap, govRequest(proj))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -155,7 +155,7 @@ func TestGovRefusesFilesItCannotParse(t *testing.T) {
 		if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := PlanAll(context.Background(), sys, snap, Request{Agents: govAgents(LevelProject), Project: proj})
+		_, err := PlanAll(context.Background(), sys, snap, Request{Agents: govAgents(), Project: proj})
 		var te *tomledit.ParseError
 		var je *MCPJSONError
 		if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), line) || !(errors.As(err, &te) || errors.As(err, &je)) {

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -50,4 +51,31 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 		return a.Display + " matches a shell command by its first word only (Shell(" + strings.Fields(r.Arg)[0] + ")), and has no ask list"
 	}
 	return a.Display + " has no place for this rule"
+}
+
+// govOnlyAgents are the agents with no user-level instruction file but a
+// user-level permission or server place (Cursor's CLI): planned for those
+// alone, by default when their directory exists and with --agent all, never
+// inside a profile (it serves its own provider's agents).
+func govOnlyAgents(sys *core.System, names []string) []core.Agent {
+	if len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), All) }) {
+		return nil
+	}
+	if sys.ActiveProfile().Active {
+		return nil
+	}
+	var out []core.Agent
+	for _, a := range sys.Agents() {
+		if a.UserFile != "" || a.DefaultDir == "" || (a.User.PermFormat == "" && a.User.MCPFormat == "") {
+			continue
+		}
+		dir, err := sys.AgentDir(a)
+		if err != nil {
+			continue
+		}
+		if fi, err := sys.Fs.Stat(dir); err == nil && fi.IsDir() {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -121,7 +121,11 @@ func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req
 	if err != nil {
 		return nil, err
 	}
-	files, gaps, err := govEdits(sys, snap, level, sel, func(a core.Agent) (string, error) {
+	gsel := sel
+	if level == LevelUser {
+		gsel = append(slices.Clone(sel), govOnlyAgents(sys, req.Agents)...)
+	}
+	files, gaps, err := govEdits(sys, snap, level, gsel, func(a core.Agent) (string, error) {
 		if level == LevelProject {
 			return req.Project.Dir, nil
 		}

@@ -37,8 +37,8 @@ const header = "charter-plan 1\n"
 // in a stamp: several ticks of the kernel's coarse file clock.
 const racyWindow = 20 * time.Millisecond
 
-// Missing is the stamp of a path where nothing is: no file has its mode.
-var Missing = fsys.Stamp{Mode: 1<<32 - 1}
+// absent is the stamp of a path where nothing is: no file has its mode.
+var absent = fsys.Stamp{Mode: 1<<32 - 1}
 
 // Enabled reports whether sys can keep memos: the real file system, with
 // stamps that vouch for files.
@@ -116,7 +116,7 @@ func Load(sys *core.System, path, key string) ([]byte, bool) {
 		if !ok || st != e.st {
 			return errStale
 		}
-		if e.sum != kindSum && e.st != Missing && (e.st.Mtime >= limit || e.st.Ctime >= limit) && !sameSum(e.path, e.sum) {
+		if e.sum != kindSum && e.st != absent && (e.st.Mtime >= limit || e.st.Ctime >= limit) && !sameSum(e.path, e.sum) {
 			return errStale
 		}
 		return nil
@@ -134,7 +134,7 @@ const namesPrefix = "names-"
 
 // kindOf is the part of a stamp Watch.Kind compares.
 func kindOf(st fsys.Stamp) fsys.Stamp {
-	if st == Missing {
+	if st == absent {
 		return st
 	}
 	return fsys.Stamp{Mode: st.Mode & fileType}

@@ -18,7 +18,7 @@ func lstamp(path string) (st fsys.Stamp, missing, ok bool) {
 	var s unix.Stat_t
 	if err := unix.Lstat(path, &s); err != nil {
 		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
-			return Missing, true, true
+			return absent, true, true
 		}
 		return fsys.Stamp{}, false, false
 	}

@@ -122,6 +122,7 @@ var checks = []check{
 	projectFiles,
 	peerTools,
 	policyDenies,
+	mcpAllowed,
 	hookPrograms,
 	agentGates,
 }

@@ -83,7 +83,14 @@ func mcpAllowed(r *run) []Check {
 		look(r.projectFull, apply.LevelProject, r.project.Dir)
 	}
 	if len(out) == 0 {
-		return []Check{ok(name, label, fmt.Sprintf("the %d MCP files charter manages hold only servers the policy's mcp.allowed lists", files))}
+		msg := fmt.Sprintf("the %d MCP files charter manages hold only servers the policy's mcp.allowed lists", files)
+		switch files {
+		case 0:
+			msg = "no MCP file charter manages exists yet, so no server outside the policy's mcp.allowed"
+		case 1:
+			msg = "the MCP file charter manages holds only servers the policy's mcp.allowed lists"
+		}
+		return []Check{ok(name, label, msg)}
 	}
 	return out
 }

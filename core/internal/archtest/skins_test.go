@@ -8,17 +8,14 @@ import (
 	"testing"
 )
 
-// stillToMove is every import of a domain package by a skin that the code
-// still has (issue 34 moves them behind core/session). It only shrinks:
-// TestSkinImports fails on an import missing here, and
-// TestStillToMoveShrinks on an entry the code no longer has, so whoever
-// removes an import removes its line too. A package split out of the
-// root core package (discovery, companion, dismiss, profile) takes its place here
-// for the skins that imported core for it: the same import, named.
+// stillToMove is every import of a domain package by a skin that the skin
+// uses for nothing but calls: no type or constant of it is named (issue
+// 34 moves the calls behind core/session, then the import goes). It only
+// shrinks: TestSkinImports fails on such an import missing here, and
+// TestStillToMoveShrinks on an entry the code no longer has.
 var stillToMove = map[string][]string{
-	"commands":  {"core", "core/apply", "core/companion", "core/content", "core/discovery", "core/dismiss", "core/doctor", "core/gates", "core/importer", "core/loaded", "core/profile", "core/projection", "core/settings", "core/sources"},
-	"mcpserver": {"core", "core/apply", "core/content", "core/gates", "core/settings"},
-	"server":    {"core", "core/companion", "core/content", "core/discovery", "core/dismiss", "core/gates", "core/settings"},
+	"commands": {"core/companion"},
+	"server":   {"core/companion"},
 }
 
 func isSkin(p string) bool { return layers[layerOf(p)].name == "skins" }
@@ -30,24 +27,28 @@ func skinMay(dep string) bool {
 }
 
 // TestSkinImports: commands, server and mcpserver import no domain package
-// but core/session (and the ground), except the named, shrinking list.
+// but core/session (and the ground), except one whose types or constants
+// they render (its functions and variables TestSkinCallsNoDomain keeps
+// out), and the named, shrinking list.
 func TestSkinImports(t *testing.T) {
+	uses := skinUses(t)
 	for p, deps := range graph(t, filepath.Join("..", "..", "..")) {
 		if !isSkin(p) {
 			continue
 		}
 		for _, d := range deps {
-			if !skinMay(d) && !slices.Contains(stillToMove[p], d) {
-				t.Errorf("skin %s imports %s: a skin calls core/session and renders its document; move what it needs behind a session method", p, d)
+			if !skinMay(d) && !uses[p].renders[d] && !slices.Contains(stillToMove[p], d) {
+				t.Errorf("skin %s imports %s and uses none of its types: a skin calls core/session and renders its document; move what it needs behind a session method", p, d)
 			}
 		}
 	}
 }
 
 // TestStillToMoveShrinks: every entry of stillToMove is an import the code
-// still has, so the list cannot keep a moved import allowed.
+// still has for calls only, so the list cannot keep a moved import allowed.
 func TestStillToMoveShrinks(t *testing.T) {
 	g := graph(t, filepath.Join("..", "..", ".."))
+	uses := skinUses(t)
 	for p, deps := range stillToMove {
 		if !isSkin(p) {
 			t.Errorf("stillToMove names %s, which is not a skin: remove it", p)
@@ -56,27 +57,42 @@ func TestStillToMoveShrinks(t *testing.T) {
 			if !slices.Contains(g[p], d) {
 				t.Errorf("%s no longer imports %s: remove it from stillToMove in core/internal/archtest/skins_test.go and run scripts/gen-architecture.sh", p, d)
 			}
-			if skinMay(d) {
-				t.Errorf("stillToMove lists %s -> %s, which the rule allows anyway: remove it", p, d)
+			if skinMay(d) || uses[p].renders[d] {
+				t.Errorf("stillToMove lists %s -> %s, which the rule allows anyway (it names a type of it): remove it", p, d)
 			}
 		}
 	}
 }
 
-// stillToMoveDoc is the list for docs/architecture.md.
+// stillToMoveDoc is both lists for docs/architecture.md.
 func stillToMoveDoc() string {
 	var b strings.Builder
 	b.WriteString("\n## Still to move\n\n")
-	b.WriteString("A skin imports only `core/session`, other skins and the ground; a test fails on any other import. These imports are still there (issue 34) and allowed by name; a test fails when one of them goes and the list still names it, so the list only shrinks:\n\n")
-	skins := make([]string, 0, len(stillToMove))
-	for p := range stillToMove {
-		skins = append(skins, p)
-	}
-	slices.Sort(skins)
-	for _, p := range skins {
+	b.WriteString("A skin imports only `core/session`, other skins and the ground, and of a domain package only the types it renders (their fields and methods) and its constants; a test fails on any other import, and one type-checks the skins and fails on every use of a domain function or package variable. What the code still has (issue 34) is allowed by name; a test fails when one goes and the list still names it, so the lists only shrink.\n\n")
+	b.WriteString("Imports a skin uses for calls only:\n\n")
+	for _, p := range sortedKeys(stillToMove) {
 		if len(stillToMove[p]) > 0 {
 			fmt.Fprintf(&b, "- `%s` → `%s`\n", p, strings.Join(stillToMove[p], "`, `"))
 		}
 	}
+	b.WriteString("\nDomain functions and variables a skin still uses (file:function → package.name):\n")
+	for _, p := range sortedKeys(stillToCall) {
+		if len(stillToCall[p]) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n`%s` (%d):\n\n", p, len(stillToCall[p]))
+		for _, e := range stillToCall[p] {
+			fmt.Fprintf(&b, "- `%s`\n", e)
+		}
+	}
 	return b.String()
+}
+
+func sortedKeys(m map[string][]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }

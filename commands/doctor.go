@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/inert"
+	"github.com/agentkit/charter/core/session"
 )
 
 // DoctorCmd checks everything a user can get wrong and says how to fix it.
@@ -18,9 +18,7 @@ type DoctorCmd struct{}
 func (c *DoctorCmd) Run(ctx context.Context, a *App) error {
 	// The same layers as every other command: the project (--project-dir,
 	// CHARTER_PROJECT_DIR, --no-project) and the policy.
-	// Checks only read: a source the cache lacks is reported, not fetched.
-	sess := a.session().WithoutFetch()
-	rep, err := doctor.Run(ctx, doctor.Env{Session: sess, Version: a.Build.Version, Server: discovery.Probe, IgnoredProjects: sess.IgnoredProjects})
+	rep, err := a.session().Doctor(ctx, session.DoctorOptions{})
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package doctor
+package doctor_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -41,20 +42,20 @@ func TestCodexHookReview(t *testing.T) {
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "")
 	coretest.WriteFile(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
 	coretest.WriteFile(t, projFile, charterStop)
-	run := func() map[string]Check {
-		return byName(runAll(Env{Session: session.New(m.Sys, session.Options{ProjectDir: &repo})}))
+	run := func() map[string]doctor.Check {
+		return byName(runAll(env{Session: session.New(m.Sys, session.Options{ProjectDir: &repo})}))
 	}
 
 	checks := run()
 	c := checks["codex-hook-review"]
-	if c.Status != Warn || c.Message != "Codex skips charter's Stop hook in "+userFile+" until you review it: the gates do not run when Codex stops" ||
+	if c.Status != doctor.Warn || c.Message != "Codex skips charter's Stop hook in "+userFile+" until you review it: the gates do not run when Codex stops" ||
 		!strings.HasPrefix(c.Fix, "run `codex` and choose \"Trust all and continue\" at \"Hooks need review\"") || !strings.Contains(c.Fix, "moving charter's binary") {
 		t.Errorf("unreviewed user-level hook: %+v", c)
 	}
-	if c := checks["codex-hook-review:project"]; c.Status != Warn || !strings.Contains(c.Message, projFile+" until you review it") || !strings.HasPrefix(c.Fix, "run `codex` in "+repo+" and choose") {
+	if c := checks["codex-hook-review:project"]; c.Status != doctor.Warn || !strings.Contains(c.Message, projFile+" until you review it") || !strings.HasPrefix(c.Fix, "run `codex` in "+repo+" and choose") {
 		t.Errorf("unreviewed project hook: %+v", c)
 	}
-	if c := checks["codex-project-trust"]; c.Status != Warn || !strings.Contains(c.Message, "does not trust "+repo) || !strings.Contains(c.Fix, `[projects."`+repo+`"]`) {
+	if c := checks["codex-project-trust"]; c.Status != doctor.Warn || !strings.Contains(c.Message, "does not trust "+repo) || !strings.Contains(c.Fix, `[projects."`+repo+`"]`) {
 		t.Errorf("untrusted project: %+v", c)
 	}
 	if _, err := os.Stat(cfg); err == nil {
@@ -65,7 +66,7 @@ func TestCodexHookReview(t *testing.T) {
 		"\n[projects."+strconv.Quote(repo)+"]\ntrust_level = \"trusted\"\n")
 	checks = run()
 	for _, n := range []string{"codex-hook-review", "codex-hook-review:project"} {
-		if c := checks[n]; c.Status != OK || !strings.Contains(c.Message, "Codex runs charter's Stop hook (reviewed in "+cfg+")") {
+		if c := checks[n]; c.Status != doctor.OK || !strings.Contains(c.Message, "Codex runs charter's Stop hook (reviewed in "+cfg+")") {
 			t.Errorf("%s reviewed: %+v", n, c)
 		}
 	}
@@ -75,7 +76,7 @@ func TestCodexHookReview(t *testing.T) {
 
 	// The entry changed since the review (a new gates.timeout): skipped.
 	coretest.WriteFile(t, userFile, strings.Replace(charterStop, "1920", "2520", 1))
-	if c := run()["codex-hook-review"]; c.Status != Warn || !strings.Contains(c.Message, "is of an earlier entry") {
+	if c := run()["codex-hook-review"]; c.Status != doctor.Warn || !strings.Contains(c.Message, "is of an earlier entry") {
 		t.Errorf("a review of an earlier entry: %+v", c)
 	}
 }
@@ -93,14 +94,14 @@ func TestGeminiSubagentAcks(t *testing.T) {
 	if _, err := s.Apply(context.Background(), session.ApplyRequest{Project: true, Agents: []string{"gemini"}}); err != nil {
 		t.Fatal(err)
 	}
-	run := func() map[string]Check {
-		return byName(runAll(Env{Session: session.New(m.Sys, session.Options{ProjectDir: &repo})}))
+	run := func() map[string]doctor.Check {
+		return byName(runAll(env{Session: session.New(m.Sys, session.Options{ProjectDir: &repo})}))
 	}
 	acks := filepath.Join(m.Home, ".gemini", "acknowledgments", "agents.json")
 	checks := run()
 	for _, n := range []string{"checker", "fixer"} {
 		c := checks["gemini-subagent:"+n]
-		if c.Status != Warn || !strings.Contains(c.Message, "Gemini CLI skips the subagent "+n+" ("+filepath.Join(repo, ".gemini", "agents", n+".md")+") until you acknowledge it: "+acks+" holds no acknowledgment of it for "+repo) ||
+		if c.Status != doctor.Warn || !strings.Contains(c.Message, "Gemini CLI skips the subagent "+n+" ("+filepath.Join(repo, ".gemini", "agents", n+".md")+") until you acknowledge it: "+acks+" holds no acknowledgment of it for "+repo) ||
 			!strings.HasPrefix(c.Fix, "run `gemini` in "+repo+" and choose \"Acknowledge and Enable\" at \"New Agents Discovered\"") {
 			t.Errorf("unacknowledged %s: %+v", n, c)
 		}
@@ -124,16 +125,16 @@ func TestGeminiSubagentAcks(t *testing.T) {
 	if c, ok := checks["gemini-subagent:checker"]; ok {
 		t.Errorf("an acknowledged subagent: %+v", c)
 	}
-	if c := checks["gemini-subagent:fixer"]; c.Status != Warn || !strings.Contains(c.Message, "acknowledges an earlier version of the file") {
+	if c := checks["gemini-subagent:fixer"]; c.Status != doctor.Warn || !strings.Contains(c.Message, "acknowledges an earlier version of the file") {
 		t.Errorf("an acknowledgment of another version: %+v", c)
 	}
 	write(map[string]map[string]string{repo: {"checker": sum("checker"), "fixer": sum("fixer")}})
-	if c := run()["gemini-subagents"]; c.Status != OK || c.Message != "2 project subagents acknowledged in "+acks {
+	if c := run()["gemini-subagents"]; c.Status != doctor.OK || c.Message != "2 project subagents acknowledged in "+acks {
 		t.Errorf("all acknowledged: %+v", c)
 	}
 
 	coretest.WriteFile(t, acks, "{not json")
-	if c := run()["gemini-subagents"]; c.Status != Warn || !strings.HasPrefix(c.Message, "not checked: "+acks) {
+	if c := run()["gemini-subagents"]; c.Status != doctor.Warn || !strings.HasPrefix(c.Message, "not checked: "+acks) {
 		t.Errorf("unreadable acknowledgments: %+v", c)
 	}
 }

@@ -1,17 +1,38 @@
-package doctor
+package doctor_test
 
 import (
 	"context"
 	"testing"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/discovery"
+	"github.com/agentkit/charter/core/doctor"
+	"github.com/agentkit/charter/core/session"
 )
 
-// runAll is Run with a context never cancelled: always a report.
-func runAll(env Env) Report {
-	rep, err := Run(context.Background(), env)
+// env is what a test varies: the session (nil: one of Sys with no
+// flags, at Version), and the server probe (nil: discovery.Probe).
+type env struct {
+	Sys     *core.System
+	Session *session.Session
+	Version string
+	Server  func(*core.System, core.Scope) discovery.State
+}
+
+func (e env) run(ctx context.Context) (doctor.Report, error) {
+	s := e.Session
+	if s == nil {
+		s = session.New(e.Sys, session.Options{Version: e.Version})
+	}
+	return s.Doctor(ctx, session.DoctorOptions{Server: e.Server})
+}
+
+// runAll is a doctor run with a context never cancelled: always a report.
+func runAll(e env) doctor.Report {
+	rep, err := e.run(context.Background())
 	if err != nil {
-		panic(err) // Run fails only when its context is cancelled
+		panic(err) // doctor fails only when its context is cancelled
 	}
 	return rep
 }
@@ -21,7 +42,7 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 	sys := coretest.New(t).Sys
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if rep, err := Run(ctx, Env{Sys: sys}); err == nil || len(rep.Checks) != 0 {
+	if rep, err := (env{Sys: sys}).run(ctx); err == nil || len(rep.Checks) != 0 {
 		t.Fatalf("doctor with a cancelled context: %d checks, %v", len(rep.Checks), err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 	srcs "github.com/agentkit/charter/core/sources"
 )
@@ -70,7 +69,7 @@ func (r *run) plan() (*apply.Full, error) {
 		r.unreadable, r.planErr = true, err
 		return nil, r.planErr
 	}
-	r.full, r.planErr = r.Session.PlanWith(r.ctx, snap, session.ApplyRequest{})
+	r.full, r.planErr = r.Session.Plan(r.ctx, snap, false)
 	return r.full, r.planErr
 }
 
@@ -95,7 +94,7 @@ func projectFiles(r *run) []Check {
 	}
 	full, err := r.projectFull, r.projectPlanErr
 	if !r.projectPlanned {
-		full, err = r.Session.PlanWith(r.ctx, snap, session.ApplyRequest{Project: true})
+		full, err = r.Session.Plan(r.ctx, snap, true)
 		r.projectPlanned, r.projectFull, r.projectPlanErr = true, full, err
 	}
 	if err != nil {

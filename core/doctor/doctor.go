@@ -12,11 +12,11 @@ package doctor
 
 import (
 	"context"
+
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/fsys"
-	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -58,17 +58,56 @@ type Env struct {
 	Sys *core.System
 	// Session is the resolution the other commands work on: the scope
 	// (--config-root), the project (--project-dir, CHARTER_PROJECT_DIR,
-	// discovery, --no-project), the policy and apply's plans. nil: one of
-	// Sys with no flags.
-	Session *session.Session
+	// discovery, --no-project), the policy and apply's plans. core/session
+	// hands it in (Session.Doctor): doctor stays below the handler layer.
+	Session Session
 	Version string // of this charter
-	// Server probes the server of a scope (discovery.Probe). It is passed
-	// in: the server owns its discovery file, and doctor stays below it.
+	// Server probes the server of a scope (discovery.Probe); nil: no
+	// server line.
 	Server func(*core.System, core.Scope) discovery.State
+}
+
+// Session is what the checks ask of the session, declared here where it
+// is used so that core/session can run doctor without a cycle.
+type Session interface {
+	ResolvedScope() (core.Scope, error)
+	Project() (*core.Project, error)
+	Policy() (*settings.Policy, error)
+	// Plan is apply's plan of snap, of the project's files when project.
+	Plan(ctx context.Context, snap *settings.Snapshot, project bool) (*apply.Full, error)
+	GateDir() (string, error)
+	// PeerLeft is what ruler or rulesync left in the project.
+	PeerLeft(tool string) (PeerLeft, error)
+	// Sources lists the declared shared sources of scope sc's settings.
+	Sources(sc *core.Scope) ([]Source, error)
 	// IgnoredProjects lists the projects another user owns that the
-	// session's project search passes over (Session.IgnoredProjects); nil:
-	// not checked.
-	IgnoredProjects func() ([]core.ForeignProject, error)
+	// project search passes over.
+	IgnoredProjects() ([]core.ForeignProject, error)
+}
+
+// PeerLeft is what is left of a peer tool beside charter: the files
+// retiring it would change, and what would stay and why.
+type PeerLeft struct {
+	Changes []PeerFile
+	Kept    []string
+}
+
+// PeerFile is one file of a peer tool and what of it is the peer's.
+type PeerFile struct{ Path, What string }
+
+// Empty reports whether no file of the peer is left.
+func (l PeerLeft) Empty() bool { return len(l.Changes) == 0 }
+
+// Source is one declared shared source with its pin (SPEC §15).
+type Source struct {
+	Name, URL string
+	Layer     string // settings.LayerScope, LayerProject or LayerPolicy
+	Settings  string // the file that declares it
+	Lock      string // the sources.lock that pins it
+	Commit    string // "": not pinned
+	Cached    bool   // the pinned tree is in the cache
+	Latest    string // the ref's commit at the last fetch
+	Update    bool   // Latest differs from Commit
 }
 
 // run is one doctor run: the environment, and what several checks need,
@@ -130,10 +169,6 @@ var checks = []check{
 // Run runs every check. A cancelled ctx stops it between checks (and a
 // plan between files) with ctx's error and no report.
 func Run(ctx context.Context, env Env) (Report, error) {
-	if env.Session == nil {
-		env.Session = session.New(env.Sys, session.Options{})
-	}
-	env.Sys = env.Session.Sys
 	r := &run{Env: env, ctx: ctx}
 	// Each part on its own, so that one that fails is reported and the
 	// checks that do not need it still run.

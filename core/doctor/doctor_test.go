@@ -1,4 +1,4 @@
-package doctor
+package doctor_test
 
 import (
 	"context"
@@ -14,12 +14,13 @@ import (
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/discovery"
+	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
 
-func byName(rep Report) map[string]Check {
-	m := map[string]Check{}
+func byName(rep doctor.Report) map[string]doctor.Check {
+	m := map[string]doctor.Check{}
 	for _, c := range rep.Checks {
 		m[c.Name] = c
 	}
@@ -54,14 +55,14 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := tree(t, home)
-	rep := runAll(Env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) discovery.State { return discovery.State{} }})
+	rep := runAll(env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) discovery.State { return discovery.State{} }})
 	if after := tree(t, home); !slices.Equal(before, after) {
 		t.Errorf("doctor changed the home:\nbefore %v\nafter  %v", before, after)
 	}
 	var names []string
 	for _, c := range rep.Checks {
 		names = append(names, c.Name)
-		if (c.Status == OK) != (c.Fix == "") {
+		if (c.Status == doctor.OK) != (c.Fix == "") {
 			t.Errorf("%s: status %s with fix %q: a fix belongs to every line that is not ok, and only to those", c.Name, c.Status, c.Fix)
 		}
 	}
@@ -72,7 +73,7 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 	if !rep.OK || rep.Failed() != 0 {
 		t.Errorf("ok %v, %d failed", rep.OK, rep.Failed())
 	}
-	if c := byName(rep)["agent-file:claude"]; c.Status != Warn || !strings.Contains(c.Message, "not written yet") {
+	if c := byName(rep)["agent-file:claude"]; c.Status != doctor.Warn || !strings.Contains(c.Message, "not written yet") {
 		t.Errorf("agent file: %+v", c)
 	}
 	if c := byName(rep)["config-root"]; !strings.HasSuffix(c.Message, "created on the first write") {
@@ -88,18 +89,19 @@ func TestServerStates(t *testing.T) {
 		status string
 		msg    string
 	}{
-		{discovery.State{}, OK, "not running"},
-		{discovery.State{Discovery: "/d.json", Stale: "pid 7 is not running"}, Warn, "/d.json is stale: pid 7 is not running"},
-		{discovery.State{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, OK, "running at http://127.0.0.1:41000/ (pid 9)"},
+		{discovery.State{}, doctor.OK, "not running"},
+		{discovery.State{Discovery: "/d.json", Stale: "pid 7 is not running"}, doctor.Warn, "/d.json is stale: pid 7 is not running"},
+		{discovery.State{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, doctor.OK, "running at http://127.0.0.1:41000/ (pid 9)"},
 	} {
-		rep := runAll(Env{Sys: sys, Server: func(*core.System, core.Scope) discovery.State { return tc.st }})
+		rep := runAll(env{Sys: sys, Server: func(*core.System, core.Scope) discovery.State { return tc.st }})
 		c := byName(rep)["server"]
 		if c.Status != tc.status || !strings.Contains(c.Message, tc.msg) {
 			t.Errorf("%+v: %+v", tc.st, c)
 		}
 	}
-	if _, ok := byName(runAll(Env{Sys: sys}))["server"]; ok {
-		t.Error("a server line without a probe")
+	// Without one, the session probes the scope's discovery file itself.
+	if c := byName(runAll(env{Sys: sys}))["server"]; c.Status != doctor.OK || !strings.Contains(c.Message, "not running") {
+		t.Errorf("the session's own probe, no server: %+v", c)
 	}
 }
 
@@ -114,9 +116,9 @@ func TestUnwritableRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.Chmod(root, 0o700) })
-	rep := runAll(Env{Session: session.New(sys, session.Options{RootFlag: &root})})
+	rep := runAll(env{Session: session.New(sys, session.Options{RootFlag: &root})})
 	c := byName(rep)["config-root"]
-	if c.Status != Fail || !strings.Contains(c.Message, "cannot be written") || rep.OK {
+	if c.Status != doctor.Fail || !strings.Contains(c.Message, "cannot be written") || rep.OK {
 		t.Errorf("config root %+v, report ok %v", c, rep.OK)
 	}
 }
@@ -129,14 +131,14 @@ func TestRootIsAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := filepath.Join(file, "root")
-	rep := runAll(Env{Session: session.New(sys, session.Options{RootFlag: &root})})
+	rep := runAll(env{Session: session.New(sys, session.Options{RootFlag: &root})})
 	c := byName(rep)["config-root"]
-	if c.Status != Fail || rep.OK {
+	if c.Status != doctor.Fail || rep.OK {
 		t.Errorf("config root %+v, report ok %v", c, rep.OK)
 	}
 	// The checks that need the scope say they did not run, and do not fail.
 	for _, n := range []string{"settings", "agent-files"} {
-		if c := byName(rep)[n]; c.Status == Fail {
+		if c := byName(rep)[n]; c.Status == doctor.Fail {
 			t.Errorf("%s fails too: %+v", n, c)
 		}
 	}
@@ -154,30 +156,30 @@ func TestProjectAndPolicy(t *testing.T) {
 	coretest.WriteFile(t, shared, "rules:\n  tier: full\n")
 	coretest.WriteFile(t, local, "# mine\nrules:\n  tier: extreme\n")
 	policy := m.PolicyFile
-	rep := byName(runAll(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})}))
-	if c := rep["project"]; c.Status != OK || c.Message != repo+" (from --project-dir): "+filepath.Join(".charter", "settings.yaml")+", "+filepath.Join(".charter", "settings.local.yaml") {
+	rep := byName(runAll(env{Session: session.New(sys, session.Options{ProjectDir: &repo})}))
+	if c := rep["project"]; c.Status != doctor.OK || c.Message != repo+" (from --project-dir): "+filepath.Join(".charter", "settings.yaml")+", "+filepath.Join(".charter", "settings.local.yaml") {
 		t.Errorf("project: %+v", c)
 	}
-	if c := rep["project-settings"]; c.Status != OK || c.Message != shared+" is valid" {
+	if c := rep["project-settings"]; c.Status != doctor.OK || c.Message != shared+" is valid" {
 		t.Errorf("project settings: %+v", c)
 	}
-	if c := rep["project-local-settings"]; c.Status != Fail || !strings.Contains(c.Message, local+":3: rules.tier") || !strings.Contains(c.Fix, "--local") {
+	if c := rep["project-local-settings"]; c.Status != doctor.Fail || !strings.Contains(c.Message, local+":3: rules.tier") || !strings.Contains(c.Fix, "--local") {
 		t.Errorf("project local settings: %+v", c)
 	}
-	if c := rep["policy"]; c.Status != OK || c.Message != "no policy ("+policy+" does not exist)" {
+	if c := rep["policy"]; c.Status != doctor.OK || c.Message != "no policy ("+policy+" does not exist)" {
 		t.Errorf("no policy: %+v", c)
 	}
 
 	coretest.WriteFile(t, policy, "lock:\n  rules.tier: full\nminimun:\n  gates.coverage.min: 80\n")
-	full := runAll(Env{Sys: sys})
+	full := runAll(env{Sys: sys})
 	rep = byName(full)
-	if c := rep["policy"]; c.Status != Fail || !strings.Contains(c.Message, policy+":3: ") || c.Fix == "" {
+	if c := rep["policy"]; c.Status != doctor.Fail || !strings.Contains(c.Message, policy+":3: ") || c.Fix == "" {
 		t.Errorf("malformed policy: %+v", c)
 	}
-	if c := rep["agent-files"]; c.Status != Warn || !strings.Contains(c.Message, "policy cannot be read") {
+	if c := rep["agent-files"]; c.Status != doctor.Warn || !strings.Contains(c.Message, "policy cannot be read") {
 		t.Errorf("agent files under a malformed policy: %+v", c)
 	}
-	if c := rep["project"]; c.Status != OK || c.Message != "no project: only your own settings apply (a project holds .charter/settings.yaml or .charter/settings.local.yaml)" {
+	if c := rep["project"]; c.Status != doctor.OK || c.Message != "no project: only your own settings apply (a project holds .charter/settings.yaml or .charter/settings.local.yaml)" {
 		t.Errorf("no project: %+v", c)
 	}
 	if full.OK {
@@ -185,12 +187,12 @@ func TestProjectAndPolicy(t *testing.T) {
 	}
 
 	coretest.WriteFile(t, policy, "lock:\n  rules.tier: full\nminimum:\n  gates.coverage.min: 80\n")
-	if c := byName(runAll(Env{Sys: sys}))["policy"]; c.Status != OK || c.Message != policy+" is valid; it rules 2 keys" {
+	if c := byName(runAll(env{Sys: sys}))["policy"]; c.Status != doctor.OK || c.Message != policy+" is valid; it rules 2 keys" {
 		t.Errorf("valid policy: %+v", c)
 	}
 	missing := filepath.Join(home, "nowhere")
-	rep = byName(runAll(Env{Session: session.New(sys, session.Options{ProjectDir: &missing})}))
-	if c := rep["project"]; c.Status != Fail || !strings.Contains(c.Message, missing) {
+	rep = byName(runAll(env{Session: session.New(sys, session.Options{ProjectDir: &missing})}))
+	if c := rep["project"]; c.Status != doctor.Fail || !strings.Contains(c.Message, missing) {
 		t.Errorf("missing project dir: %+v", c)
 	}
 }
@@ -219,19 +221,19 @@ func TestAgentTableEntry(t *testing.T) {
 	// The default table knows nothing of it.
 	m := coretest.New(t, coretest.Env("ZED_HOME="+dir))
 	sys, home := m.Sys, m.Home
-	rep := byName(runAll(Env{Sys: sys}))
+	rep := byName(runAll(env{Sys: sys}))
 	if _, ok := rep["agent-file:zork"]; ok || strings.Contains(rep["profile"].Message, "ZED_HOME") {
 		t.Fatalf("zed is known without its table entry: %+v", rep)
 	}
 
 	// Missing: its directory is there (so apply would pick it), its file not.
 	withZed(sys)
-	rep = byName(runAll(Env{Sys: sys}))
+	rep = byName(runAll(env{Sys: sys}))
 	if c := rep["profile"]; !strings.HasPrefix(c.Message, "none active (no CLAUDE_CONFIG_DIR, CODEX_HOME, COPILOT_HOME, ") ||
 		!strings.HasSuffix(c.Message, ", ZED_HOME or other *_CONFIG_DIR points into "+filepath.Join(home, ".agent-switch")+")") {
 		t.Errorf("profile: %+v", c)
 	}
-	if c := rep["agent-file:zork"]; c.Status != Warn || c.Message != file+" is not written yet: the agent does not know these settings" {
+	if c := rep["agent-file:zork"]; c.Status != doctor.Warn || c.Message != file+" is not written yet: the agent does not know these settings" {
 		t.Errorf("zed's missing file: %+v", c)
 	}
 
@@ -254,7 +256,7 @@ func TestAgentTableEntry(t *testing.T) {
 	if _, err := os.Stat(file); err != nil {
 		t.Fatalf("apply did not write zed's file: %v", err)
 	}
-	if c := byName(runAll(Env{Sys: sys}))["agent-file:zork"]; c.Status != OK || c.Message != file+" is up to date" {
+	if c := byName(runAll(env{Sys: sys}))["agent-file:zork"]; c.Status != doctor.OK || c.Message != file+" is up to date" {
 		t.Errorf("zed's written file: %+v", c)
 	}
 
@@ -268,17 +270,17 @@ func TestAgentTableEntry(t *testing.T) {
 		}
 	}
 	sys = withZed(coretest.New(t, coretest.Home(home), coretest.Env("ZED_HOME="+config)).Sys)
-	rep = byName(runAll(Env{Sys: sys}))
+	rep = byName(runAll(env{Sys: sys}))
 	if c := rep["profile"]; c.Message != "zork/work, chosen by ZED_HOME="+config {
 		t.Errorf("profile: %+v", c)
 	}
-	if c := rep["agent-file:zork"]; c.Status != Warn || c.Message != filepath.Join(config, "ZORK.md")+" is not written yet: the agent does not know these settings" {
+	if c := rep["agent-file:zork"]; c.Status != doctor.Warn || c.Message != filepath.Join(config, "ZORK.md")+" is not written yet: the agent does not know these settings" {
 		t.Errorf("zed's file in its profile: %+v", c)
 	}
 	if err := os.Symlink(shared, filepath.Join(config, "ZORK.md")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
-	if c := byName(runAll(Env{Sys: sys}))["shared-links:agent-file-zork"]; c.Status != Warn || !strings.HasPrefix(c.Message, filepath.Join(config, "ZORK.md")+" (agent file zork) is a link agent-switch shares") {
+	if c := byName(runAll(env{Sys: sys}))["shared-links:agent-file-zork"]; c.Status != doctor.Warn || !strings.HasPrefix(c.Message, filepath.Join(config, "ZORK.md")+" (agent file zork) is a link agent-switch shares") {
 		t.Errorf("shared link to zed's file: %+v", c)
 	}
 }
@@ -294,14 +296,14 @@ func TestProjectFiles(t *testing.T) {
 	repo := filepath.Join(filepath.Dir(home), "repo")
 	write := func(rel, text string) { coretest.WriteFile(t, filepath.Join(repo, rel), text) }
 	write(filepath.Join(".charter", "settings.yaml"), "rules:\n  tier: full\n")
-	run := func() (Report, map[string]Check) {
+	run := func() (doctor.Report, map[string]doctor.Check) {
 		// A new session each time, as each `charter doctor` is.
-		rep := runAll(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})})
+		rep := runAll(env{Session: session.New(sys, session.Options{ProjectDir: &repo})})
 		return rep, byName(rep)
 	}
 
 	rep, checks := run()
-	if c := checks["project-files"]; c.Status != OK || !strings.HasPrefix(c.Message, "no agent file in the project yet") {
+	if c := checks["project-files"]; c.Status != doctor.OK || !strings.HasPrefix(c.Message, "no agent file in the project yet") {
 		t.Errorf("a project without agent files: %+v", c)
 	}
 	for _, c := range rep.Checks {
@@ -313,7 +315,7 @@ func TestProjectFiles(t *testing.T) {
 	// Another server's .mcp.json: charter's entry is missing.
 	write(".mcp.json", `{"mcpServers":{"other":{"command":"other"}}}`+"\n")
 	_, checks = run()
-	if c := checks["agent-file:mcp:project"]; c.Status != Warn || c.Message != filepath.Join(repo, ".mcp.json")+" is out of date: it lacks charter's current MCP server entry" || !strings.Contains(c.Fix, "charter apply --project") {
+	if c := checks["agent-file:mcp:project"]; c.Status != doctor.Warn || c.Message != filepath.Join(repo, ".mcp.json")+" is out of date: it lacks charter's current MCP server entry" || !strings.Contains(c.Fix, "charter apply --project") {
 		t.Errorf(".mcp.json without charter's entry: %+v", c)
 	}
 	if _, ok := checks["project-files"]; ok {
@@ -323,7 +325,7 @@ func TestProjectFiles(t *testing.T) {
 	// Broken markers: apply --project would refuse; a warning, no failure.
 	write("CLAUDE.md", "# notes\n<!-- charter:begin -->\nno end\n")
 	rep, checks = run()
-	if c := checks["project-files"]; c.Status != Warn || !strings.Contains(c.Message, filepath.Join(repo, "CLAUDE.md")) || !strings.Contains(c.Fix, "charter apply --project") || !rep.OK {
+	if c := checks["project-files"]; c.Status != doctor.Warn || !strings.Contains(c.Message, filepath.Join(repo, "CLAUDE.md")) || !strings.Contains(c.Fix, "charter apply --project") || !rep.OK {
 		t.Errorf("broken markers: %+v (report ok %v)", c, rep.OK)
 	}
 	if err := os.Remove(filepath.Join(repo, "CLAUDE.md")); err != nil {
@@ -335,15 +337,15 @@ func TestProjectFiles(t *testing.T) {
 	// is not what apply --project renders from.)
 	write(filepath.Join(".charter", "settings.yaml"), "rules:\n  tier: extreme\n")
 	_, checks = run()
-	if c := checks["project-files"]; c.Status != Warn || !strings.HasPrefix(c.Message, "not checked: the project's settings") {
+	if c := checks["project-files"]; c.Status != doctor.Warn || !strings.HasPrefix(c.Message, "not checked: the project's settings") {
 		t.Errorf("unreadable project settings: %+v", c)
 	}
-	if c := checks["agent-file:claude"]; c.Status == Fail || strings.HasPrefix(c.Message, "not checked") {
+	if c := checks["agent-file:claude"]; c.Status == doctor.Fail || strings.HasPrefix(c.Message, "not checked") {
 		t.Errorf("the user-level file is not checked for the project's sake: %+v", c)
 	}
 
 	// Without the project (--no-project), none of its files has a line.
-	for _, c := range runAll(Env{Sys: sys}).Checks {
+	for _, c := range runAll(env{Sys: sys}).Checks {
 		if c.Name == "project-files" || strings.HasSuffix(c.Name, ":project") {
 			t.Errorf("a project line without a project: %+v", c)
 		}
@@ -365,9 +367,9 @@ func TestContentAndBudget(t *testing.T) {
 	}
 	coretest.WriteFile(t, filepath.Join(sc.Path, "skills", "review", "SKILL.md"), "---\nname: review\ndescription: Review the diff.\n---\nReview it.\n")
 	coretest.WriteFile(t, filepath.Join(sc.Path, "rules", "small.md"), "Keep functions short.\n")
-	rep := runAll(Env{Sys: sys})
+	rep := runAll(env{Sys: sys})
 	checks := byName(rep)
-	if c := checks["projection"]; c.Status != Warn || !strings.Contains(c.Message, "1 of 1 projected files out of date") || !strings.Contains(c.Fix, "charter apply") {
+	if c := checks["projection"]; c.Status != doctor.Warn || !strings.Contains(c.Message, "1 of 1 projected files out of date") || !strings.Contains(c.Fix, "charter apply") {
 		t.Errorf("unprojected content: %+v", c)
 	}
 	if _, ok := checks["budget:codex"]; ok || !rep.OK {
@@ -375,8 +377,8 @@ func TestContentAndBudget(t *testing.T) {
 	}
 
 	coretest.WriteFile(t, filepath.Join(sc.Path, "rules", "huge.md"), strings.Repeat("Say it plainly, every time.\n", 1300))
-	rep = runAll(Env{Sys: sys})
-	if c := byName(rep)["budget:codex"]; c.Status != Fail || !strings.Contains(c.Message, "over its documented limit of 32768") || rep.OK {
+	rep = runAll(env{Sys: sys})
+	if c := byName(rep)["budget:codex"]; c.Status != doctor.Fail || !strings.Contains(c.Message, "over its documented limit of 32768") || rep.OK {
 		t.Errorf("over Codex's limit: %+v (report ok %v)", c, rep.OK)
 	}
 }

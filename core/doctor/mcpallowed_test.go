@@ -1,4 +1,4 @@
-package doctor
+package doctor_test
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -25,9 +26,9 @@ func TestMCPAllowed(t *testing.T) {
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
 	mcpJSON := filepath.Join(repo, ".mcp.json")
 	coretest.WriteFile(t, mcpJSON, `{"mcpServers":{"charter":{"command":"charter","args":["mcp"]},"mine":{"command":"mine"},"github":{"command":"gh"}}}`+"\n")
-	run := func() (Report, []Check) {
-		rep := runAll(Env{Session: session.New(sys, session.Options{ProjectDir: &repo})})
-		var lines []Check
+	run := func() (doctor.Report, []doctor.Check) {
+		rep := runAll(env{Session: session.New(sys, session.Options{ProjectDir: &repo})})
+		var lines []doctor.Check
 		for _, c := range rep.Checks {
 			if strings.HasPrefix(c.Name, "mcp-allowed") {
 				lines = append(lines, c)
@@ -48,7 +49,7 @@ func TestMCPAllowed(t *testing.T) {
 		t.Fatalf("one failure for mine, report failing: %+v (ok %v)", lines, rep.OK)
 	}
 	c := lines[0]
-	if c.Name != "mcp-allowed:claude:project:mine" || c.Status != Fail ||
+	if c.Name != "mcp-allowed:claude:project:mine" || c.Status != doctor.Fail ||
 		c.Message != mcpJSON+` has the MCP server "mine", which the policy's mcp.allowed does not list: Claude Code still starts it` ||
 		c.Fix != `remove "mine" from `+mcpJSON+`, or ask the administrator to add it to mcp.allowed` {
 		t.Errorf("mine outside the list: %+v", c)
@@ -56,7 +57,7 @@ func TestMCPAllowed(t *testing.T) {
 
 	// Inside the list (by name, and a remote one by URL prefix): ok.
 	coretest.WriteFile(t, mcpJSON, `{"mcpServers":{"github":{"command":"gh"},"remote":{"type":"http","url":"https://mcp.example.com/v1"}}}`+"\n")
-	if rep, lines = run(); len(lines) != 1 || lines[0].Status != OK || !rep.OK {
+	if rep, lines = run(); len(lines) != 1 || lines[0].Status != doctor.OK || !rep.OK {
 		t.Errorf("servers the list names: %+v", lines)
 	}
 
@@ -64,14 +65,14 @@ func TestMCPAllowed(t *testing.T) {
 	toml := filepath.Join(home, ".codex", "config.toml")
 	coretest.WriteFile(t, toml, "model = \"o3\"\n\n[mcp_servers.scraper]\nurl = \"https://evil.example.com/\"\n")
 	_, lines = run()
-	if len(lines) != 1 || lines[0].Name != "mcp-allowed:codex:user:scraper" || lines[0].Status != Fail || !strings.Contains(lines[0].Message, toml) {
+	if len(lines) != 1 || lines[0].Name != "mcp-allowed:codex:user:scraper" || lines[0].Status != doctor.Fail || !strings.Contains(lines[0].Message, toml) {
 		t.Errorf("codex entry outside the list: %+v", lines)
 	}
 
 	// A file that does not parse: a warning naming it, not a crash.
 	coretest.WriteFile(t, toml, "[mcp_servers\n")
 	_, lines = run()
-	if len(lines) != 1 || lines[0].Status != Warn || !strings.Contains(lines[0].Message, toml+" is not valid TOML") {
+	if len(lines) != 1 || lines[0].Status != doctor.Warn || !strings.Contains(lines[0].Message, toml+" is not valid TOML") {
 		t.Errorf("malformed config.toml: %+v", lines)
 	}
 }

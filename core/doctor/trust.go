@@ -16,14 +16,11 @@ func projectTrust(r *run) []Check {
 	if bad := r.Sys.TrustFileProblem(); bad != nil {
 		out = append(out, fail("trust-file", "Trust file", bad.Path+" "+bad.Problem+": until it is fixed, no project is trusted", bad.Fix))
 	}
-	if r.IgnoredProjects != nil {
-		ignored, err := r.IgnoredProjects()
-		if err == nil {
-			for _, fp := range ignored {
-				out = append(out, warn("foreign-project", "Foreign project",
-					fmt.Sprintf("%s is not used as a project: %s is owned by uid %d, not by you (uid %d)", fp.Dir, fp.Path, fp.Owner, fp.Euid),
-					fmt.Sprintf("if you trust its owner, run `charter trust --project-dir %s`; else remove it or ask its owner to", fp.Dir)))
-			}
+	if ignored, err := r.Session.IgnoredProjects(); err == nil {
+		for _, fp := range ignored {
+			out = append(out, warn("foreign-project", "Foreign project",
+				fmt.Sprintf("%s is not used as a project: %s is owned by uid %d, not by you (uid %d)", fp.Dir, fp.Path, fp.Owner, fp.Euid),
+				fmt.Sprintf("if you trust its owner, run `charter trust --project-dir %s`; else remove it or ask its owner to", fp.Dir)))
 		}
 	}
 	if r.scopeErr != nil || r.project == nil {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package doctor
+package doctor_test
 
 import (
 	"os"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/doctor"
 )
 
 // A trust file charter does not believe has its own failing line, with
@@ -41,16 +42,16 @@ func TestTrustFileLine(t *testing.T) {
 			if err := c.make(path); err != nil {
 				t.Fatal(err)
 			}
-			done := make(chan Report, 1)
-			go func() { done <- runAll(Env{Sys: m.Sys}) }()
-			var rep Report
+			done := make(chan doctor.Report, 1)
+			go func() { done <- runAll(env{Sys: m.Sys}) }()
+			var rep doctor.Report
 			select {
 			case rep = <-done:
 			case <-time.After(10 * time.Second):
 				t.Fatal("doctor blocked on the trust file")
 			}
 			l, ok := byName(rep)["trust-file"]
-			if !ok || l.Status != Fail || !strings.Contains(l.Message, path) || !strings.Contains(l.Message, c.msg) ||
+			if !ok || l.Status != doctor.Fail || !strings.Contains(l.Message, path) || !strings.Contains(l.Message, c.msg) ||
 				!strings.Contains(l.Message, "no project is trusted") || !strings.Contains(l.Fix, c.fix+path) {
 				t.Errorf("trust-file line %+v, want a failure naming %s, %q and the fix %q", l, path, c.msg, c.fix+path)
 			}

@@ -1,0 +1,63 @@
+package session
+
+import (
+	"context"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/discovery"
+	"github.com/agentkit/charter/core/doctor"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// DoctorOptions say how doctor looks at what lies outside the session.
+type DoctorOptions struct {
+	// Server probes a scope's server; nil: discovery.Probe (tests pass a
+	// probe that reports what they need).
+	Server func(*core.System, core.Scope) discovery.State
+}
+
+// Doctor runs every check on this session's scope, project and policy
+// and returns the report. It only reads: a source the cache lacks is
+// reported, not fetched. A cancelled ctx stops it with ctx's error.
+func (s *Session) Doctor(ctx context.Context, opts DoctorOptions) (doctor.Report, error) {
+	probe := opts.Server
+	if probe == nil {
+		probe = discovery.Probe
+	}
+	sess := s.WithoutFetch()
+	return doctor.Run(ctx, doctor.Env{Sys: sess.Sys, Session: doctorView{sess}, Version: s.opts.Version, Server: probe})
+}
+
+// doctorView is the session as doctor.Session declares it: the same
+// resolution, with doctor's own plain types for peers and sources.
+type doctorView struct{ *Session }
+
+func (v doctorView) Plan(ctx context.Context, snap *settings.Snapshot, project bool) (*apply.Full, error) {
+	return v.PlanWith(ctx, snap, ApplyRequest{Project: project})
+}
+
+func (v doctorView) PeerLeft(tool string) (doctor.PeerLeft, error) {
+	left, err := v.Session.PeerLeft(tool)
+	if err != nil || left == nil {
+		return doctor.PeerLeft{}, err
+	}
+	out := doctor.PeerLeft{Kept: left.Kept}
+	for _, c := range left.Changes {
+		out.Changes = append(out.Changes, doctor.PeerFile{Path: c.Path, What: c.What})
+	}
+	return out, nil
+}
+
+func (v doctorView) Sources(sc *core.Scope) ([]doctor.Source, error) {
+	es, err := v.SourcesListFor(sc)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]doctor.Source, 0, len(es))
+	for _, e := range es {
+		out = append(out, doctor.Source{Name: e.Name, URL: e.URL, Layer: e.Layer, Settings: e.Settings, Lock: e.Lock,
+			Commit: e.Commit, Cached: e.Cached, Latest: e.Latest, Update: e.Update})
+	}
+	return out, nil
+}

@@ -28,9 +28,9 @@ var layers = []struct {
 	{"entry", "the binary: flags to `commands.Main`, nothing else", func(p string) bool { return strings.HasPrefix(p, "cmd/") }},
 	{"skins", "parse a request, call the handler layer, render its document: the CLI, the HTTP server with the hub, the MCP server",
 		func(p string) bool { return p == "commands" || p == "server" || p == "mcpserver" }},
-	{"handlers", "one method per workflow, each owning its whole sequence and returning one document (doctor is still a package of its own here)",
-		func(p string) bool { return p == "core/session" || p == "core/doctor" }},
-	{"domain", "what charter knows and decides: settings and layers, the agent table, content, projection and placement, gates, import, sources, doctor",
+	{"handlers", "one method per workflow, each owning its whole sequence and returning one document",
+		func(p string) bool { return p == "core/session" }},
+	{"domain", "what charter knows and decides: settings and layers, the agent table, content, projection and placement, gates, import, sources, doctor's checks",
 		func(p string) bool { return !ground(p) }},
 	{"ground", "the one edge to the operating system and the leaf helpers every layer may use", ground},
 }

@@ -26,8 +26,6 @@ var stillToCall = map[string][]string{
 		"dismiss.go:DismissCmd.Run → core/dismiss.Dismiss",
 		"dismiss.go:DismissCmd.Run → core/dismiss.Undismiss",
 		"doctor.go:DoctorCmd.Run → core.Errorf",
-		"doctor.go:DoctorCmd.Run → core/discovery.Probe",
-		"doctor.go:DoctorCmd.Run → core/doctor.Run",
 		"doctor.go:printDoctor → core.Plural",
 		"edit_session.go:editSession.problems → core/settings.Validate",
 		"edit_session.go:editSession.run → core.Errorf",

@@ -20,12 +20,19 @@ import (
 type UninstallRequest struct {
 	Project bool // the repository's files, else the user level's
 	Force   bool // let go of recorded files edited since: they stay as they are
+	DryRun  bool // say what would change; change nothing
+	Sources bool // remove the level's source folders too
+	// ConfirmShared writes through links the companion shares; without it
+	// Confirm, when set, is asked at the first such link (the command
+	// line's question), and a refusal writes nothing.
+	ConfirmShared bool
+	Confirm       func(*core.SharedWriteError) (bool, error)
 }
 
-// Uninstall is what uninstall plans at a level, decided before anything
+// uninstallPlan is what uninstall plans at a level, decided before anything
 // is written: the edits that take charter's entries out, the recorded
 // files to delete, and the files import took over, to put back.
-type Uninstall struct {
+type uninstallPlan struct {
 	Full      *apply.Full
 	Restore   []Original // Path absolute
 	Root      string     // the project root, "" at user level
@@ -33,9 +40,9 @@ type Uninstall struct {
 	record    string
 }
 
-// PlanUninstall plans taking charter out of the agents' files at a level
+// planUninstall plans taking charter out of the agents' files at a level
 // (SPEC §16). Nothing is written.
-func (s *Session) PlanUninstall(req UninstallRequest) (*Uninstall, error) {
+func (s *Session) planUninstall(req UninstallRequest) (*uninstallPlan, error) {
 	var proj *core.Project
 	if req.Project {
 		p, err := s.Project()
@@ -48,7 +55,7 @@ func (s *Session) PlanUninstall(req UninstallRequest) (*Uninstall, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := &Uninstall{record: s.Sys.Paths.Join(sc.Path, "state", "projection.json")}
+	u := &uninstallPlan{record: s.Sys.Paths.Join(sc.Path, "state", "projection.json")}
 	if proj != nil {
 		u.Root = proj.Dir
 		u.record = s.Sys.Paths.Join(proj.Dir, core.ProjectDirName, "projection.lock")
@@ -72,13 +79,13 @@ func (s *Session) PlanUninstall(req UninstallRequest) (*Uninstall, error) {
 	return u, nil
 }
 
-// RunUninstall carries u out: charter's entries and recorded files first
+// runUninstall carries u out: charter's entries and recorded files first
 // (nothing when a recorded file was edited and not forced, or a shared
 // link is not confirmed), then each file import took over is written back
 // where nothing stands now, and charter's record and kept originals go.
 // It returns the originals it put back and the ones it left, because a
 // file stands there (edited and let go, or made since).
-func (s *Session) RunUninstall(ctx context.Context, u *Uninstall, confirm bool) (results []apply.Result, restored, left []string, err error) {
+func (s *Session) runUninstall(ctx context.Context, u *uninstallPlan, confirm bool) (results []apply.Result, restored, left []string, err error) {
 	if results, err = apply.RunAll(ctx, s.Sys, u.Full, confirm); err != nil {
 		return nil, nil, nil, err
 	}
@@ -122,7 +129,7 @@ var (
 
 // within is the project root when p lies in it (the lock), else "" (the
 // scope's own state files).
-func (s *Session) within(u *Uninstall, p string) string {
+func (s *Session) within(u *uninstallPlan, p string) string {
 	if u.Root == "" {
 		return ""
 	}
@@ -132,9 +139,9 @@ func (s *Session) within(u *Uninstall, p string) string {
 	return ""
 }
 
-// SourceFolders are the level's source folders that exist (rules/,
+// sourceFolders are the level's source folders that exist (rules/,
 // skills/, commands/, subagents/), which `uninstall --sources` removes.
-func (s *Session) SourceFolders(project bool) ([]string, error) {
+func (s *Session) sourceFolders(project bool) ([]string, error) {
 	dir, _, err := s.SourceDir(project)
 	if err != nil {
 		return nil, err
@@ -149,11 +156,11 @@ func (s *Session) SourceFolders(project bool) ([]string, error) {
 	return out, nil
 }
 
-// RemoveSources removes the folders SourceFolders named, file by file
+// removeSources removes the folders sourceFolders named, file by file
 // through the guarded write path, deepest folders first. A link or
 // anything but a file or folder inside stops it, named: charter removes
 // only what it can tell is a source.
-func (s *Session) RemoveSources(folders []string, root string, confirm bool) error {
+func (s *Session) removeSources(folders []string, root string, confirm bool) error {
 	o := fsys.WriteOptions{ConfirmShared: confirm, Within: root, Whole: root != ""}
 	for _, top := range folders {
 		var files, dirs []string
@@ -194,7 +201,7 @@ func (s *Session) RemoveSources(folders []string, root string, confirm bool) err
 // stays. In a project the agents' places are swept too (an earlier apply's
 // pruned folder): git keeps no empty folder, so none is the repository's.
 // Best effort: a folder left behind is no harm.
-func (s *Session) dropEmptiedDirs(u *Uninstall, results []apply.Result, confirm bool) {
+func (s *Session) dropEmptiedDirs(u *uninstallPlan, results []apply.Result, confirm bool) {
 	o := fsys.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}
 	stop := map[string]bool{u.Root: true}
 	for _, a := range s.Sys.Agents() {

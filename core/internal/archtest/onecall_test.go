@@ -28,7 +28,6 @@ import (
 // still to move into a session method, except where said.
 var twoCalls = map[string][]string{
 	"commands": {
-		"uninstall.go:UninstallCmd.Run", // plan, the sources' folders, run, remove them
 		// Not a request: `charter serve` resolves the scope and project it
 		// then serves, and creates the config root, once at start-up.
 		"serve.go:ServeCmd.Run",

@@ -13,10 +13,6 @@ import (
 	"github.com/agentkit/charter/core/fsys"
 )
 
-// racyWindow: a file changed this close to its stamp may change again
-// within the same clock tick with the same stamp, so the load is not kept.
-const racyWindow = 20 * time.Millisecond
-
 // Cache keeps the library a long-running server read, per set of layers,
 // and hands it out again while nothing under the layers' kind folders
 // changed. With Watch (inotify) that costs one read of a descriptor per
@@ -37,17 +33,9 @@ type Cache struct {
 
 type cacheEntry struct {
 	lib     *Library
-	stamps  map[string]fileStamp // nil when watched
-	watched bool                 // trusted while Watch's generation is gen
+	stamps  map[string]fsys.Stamp // nil when watched
+	watched bool                  // trusted while Watch's generation is gen
 	gen     uint64
-}
-
-// fileStamp is what a file's stat says, enough to know it is unchanged.
-type fileStamp struct {
-	size         int64
-	mode         uint32
-	mtime, ctime int64
-	dev, ino     uint64
 }
 
 // Load is session.Options.LoadLibrary: the kept library when nothing
@@ -167,7 +155,7 @@ func layersKey(layers []Layer) string {
 	}
 	return b.String()
 }
-func sameStamps(a, b map[string]fileStamp) bool {
+func sameStamps(a, b map[string]fsys.Stamp) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -182,22 +170,24 @@ func sameStamps(a, b map[string]fileStamp) bool {
 // stampLayers stamps each layer's kinds' folders and every folder and
 // file under them (a missing one is stamped as missing). ok is false
 // when the stamps cannot vouch for the content: a link, an error, a
-// stamp younger than racyWindow at now.
-func stampLayers(layers []Layer, now time.Time) (map[string]fileStamp, bool) {
-	out := map[string]fileStamp{}
-	limit := now.Add(-racyWindow).UnixNano()
+// racy stamp at now (fsys.RacyWindow), or a system where stamps do not
+// vouch for files (the library is then read on every call).
+func stampLayers(layers []Layer, now time.Time) (map[string]fsys.Stamp, bool) {
+	out := map[string]fsys.Stamp{}
 	// add stamps path; dir tells whether to walk into it.
 	add := func(path string, root bool) (dir, ok bool) {
-		st, missing, ok := stampOf(path)
-		if missing && root {
-			out[path] = fileStamp{mode: 1<<32 - 1} // missing: no file has this mode
+		st, missing, ok := fsys.Lstamp(path)
+		switch {
+		case !ok || (missing && !root):
+			return false, false
+		case missing:
+			out[path] = st // a kind folder not made yet
 			return false, true
-		}
-		if !ok || isLink(st) || st.mtime >= limit || st.ctime >= limit {
+		case st.IsLink() || st.Racy(now):
 			return false, false
 		}
 		out[path] = st
-		return isDir(st), true
+		return st.IsDir(), true
 	}
 	for _, ly := range layers {
 		// ly.Dir itself is not stamped: other files live there (settings,

@@ -10,7 +10,7 @@
 // A memo is a hint kept per user under $XDG_CACHE_HOME/charter/plan/
 // (else ~/.cache/…), never in the project. One that is missing, corrupt,
 // reached through a link, owned by another account or writable by
-// others is not used. A stamp within racyWindow of the memo's time is
+// others is not used. A stamp within fsys.RacyWindow of the memo's time is
 // racy (a change in the same clock tick keeps it): such a file is read
 // and hashed again when the memo knows its sha256, else the memo is not
 // used.
@@ -33,18 +33,11 @@ import (
 
 const header = "charter-plan 1\n"
 
-// racyWindow is how recent a change may be and still be trusted to show
-// in a stamp: several ticks of the kernel's coarse file clock.
-const racyWindow = 20 * time.Millisecond
-
-// absent is the stamp of a path where nothing is: no file has its mode.
-var absent = fsys.Stamp{Mode: 1<<32 - 1}
-
 // Enabled reports whether sys can keep memos: the real file system, with
 // stamps that vouch for files.
 func Enabled(sys *core.System) bool {
 	_, real := sys.Fs.(*afero.OsFs)
-	return real && supported
+	return real && fsys.StampsVouch
 }
 
 // Path is the memo file of name (e.g. a project's root and level): ""
@@ -100,7 +93,7 @@ func Load(sys *core.System, path, key string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	limit := taken - int64(racyWindow)
+	limit := taken - int64(fsys.RacyWindow)
 	bad := fsys.Parallel(len(entries), func(i int) error {
 		e := entries[i]
 		if strings.HasPrefix(e.sum, namesPrefix) {
@@ -109,14 +102,14 @@ func Load(sys *core.System, path, key string) ([]byte, bool) {
 			}
 			return nil
 		}
-		st, _, ok := lstamp(e.path)
+		st, _, ok := fsys.Lstamp(e.path)
 		if e.sum == kindSum {
-			st = kindOf(st)
+			st = st.Type()
 		}
 		if !ok || st != e.st {
 			return errStale
 		}
-		if e.sum != kindSum && e.st != absent && (e.st.Mtime >= limit || e.st.Ctime >= limit) && !sameSum(e.path, e.sum) {
+		if e.sum != kindSum && !e.st.Absent() && e.st.ChangedSince(limit) && !sameSum(e.path, e.sum) {
 			return errStale
 		}
 		return nil
@@ -131,14 +124,6 @@ const kindSum = "kind"
 
 // namesPrefix starts the sum of a folder's names (Watch.Names).
 const namesPrefix = "names-"
-
-// kindOf is the part of a stamp Watch.Kind compares.
-func kindOf(st fsys.Stamp) fsys.Stamp {
-	if st == absent {
-		return st
-	}
-	return fsys.Stamp{Mode: st.Mode & fileType}
-}
 
 // sameSum reports whether the regular file at path (no link followed)
 // holds bytes of sha256 sum.
@@ -212,7 +197,7 @@ func parse(data []byte, key string) (taken int64, entries []entry, report []byte
 // Save keeps report as the memo of key at path, with w's stamps taken
 // now. start is when the run began, before its plan read anything: a
 // path the run did not write, and whose sum is unknown, must be older
-// than start by racyWindow (else it may have changed while it was read,
+// than start by fsys.RacyWindow (else it may have changed while it was read,
 // and no memo is kept); a file the run wrote or read whole carries its
 // sum, so a racy stamp of it is checked by hashing.
 func Save(sys *core.System, path, key string, w *Watch, start time.Time, report []byte) bool {
@@ -220,14 +205,14 @@ func Save(sys *core.System, path, key string, w *Watch, start time.Time, report 
 		return false
 	}
 	taken := time.Now()
-	old := start.Add(-racyWindow).UnixNano()
+	old := start.Add(-fsys.RacyWindow).UnixNano()
 	began := start.UnixNano()
 	entries := make([]entry, len(w.paths))
 	bad := fsys.Parallel(len(w.paths), func(i int) error {
 		p := w.paths[i]
-		st, missing, ok := lstamp(p)
+		st, missing, ok := fsys.Lstamp(p)
 		f := w.files[p]
-		if !ok || (isLink(st) && f.sum != "") {
+		if !ok || (st.IsLink() && f.sum != "") {
 			return errStale
 		}
 		e := entry{path: p, st: st}
@@ -239,7 +224,7 @@ func Save(sys *core.System, path, key string, w *Watch, start time.Time, report 
 			}
 			e.st, e.sum = fsys.Stamp{}, sum
 		case f.kind:
-			e.st, e.sum = kindOf(st), kindSum
+			e.st, e.sum = st.Type(), kindSum
 		case missing:
 			if f.sum != "" {
 				return errStale
@@ -247,11 +232,11 @@ func Save(sys *core.System, path, key string, w *Watch, start time.Time, report 
 		case f.sum != "":
 			// Read whole in this run, or written by it: the sum vouches
 			// for a racy stamp; a file only read must not have changed since.
-			if !isFile(st) || (!f.wrote && (st.Ctime >= began || st.Mtime >= began)) {
+			if !st.IsFile() || (!f.wrote && st.ChangedSince(began)) {
 				return errStale
 			}
 			e.sum = f.sum
-		case st.Mtime >= old || st.Ctime >= old:
+		case st.ChangedSince(old):
 			return errStale
 		}
 		entries[i] = e

@@ -82,7 +82,7 @@ func TestMemoStamps(t *testing.T) {
 	}
 }
 
-// A source changed within racyWindow of the run's start may have changed
+// A source changed within fsys.RacyWindow of the run's start may have changed
 // while it was read: no memo is kept. An output written by the run is
 // kept with its sum, and while its stamp is racy it is hashed again: a
 // wrong sum is never believed.

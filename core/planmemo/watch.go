@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agentkit/charter/core/fsys"
 )
 
 // Watch is the set of paths a plan rested on, each stamped when the memo
@@ -120,12 +122,12 @@ func (w *Watch) walk(dir string, depth int) {
 	if depth == 0 || w.bad {
 		return
 	}
-	st, missing, ok := lstamp(dir)
+	st, missing, ok := fsys.Lstamp(dir)
 	switch {
 	case !ok:
 		w.bad = true
 		return
-	case missing || !isDir(st):
+	case missing || !st.IsDir():
 		return // a file or nothing: its stamp tells
 	}
 	ents, err := os.ReadDir(dir)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/afero"
 
@@ -23,14 +22,10 @@ import (
 // It is a hint. An entry is used only when the target's stamp now equals
 // it exactly, and only to skip reading the target; what is written and
 // where still comes from the plan alone. A missing, corrupt or foreign
-// cache is read as empty. A stamp taken within racyWindow of its file's
+// cache is read as empty. A stamp taken within fsys.RacyWindow of its file's
 // last change is never kept (a change in the same clock tick would leave
 // the stamp as it was), so the next run reads that file again.
 const statCacheHeader = "charter-stat 1\n"
-
-// racyWindow is how recent a change may be and still be trusted to show
-// in the stamp: several ticks of the kernel's coarse file clock.
-const racyWindow = 20 * time.Millisecond
 
 type stamped struct {
 	sum string
@@ -120,13 +115,6 @@ func (c *statCache) hit(path string, st fsys.Stamp, ok bool) (string, bool) {
 		return "", false
 	}
 	return e.sum, true
-}
-
-// settled reports whether st changed long enough before taken (the time
-// it was stamped) to be trusted by a later run.
-func settled(st fsys.Stamp, taken time.Time) bool {
-	limit := taken.Add(-racyWindow).UnixNano()
-	return st.Mtime < limit && st.Ctime < limit
 }
 
 // encode is the cache as written, entries in the order given.

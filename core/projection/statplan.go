@@ -57,7 +57,7 @@ func (p *Plan) readTargets(sys *core.System, rd *fsys.Reader, todo []Placed, pat
 		for _, i := range rest {
 			// Stamped before it was read: a change in between shows in the
 			// next run's stamp, so the sum is never trusted for it.
-			if !disks[i].exists || !ok[i] || !settled(stamps[i], taken) {
+			if !disks[i].exists || !ok[i] || stamps[i].Racy(taken) {
 				continue
 			}
 			sum := disks[i].sum
@@ -96,7 +96,7 @@ func (p *Plan) saveStat(sys *core.System, wrote bool) {
 		for i, path := range paths {
 			rp := byPath[path]
 			delete(s.entries, rp)
-			if ok[i] && settled(stamps[i], taken) && sums[rp] != "" {
+			if ok[i] && !stamps[i].Racy(taken) && sums[rp] != "" {
 				s.entries[rp] = stamped{sum: sums[rp], st: stamps[i]}
 			}
 		}

@@ -57,37 +57,16 @@ func serveAnthropicMCP(m *Mock, w http.ResponseWriter, r *http.Request, body []b
 	}
 }
 
-// runClaudeAt is runClaude with the mock's base URL under prefix ("" for
-// the plain mock), so a test picks how the mock answers, and with flags.
-func runClaudeAt(t *testing.T, w world, env []string, m *Mock, prefix string, flags ...string) {
-	t.Helper()
-	env = append(env, "ANTHROPIC_BASE_URL="+m.URL+prefix, "ANTHROPIC_API_KEY=dummy",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
-	out, err := run(t, w.project, env, bin(t, "claude"), append([]string{"-p", "hi", "--output-format", "json"}, flags...)...)
-	var res struct {
-		IsError bool   `json:"is_error"`
-		Result  string `json:"result"`
-	}
-	if err != nil || json.Unmarshal([]byte(out), &res) != nil || res.IsError || res.Result != anthropicReply {
-		t.Fatalf("claude -p hi: %v\n%s\nrequests: %s", err, out, requestLines(m))
-	}
-}
-
 // TestClaudeProjectMCP: `charter apply --project --agent claude` writes
 // .mcp.json with a charter server; `claude -p` in the project lists each of
 // charter's tools once among its deferred tools, and a call of rules_list
 // brings the project's rule back to the model.
 func TestClaudeProjectMCP(t *testing.T) {
-	bin(t, "claude")
-	w := newMCPWorld(t)
-	env := charterEnv(t, w)
-	if out, err := run(t, w.project, env, charter(t), "apply", "--project", "--agent", "claude"); err != nil {
-		t.Fatalf("charter apply --project --agent claude: %v\n%s", err, out)
-	}
-	tools := charterTools(t, w, env)
-	m := newMock(t)
+	r := newRig(t, "claude", newMCPWorld(t))
+	r.apply("project")
+	tools := charterTools(t, r.w, r.env)
 	// -p asks for no permission: the user grants the tool, as in a script.
-	runClaudeAt(t, w, env, m, claudeMCPPrefix, "--allowedTools", claudeTool("rules_list"))
+	m, _ := r.run(claudeMCPPrefix, "--allowedTools", claudeTool("rules_list"))
 
 	t.Run("tools", func(t *testing.T) { toolsOnce(t, anthropicTurn(t, m, 0), tools, claudeTool) })
 	t.Run("call", func(t *testing.T) {
@@ -106,24 +85,19 @@ func TestClaudeProjectMCP(t *testing.T) {
 // still once after apply --project adds the project's .mcp.json entry of
 // the same name.
 func TestClaudeUserMCP(t *testing.T) {
-	bin(t, "claude")
 	for _, prefix := range []string{"claude mcp add ", "claude mcp add-json "} {
 		t.Run(strings.Fields(prefix)[2], func(t *testing.T) {
-			w := newMCPWorld(t)
-			env := charterEnv(t, w, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
-			line := snippetLine(t, printConfig(t, w, env, "claude"), prefix)
-			shellRun(t, w, env, line)
-			m := newMock(t)
-			runClaudeAt(t, w, env, m, "")
+			r := newRig(t, "claude", newMCPWorld(t), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
+			line := snippetLine(t, printConfig(t, r.w, r.env, "claude"), prefix)
+			shellRun(t, r.w, r.env, line)
+			m, _ := r.run("")
 			t.Logf("ran: %s", line)
-			tools := charterTools(t, w, env)
+			tools := charterTools(t, r.w, r.env)
 			toolsOnce(t, anthropicTurn(t, m, 0), tools, claudeTool)
 			t.Run("and-project", func(t *testing.T) {
-				if out, err := run(t, w.project, env, charter(t), "apply", "--project", "--agent", "claude"); err != nil {
-					t.Fatalf("charter apply --project --agent claude: %v\n%s", err, out)
-				}
-				m := newMock(t)
-				runClaudeAt(t, w, env, m, "")
+				r := r.in(t)
+				r.apply("project")
+				m, _ := r.run("")
 				toolsOnce(t, anthropicTurn(t, m, 0), tools, claudeTool)
 			})
 		})

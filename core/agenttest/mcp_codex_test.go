@@ -115,21 +115,10 @@ func execOutput(t *testing.T, m *Mock) string {
 // ALL_TOOLS lists each of charter's tools once, and a call of rules_list
 // brings the project's rule back to the model.
 func TestCodexUserMCP(t *testing.T) {
-	bin(t, "codex")
-	w := newMCPWorld(t)
-	codexHome := filepath.Join(w.home, ".codex")
-	env := charterEnv(t, w, "CODEX_HOME="+codexHome, "MOCK_KEY=dummy", "TMPDIR="+filepath.Join(w.home, "tmp"))
-	snippet := printConfig(t, w, env, "codex")
-	write(t, codexHome, "config.toml", snippet)
-	m := newMock(t)
-	writeCodexConfig(t, w, m)
-	tools := charterTools(t, w, env)
-
-	out, err := run(t, w.project, env, bin(t, "codex"), "exec", "--skip-git-repo-check", "--color", "never",
-		"-c", "model_providers.mock.base_url="+tomlQuote(m.URL+codexMCPPrefix+"/v1"), "hi")
-	if err != nil || !strings.Contains(out, responsesReply) {
-		t.Fatalf("codex exec: %v\n%s\nrequests: %s", err, out, requestLines(m))
-	}
+	r := newRig(t, "codex", newMCPWorld(t))
+	write(t, filepath.Join(r.w.home, ".codex"), "config.toml", printConfig(t, r.w, r.env, "codex"))
+	tools := charterTools(t, r.w, r.env)
+	m, _ := r.run(codexMCPPrefix)
 	t.Run("namespace", func(t *testing.T) {
 		seenOnce(t, firstResponsesTurn(t, m), "mcp__charter:", "charter's deferred tool namespace")
 	})

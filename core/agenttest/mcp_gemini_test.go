@@ -3,7 +3,6 @@ package agenttest
 import (
 	"encoding/json"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -45,16 +44,15 @@ func serveGeminiMCP(m *Mock, w http.ResponseWriter, r *http.Request, body []byte
 	w.Write([]byte("data: " + string(data) + "\n\n"))
 }
 
-// runGeminiAt runs `gemini -p hi` in the project with charter on PATH and
-// the mock's base URL under prefix, and fails unless the run ends well.
-func runGeminiAt(t *testing.T, w world, m *Mock, prefix string) {
+// runGeminiOK runs r's Gemini CLI against a new mock under prefix and
+// fails unless the run ends with the mock's reply.
+func runGeminiOK(t *testing.T, r *rig, prefix string) *Mock {
 	t.Helper()
-	env := append(geminiEnv(w, m), "PATH="+filepath.Dir(charter(t))+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"GOOGLE_GEMINI_BASE_URL="+m.URL+prefix)
-	out, err := run(t, w.project, env, bin(t, "gemini"), "-p", "hi")
-	if err != nil || !strings.Contains(out, geminiReply) {
-		t.Fatalf("gemini -p hi: %v\n%s\nrequests: %s", err, out, requestLines(m))
+	m, out := r.run(prefix)
+	if !strings.Contains(out, geminiReply) {
+		t.Fatalf("gemini -p hi:\n%s\nrequests: %s", out, requestLines(m))
 	}
+	return m
 }
 
 // lastGeminiContent is the text of the last content of Gemini CLI's turn
@@ -79,17 +77,13 @@ func lastGeminiContent(t *testing.T, m *Mock, i int) string {
 // world's HOME, registers charter: `gemini -p` declares each of charter's
 // tools once, and a call of rules_list brings the project's rule back.
 func TestGeminiUserMCPAdd(t *testing.T) {
-	bin(t, "gemini")
-	w := newMCPWorld(t)
-	env := charterEnv(t, w)
-	line := snippetLine(t, printConfig(t, w, env, "gemini"), "gemini mcp add ")
-	shellRun(t, w, env, line)
-	writeGeminiSettings(t, w)
-	m := newMock(t)
-	runGeminiAt(t, w, m, geminiMCPPrefix)
+	r := newRig(t, "gemini", newMCPWorld(t))
+	line := snippetLine(t, printConfig(t, r.w, r.env, "gemini"), "gemini mcp add ")
+	shellRun(t, r.w, r.env, line)
+	m := runGeminiOK(t, r, geminiMCPPrefix)
 	t.Logf("ran: %s", line)
 
-	t.Run("tools", func(t *testing.T) { toolsOnce(t, firstGeminiTurn(t, m), charterTools(t, w, env), geminiTool) })
+	t.Run("tools", func(t *testing.T) { toolsOnce(t, firstGeminiTurn(t, m), charterTools(t, r.w, r.env), geminiTool) })
 	t.Run("call", func(t *testing.T) {
 		result := lastGeminiContent(t, m, 1)
 		if !strings.Contains(result, mcpRule) {
@@ -104,10 +98,8 @@ func TestGeminiUserMCPAdd(t *testing.T) {
 // tool declared once. The same entry without "trust": true hides every
 // tool from the model in a headless run.
 func TestGeminiUserMCPJSON(t *testing.T) {
-	bin(t, "gemini")
-	w := newMCPWorld(t)
-	env := charterEnv(t, w)
-	snippet := printConfig(t, w, env, "gemini")
+	r := newRig(t, "gemini", newMCPWorld(t))
+	snippet := printConfig(t, r.w, r.env, "gemini")
 	var printed struct {
 		MCPServers map[string]map[string]any `json:"mcpServers"`
 	}
@@ -122,7 +114,7 @@ func TestGeminiUserMCPJSON(t *testing.T) {
 	if entry["trust"] != true {
 		t.Fatalf("the printed entry is not trusted: %v", entry)
 	}
-	tools := charterTools(t, w, env)
+	tools := charterTools(t, r.w, r.env)
 	for _, trusted := range []bool{true, false} {
 		name := map[bool]string{true: "trusted", false: "untrusted"}[trusted]
 		t.Run(name, func(t *testing.T) {
@@ -130,10 +122,8 @@ func TestGeminiUserMCPJSON(t *testing.T) {
 				delete(entry, "trust")
 			}
 			data, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"charter": entry}})
-			write(t, filepath.Join(w.home, ".gemini"), "settings.json", string(data))
-			writeGeminiSettings(t, w) // merges the auth type, keeps the entry
-			m := newMock(t)
-			runGeminiAt(t, w, m, "")
+			write(t, filepath.Join(r.w.home, ".gemini"), "settings.json", string(data))
+			m := runGeminiOK(t, r.in(t), "") // its run merges the auth type, keeps the entry
 			sent := firstGeminiTurn(t, m)
 			if trusted {
 				toolsOnce(t, sent, tools, geminiTool)

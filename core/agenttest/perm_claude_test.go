@@ -94,37 +94,18 @@ func toolResult(t *testing.T, m *Mock, i int) (isError bool, text string) {
 	return false, ""
 }
 
-// policyWorld is a world whose policy file holds policy, and the env that
-// names it.
-func policyWorld(t *testing.T, policy string) (world, []string) {
-	t.Helper()
-	w := newWorld(t)
-	write(t, w.project, ".charter/settings.yaml", "")
-	write(t, w.home, "policy.yaml", policy)
-	return w, charterEnv(t, w, "AGENTKIT_POLICY_FILE="+filepath.Join(w.home, "policy.yaml"))
-}
-
 // TestClaudePolicyDenyRefuses: at project and at user level.
 func TestClaudePolicyDenyRefuses(t *testing.T) {
-	bin(t, "claude")
 	for _, level := range []string{"project", "user"} {
 		t.Run(level, func(t *testing.T) {
-			w, env := policyWorld(t, pushPolicy)
-			args := []string{"apply", "--agent", "claude"}
-			file := filepath.Join(w.home, ".claude", "settings.json")
-			if level == "project" {
-				args = append(args, "--project")
-				file = filepath.Join(w.project, ".claude", "settings.json")
-			}
-			if out, err := run(t, w.project, env, charter(t), args...); err != nil {
-				t.Fatalf("charter %s: %v\n%s", strings.Join(args, " "), err, out)
-			}
+			r := policyRig(t, "claude", pushPolicy)
+			r.apply(level)
+			file := filepath.Join(r.dir(level), ".claude", "settings.json")
 			data, err := os.ReadFile(file)
 			if err != nil || !strings.Contains(string(data), `"Bash(git push --force:*)"`) {
 				t.Fatalf("%s does not deny Bash(git push --force:*): %v\n%s", file, err, data)
 			}
-			m := newMock(t)
-			runClaudeAt(t, w, env, m, claudeShellPrefix, "--allowedTools", "Bash(git push:*)")
+			m, _ := r.run(claudeShellPrefix, "--allowedTools", "Bash(git push:*)")
 			isErr, text := toolResult(t, m, 1)
 			t.Logf("Claude Code's tool result: is_error %v: %s", isErr, strings.TrimSpace(text))
 			if !isErr || !strings.Contains(strings.ToLower(text), "denied") || strings.Contains(text, "fatal") {
@@ -133,9 +114,7 @@ func TestClaudePolicyDenyRefuses(t *testing.T) {
 		})
 	}
 	t.Run("control-without-deny", func(t *testing.T) {
-		w, env := policyWorld(t, "")
-		m := newMock(t)
-		runClaudeAt(t, w, env, m, claudeShellPrefix, "--allowedTools", "Bash(git push:*)")
+		m, _ := policyRig(t, "claude", "").run(claudeShellPrefix, "--allowedTools", "Bash(git push:*)")
 		_, text := toolResult(t, m, 1)
 		t.Logf("Claude Code's tool result: %s", strings.TrimSpace(text))
 		if strings.Contains(strings.ToLower(text), "denied") || !strings.Contains(text, "fatal") {

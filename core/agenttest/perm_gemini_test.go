@@ -40,15 +40,6 @@ func serveGeminiShell(m *Mock, w http.ResponseWriter, r *http.Request, body []by
 	w.Write([]byte("data: " + string(data) + "\n\n"))
 }
 
-// runGeminiFlags is runGeminiAt with flags; the run may end either way
-// (a refused call can end it with an error): the requests are the proof.
-func runGeminiFlags(t *testing.T, w world, env []string, m *Mock, prefix string, flags ...string) string {
-	t.Helper()
-	env = append(append(append([]string(nil), env...), geminiEnv(w, m)[len(w.env()):]...), "GOOGLE_GEMINI_BASE_URL="+m.URL+prefix)
-	out, _ := run(t, w.project, env, bin(t, "gemini"), append([]string{"-p", "hi"}, flags...)...)
-	return out
-}
-
 // TestGeminiPolicyDeny: what holds a deny in Gemini CLI 0.61 headless.
 // charter projects a shell deny twice at user level: into settings.json's
 // tools.exclude as run_shell_command(PREFIX), and as a deny [[rule]] of
@@ -59,72 +50,67 @@ func runGeminiFlags(t *testing.T, w world, env []string, m *Mock, prefix string,
 // (docs/permissions.md must then say so). The control run, with charter
 // applied but no deny, lets git run under the same grant.
 func TestGeminiPolicyDeny(t *testing.T) {
-	bin(t, "gemini")
 	grant := []string{"--allowed-tools", "run_shell_command(git push)"}
-	policyFile := func(w world) string { return filepath.Join(w.home, ".gemini", "policies", "charter.toml") }
-	applied := func(t *testing.T, policy string) (world, []string) {
-		w, env := policyWorld(t, policy)
-		if out, err := run(t, w.project, env, charter(t), "apply", "--agent", "gemini"); err != nil {
-			t.Fatalf("charter apply --agent gemini: %v\n%s", err, out)
-		}
-		writeGeminiSettings(t, w)
-		return w, env
+	policyFile := func(r *rig) string { return filepath.Join(r.w.home, ".gemini", "policies", "charter.toml") }
+	applied := func(t *testing.T, policy string) *rig {
+		r := policyRig(t, "gemini", policy)
+		r.apply("user")
+		return r
 	}
-	denied := func(t *testing.T) (world, []string) {
-		w, env := applied(t, pushPolicy)
-		file := filepath.Join(w.home, ".gemini", "settings.json")
+	denied := func(t *testing.T) *rig {
+		r := applied(t, pushPolicy)
+		file := filepath.Join(r.w.home, ".gemini", "settings.json")
 		if data, err := os.ReadFile(file); err != nil || !strings.Contains(string(data), `"run_shell_command(git push --force)"`) {
 			t.Fatalf("%s does not exclude run_shell_command(git push --force): %v\n%s", file, err, data)
 		}
-		if data, err := os.ReadFile(policyFile(w)); err != nil || !strings.Contains(string(data), `commandPrefix = "git push --force"`) {
-			t.Fatalf("%s holds no deny of git push --force: %v\n%s", policyFile(w), err, data)
+		if data, err := os.ReadFile(policyFile(r)); err != nil || !strings.Contains(string(data), `commandPrefix = "git push --force"`) {
+			t.Fatalf("%s holds no deny of git push --force: %v\n%s", policyFile(r), err, data)
 		}
-		return w, env
+		return r
 	}
 	ran := func(resp string) bool { return strings.Contains(resp, "not a git repository") }
 	// resp is the function response of the run with flags.
-	resp := func(t *testing.T, w world, env []string, flags ...string) string {
-		m := newMock(t)
-		runGeminiFlags(t, w, env, m, geminiShellPrefix, flags...)
+	resp := func(t *testing.T, r *rig, flags ...string) string {
+		m, _ := r.run(geminiShellPrefix, flags...)
 		resp := lastGeminiContent(t, m, 1)
 		t.Logf("Gemini CLI's function response: %s", strings.TrimSpace(resp))
 		return resp
 	}
 	t.Run("headless-refuses", func(t *testing.T) {
-		w, env := denied(t)
-		if r := resp(t, w, env); ran(r) || !(strings.Contains(r, `"run_shell_command" not found`) || strings.Contains(r, "denied")) {
+		r := denied(t)
+		if r := resp(t, r); ran(r) || !(strings.Contains(r, `"run_shell_command" not found`) || strings.Contains(r, "denied")) {
 			t.Errorf("the next request carries no refusal of %q:\n%s", forcePush, r)
 		}
 	})
 	for name, flags := range map[string][]string{"allowed-tools": grant, "yolo": {"--yolo"}} {
 		t.Run("holds-with-"+name, func(t *testing.T) {
-			w, env := denied(t)
-			if r := resp(t, w, env, flags...); ran(r) || !strings.Contains(r, "denied by policy") {
+			r := denied(t)
+			if r := resp(t, r, flags...); ran(r) || !strings.Contains(r, "denied by policy") {
 				t.Errorf("charter's projection did not refuse %q under %v:\n%s", forcePush, flags, r)
 			}
 		})
 	}
 	t.Run("control-no-deny-runs", func(t *testing.T) {
-		w, env := applied(t, "")
-		if r := resp(t, w, env, "--yolo"); !ran(r) {
+		r := applied(t, "")
+		if r := resp(t, r, "--yolo"); !ran(r) {
 			t.Errorf("without a deny Gemini CLI did not run git under --yolo, so the refusals above prove nothing:\n%s", r)
 		}
 	})
 	// Why charter reports a project-level shell deny unsupported for
 	// Gemini: a project's .gemini/policies/ is not loaded (gemini-cli#18186).
 	t.Run("gap-project-policies-ignored", func(t *testing.T) {
-		w, env := applied(t, "")
-		write(t, w.project, ".gemini/policies/deny.toml", "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git push --force\"\ndecision = \"deny\"\npriority = 999\n")
-		if r := resp(t, w, env, "--yolo"); !ran(r) {
+		r := applied(t, "")
+		write(t, r.w.project, ".gemini/policies/deny.toml", "[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = \"git push --force\"\ndecision = \"deny\"\npriority = 999\n")
+		if r := resp(t, r, "--yolo"); !ran(r) {
 			t.Errorf("Gemini CLI now holds a project policy file: project-level denies can go there (core/apply/govgemini.go), update docs/permissions.md:\n%s", r)
 		}
 	})
 	t.Run("gap-exclude-alone-with-grant", func(t *testing.T) {
-		w, env := denied(t)
-		if err := os.Remove(policyFile(w)); err != nil {
+		r := denied(t)
+		if err := os.Remove(policyFile(r)); err != nil {
 			t.Fatal(err)
 		}
-		if r := resp(t, w, env, grant...); !ran(r) {
+		if r := resp(t, r, grant...); !ran(r) {
 			t.Errorf("Gemini CLI now holds tools.exclude against --allowed-tools: update docs/permissions.md and this test:\n%s", r)
 		}
 	})

@@ -20,23 +20,19 @@ const (
 	blockedServer = "offserver"
 )
 
-// serversWorld is a trusted project declaring both servers, under a policy
-// that allows one, applied for agent.
-func serversWorld(t *testing.T, agent string) (world, []string) {
+// serversRig is agent's rig in a trusted project declaring both servers,
+// under a policy that allows one, applied at project level.
+func serversRig(t *testing.T, agent string) *rig {
 	t.Helper()
-	w, env := policyWorld(t, "mcp:\n  allowed: ["+allowedServer+"]\n")
+	r := policyRig(t, agent, "mcp:\n  allowed: ["+allowedServer+"]\n")
 	entry := "{command: " + charter(t) + ", args: [mcp]}"
-	write(t, w.project, ".charter/settings.yaml", "mcp:\n  servers:\n    "+allowedServer+": "+entry+"\n    "+blockedServer+": "+entry+"\n")
-	for _, args := range [][]string{{"trust"}, {"apply", "--project", "--agent", agent}} {
-		if out, err := run(t, w.project, env, charter(t), args...); err != nil {
-			t.Fatalf("charter %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
+	write(t, r.w.project, ".charter/settings.yaml", "mcp:\n  servers:\n    "+allowedServer+": "+entry+"\n    "+blockedServer+": "+entry+"\n")
+	r.charter("trust")
+	r.apply("project")
+	if out := r.charter("mcp-servers", "list"); !regexp.MustCompile(`(?m)^` + blockedServer + ` .*not projected: not in the policy's mcp.allowed$`).MatchString(out) {
+		t.Fatalf("charter mcp-servers list does not report %s outside mcp.allowed:\n%s", blockedServer, out)
 	}
-	out, err := run(t, w.project, env, charter(t), "mcp-servers", "list")
-	if err != nil || !regexp.MustCompile(`(?m)^`+blockedServer+` .*not projected: not in the policy's mcp.allowed$`).MatchString(out) {
-		t.Fatalf("charter mcp-servers list: %v\n%s", err, out)
-	}
-	return w, env
+	return r
 }
 
 // serverTools checks the first request: every tool of the allowed server
@@ -52,29 +48,24 @@ func serverTools(t *testing.T, sent string, tools []string, name func(server, to
 // TestClaudeServerList: .mcp.json holds only the allowed server, and
 // Claude Code lists only its tools.
 func TestClaudeServerList(t *testing.T) {
-	bin(t, "claude")
-	w, env := serversWorld(t, "claude")
-	data, err := os.ReadFile(filepath.Join(w.project, ".mcp.json"))
+	r := serversRig(t, "claude")
+	data, err := os.ReadFile(filepath.Join(r.w.project, ".mcp.json"))
 	if err != nil || !strings.Contains(string(data), `"`+allowedServer+`"`) || strings.Contains(string(data), blockedServer) {
 		t.Fatalf(".mcp.json: %v\n%s", err, data)
 	}
-	m := newMock(t)
-	runClaudeAt(t, w, env, m, "")
-	serverTools(t, anthropicTurn(t, m, 0), charterTools(t, w, env), func(server, tool string) string { return "mcp__" + server + "__" + tool })
+	m, _ := r.run("")
+	serverTools(t, anthropicTurn(t, m, 0), charterTools(t, r.w, r.env), func(server, tool string) string { return "mcp__" + server + "__" + tool })
 }
 
 // TestGeminiServerList: .gemini/settings.json holds only the allowed
 // server. Gemini CLI declares an untrusted server's tools in a headless
 // run only in --yolo (charter does not write trust: true for it).
 func TestGeminiServerList(t *testing.T) {
-	bin(t, "gemini")
-	w, env := serversWorld(t, "gemini")
-	data, err := os.ReadFile(filepath.Join(w.project, ".gemini", "settings.json"))
+	r := serversRig(t, "gemini")
+	data, err := os.ReadFile(filepath.Join(r.w.project, ".gemini", "settings.json"))
 	if err != nil || !strings.Contains(string(data), `"`+allowedServer+`"`) || strings.Contains(string(data), blockedServer) {
 		t.Fatalf(".gemini/settings.json: %v\n%s", err, data)
 	}
-	writeGeminiSettings(t, w)
-	m := newMock(t)
-	runGeminiFlags(t, w, env, m, "", "--yolo")
-	serverTools(t, firstGeminiTurn(t, m), charterTools(t, w, env), func(server, tool string) string { return "mcp_" + server + "_" + tool })
+	m, _ := r.run("", "--yolo")
+	serverTools(t, firstGeminiTurn(t, m), charterTools(t, r.w, r.env), func(server, tool string) string { return "mcp_" + server + "_" + tool })
 }

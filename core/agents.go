@@ -116,8 +116,12 @@ type Places struct {
 	// MCP is the file that holds the agent's MCP servers, MCPFormat its
 	// shape ("mcpServers", "gemini", "cursor", "vscode", "copilot": the
 	// Copilot CLI's mcp-config.json, "codextoml": config.toml's
-	// [mcp_servers]); "" for none.
+	// [mcp_servers]; the documented-only agents' shapes: apply's
+	// govdocs.go); "" for none.
 	MCP, MCPFormat string
+	// MCPNone says why the agent has no MCP file at this level ("":
+	// charter has none yet).
+	MCPNone string
 }
 
 // Place is one folder of an agent's files of one kind; the zero Place is

@@ -122,12 +122,15 @@ func measuredAgents() []Agent {
 		{Name: "antigravity", Display: "Google Antigravity", Provider: CompanionHomeProvider, DefaultDir: ".gemini",
 			UserFile: "GEMINI.md", ProjectFile: ".agents/rules/charter.md", Format: FormatRules,
 			Reads: []Read{{Path: ".agents/rules/", Scoped: true}, {Path: "AGENTS.md"}, {Path: "GEMINI.md"}},
-			User:  Places{RulesInBlock: true},
+			// Servers as Windsurf's (serverUrl): ~/.gemini/config/mcp_config.json
+			// since Antigravity 2.0 and the CLI, .agents/mcp_config.json in a project.
+			User: Places{RulesInBlock: true, MCP: "config/mcp_config.json", MCPFormat: "windsurf", PermNone: antigravityPermNone},
 			Project: Places{Rules: Place{".agents/rules/", ".md", "trigger"}, Skills: Place{Dir: ".agents/skills/"},
-				Commands: Place{".agents/workflows/", ".md", "md"}},
+				Commands: Place{".agents/workflows/", ".md", "md"}, MCP: ".agents/mcp_config.json", MCPFormat: "windsurf", PermNone: antigravityPermNone},
 			Scoping: "trigger: glob with globs: in .agents/rules/*.md (12,000 characters per file)", Trust: "workspace trust",
 			Verified: "documentation (not on npm)",
-			Docs:     []string{"https://antigravity.google/docs/rules-workflows", "https://antigravity.google/docs/skills"}},
+			Docs: []string{"https://antigravity.google/docs/rules-workflows", "https://antigravity.google/docs/skills",
+				"https://antigravity.google/docs/cli/gcli-migration"}},
 	}
 }
 

@@ -60,6 +60,8 @@ func NativeRule(format, verdict string, r settings.Rule) (list []string, entry s
 		if r.Kind == settings.RuleShell {
 			return []string{"prefix_rule"}, codexRule(verdict, r.Arg), true
 		}
+	case "droid":
+		return droidRule(verdict, r)
 	case "cursor":
 		// Cursor CLI's cli.json: allow and deny, Shell(first word),
 		// Read(glob), Write(glob).
@@ -82,6 +84,9 @@ var envVar = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 // NativeServer is s in the shape of format; ${VAR} stays a reference in
 // the agent's own spelling (Cursor and VS Code: ${env:VAR}).
 func NativeServer(format string, s settings.Server) any {
+	if v, _, ok := docServer(format, s); ok {
+		return v
+	}
 	ref := func(m map[string]string) map[string]string {
 		if len(m) == 0 {
 			return nil
@@ -137,6 +142,9 @@ func NativeServer(format string, s settings.Server) any {
 
 // mcpMembers is where a format keeps its servers.
 func mcpMembers(format string) []string {
+	if k := docMembers(format); k != nil {
+		return k
+	}
 	switch format {
 	case "vscode":
 		return []string{"servers"}
@@ -244,8 +252,12 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			continue
 		}
 		if pl.MCPFormat == "" {
+			why := pl.MCPNone
+			if why == "" {
+				why = "charter has no place for " + a.Display + "'s MCP servers at " + level + " level yet"
+			}
 			for _, s := range servers {
-				gaps = append(gaps, GovUnsupported{a.Name, level, "server " + s.Name, "charter has no place for " + a.Display + "'s MCP servers at " + level + " level yet"})
+				gaps = append(gaps, GovUnsupported{a.Name, level, "server " + s.Name, why})
 			}
 			continue
 		}
@@ -255,6 +267,10 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			f.servers = map[string]any{}
 		}
 		for _, s := range servers {
+			if _, why, _ := docServer(pl.MCPFormat, s); why != "" {
+				gaps = append(gaps, GovUnsupported{a.Name, level, "server " + s.Name, why})
+				continue
+			}
 			if pl.MCPFormat != "codextoml" {
 				f.servers[s.Name] = NativeServer(pl.MCPFormat, s)
 				continue

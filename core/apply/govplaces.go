@@ -47,6 +47,8 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 	switch {
 	case format == "codex" && r.Kind != settings.RuleShell:
 		return a.Display + "'s command rules hold shell commands only; its sandbox has no per-path or per-domain setting"
+	case format == "droid":
+		return droidWhy(a.Display)
 	case format == "cursor" && r.Kind == settings.RuleShell:
 		return a.Display + " matches a shell command by its first word only (Shell(" + strings.Fields(r.Arg)[0] + ")), and has no ask list"
 	}

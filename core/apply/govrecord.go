@@ -132,6 +132,7 @@ func govKeyFits(formats, key string) bool {
 		case (f == "codex" || f == "policy") && key == "file",
 			(f == "claude" || f == "cursor") && strings.HasPrefix(key, "permissions.") && strings.Count(key, ".") == 1,
 			f == "gemini" && (key == "tools.exclude" || key == "tools.allowed"),
+			f == "droid" && (key == "commandBlocklist" || key == "commandDenylist" || key == "commandAllowlist"),
 			f != "codex" && f != "claude" && serverKey(key) != nil && key == mcpMembers(f)[0]:
 			return true
 		}

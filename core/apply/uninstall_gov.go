@@ -63,7 +63,7 @@ func govRemoval(sys *core.System, proj *core.Project, record string, targets []T
 // is not a server.
 func serverKey(key string) []string {
 	switch key {
-	case "mcpServers", "servers", "mcp_servers":
+	case "mcpServers", "servers", "mcp_servers", "mcp", "amp.mcpServers":
 		return []string{key}
 	}
 	return nil

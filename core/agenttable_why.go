@@ -1,0 +1,37 @@
+package core
+
+// Why an agent known from its documentation has no permission or MCP file
+// charter writes at a level (Places.PermNone, Places.MCPNone): `charter
+// permissions list`, apply's report and doctor say these words. Each was
+// checked against the agent's documentation (its table entry's Docs).
+const (
+	windsurfPermNone = "Windsurf keeps Cascade's command allow and deny lists in the editor's settings (Settings > Cascade), not in a file of its own charter can write"
+	windsurfMCPNone  = "Windsurf reads MCP servers only from ~/.codeium/windsurf/mcp_config.json: it has no project file for them"
+
+	rooPermNone = "Roo Code keeps its auto-approve lists (allowed and denied commands) in VS Code's extension state, not in a file"
+	rooMCPNone  = "Roo Code keeps its global servers in VS Code's extension storage (globalStorage/…/mcp_settings.json), whose place depends on the editor and platform: charter writes the project's .roo/mcp.json"
+
+	augmentPermNone = "Auggie's toolPermissions are ordered rules where the first match wins: a deny charter added after your own allow would not hold, so charter does not write them yet"
+	augmentMCPNone  = "Auggie reads MCP servers from ~/.augment/settings.json (or --mcp-config); it documents no project file for them"
+
+	kiroPermNone = "Kiro keeps tool permissions in each custom agent's JSON (allowedTools, toolsSettings) and in the IDE's settings, not in one file every session reads"
+
+	juniePermNone = "Junie's Action Allowlist is a setting of the JetBrains IDE, not a file"
+
+	antigravityPermNone = "Antigravity's terminal command allow and deny lists are settings of the app, not a documented file"
+
+	ampPermNone = "Amp's amp.permissions are ordered rules where the first match wins: a deny charter added after your own allow would not hold, so charter does not write them yet"
+
+	// Zed creates settings.json with a comment header; charter's JSON
+	// editor keeps a file byte for byte but does not read comments.
+	zedPermNone = "Zed's settings.json is JSON with comments (Zed writes a comment header into it), which charter's byte-preserving JSON editor does not read: charter leaves Zed's agent tool permissions to you"
+	zedMCPNone  = "Zed's settings.json is JSON with comments (Zed writes a comment header into it), which charter's byte-preserving JSON editor does not read: charter leaves Zed's context_servers to you"
+
+	warpPermNone = "Warp's agent command allowlist and denylist are settings of the app (its agent profiles), not a file"
+
+	goosePermNone       = "Goose's permission.yaml sets one level per tool (always_allow, ask_before, never_allow), not per command, path or domain"
+	gooseMCPNone        = "Goose keeps its MCP servers as extensions in config.yaml, a YAML file charter does not edit for Goose yet"
+	gooseProjectMCPNone = "Goose reads MCP servers (extensions) only from its user config.yaml: it has no project file for them"
+
+	crushPermNone = "Crush's permissions.allowed_tools only lists whole tools it may run without asking: it has no deny or ask list and no per-command rule"
+)

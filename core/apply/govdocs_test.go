@@ -1,0 +1,120 @@
+package apply
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentkit/charter/core/coretest"
+)
+
+// The agents known from their documentation only, and their users' own
+// native files at each level: keys, entries, order, spacing and (where the
+// format is JSON) nothing charter must not keep byte for byte.
+var docAgents = []string{"windsurf", "roo", "augment", "kiro", "junie", "antigravity", "amp", "zed", "warp", "goose", "crush", "droid"}
+
+var docNative = map[string]map[string]string{
+	LevelUser: {
+		".codeium/windsurf/mcp_config.json": "{\n\t\"mcpServers\": {\n\t\t\"mine\": {\"serverUrl\": \"https://mine.example/mcp\"}\n\t},\n\t\"x\": 1\n}\n",
+		".augment/settings.json":            "{\"model\": \"sonnet\", \"toolPermissions\": [{\"toolName\": \"view\", \"permission\": {\"type\": \"allow\"}}]}\n",
+		".kiro/settings/mcp.json":           "{\n  \"mcpServers\": {\n    \"mine\": {\"command\": \"my-mcp\", \"disabled\": false, \"autoApprove\": [\"read\"]}\n  }\n}\n",
+		".junie/mcp/mcp.json":               "{\n  \"mcpServers\": {}\n}\n",
+		".gemini/config/mcp_config.json":    "{\"mcpServers\": {\"mine\": {\"command\": \"my-mcp\", \"args\": []}}}\n",
+		".config/amp/settings.json":         "{\n  \"amp.notifications.enabled\": false,\n  \"amp.mcpServers\": {\n    \"mine\": {\"url\": \"https://mine.example/mcp\"}\n  },\n  \"amp.permissions\": [{\"tool\": \"Bash\", \"action\": \"ask\"}]\n}\n",
+		".warp/.mcp.json":                   "{\"mcpServers\": {\"mine\": {\"command\": \"my-mcp\"}}}\n",
+		".config/crush/crush.json":          "{\n  \"$schema\": \"https://charm.land/crush.json\",\n  \"options\": {\"debug\": false},\n  \"mcp\": {\n    \"mine\": {\"type\": \"stdio\", \"command\": \"my-mcp\"}\n  }\n}\n",
+		".factory/settings.json":            "{\n  \"model\": \"opus\",\n  \"commandAllowlist\": [\"ls\", \"pwd\"],\n  \"commandDenylist\": [\"rm -rf\"]\n}\n",
+		".factory/mcp.json":                 "{\"mcpServers\": {\"mine\": {\"type\": \"stdio\", \"command\": \"my-mcp\", \"args\": []}}}\n",
+	},
+	LevelProject: {
+		".roo/mcp.json":           "{\n  \"mcpServers\": {\n    \"team\": {\"command\": \"team-mcp\", \"alwaysAllow\": []}\n  }\n}\n",
+		".kiro/settings/mcp.json": "{\"mcpServers\": {\"team\": {\"command\": \"team-mcp\"}}}\n",
+		".junie/mcp/mcp.json":     "{\n    \"mcpServers\": {\n        \"team\": {\"command\": \"team-mcp\", \"args\": []}\n    }\n}\n",
+		".agents/mcp_config.json": "{\"mcpServers\": {}}\n",
+		".amp/settings.json":      "{\"amp.dangerouslyAllowAll\": false}\n",
+		"crush.json":              "{\n  \"lsp\": {\"go\": {\"command\": \"gopls\"}}\n}\n",
+		".factory/settings.json":  "{\n  \"commandBlocklist\": [\"mkfs\"],\n  \"commandAllowlist\": [\"npm test\"]\n}\n",
+		".factory/mcp.json":       "{\n  \"mcpServers\": {\n    \"team\": {\"type\": \"stdio\", \"command\": \"team-mcp\"}\n  }\n}\n",
+		".augment/settings.json":  "{\"model\": \"sonnet\"}\n",
+		".zed/settings.json":      "// Zed settings\n{\n  \"theme\": \"One Dark\"\n}\n",
+	},
+}
+
+// Golden projections of the permissions and servers set into every
+// documented-only agent at both levels (charter's entries among the user's
+// own, kept byte for byte; what an agent cannot hold, with its reason); a
+// second apply changes nothing; uninstall gives every native file back as
+// the user wrote it and takes out the files charter made.
+func TestGovDocAgentGoldens(t *testing.T) {
+	for _, level := range []string{LevelUser, LevelProject} {
+		t.Run(level, func(t *testing.T) {
+			sys, snap, proj, base := govSetup(t, level)
+			for rel, data := range docNative[level] {
+				coretest.WriteFile(t, filepath.Join(base, filepath.FromSlash(rel)), data)
+			}
+			req := govRequest(proj)
+			if proj != nil {
+				req.Agents = docAgents
+			}
+			full, err := PlanAll(context.Background(), sys, snap, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			govRunFull(t, sys, full)
+			byAgent := map[string][]string{}
+			var made []string
+			for _, tg := range full.Targets {
+				if !tg.Governs() || !slices.Contains(docAgents, tg.Agent) {
+					continue
+				}
+				rel, _ := filepath.Rel(base, tg.Path)
+				rel = filepath.ToSlash(rel)
+				data, err := os.ReadFile(tg.Path)
+				if err != nil {
+					t.Fatalf("%s: %v", rel, err)
+				}
+				if _, mine := docNative[level][rel]; !mine {
+					made = append(made, rel)
+				}
+				byAgent[tg.Agent] = append(byAgent[tg.Agent], "== "+rel+" ==\n"+string(data))
+			}
+			for _, u := range full.Unsupported {
+				byAgent[u.Agent] = append(byAgent[u.Agent], "unsupported: "+u.What+" ("+u.Reason+")\n")
+			}
+			for _, a := range docAgents {
+				slices.Sort(byAgent[a])
+				coretest.Golden(t, filepath.Join("testdata", "gov", level+"-"+a+".golden"), []byte(strings.Join(byAgent[a], "")))
+			}
+			again, err := PlanAll(context.Background(), sys, snap, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tg := range again.Targets {
+				if tg.Governs() && !tg.Current() {
+					t.Errorf("a second apply would change %s", tg.Path)
+				}
+			}
+			u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := RunAll(context.Background(), sys, u, false); err != nil {
+				t.Fatal(err)
+			}
+			for rel, want := range docNative[level] {
+				got, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(rel)))
+				if err != nil || string(got) != want {
+					t.Errorf("after uninstall %s is\n%s\nwant (as the user wrote it)\n%s (%v)", rel, got, want, err)
+				}
+			}
+			for _, rel := range made {
+				if _, err := os.Stat(filepath.Join(base, filepath.FromSlash(rel))); err == nil {
+					t.Errorf("%s, made by charter for its entries alone, is still there after uninstall", rel)
+				}
+			}
+		})
+	}
+}

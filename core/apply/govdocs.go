@@ -74,6 +74,10 @@ func docServer(format string, s settings.Server) (v any, why string, ok bool) {
 	return remote{Type: far, URL: s.URL, Headers: ref(s.Headers)}, "", true
 }
 
+// MCPMembers is where an agent's MCP file in format keeps its servers:
+// doctor and import read the member apply writes.
+func MCPMembers(format string) []string { return mcpMembers(format) }
+
 // docMembers is where these formats keep their servers, nil for another
 // format.
 func docMembers(format string) []string {

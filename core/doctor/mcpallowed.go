@@ -115,10 +115,7 @@ func nativeServerURLs(format string, data []byte) ([]settings.Server, error) {
 		if err := json.Unmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("JSON (%v)", err)
 		}
-		member := "mcpServers"
-		if format == "vscode" {
-			member = "servers"
-		}
+		member := apply.MCPMembers(format)[0]
 		if raw, present := doc[member]; present {
 			if err := json.Unmarshal(raw, &entries); err != nil {
 				return nil, fmt.Errorf("JSON (%s is not an object)", member)

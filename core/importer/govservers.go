@@ -21,11 +21,13 @@ type nativeServer struct {
 	Env     map[string]string `json:"env"`
 	URL     string            `json:"url"`
 	HTTPURL string            `json:"httpUrl"`
-	Headers map[string]string `json:"headers"`
+	// ServerURL is Windsurf's and Antigravity's address of a remote server.
+	ServerURL string            `json:"serverUrl"`
+	Headers   map[string]string `json:"headers"`
 }
 
 // carried are the fields charter's server holds; the others are reported.
-var carried = map[string]bool{"type": true, "command": true, "args": true, "env": true, "url": true, "httpUrl": true, "headers": true}
+var carried = map[string]bool{"type": true, "command": true, "args": true, "env": true, "url": true, "httpUrl": true, "serverUrl": true, "headers": true}
 
 // envRefs: Cursor's and VS Code's ${env:VAR}, charter's ${VAR}.
 var envRefs = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
@@ -36,7 +38,11 @@ func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error)
 	switch f.Format {
 	case "vscode":
 		member = "servers"
-	case "mcpServers", "gemini", "cursor", "copilot":
+	case "mcpServers", "gemini", "cursor", "copilot", "windsurf", "roo", "plain", "junie":
+	case "crush":
+		member = "mcp"
+	case "amp":
+		member = "amp.mcpServers" // one flat key
 	case "codextoml":
 		return codexServers(f)
 	default:
@@ -82,6 +88,9 @@ func convert(it *GovItem, ns nativeServer, fields map[string]json.RawMessage) {
 	s := settings.Server{Name: it.Server, Command: ns.Command, Args: ns.Args, URL: ns.URL}
 	if s.URL == "" {
 		s.URL = ns.HTTPURL
+	}
+	if s.URL == "" {
+		s.URL = ns.ServerURL
 	}
 	if ns.Type == "sse" {
 		it.note("type sse: charter projects a url server as streamable HTTP; check that the server speaks it")

@@ -1,0 +1,49 @@
+package importer
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// Import reads back what apply writes for the documentation-only agents'
+// server shapes: Windsurf's serverUrl and ${env:VAR}, Amp's flat
+// amp.mcpServers key, Crush's mcp member; a round trip gives the server.
+func TestImportDocAgentServers(t *testing.T) {
+	want := []settings.Server{
+		{Name: "notes", Command: "notes-mcp", Args: []string{"--stdio"}, Env: map[string]string{"NOTES_TOKEN": "${NOTES_TOKEN}"}},
+		{Name: "github", URL: "https://mcp.example.com/github", Headers: map[string]string{"Authorization": "Bearer ${GITHUB_TOKEN}"}},
+	}
+	for _, format := range []string{"windsurf", "roo", "plain", "amp", "crush"} {
+		servers := map[string]any{}
+		for _, s := range want {
+			servers[s.Name] = apply.NativeServer(format, s)
+		}
+		doc := map[string]any{apply.MCPMembers(format)[0]: servers, "theirs": 1}
+		data, err := json.Marshal(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, err := ReadGovernance([]GovFile{{Path: "f.json", Format: format, MCP: true, Data: data}})
+		if err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		got := map[string]*settings.Server{}
+		for _, it := range items {
+			if it.State != StateImported || it.Def == nil {
+				t.Errorf("%s: %s is %s (%s), want imported", format, it.Native, it.State, it.Reason)
+				continue
+			}
+			got[it.Server] = it.Def
+		}
+		for _, s := range want {
+			g := got[s.Name]
+			if g == nil || g.Command != s.Command || g.URL != s.URL || len(g.Env) != len(s.Env) || len(g.Headers) != len(s.Headers) ||
+				g.Env["NOTES_TOKEN"] != s.Env["NOTES_TOKEN"] || g.Headers["Authorization"] != s.Headers["Authorization"] {
+				t.Errorf("%s: server %s imported as %+v, want %+v", format, s.Name, g, s)
+			}
+		}
+	}
+}

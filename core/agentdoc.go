@@ -33,6 +33,10 @@ type LevelDoc struct {
 	Skills       string `json:"skills"`
 	Commands     string `json:"commands"`
 	Subagents    string `json:"subagents"`
+	// Permissions and MCP are the files of permission rules and MCP
+	// servers, with their format; "unsupported" with the reason when none.
+	Permissions string `json:"permissions"`
+	MCP         string `json:"mcp"`
 }
 
 // ReadDoc is a place the agent loads in a project.
@@ -75,6 +79,7 @@ func levelDoc(file string, p Places) LevelDoc {
 	if p.RulesInBlock {
 		d.Rules = "in-block"
 	}
+	d.Permissions, d.MCP = govPlace(p.Permissions, p.PermFormat, p.PermNone), govPlace(p.MCP, p.MCPFormat, p.MCPNone)
 	if file == "" && d.Rules == "in-block" {
 		d.Rules = Unsupported
 	}
@@ -114,6 +119,14 @@ func TableMarkdown(agents []Agent) string {
 		if d.Hooks != "" {
 			fmt.Fprintf(&b, "- Stop hook: charter's (%s protocol)\n", d.Hooks)
 		}
+		for _, l := range []struct{ name, perms, mcp string }{{"user", d.User.Permissions, d.User.MCP}, {"project", d.Project.Permissions, d.Project.MCP}} {
+			if why, none := strings.CutPrefix(l.perms, Unsupported+": "); none {
+				fmt.Fprintf(&b, "- no permission file (%s level): %s\n", l.name, why)
+			}
+			if why, none := strings.CutPrefix(l.mcp, Unsupported+": "); none {
+				fmt.Fprintf(&b, "- no MCP file (%s level): %s\n", l.name, why)
+			}
+		}
 		fmt.Fprintf(&b, "- verified: %s\n- sources: %s\n", d.Verified, strings.Join(d.Sources, ", "))
 	}
 	return b.String()
@@ -131,8 +144,9 @@ func levelCell(homeVar, homeDir string, l LevelDoc) string {
 	if l.Instructions != "" {
 		parts = append(parts, "instructions `"+l.Instructions+"`")
 	}
-	for _, k := range [][2]string{{"rules", l.Rules}, {"skills", l.Skills}, {"commands", l.Commands}, {"subagents", l.Subagents}} {
-		if k[1] != Unsupported {
+	for _, k := range [][2]string{{"rules", l.Rules}, {"skills", l.Skills}, {"commands", l.Commands}, {"subagents", l.Subagents},
+		{"permissions", l.Permissions}, {"MCP servers", l.MCP}} {
+		if !strings.HasPrefix(k[1], Unsupported) {
 			parts = append(parts, k[0]+" `"+k[1]+"`")
 		}
 	}
@@ -140,6 +154,17 @@ func levelCell(homeVar, homeDir string, l LevelDoc) string {
 		return "—"
 	}
 	return strings.Join(parts, "<br>")
+}
+
+// govPlace is a permission or server place as documents show it.
+func govPlace(file, format, none string) string {
+	switch {
+	case file != "":
+		return file + " (" + format + ")"
+	case none != "":
+		return Unsupported + ": " + none
+	}
+	return Unsupported
 }
 
 func readsCell(rs []ReadDoc) string {

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/agentkit/charter/core/apply"
@@ -45,5 +46,24 @@ func TestImportDocAgentServers(t *testing.T) {
 				t.Errorf("%s: server %s imported as %+v, want %+v", format, s.Name, g, s)
 			}
 		}
+	}
+}
+
+// Factory Droid's command lists come back as shell rules with their
+// verdicts; the file's other keys are not rules and are not reported.
+func TestImportDroidCommandLists(t *testing.T) {
+	data := `{"model": "opus", "commandBlocklist": ["git push --force"], "commandDenylist": ["rm -rf"], "commandAllowlist": ["ls"]}`
+	items, err := ReadGovernance([]GovFile{{Path: "settings.json", Format: "droid", Perms: true, Data: []byte(data)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range items {
+		got = append(got, it.State+" "+it.Verdict+" "+it.Rule+" ("+it.Native+")")
+	}
+	want := []string{"imported deny shell:git push --force (commandBlocklist: git push --force)",
+		"imported ask shell:rm -rf (commandDenylist: rm -rf)", "imported allow shell:ls (commandAllowlist: ls)"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("imported\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

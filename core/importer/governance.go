@@ -158,6 +158,9 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 		if raw, ok := doc["tools"]; ok && json.Unmarshal(raw, &obj) != nil {
 			return nil, badShape(f, "tools", "an object")
 		}
+	case "droid":
+		// Factory Droid's command lists are top-level keys of settings.json.
+		lists, obj = []struct{ key, verdict string }{{"commandBlocklist", "deny"}, {"commandDenylist", "ask"}, {"commandAllowlist", "allow"}}, doc
 	default:
 		return []GovItem{{What: WhatRule, File: f.Path, Native: f.Format, State: StateSkipped,
 			Reason: "charter cannot read this agent's permissions yet: carry them over by hand"}}, nil
@@ -169,12 +172,13 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 		if !ok {
 			continue
 		}
+		key := strings.TrimPrefix(parent+"."+l.key, ".")
 		var entries []string
 		if err := json.Unmarshal(raw, &entries); err != nil {
-			return nil, badShape(f, parent+"."+l.key, "a list of text")
+			return nil, badShape(f, key, "a list of text")
 		}
 		for _, e := range entries {
-			it := GovItem{What: WhatRule, File: f.Path, Native: parent + "." + l.key + ": " + e, Verdict: l.verdict, State: StateImported}
+			it := GovItem{What: WhatRule, File: f.Path, Native: key + ": " + e, Verdict: l.verdict, State: StateImported}
 			rule, why := fromNative(f.Format, e)
 			if why != "" {
 				it.State, it.Reason = StateSkipped, why
@@ -186,7 +190,7 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 			out = append(out, it)
 		}
 	}
-	if f.Format != "gemini" {
+	if f.Format != "gemini" && f.Format != "droid" {
 		for _, k := range sortedKeys(obj) {
 			if k != "deny" && k != "ask" && k != "allow" || (f.Format == "cursor" && k == "ask") {
 				out = append(out, GovItem{What: WhatRule, File: f.Path, Native: "permissions." + k, State: StateSkipped,
@@ -209,6 +213,9 @@ func fromNative(format, e string) (rule, why string) {
 	e = strings.TrimSpace(e)
 	if format == "cursor" {
 		return fromCursor(e)
+	}
+	if format == "droid" {
+		return "shell:" + e, ""
 	}
 	if format == "gemini" {
 		if m := geminiShell.FindStringSubmatch(e); m != nil {

@@ -103,7 +103,9 @@ type Places struct {
 	// agent's permission rules, PermFormat how charter writes them there
 	// ("claude": permissions.{deny,ask,allow}; "gemini": tools.exclude and
 	// tools.allowed; "cursor": cli.json's permissions.{allow,deny};
-	// "codex": an execpolicy rules file); "" where charter has no place
+	// "codex": an execpolicy rules file; "qwen": Claude-style
+	// permissions.{deny,ask,allow}; "opencode": permission objects of
+	// pattern → verdict, OpenCode's and Kilo's); "" where charter has no place
 	// for them (SPEC §14).
 	Permissions, PermFormat string
 	// PermPolicy is a policy-engine file charter owns whole (Gemini CLI's
@@ -116,8 +118,8 @@ type Places struct {
 	// MCP is the file that holds the agent's MCP servers, MCPFormat its
 	// shape ("mcpServers", "gemini", "cursor", "vscode", "copilot": the
 	// Copilot CLI's mcp-config.json, "codextoml": config.toml's
-	// [mcp_servers]; the documented-only agents' shapes: apply's
-	// govdocs.go); "" for none.
+	// [mcp_servers], "opencode": OpenCode's and Kilo's mcp object; the
+	// documented-only agents' shapes: apply's govdocs.go); "" for none.
 	MCP, MCPFormat string
 	// MCPNone says why the agent has no MCP file at this level ("":
 	// charter has none yet).

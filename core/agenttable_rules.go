@@ -40,11 +40,14 @@ func rulesAgents() []Agent {
 		{Name: "kilo", Display: "Kilo Code", DirVar: "KILO_CONFIG_DIR", DefaultDir: ".config/kilo", UserFile: "AGENTS.md",
 			ProjectFile: ".kilo/rules/charter.md", Format: FormatRules,
 			Reads: []Read{{Path: ".kilo/rules/"}, {Path: "AGENTS.md"}},
-			User:  Places{RulesInBlock: true, Commands: Place{"commands/", ".md", "md"}},
+			// Kilo reads kilo.json (or kilo.jsonc, opencode.json) in its
+			// config folder and at the project root: OpenCode's shapes.
+			User: Places{RulesInBlock: true, Commands: Place{"commands/", ".md", "md"},
+				Permissions: "kilo.json", PermFormat: "opencode", MCP: "kilo.json", MCPFormat: "opencode"},
 			Project: Places{Rules: Place{".kilo/rules/", ".md", "plain"}, Skills: Place{Dir: ".kilo/skills/"},
-				Commands: Place{".kilo/commands/", ".md", "md"}},
+				Commands: Place{".kilo/commands/", ".md", "md"}, Permissions: "kilo.json", PermFormat: "opencode", MCP: "kilo.json", MCPFormat: "opencode"},
 			Scoping: "none (plain rules, always loaded)", Trust: "none documented", NPM: "@kilocode/cli", Verified: "real agent 7.7.7",
-			Docs: []string{"https://kilo.ai/docs/customize/custom-rules",
+			Docs: []string{"https://kilo.ai/docs/customize/custom-rules", "https://kilo.ai/docs/automate/mcp/using-in-cli",
 				"https://github.com/Kilo-Org/kilocode/blob/main/packages/opencode/src/session/instruction.ts"}},
 		{Name: "augment", Display: "Augment Code (Auggie)", DefaultDir: ".augment", UserFile: "user-guidelines.md",
 			ProjectFile: ".augment/rules/charter.md", Format: FormatRules,
@@ -80,12 +83,16 @@ func rulesAgents() []Agent {
 			Docs: []string{"https://docs.continue.dev/customize/deep-dives/rules", "https://docs.continue.dev/customize/deep-dives/prompts"}},
 		{Name: "qwen", Display: "Qwen Code", DefaultDir: ".qwen", UserFile: "QWEN.md", ProjectFile: "QWEN.md", Format: FormatBlock,
 			Reads: []Read{{Path: "QWEN.md", Imports: true}, {Path: ".qwen/rules/", Scoped: true}, {Path: "AGENTS.md"}},
-			User:  Places{Rules: Place{"rules/", ".md", "paths"}, Skills: Place{Dir: "skills/"}, Commands: Place{"commands/", ".md", "md"}},
+			// Qwen Code 0.24 keeps Claude-style permissions.{allow,ask,deny}
+			// and Gemini's mcpServers in settings.json.
+			User: Places{Rules: Place{"rules/", ".md", "paths"}, Skills: Place{Dir: "skills/"}, Commands: Place{"commands/", ".md", "md"},
+				Permissions: "settings.json", PermFormat: "qwen", MCP: "settings.json", MCPFormat: "gemini"},
 			Project: Places{Rules: Place{".qwen/rules/", ".md", "paths"}, Skills: Place{Dir: ".qwen/skills/"},
-				Commands: Place{".qwen/commands/", ".md", "md"}},
+				Commands: Place{".qwen/commands/", ".md", "md"}, Permissions: ".qwen/settings.json", PermFormat: "qwen", MCP: ".qwen/settings.json", MCPFormat: "gemini"},
 			Scoping: "paths: list in .qwen/rules/*.md", Trust: "folder trust", NPM: "@qwen-code/qwen-code", Verified: "real agent 0.24.4",
 			Docs: []string{"https://github.com/QwenLM/qwen-code/blob/main/docs/users/features/rules.md",
-				"https://github.com/QwenLM/qwen-code/blob/main/docs/users/features/memory.md"}},
+				"https://github.com/QwenLM/qwen-code/blob/main/docs/users/features/memory.md",
+				"https://github.com/QwenLM/qwen-code/blob/main/docs/users/configuration/settings.md"}},
 		// Junie reads .junie/AGENTS.md in place of the root AGENTS.md.
 		{Name: "junie", Display: "Junie (JetBrains)", DefaultDir: ".junie", ProjectFile: ".junie/AGENTS.md", Format: FormatBlock,
 			Reads: []Read{{Path: ".junie/AGENTS.md"}},

@@ -10,10 +10,15 @@ func sharedAgents() []Agent {
 	return []Agent{
 		{Name: "opencode", Display: "OpenCode", DirVar: "OPENCODE_CONFIG_DIR", DefaultDir: ".config/opencode", UserFile: "AGENTS.md",
 			ProjectFile: "AGENTS.md", Format: FormatBlock, Reads: agentsMD,
-			User:    Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, Commands: Place{"commands/", ".md", "md"}},
-			Project: Places{RulesInBlock: true, Skills: Place{Dir: ".opencode/skills/"}, Commands: Place{".opencode/commands/", ".md", "md"}},
+			// permission and mcp in opencode.json (its config folder, the
+			// project root); opencode.jsonc beside it is read too.
+			User: Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, Commands: Place{"commands/", ".md", "md"},
+				Permissions: "opencode.json", PermFormat: "opencode", MCP: "opencode.json", MCPFormat: "opencode"},
+			Project: Places{RulesInBlock: true, Skills: Place{Dir: ".opencode/skills/"}, Commands: Place{".opencode/commands/", ".md", "md"},
+				Permissions: "opencode.json", PermFormat: "opencode", MCP: "opencode.json", MCPFormat: "opencode"},
 			Scoping: "none (CLAUDE.md only when there is no AGENTS.md)", Trust: "none documented", NPM: "opencode-ai", Verified: "real agent 1.18.33",
-			Docs: []string{"https://opencode.ai/docs/rules/", "https://opencode.ai/docs/commands/", "https://opencode.ai/docs/skills/"}},
+			Docs: []string{"https://opencode.ai/docs/rules/", "https://opencode.ai/docs/commands/", "https://opencode.ai/docs/skills/",
+				"https://opencode.ai/docs/permissions/", "https://opencode.ai/docs/mcp-servers/"}},
 		// Amp's settings.json keys are flat: "amp.mcpServers" is one key.
 		{Name: "amp", Display: "Amp", DefaultDir: ".config/amp", UserFile: "AGENTS.md", ProjectFile: "AGENTS.md", Format: FormatBlock,
 			Reads: agentsMD, User: Places{RulesInBlock: true, MCP: "settings.json", MCPFormat: "amp", PermNone: ampPermNone},

@@ -62,6 +62,11 @@ func NativeRule(format, verdict string, r settings.Rule) (list []string, entry s
 		}
 	case "droid":
 		return droidRule(verdict, r)
+	case "qwen":
+		entry, ok := qwenRule(r)
+		return []string{"permissions", verdict}, entry, ok
+	case "opencode":
+		return opencodeRule(r)
 	case "cursor":
 		// Cursor CLI's cli.json: allow and deny, Shell(first word),
 		// Read(glob), Write(glob).
@@ -86,6 +91,9 @@ var envVar = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 func NativeServer(format string, s settings.Server) any {
 	if v, _, ok := docServer(format, s); ok {
 		return v
+	}
+	if format == "opencode" {
+		return opencodeServer(s)
 	}
 	ref := func(m map[string]string) map[string]string {
 		if len(m) == 0 {
@@ -150,6 +158,8 @@ func mcpMembers(format string) []string {
 		return []string{"servers"}
 	case "codextoml":
 		return []string{"mcp_servers"}
+	case "opencode":
+		return []string{"mcp"}
 	}
 	return []string{"mcpServers"}
 }
@@ -170,7 +180,10 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 				return f
 			}
 		}
-		f := &govFile{path: path, agent: agent, level: level, format: format}
+		f := &govFile{path: path, agent: agent, level: level, format: format, jsonc: format == "opencode"}
+		if format == "opencode" {
+			f.format = "json"
+		}
 		files = append(files, f)
 		return f
 	}
@@ -188,7 +201,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 		if pl.PermFormat != "" {
 			var f *govFile // made for the first rule the agent expresses
 			if len(g.Permissions) > 0 {
-				f = file(sys.Paths.Join(dir, pl.Permissions), a.Name, fileFormat(pl.PermFormat))
+				f = file(sys.Paths.Join(dir, pl.Permissions), a.Name, jsonKind(pl.PermFormat))
 			}
 			var shell, policy []string
 			var policyLocked bool
@@ -221,7 +234,11 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 					continue
 				}
 				l := f.list(keys)
-				l.want = append(l.want, entry)
+				if pl.PermFormat == "opencode" {
+					l.setVal(entry, e.Verdict) // one verdict per pattern: the strongest
+				} else {
+					l.want = append(l.want, entry)
+				}
 				if e.Locked && e.Verdict == "deny" {
 					// A native allow or ask of a denied rule, put there by
 					// hand, is taken out: the lock holds in the file too.
@@ -261,7 +278,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			}
 			continue
 		}
-		f := file(mcpPath(sys, a, level, dir, pl.MCP), a.Name, fileFormat(pl.MCPFormat))
+		f := file(mcpPath(sys, a, level, dir, pl.MCP), a.Name, jsonKind(pl.MCPFormat))
 		f.serverKeys = mcpMembers(pl.MCPFormat)
 		if f.servers == nil {
 			f.servers = map[string]any{}

@@ -23,6 +23,7 @@ type govFile struct {
 	serverKeys         []string       // where the servers live; nil: none in this file
 	rules              []byte         // the rules file's bytes, nil for none
 	locked             bool           // rules holds the policy's locked rules
+	jsonc              bool           // the agent reads it as JSONC: comments are refused by name
 }
 
 // govList is one list of permission entries: those wanted, and those to
@@ -30,6 +31,7 @@ type govFile struct {
 type govList struct {
 	keys       []string
 	want, drop []string
+	vals       map[string]string // an object of pattern → verdict (OpenCode), nil for a list
 }
 
 func (f *govFile) list(keys []string) *govList {
@@ -56,6 +58,11 @@ func (f *govFile) edit(b *govBook, old []byte) ([]byte, error) {
 // editJSON edits a JSON file (Claude, Gemini, Cursor, VS Code).
 func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 	var d *jsonedit.Doc
+	if f.jsonc {
+		if err := refuseJSONC(old); err != nil {
+			return nil, err
+		}
+	}
 	if len(bytes.TrimSpace(old)) > 0 {
 		var err error
 		if d, err = jsonedit.Open(old, func(off int, msg string) error {
@@ -70,7 +77,11 @@ func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 	var steps []jsonStep
 	for _, l := range f.allLists(b) {
 		key := strings.Join(l.keys, ".")
+		isObj := l.vals != nil || isObject(d, l.keys)
 		have := stringList(d, l.keys)
+		if isObj {
+			have = objectHave(d, l.keys, l.vals)
+		}
 		drop := slices.Clone(l.drop)
 		for _, e := range b.prev[f.path] {
 			if e.Key == key && e.Entry != "" && !slices.Contains(l.want, e.Entry) {
@@ -86,7 +97,11 @@ func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 		if made > 0 && len(l.want) > 0 {
 			owned = append(owned, GovEntry{Path: f.path, Agent: f.agent, Key: key, Made: made})
 		}
-		steps = append(steps, listStep(l.keys, l.want, drop, made))
+		if isObj {
+			steps = append(steps, objStep(l.keys, l.want, l.vals, drop, made))
+		} else {
+			steps = append(steps, listStep(l.keys, l.want, drop, made))
+		}
 	}
 	if f.serverKeys != nil {
 		key := strings.Join(f.serverKeys, ".")

@@ -49,6 +49,10 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 		return a.Display + "'s command rules hold shell commands only; its sandbox has no per-path or per-domain setting"
 	case format == "droid":
 		return droidWhy(a.Display)
+	case format == "opencode" && r.Kind == settings.RuleWeb:
+		return a.Display + "'s webfetch permission is one action for every URL, not per domain"
+	case format == "opencode":
+		return a.Display + " matches read and edit paths relative to the project only (outside it: its external_directory setting)"
 	case format == "cursor" && r.Kind == settings.RuleShell:
 		return a.Display + " matches a shell command by its first word only (Shell(" + strings.Fields(r.Arg)[0] + ")), and has no ask list"
 	}

@@ -130,7 +130,8 @@ func govKeyFits(formats, key string) bool {
 	for _, f := range strings.Fields(formats) {
 		switch {
 		case (f == "codex" || f == "policy") && key == "file",
-			(f == "claude" || f == "cursor") && strings.HasPrefix(key, "permissions.") && strings.Count(key, ".") == 1,
+			(f == "claude" || f == "cursor" || f == "qwen") && strings.HasPrefix(key, "permissions.") && strings.Count(key, ".") == 1,
+			f == "opencode" && (key == "permission" || strings.HasPrefix(key, "permission.") && strings.Count(key, ".") == 1),
 			f == "gemini" && (key == "tools.exclude" || key == "tools.allowed"),
 			f == "droid" && (key == "commandBlocklist" || key == "commandDenylist" || key == "commandAllowlist"),
 			f != "codex" && f != "claude" && serverKey(key) != nil && key == mcpMembers(f)[0]:

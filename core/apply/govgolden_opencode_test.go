@@ -1,0 +1,147 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agentkit/charter/core/coretest"
+)
+
+// The goldens of Qwen Code, OpenCode and Kilo Code: the same permissions
+// and servers set as TestGovGoldens, into native files that hold the
+// user's own keys, entries and order.
+var govNativeMore = map[string]map[string]string{
+	LevelUser: {
+		".qwen/settings.json":            "{\n  \"model\": {\"name\": \"qwen3-coder\"},\n  \"permissions\": {\"allow\": [\"Bash(npm test)\"]},\n  \"mcpServers\": {\"mine\": {\"command\": \"my-mcp\"}}\n}\n",
+		".config/opencode/opencode.json": "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"permission\": {\n    \"bash\": {\"*\": \"ask\", \"git *\": \"allow\"},\n    \"webfetch\": \"ask\"\n  },\n  \"mcp\": {\"mine\": {\"type\": \"local\", \"command\": [\"my-mcp\"]}}\n}\n",
+		".config/kilo/kilo.json":         "{\"model\": \"kilo/x\", \"permission\": {\"read\": {\"*\": \"allow\"}}}\n",
+	},
+	LevelProject: {
+		".qwen/settings.json": "{\"permissions\": {\"deny\": [\"Read(secrets/**)\"]}}\n",
+		"opencode.json":       "{\n\t\"permission\": {\n\t\t\"*\": \"ask\",\n\t\t\"bash\": {\n\t\t\t\"*\": \"ask\",\n\t\t\t\"go *\": \"allow\"\n\t\t}\n\t}\n}\n",
+		"kilo.json":           "{\n  \"mcp\": {\n    \"team\": {\"type\": \"remote\", \"url\": \"https://team.example.com/mcp\"}\n  }\n}\n",
+	},
+}
+
+var govMoreAgents = []string{"qwen", "opencode", "kilo"}
+
+func TestGovGoldensMore(t *testing.T) {
+	for _, level := range []string{LevelUser, LevelProject} {
+		t.Run(level, func(t *testing.T) {
+			sys, snap, proj, base := govSetup(t, level)
+			for rel, data := range govNativeMore[level] {
+				coretest.WriteFile(t, filepath.Join(base, filepath.FromSlash(rel)), data)
+			}
+			req := Request{Agents: govMoreAgents, Project: proj}
+			full, err := PlanAll(context.Background(), sys, snap, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			govRunFull(t, sys, full)
+			byAgent := map[string][]string{}
+			for _, tg := range full.Targets {
+				if !tg.Governs() {
+					continue
+				}
+				rel, _ := filepath.Rel(base, tg.Path)
+				data, err := os.ReadFile(tg.Path)
+				if err != nil {
+					t.Fatalf("%s: %v", rel, err)
+				}
+				byAgent[tg.Agent] = append(byAgent[tg.Agent], "== "+filepath.ToSlash(rel)+" ==\n"+string(data))
+			}
+			for _, u := range full.Unsupported {
+				byAgent[u.Agent] = append(byAgent[u.Agent], "unsupported: "+u.What+" ("+u.Reason+")\n")
+			}
+			for _, a := range govMoreAgents {
+				slices.Sort(byAgent[a])
+				coretest.Golden(t, filepath.Join("testdata", "gov", level+"-"+a+".golden"), []byte(strings.Join(byAgent[a], "")))
+			}
+			again, err := PlanAll(context.Background(), sys, snap, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tg := range again.Targets {
+				if tg.Governs() && !tg.Current() {
+					t.Errorf("a second apply would change %s", tg.Path)
+				}
+			}
+			u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := RunAll(context.Background(), sys, u, false); err != nil {
+				t.Fatal(err)
+			}
+			for rel, want := range govNativeMore[level] {
+				got, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(rel)))
+				if err != nil || string(got) != want {
+					t.Errorf("after uninstall %s is\n%s\nwant (as the user wrote it)\n%s (%v)", rel, got, want, err)
+				}
+			}
+		})
+	}
+}
+
+// OpenCode takes the last matching pattern: a user's own entry for a
+// pattern charter denies, or a broader allow after charter's, must not
+// come after charter's deny. Apply moves charter's entries to the end.
+func TestOpenCodeDenyStaysLast(t *testing.T) {
+	sys, snap, proj, base := govSetup(t, LevelProject)
+	file := filepath.Join(base, "opencode.json")
+	coretest.WriteFile(t, file, "{\"permission\": {\"bash\": {\"git push --force *\": \"allow\", \"git *\": \"allow\"}}}\n")
+	req := Request{Agents: []string{"opencode"}, Project: proj}
+	full, err := PlanAll(context.Background(), sys, snap, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	govRunFull(t, sys, full)
+	got, _ := os.ReadFile(file)
+	want := "{\"permission\": {\"bash\": {\"git *\": \"allow\", \"go *\": \"allow\", \"git push *\": \"ask\", \"git push --force *\": \"deny\"}, \"edit\": {\"src/**\": \"allow\"}, \"read\": {\".env\": \"deny\"}}, \"mcp\": {\"github\": {\"type\": \"remote\", \"url\": \"https://mcp.example.com/github\", \"headers\": {\"Authorization\": \"Bearer {env:GITHUB_TOKEN}\"}}, \"notes\": {\"type\": \"local\", \"command\": [\"notes-mcp\", \"--stdio\"], \"environment\": {\"NOTES_TOKEN\": \"{env:NOTES_TOKEN}\"}}}}\n"
+	if string(got) != want {
+		t.Errorf("opencode.json is\n%s\nwant charter's entries last, the deny after the ask\n%s", got, want)
+	}
+	// The user adds a broad allow after charter's deny: apply puts the
+	// deny back at the end.
+	coretest.WriteFile(t, file, strings.Replace(string(got), `"git push --force *": "deny"}`, `"git push --force *": "deny", "*": "allow"}`, 1))
+	full, err = PlanAll(context.Background(), sys, snap, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	govRunFull(t, sys, full)
+	got, _ = os.ReadFile(file)
+	if !strings.Contains(string(got), `"*": "allow", "go *": "allow", "git push *": "ask", "git push --force *": "deny"}`) {
+		t.Errorf("after a broad allow was added last, opencode.json is\n%s\nwant charter's ask and deny after it", got)
+	}
+}
+
+// Refused, the file named, nothing written: comments charter's editor
+// would lose, and a permission that is one action for everything.
+func TestOpenCodeRefuses(t *testing.T) {
+	for name, tc := range map[string]struct{ data, says string }{
+		"jsonc":      {"{\n  // mine\n  \"model\": \"x\"\n}\n", "line 2: the file has comments (JSONC)"},
+		"one-action": {"{\"permission\": {\"bash\": \"ask\"}}\n", `permission.bash is one action for everything ("ask"): write it as {"*": "ask"}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			sys, snap, proj, base := govSetup(t, LevelProject)
+			file := filepath.Join(base, "opencode.json")
+			coretest.WriteFile(t, file, tc.data)
+			full, err := PlanAll(context.Background(), sys, snap, Request{Agents: []string{"opencode"}, Project: proj})
+			if err == nil {
+				_, err = RunAll(context.Background(), sys, full, false)
+			}
+			var je *MCPJSONError
+			if err == nil || !errors.As(err, &je) || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "opencode.json") {
+				t.Errorf("apply: %v, want a refusal naming opencode.json and saying %q", err, tc.says)
+			}
+			if got, _ := os.ReadFile(file); string(got) != tc.data {
+				t.Errorf("opencode.json changed:\n%s", got)
+			}
+		})
+	}
+}

@@ -15,11 +15,12 @@ import (
 // ImportCmd turns an agent's or a peer tool's files into charter sources
 // (SPEC §12), then projects them so the native files become charter's.
 type ImportCmd struct {
-	From          string `name:"from" required:"" placeholder:"AGENT|rulesync|ruler" help:"Whose files to import: an agent's native rules, skills, commands, subagents, permission rules and MCP servers (charter agents lists them), or a rulesync (.rulesync/) or ruler (.ruler/) source folder." complete:"import-from"`
-	Project       bool   `name:"project" help:"Import the repository's files into its .charter/ (default: the agent's user-level folder into this scope's folder)."`
-	DryRun        bool   `name:"dry-run" help:"Show what would be imported, what clashes and what is skipped; write nothing."`
-	Retire        bool   `name:"retire" help:"After importing from ruler or rulesync, remove what is left of it: its generated text beside charter's block, the files it generated, its .gitignore block, and its config once every item in it is a charter source (charter uninstall puts them back)."`
-	ConfirmShared bool   `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
+	From          string   `name:"from" required:"" placeholder:"AGENT|rulesync|ruler" help:"Whose files to import: an agent's native rules, skills, commands, subagents, permission rules and MCP servers (charter agents lists them), or a rulesync (.rulesync/) or ruler (.ruler/) source folder." complete:"import-from"`
+	Project       bool     `name:"project" help:"Import the repository's files into its .charter/ (default: the agent's user-level folder into this scope's folder)."`
+	DryRun        bool     `name:"dry-run" help:"Show what would be imported, what clashes and what is skipped; write nothing."`
+	Retire        bool     `name:"retire" help:"After importing from ruler or rulesync, remove what is left of it: its generated text beside charter's block, the files it generated, its .gitignore block, and its config once every item in it is a charter source (charter uninstall puts them back)."`
+	ConfirmShared bool     `name:"confirm-shared" help:"Write even through a link agent-switch shares between profiles."`
+	Agent         []string `name:"agent" sep:"," placeholder:"AGENT" help:"Agents to write for besides the one read from (default: none; the report lists what charter apply would add for the others)." complete:"agent"`
 }
 
 // importDoc is `import --json`: the session's one import document.
@@ -32,7 +33,7 @@ func (c *ImportCmd) Run(ctx context.Context, a *App) error {
 	if c.DryRun {
 		a.readOnly("import --dry-run")
 	}
-	req := session.ImportRequest{From: c.From, Project: c.Project, DryRun: c.DryRun, Retire: c.Retire, ConfirmShared: c.ConfirmShared}
+	req := session.ImportRequest{From: c.From, Project: c.Project, DryRun: c.DryRun, Retire: c.Retire, ConfirmShared: c.ConfirmShared, Agents: c.Agent}
 	if a.Interactive() {
 		req.Confirm = a.promptShared
 	}

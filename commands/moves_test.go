@@ -80,7 +80,8 @@ func cmdAgentView(ts *testscript.TestScript, neg bool, args []string) {
 
 // cmdSameMeaning checks a move: every item of BEFORE is in AFTER with the
 // same scope, keys and body, and every always-loaded paragraph of BEFORE
-// is loaded exactly as often after (charter's block may add its own).
+// is loaded exactly as often after (charter's block may add its own). An
+// item new to an agent is one another agent read before, the same.
 func cmdSameMeaning(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: [!] samemeaning BEFORE AFTER")
@@ -102,14 +103,21 @@ func cmdSameMeaning(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	bodies := map[string]bool{} // a scoped or asked-for item's body, as a paragraph
+	shared := map[string]bool{} // every item before, whoever read it
 	for l := range before {
+		_, item, _ := strings.Cut(l, " ")
+		shared[item] = true
 		if _, b, ok := strings.Cut(l, " body="); ok && !strings.Contains(l, " para ") {
 			agent, _, _ := strings.Cut(l, " ")
 			bodies[agent+" para "+b] = true
 		}
 	}
 	for l := range after {
+		_, item, _ := strings.Cut(l, " ")
 		switch {
+		case before[l] == 0 && !strings.Contains(l, " para ") && shared[item]:
+			// Another agent's item, with its scope and body: what applying
+			// for both agents means (one source, every selected agent).
 		case before[l] == 0 && !strings.Contains(l, " para "):
 			lost = append(lost, "new after the move: "+l)
 		case before[l] == 0 && bodies[l]:

@@ -19,6 +19,8 @@ type ImportRequest struct {
 	Project bool   // the repository's files, into .charter/
 	DryRun  bool   // find and decide, write nothing
 	Retire  bool   // a peer's: its generated files differing from charter's are replaced
+	// Agents are written for besides the ones read from (--agent).
+	Agents []string
 	// ConfirmShared and Confirm are the projection's, as ApplyRequest's.
 	ConfirmShared bool
 	Confirm       func(*core.SharedWriteError) (bool, error)
@@ -145,20 +147,36 @@ func (s *Session) importSources(ctx context.Context, req ImportRequest) (*Import
 		}
 	}
 	if out.Count(importer.StateImported) > 0 || len(out.Adopted) > 0 {
-		also := out.Apply.Also // a peer's: the agents it generated for
+		also := out.Apply.Also // a peer's: the agents whose files it generated
 		out.Apply = ApplyRequest{Project: req.Project, Adopt: adopt, Hold: hold, Also: also}
-		if !importer.Peer(req.From) {
+		switch {
+		case !importer.Peer(req.From):
+			// The agent read from (and those --agent names) alone, at
+			// either level: import writes no other agent's files; the
+			// skin says what `charter apply` would add (SPEC §16).
 			out.Apply.Also = []string{req.From}
-			if !req.Project {
-				// The agent read from alone: import writes no other
-				// agent's files (the skin says what `charter apply` would
-				// add). A project's placement depends on the agents
-				// planned together, so there the level's set stays.
-				out.Apply.Agents = []string{req.From}
-			}
+			out.Apply.Agents = importAgents(out.Apply.Also, req.Agents)
+		case len(req.Agents) > 0:
+			out.Apply.Agents = importAgents(also, req.Agents)
 		}
+		// A peer's text also sits in instruction files (CLAUDE.md,
+		// AGENTS.md) that no whole file names: without --agent its
+		// projection keeps the level's agents, so that what --retire
+		// takes out is put back as charter's.
 	}
 	return out, nil
+}
+
+// importAgents are the agents import's projection writes for: those it
+// read from, then those named with --agent.
+func importAgents(read, named []string) []string {
+	out := slices.Clone(read)
+	for _, n := range named {
+		if n = strings.ToLower(strings.TrimSpace(n)); n != "" && !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // ensureProject makes the repository a charter project when it is not

@@ -37,7 +37,8 @@ var rigs = map[string]agentRig{
 	"codex": {bin: "codex", run: runCodexAt, env: func(w world) []string {
 		return []string{"CODEX_HOME=" + filepath.Join(w.home, ".codex"), "MOCK_KEY=dummy", "TMPDIR=" + filepath.Join(w.home, "tmp")}
 	}},
-	"gemini": {bin: "gemini", run: runGeminiAt},
+	"gemini":  {bin: "gemini", run: runGeminiAt},
+	"copilot": {bin: "copilot", run: runCopilotAt},
 }
 
 // newRig is agent's rig in w, with extra variables for charter (a policy
@@ -154,5 +155,20 @@ func runGeminiAt(r *rig, m *Mock, prefix string, flags ...string) string {
 	writeGeminiSettings(t, r.w)
 	env := append(append(append([]string(nil), r.env...), geminiEnv(r.w, m)[len(r.w.env()):]...), "GOOGLE_GEMINI_BASE_URL="+m.URL+prefix)
 	out, _ := run(t, r.w.project, env, bin(t, "gemini"), append([]string{"-p", "hi"}, flags...)...)
+	return out
+}
+
+// runCopilotAt runs `copilot -p hi --allow-all-tools` with its
+// bring-your-own-key provider (no GitHub login) and fails unless it ends
+// with the mock's reply.
+func runCopilotAt(r *rig, m *Mock, prefix string, flags ...string) string {
+	t := r.t
+	t.Helper()
+	env := append(append([]string(nil), r.env...), "COPILOT_PROVIDER_BASE_URL="+m.URL+prefix+"/v1", "COPILOT_PROVIDER_API_KEY=dummy",
+		"COPILOT_MODEL=gpt-4o", "COPILOT_OFFLINE=true")
+	out, err := run(t, r.w.project, env, bin(t, "copilot"), append([]string{"-p", "hi", "--allow-all-tools"}, flags...)...)
+	if err != nil || !strings.Contains(out, chatReply) {
+		t.Fatalf("copilot -p hi: %v\n%s\nrequests: %s", err, out, requestLines(m))
+	}
 	return out
 }

@@ -87,7 +87,6 @@ type App struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	JSON   bool
-	Build  Build
 	// Terminal reports whether a stream is a terminal: colour and prompts
 	// are for people only. Tests swap it for a fake terminal.
 	Terminal func(stream any) bool
@@ -96,6 +95,11 @@ type App struct {
 	// OpenURL opens the hub for `serve --open`; nil means the system browser.
 	OpenURL func(url string) error
 
+	// build is resolved from Go's build info at first use (Build): a
+	// command that prints no version does not read it.
+	build     Build
+	buildOnce sync.Once
+
 	rootFlag    *string
 	projectFlag *string
 	noProject   bool
@@ -103,6 +107,12 @@ type App struct {
 	sess *session.Session
 	// interruptHolds counts programs that own SIGINT (holdInterrupt).
 	interruptHolds atomic.Int32
+}
+
+// Build is this binary's version, commit and build time.
+func (a *App) Build() Build {
+	a.buildOnce.Do(func() { a.build = a.build.resolved() })
+	return a.build
 }
 
 // Scope resolves this run's config root and scope. A root a host chose
@@ -126,7 +136,7 @@ func (a *App) sessionFrom(dir string) *session.Session {
 		ProjectDir: a.projectFlag, NoProject: a.noProject, From: dir,
 		Warn:         func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", inert.Body(msg)) },
 		FetchSources: true,
-		Version:      a.Build.Version,
+		Version:      a.Build().Version,
 	})
 }
 
@@ -168,7 +178,7 @@ func newApp(build Build, stdin io.Reader, stdout, stderr io.Writer, environ []st
 		Stdout:   stdout,
 		Stderr:   stderr,
 		JSON:     jsonRequested(args),
-		Build:    build.resolved(),
+		build:    build,
 		Terminal: isTerminal,
 	}
 	a.Interactive = func() bool { return a.Terminal(a.Stdin) && a.Terminal(a.Stderr) }
@@ -265,12 +275,11 @@ func (a *App) runParsed(kctx *kong.Context, cli *CLI) ExitCode {
 func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
 	k, err := kong.New(grammar,
 		kong.Name(core.Name),
-		kong.Description(fmt.Sprintf("charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates.\n\n%s", a.Build)),
+		kong.Description(charterSummary), // the build line is added by helpPrinter
 		kong.Writers(a.Stdout, a.Stderr),
 		kong.Exit(func(c int) { panic(exitQuietly(ExitCode(c))) }),
-		kong.Bind(a, a.Build),
+		kong.Bind(a),
 		kong.BindTo(ctx, (*context.Context)(nil)),
-		kong.Vars{"version": a.Build.Version},
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Help(a.helpPrinter),
 		kong.Groups{"more": "More:", "global": "Global flags:"},
@@ -287,6 +296,9 @@ func (a *App) parser(ctx context.Context, grammar any) (*kong.Kong, error) {
 	}
 	return k, nil
 }
+
+// charterSummary is the first paragraph of charter's help and man page.
+const charterSummary = "charter governs what AI coding agents do inside the active account: skills, rules, commands and quality gates."
 
 var globalGroup = &kong.Group{Key: "global", Title: "Global flags:"}
 

@@ -22,7 +22,7 @@ func (c *ManCmd) Run(kctx *kong.Context, a *App) error {
 func manPage(app *kong.Application, a *App) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	w(`.TH CHARTER 1 "" "charter %s" "User Commands"`, roff(a.Build.Version))
+	w(`.TH CHARTER 1 "" "charter %s" "User Commands"`, roff(a.Build().Version))
 	w(".SH NAME")
 	w(`charter \- %s`, roff(strings.TrimPrefix(strings.SplitN(app.Help, "\n", 2)[0], "charter ")))
 	w(".SH SYNOPSIS")

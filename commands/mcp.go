@@ -40,8 +40,8 @@ func (c *McpCmd) Run(ctx context.Context, a *App) error {
 	// session's life (nil where there is none: files are stamped instead).
 	watch := fsys.NewDirWatch(a.Sys.Fs)
 	defer watch.Close()
-	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build.Version, ProjectDir: a.projectFlag, NoProject: a.noProject, Watch: watch},
-		mcpserver.Options{Version: a.Build.Version, Getwd: a.Sys.Getwd, Paths: a.Sys.Paths, Message: a.Sys.ErrorMessage})
+	srv := mcpserver.New(&mcpserver.Local{Sys: a.Sys, Scope: sc, Version: a.Build().Version, ProjectDir: a.projectFlag, NoProject: a.noProject, Watch: watch},
+		mcpserver.Options{Version: a.Build().Version, Getwd: a.Sys.Getwd, Paths: a.Sys.Paths, Message: a.Sys.ErrorMessage})
 	// stdout is the protocol's: nothing else may be printed there.
 	err = srv.Run(ctx, &mcpserver.StdioTransport{In: a.Stdin, Out: a.Stdout})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {

@@ -87,7 +87,7 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 		Scope:       sc,
 		Project:     project,
 		ProjectRoot: projectRoot,
-		Version:     a.Build.Version,
+		Version:     a.Build().Version,
 		Port:        c.Port,
 		IdleTimeout: c.IdleTimeout,
 		Log:         inert.Writer(a.Stderr), // its warnings name files

@@ -22,7 +22,7 @@ func testApp(t *testing.T, stdout, stderr *bytes.Buffer) *App {
 		Stdin:       strings.NewReader(""),
 		Stdout:      stdout,
 		Stderr:      stderr,
-		Build:       Build{Version: "1.2.3-test", Commit: "abc"},
+		build:       Build{Version: "1.2.3-test", Commit: "abc"},
 		Interactive: func() bool { return false },
 	}
 }

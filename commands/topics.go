@@ -105,6 +105,7 @@ func (a *App) printTopic(t topic) error {
 // helpPrinter prints Kong's help with the topics after the root's, and
 // with --json the help's JSON form instead (SPEC §3: one document).
 func (a *App) helpPrinter(opts kong.HelpOptions, ctx *kong.Context) error {
+	ctx.Model.Help = charterSummary + "\n\n" + a.Build().String()
 	if a.JSON {
 		return a.writeJSON(helpDoc(ctx.Selected(), ctx.Model))
 	}

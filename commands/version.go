@@ -63,16 +63,16 @@ func versionOnly(args []string) bool {
 func (a *App) printVersion() error {
 	return a.emit(versionDoc{
 		Name:         core.Name,
-		Version:      a.Build.Version,
-		Commit:       a.Build.Commit,
-		Module:       a.Build.Module,
+		Version:      a.Build().Version,
+		Commit:       a.Build().Commit,
+		Module:       a.Build().Module,
 		Capabilities: core.Capabilities(),
 	}, func(w io.Writer) {
-		if a.Build.Module != "" {
-			fmt.Fprintf(w, "%s %s (%s)\n", core.Name, a.Build.Version, a.Build.Module)
+		if a.Build().Module != "" {
+			fmt.Fprintf(w, "%s %s (%s)\n", core.Name, a.Build().Version, a.Build().Module)
 			return
 		}
-		fmt.Fprintf(w, "%s %s\n", core.Name, a.Build.Version)
+		fmt.Fprintf(w, "%s %s\n", core.Name, a.Build().Version)
 	})
 }
 
@@ -102,6 +102,9 @@ func leadingVersion(ctx *kong.Context) error {
 
 // resolved fills a missing version and commit from the Go build info.
 func (b Build) resolved() Build {
+	if b.Version != "" && b.Commit != "" {
+		return b // a release build: nothing to ask Go
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		info = nil

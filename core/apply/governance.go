@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
@@ -84,7 +85,7 @@ func NativeRule(format, verdict string, r settings.Rule) (list []string, entry s
 	return nil, "", false
 }
 
-var envVar = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+var envVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 // NativeServer is s in the shape of format; ${VAR} stays a reference in
 // the agent's own spelling (Cursor and VS Code: ${env:VAR}).
@@ -102,7 +103,7 @@ func NativeServer(format string, s settings.Server) any {
 		out := make(map[string]string, len(m))
 		for k, v := range m {
 			if format == "cursor" || format == "vscode" {
-				v = envVar.ReplaceAllString(v, "$${env:$1}")
+				v = envVar().ReplaceAllString(v, "$${env:$1}")
 			}
 			out[k] = v
 		}

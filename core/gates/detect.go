@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
@@ -25,7 +26,7 @@ type Suggestion struct {
 // npmNoTest is the test script `npm init` writes: no tests at all.
 const npmNoTest = `echo "Error: no test specified" && exit 1`
 
-var makeTest = regexp.MustCompile(`^test\s*:`)
+var makeTest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^test\s*:`) })
 
 // DetectTests guesses the command that runs dir's tests from its files, in
 // this order: go.mod, package.json with a test script, Cargo.toml,
@@ -73,7 +74,7 @@ func DetectTests(sys *core.System, dir string) (s Suggestion, ok bool) {
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			sc.Buffer(nil, 1<<20)
 			for sc.Scan() {
-				if makeTest.MatchString(sc.Text()) {
+				if makeTest().MatchString(sc.Text()) {
 					return found(name, "make test")
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
@@ -69,7 +70,9 @@ func split(c *Candidate, data []byte) (content.Frontmatter, []byte, bool) {
 }
 
 // nativeLine is a top-level key with a one-line value not yet quoted.
-var nativeLine = regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+([^'" \t][^\r]*?)[ \t]*(\r?)$`)
+var nativeLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+([^'" \t][^\r]*?)[ \t]*(\r?)$`)
+})
 
 // quoteLine single-quotes the value on line n (from 1) of data.
 func quoteLine(data []byte, n int) ([]byte, string, bool) {
@@ -78,7 +81,7 @@ func quoteLine(data []byte, n int) ([]byte, string, bool) {
 		return nil, "", false
 	}
 	line, nl := strings.CutSuffix(lines[n-1], "\n")
-	m := nativeLine.FindStringSubmatch(line)
+	m := nativeLine().FindStringSubmatch(line)
 	if m == nil {
 		return nil, "", false
 	}

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
@@ -202,10 +203,10 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 }
 
 var (
-	claudeBash  = regexp.MustCompile(`^Bash\((.+?)(?::\*| \*)\)$`)
-	claudePath  = regexp.MustCompile(`^(Read|Edit|Write)\((.+)\)$`)
-	claudeWeb   = regexp.MustCompile(`^WebFetch\(domain:(.+)\)$`)
-	geminiShell = regexp.MustCompile(`^(?:run_shell_command|ShellTool)\((.+)\)$`)
+	claudeBash  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Bash\((.+?)(?::\*| \*)\)$`) })
+	claudePath  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(Read|Edit|Write)\((.+)\)$`) })
+	claudeWeb   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^WebFetch\(domain:(.+)\)$`) })
+	geminiShell = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:run_shell_command|ShellTool)\((.+)\)$`) })
 )
 
 // fromNative is a native entry in charter's grammar, or why it has none.
@@ -218,18 +219,18 @@ func fromNative(format, e string) (rule, why string) {
 		return "shell:" + e, ""
 	}
 	if format == "gemini" {
-		if m := geminiShell.FindStringSubmatch(e); m != nil {
+		if m := geminiShell().FindStringSubmatch(e); m != nil {
 			return "shell:" + m[1], ""
 		}
 		return "", "charter's rules name shell commands for Gemini CLI (run_shell_command(PREFIX)); a whole tool has no rule"
 	}
-	if m := claudeBash.FindStringSubmatch(e); m != nil {
+	if m := claudeBash().FindStringSubmatch(e); m != nil {
 		return "shell:" + m[1], ""
 	}
 	if strings.HasPrefix(e, "Bash(") {
 		return "", "matches one exact command line, and charter's shell: rule is a prefix (it would match more): write it as shell:PREFIX by hand if that is meant"
 	}
-	if m := claudePath.FindStringSubmatch(e); m != nil {
+	if m := claudePath().FindStringSubmatch(e); m != nil {
 		p := m[2]
 		switch {
 		case strings.HasPrefix(p, "//") || (strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//")):
@@ -241,7 +242,7 @@ func fromNative(format, e string) (rule, why string) {
 		}
 		return kind + ":" + strings.TrimPrefix(p, "./"), ""
 	}
-	if m := claudeWeb.FindStringSubmatch(e); m != nil {
+	if m := claudeWeb().FindStringSubmatch(e); m != nil {
 		return "web:" + m[1], ""
 	}
 	if rest, ok := strings.CutPrefix(e, "mcp__"); ok {
@@ -254,12 +255,12 @@ func fromNative(format, e string) (rule, why string) {
 	return "", "a Claude Code tool charter's grammar has no rule for (shell:, read:, write:, web:, mcp:)"
 }
 
-var cursorPerm = regexp.MustCompile(`^(Shell|Read|Write)\((.+)\)$`)
+var cursorPerm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(Shell|Read|Write)\((.+)\)$`) })
 
 // fromCursor reads Cursor CLI's cli.json entries: Shell(WORD) matches a
 // command by its first word, Read(GLOB) and Write(GLOB) paths.
 func fromCursor(e string) (rule, why string) {
-	m := cursorPerm.FindStringSubmatch(e)
+	m := cursorPerm().FindStringSubmatch(e)
 	if m == nil {
 		return "", "a Cursor CLI permission charter's grammar has no rule for (Shell, Read, Write)"
 	}

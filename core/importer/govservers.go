@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/agentkit/charter/core/settings"
 )
@@ -30,7 +31,7 @@ type nativeServer struct {
 var carried = map[string]bool{"type": true, "command": true, "args": true, "env": true, "url": true, "httpUrl": true, "serverUrl": true, "headers": true}
 
 // envRefs: Cursor's and VS Code's ${env:VAR}, charter's ${VAR}.
-var envRefs = regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`)
+var envRefs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`) })
 
 // nativeServers reads mcpServers (servers in VS Code's file).
 func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
@@ -121,7 +122,7 @@ func (it *GovItem) refs(field string, m map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(m))
 	for _, k := range sortedKeys(m) {
-		v := envRefs.ReplaceAllString(m[k], "$${$1}")
+		v := envRefs().ReplaceAllString(m[k], "$${$1}")
 		if settings.LiteralSecret(k, v) {
 			ref := "${" + varName(k) + "}"
 			prefix := ""

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -144,23 +145,27 @@ func (s Server) problem() string {
 }
 
 var (
-	envRef = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+	envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`) })
 	// secretName: the variable or header usually carries a credential.
-	secretName = regexp.MustCompile(`(?i)(token|secret|key|passw|auth|credential|cookie|session)`)
+	secretName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)(token|secret|key|passw|auth|credential|cookie|session)`)
+	})
 	// secretShape: well-known token prefixes, or a long run of letters and
 	// digits with no space.
-	secretShape = regexp.MustCompile(`^(gh[pousr]_|github_pat_|sk-|xox[abpr]-|AKIA|glpat-|AIza)|^[A-Za-z0-9_\-+/=.]{32,}$`)
+	secretShape = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(gh[pousr]_|github_pat_|sk-|xox[abpr]-|AKIA|glpat-|AIza)|^[A-Za-z0-9_\-+/=.]{32,}$`)
+	})
 )
 
 // secretLooking: a value that is, or looks like, a credential written out
 // rather than taken from the environment.
 func secretLooking(name, v string) bool {
-	rest := strings.TrimSpace(envRef.ReplaceAllString(v, ""))
+	rest := strings.TrimSpace(envRef().ReplaceAllString(v, ""))
 	rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(rest, "Bearer"), "Basic"))
 	if rest == "" {
 		return false
 	}
-	return secretName.MatchString(name) || secretShape.MatchString(rest)
+	return secretName().MatchString(name) || secretShape().MatchString(rest)
 }
 
 func scalarText(n *yaml.Node) (string, string) {

@@ -91,7 +91,7 @@ func (g *Git) fetch(ctx context.Context, dir, url, what string) (string, error) 
 		url, "+"+what+":refs/charter/fetched"); err != nil {
 		// A commit id is fetched bare: a refspec's source must be a name
 		// on servers that refuse ids there.
-		if !commitPattern.MatchString(what) {
+		if !commitPattern().MatchString(what) {
 			return "", err
 		}
 		if _, err2 := g.run(ctx, dir, nil, "fetch", "--quiet", "--no-tags", "--end-of-options", url, what); err2 != nil {

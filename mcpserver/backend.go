@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
@@ -172,16 +171,7 @@ func (l *Local) Explain(ctx context.Context, dir, key string) (Explanation, erro
 }
 
 func (l *Local) Governance(ctx context.Context, dir string) (string, error) {
-	sess := l.session(dir)
-	_, snap, err := sess.Read()
-	if err != nil {
-		return "", err
-	}
-	lib, err := sess.ActiveLibrary()
-	if err != nil {
-		return "", err
-	}
-	return string(apply.Render(snap, lib)), nil
+	return l.session(dir).GovernanceText(ctx)
 }
 
 func (l *Local) Schema(ctx context.Context) ([]byte, error) {
@@ -202,35 +192,16 @@ func (l *Local) Trust(ctx context.Context, dir string) (session.TrustDoc, error)
 }
 
 func (l *Local) RunGates(ctx context.Context, dir string, names []string, progress Progress) (gates.Report, error) {
+	req := session.GateRequest{Gates: names, Progress: progress, Once: &l.gateRun}
 	if l.Gates != nil {
-		return l.fakeRun(ctx, dir, names, progress)
+		// A test's runner, after the same checks and setup as a real run.
+		req.Runner = func(ctx context.Context, in session.GateRunInput) (gates.Report, error) {
+			return l.Gates(ctx, GateRequest{Settings: in.Settings, Config: in.Config, Dir: in.Config.Dir, Gates: in.Gates}, progress)
+		}
 	}
-	run, err := l.session(dir).RunGates(ctx, session.GateRequest{Gates: names, Progress: progress, Once: &l.gateRun})
+	run, err := l.session(dir).RunGates(ctx, req)
 	if err != nil {
 		return gates.Report{}, err
 	}
 	return run.Report, nil
-}
-
-// fakeRun hands the run a test's GateRunner, after the same checks.
-func (l *Local) fakeRun(ctx context.Context, dir string, names []string, progress Progress) (gates.Report, error) {
-	names, err := gates.ParseList(names)
-	if err != nil {
-		return gates.Report{}, err
-	}
-	end, err := l.gateRun.Begin()
-	if err != nil {
-		return gates.Report{}, err
-	}
-	defer end()
-	sess := l.session(dir)
-	_, snap, err := sess.Read()
-	if err != nil {
-		return gates.Report{}, err
-	}
-	setup, err := sess.GateSetup()
-	if err != nil {
-		return gates.Report{}, err
-	}
-	return l.Gates(ctx, GateRequest{Settings: snap, Config: setup.Config, Dir: setup.Config.Dir, Gates: names}, progress)
 }

@@ -32,8 +32,6 @@ var twoCalls = map[string][]string{
 		// then serves, and creates the config root, once at start-up.
 		"serve.go:ServeCmd.Run",
 	},
-	"server":    {"governance.go:Server.getGovernance"}, // permissions, then MCP servers
-	"mcpserver": {"backend.go:Local.Governance", "backend.go:Local.fakeRun"},
 }
 
 var skinDirs = []string{"commands", "server", "mcpserver"}

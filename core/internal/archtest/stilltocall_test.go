@@ -66,9 +66,7 @@ var stillToCall = map[string][]string{
 		"version.go:App.printVersion → core.Capabilities",
 	},
 	"mcpserver": {
-		"backend.go:Local.Governance → core/apply.Render",
 		"backend.go:Local.Schema → core/settings.JSONSchema",
-		"backend.go:Local.fakeRun → core/gates.ParseList",
 		"backend.go:lookup → core/settings.Lookup",
 		"backend.go:lookup → core/settings.ParseText",
 		"content.go:Server.addContentTools → core/content.Kinds",

@@ -17,6 +17,7 @@ type Doc struct {
 	unit   string // one level of indentation
 	nl     string // the file's line ending
 	spaced bool   // "a": 1, "b": 2 rather than "a":1,"b":2
+	plain  []byte // Data with comments blanked (JSONC), else Data
 }
 
 // Open parses data (see Parse) and reads its style: the indentation unit
@@ -28,7 +29,7 @@ func Open(data []byte, fail Fail) (*Doc, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Doc{Data: data, Root: root, unit: "  ", nl: "\n", spaced: colonSpaced(data)}
+	d := &Doc{Data: data, Root: root, unit: "  ", nl: "\n", spaced: colonSpaced(data), plain: data}
 	if bytes.Contains(data, []byte("\r\n")) {
 		d.nl = "\r\n"
 	}
@@ -168,6 +169,9 @@ func (d *Doc) AppendMember(obj *Node, key string, value Value) []byte {
 		m := obj.Members[n-1]
 		last = m.KeyStart
 		colon = string(d.Data[m.KeyEnd:m.Val.Start])
+		if d.commented(m.KeyEnd, m.Val.Start) {
+			colon = ": " // the user's comment stays theirs
+		}
 	}
 	return d.insert(obj, last, func(prefix string, multi bool) string {
 		c := colon
@@ -189,16 +193,35 @@ func (d *Doc) insert(c *Node, last int, text Value) []byte {
 	if last >= 0 {
 		ws, multi := d.leading(last)
 		prefix := ""
+		end := c.childEnd(c.count() - 1)
+		comma, after, lineComment := d.tail(end)
+		if lineComment && !multi { // text after a // comment would be inside it
+			ws, multi = d.nl+d.IndentOf(last), true
+		}
 		if multi {
 			prefix = ws[strings.LastIndexByte(ws, '\n')+1:]
 		}
 		if ws == "" && d.spaced {
 			ws = " "
 		}
-		end := c.childEnd(c.count() - 1)
+		switch {
+		case comma >= 0: // a trailing comma: the new child gets one too
+			return d.splice(after, after, ws+text(prefix, multi)+",")
+		case after > end: // after the comments on the last child's line
+			out := d.splice(after, after, ws+text(prefix, multi))
+			return append(out[:end:end], append([]byte{','}, out[end:]...)...)
+		}
 		return d.splice(end, end, ","+ws+text(prefix, multi))
 	}
-	if !d.multiline() {
+	multi := d.multiline()
+	if lc := d.lastComment(c.Start+1, c.End-1); lc >= 0 { // keep the comments inside
+		if !multi {
+			return d.splice(lc, lc, " "+text("", false))
+		}
+		inner := d.IndentOf(c.Start) + d.unit
+		return d.splice(lc, lc, d.nl+inner+text(inner, true))
+	}
+	if !multi {
 		return d.splice(c.Start+1, c.End-1, text("", false))
 	}
 	outer := d.IndentOf(c.Start)
@@ -229,6 +252,9 @@ func (d *Doc) multiline() bool {
 // so the neighbours keep their spacing; the only child leaves the
 // container empty ([] or {}).
 func (d *Doc) Remove(c *Node, i int) []byte {
+	if d.commented(c.Start, c.End) {
+		return d.removeCommented(c, i)
+	}
 	n := c.count()
 	switch {
 	case n == 1:

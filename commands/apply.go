@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 )
@@ -25,7 +26,7 @@ type ApplyCmd struct {
 
 func (c *ApplyCmd) Run(ctx context.Context, a *App) error {
 	if c.Project && a.noProject {
-		return core.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
+		return errcode.Errorf(core.CodeUsage, "apply --project and --no-project contradict each other: give one of them")
 	}
 	if len(c.Agent) == 1 {
 		a.serving(c.Agent[0]) // one agent: its own variable chooses the profile
@@ -50,7 +51,7 @@ func (c *ApplyCmd) Run(ctx context.Context, a *App) error {
 	}
 	rep, err := a.session().Apply(ctx, req)
 	if errors.Is(err, session.ErrNoProject) {
-		return core.Errorf(core.CodeUsage, "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR")
+		return errcode.Errorf(core.CodeUsage, "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR")
 	}
 	if rep == nil {
 		return err

@@ -14,7 +14,7 @@ import (
 )
 
 // The tests here hold the module to one spelling of each code (core/errcode)
-// and one builder of the error document (core.NewErrorBody), by reading
+// and one builder of the error document (errcode.NewBody), by reading
 // the source as vocab_test.go does.
 
 // errcode.All lists every constant of core/errcode, and nothing else.
@@ -143,15 +143,15 @@ func TestNoCodeSpelledOutsideErrcode(t *testing.T) {
 	}
 }
 
-// Only core.NewErrorBody builds the error document: no map[string]any
-// literal outside core/errors.go has an "error" or a "code" key, so the CLI, the HTTP API
+// Only errcode.NewBody builds the error document: no map[string]any
+// literal outside core/errcode/error.go has an "error" or a "code" key, so the CLI, the HTTP API
 // and the MCP server cannot each shape their own.
 func TestOneErrorBody(t *testing.T) {
 	eachSource(t, "..", func(rel string, fset *token.FileSet, f *ast.File) {
 		if strings.Contains("/"+rel+"/", "/testdata/") {
 			return
 		}
-		if rel == "core" && strings.HasSuffix(fset.File(f.Pos()).Name(), "errors.go") {
+		if rel == "core/errcode" && strings.HasSuffix(fset.File(f.Pos()).Name(), "error.go") {
 			return
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -168,7 +168,7 @@ func TestOneErrorBody(t *testing.T) {
 					continue
 				}
 				if k, ok := kv.Key.(*ast.BasicLit); ok && (k.Value == `"error"` || k.Value == `"code"`) {
-					t.Errorf("%s: a map with the key %s: build error bodies with core.NewErrorBody", fset.Position(k.Pos()), k.Value)
+					t.Errorf("%s: a map with the key %s: build error bodies with errcode.NewBody", fset.Position(k.Pos()), k.Value)
 				}
 			}
 			return true

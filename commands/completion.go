@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 )
 
 //go:embed completions
@@ -38,5 +39,5 @@ func (c *CompletionCmd) Run(a *App) error {
 		}
 		names = append(names, s.name)
 	}
-	return core.Errorf(core.CodeUsage, "no completion for the shell %q: choose %s", c.Shell, orList(names))
+	return errcode.Errorf(core.CodeUsage, "no completion for the shell %q: choose %s", c.Shell, orList(names))
 }

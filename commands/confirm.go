@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
 )
 
@@ -24,7 +25,7 @@ func (a *App) guarded(confirmed bool, write func(confirm bool) error) error {
 		return perr
 	}
 	if !ok {
-		return core.Errorf(core.CodeCancelled, "cancelled: nothing was written (%s is shared by agent-switch)", se.SharedPath)
+		return errcode.Errorf(core.CodeCancelled, "cancelled: nothing was written (%s is shared by agent-switch)", se.SharedPath)
 	}
 	return write(true)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -165,7 +166,7 @@ func (s *editSession) run(ctx context.Context) error {
 	err := cmd.Run()
 	release()
 	if ctx.Err() != nil {
-		return core.Errorf(core.CodeInternal, "interrupted (%v): the editor was stopped and nothing was written", context.Cause(ctx))
+		return errcode.Errorf(core.CodeInternal, "interrupted (%v): the editor was stopped and nothing was written", context.Cause(ctx))
 	}
 	if err != nil {
 		var ee *exec.ExitError
@@ -209,7 +210,7 @@ func (e *keptError) Unwrap() error { return e.err }
 // Extras are the cause's (a shared link's choices) and the copy's path.
 func (e *keptError) Extras() map[string]any {
 	x := map[string]any{"copy": e.copy}
-	for k, v := range core.ErrorExtras(e.err) {
+	for k, v := range errcode.Extras(e.err) {
 		x[k] = v
 	}
 	return x

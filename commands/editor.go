@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 )
 
 // editorCommand is $VISUAL, else $EDITOR, else the system's plain editor,
@@ -18,7 +19,7 @@ func (a *App) editorCommand() ([]string, error) {
 		}
 		words, err := shellWords(v)
 		if err != nil {
-			return nil, core.Errorf(core.CodeUsage, "%s=%s: %v", name, v, err)
+			return nil, errcode.Errorf(core.CodeUsage, "%s=%s: %v", name, v, err)
 		}
 		if len(words) > 0 {
 			return a.lookEditor(words)
@@ -30,7 +31,7 @@ func (a *App) editorCommand() ([]string, error) {
 	// vi with no terminal (a script, an agent, CI) would hang or mangle
 	// the file: without a chosen editor, only a person at one gets it.
 	if !a.terminal(a.Stdin) || !a.terminal(a.Stdout) {
-		return nil, core.Errorf(core.CodeUsage, "no editor is set and this is not a terminal, so charter will not start vi: set VISUAL or EDITOR (EDITOR=nano charter settings edit), or change one value with `charter settings set KEY VALUE`")
+		return nil, errcode.Errorf(core.CodeUsage, "no editor is set and this is not a terminal, so charter will not start vi: set VISUAL or EDITOR (EDITOR=nano charter settings edit), or change one value with `charter settings set KEY VALUE`")
 	}
 	return a.lookEditor([]string{"vi"})
 }
@@ -46,7 +47,7 @@ func (a *App) lookEditor(words []string) ([]string, error) {
 		words[0] = p
 		return words, nil
 	}
-	return nil, core.Errorf(core.CodeUsage, "editor %q not found on PATH: set VISUAL or EDITOR to the editor you use", name)
+	return nil, errcode.Errorf(core.CodeUsage, "editor %q not found on PATH: set VISUAL or EDITOR to the editor you use", name)
 }
 
 // environ is the environment charter was given, for the editor.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 )
 
 // ExitCode is charter's process exit status; scripts branch on it.
@@ -99,6 +100,6 @@ func exitQuietly(status ExitCode) error { return &exitError{status: status} }
 // one JSON document (apply's per-target report): it goes to stderr only,
 // so stdout still holds exactly one document. Its code picks the status.
 func reported(err error) error {
-	status, _ := exitFor(core.ErrorCode(err))
+	status, _ := exitFor(errcode.Of(err))
 	return &exitError{status: status, err: err, printed: true}
 }

@@ -3,9 +3,8 @@ package commands
 import (
 	"fmt"
 
+	"github.com/agentkit/charter/helpers/words"
 	"github.com/alecthomas/kong"
-
-	"github.com/agentkit/charter/core"
 )
 
 // HelpCmd is `charter help [COMMAND...]`: the same help as --help, for
@@ -35,7 +34,7 @@ func (c *HelpCmd) Run(kctx *kong.Context, a *App) error {
 			for _, t := range topics() {
 				names = append(names, t.Name)
 			}
-			if near := core.Nearest(c.Command[0], append(commands(node), names...)); near != "" {
+			if near := words.Nearest(c.Command[0], append(commands(node), names...)); near != "" {
 				msg = fmt.Sprintf("unknown command or topic %q: did you mean %q?", c.Command[0], near)
 			} else {
 				msg += "; or a topic: " + orList(names)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/importer"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
@@ -28,7 +29,7 @@ type importDoc = session.ImportReport
 
 func (c *ImportCmd) Run(ctx context.Context, a *App) error {
 	if c.Project && a.noProject {
-		return core.Errorf(core.CodeUsage, "import --project and --no-project contradict each other: give one of them")
+		return errcode.Errorf(core.CodeUsage, "import --project and --no-project contradict each other: give one of them")
 	}
 	if c.DryRun {
 		a.readOnly("import --dry-run")

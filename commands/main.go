@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/helpers/shell"
@@ -147,7 +148,7 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 	}
 	if fi, err := a.Sys.Fs.Stat(root.Path); err == nil {
 		if !fi.IsDir() {
-			return core.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory", given, root.Path)
+			return errcode.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory", given, root.Path)
 		}
 		return nil
 	}
@@ -155,9 +156,9 @@ func (a *App) checkHostRoot(root core.ConfigRoot) error {
 	fi, err := a.Sys.Fs.Stat(parent)
 	switch {
 	case err == nil && !fi.IsDir():
-		return core.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)
+		return errcode.Errorf(core.CodeUsage, "%s: %s is a file, not a directory: give a directory whose parent exists", given, parent)
 	case err != nil:
-		return core.Errorf(core.CodeUsage, "%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shell.Quote(parent))
+		return errcode.Errorf(core.CodeUsage, "%s: its parent %s does not exist: create it first (mkdir -p %s), or check the path for a typo", given, parent, shell.Quote(parent))
 	}
 	return nil
 }
@@ -253,7 +254,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		// What Kong could not parse is a usage error (Kong's own status would
 		// be 80), said in the user's words; an error a hook of ours raised
 		// keeps its code.
-		if core.ErrorCode(err) == core.CodeInternal {
+		if errcode.Of(err) == core.CodeInternal {
 			err = usageError(err, args, parser.Model)
 		}
 		return a.fail(err)
@@ -307,7 +308,7 @@ var globalGroup = &kong.Group{Key: "global", Title: "Global flags:"}
 // the exit status, unless it is an *exitError, which says the status and
 // what is left to print.
 func (a *App) fail(err error) ExitCode {
-	status, _ := exitFor(core.ErrorCode(err))
+	status, _ := exitFor(errcode.Of(err))
 	var exit *exitError
 	if errors.As(err, &exit) {
 		status = exit.status
@@ -324,7 +325,7 @@ func (a *App) fail(err error) ExitCode {
 		fmt.Fprintf(a.Stderr, "usage: %s\n", ue.usage)
 	}
 	if a.JSON && (exit == nil || !exit.printed) {
-		a.writeJSON(core.NewErrorBody(err, msg).Document())
+		a.writeJSON(errcode.NewBody(err, msg).Document())
 	}
 	return status
 }

@@ -5,14 +5,14 @@ import (
 	"io"
 	"os"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/helpers/jsondoc"
 	"golang.org/x/term"
 )
 
 // writeJSON prints one document. HTML escaping is off: paths and commands
 // should read as they are.
 func (a *App) writeJSON(v any) error {
-	data, err := core.EncodeJSON(v, "", "  ")
+	data, err := jsondoc.Encode(v, "", "  ")
 	if err == nil {
 		_, err = a.Stdout.Write(data)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/server"
 )
@@ -39,7 +40,7 @@ func (c *PingCmd) askServer(ctx context.Context, a *App, sc core.Scope) error {
 func require(doc core.PingDoc, caps []string, who string) error {
 	for _, c := range caps {
 		if !doc.Capabilities[c] {
-			return core.Errorf(core.CodeNotSupported, "not supported: %s (charter %s) lacks the capability %q", who, doc.Version, c)
+			return errcode.Errorf(core.CodeNotSupported, "not supported: %s (charter %s) lacks the capability %q", who, doc.Version, c)
 		}
 	}
 	return nil

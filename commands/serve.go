@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/discovery"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/helpers/shell"
@@ -52,13 +53,13 @@ type stoppedDoc struct {
 
 func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 	if c.Port < 0 || c.Port > 65535 {
-		return core.Errorf(core.CodeUsage, "--port %d: want 1-65535, or leave it out for a random port", c.Port)
+		return errcode.Errorf(core.CodeUsage, "--port %d: want 1-65535, or leave it out for a random port", c.Port)
 	}
 	if c.IdleTimeout < 0 {
-		return core.Errorf(core.CodeUsage, "--idle-timeout %s: want 0 (never) or a positive duration", c.IdleTimeout)
+		return errcode.Errorf(core.CodeUsage, "--idle-timeout %s: want 0 (never) or a positive duration", c.IdleTimeout)
 	}
 	if c.Stop && c.Open {
-		return core.Errorf(core.CodeUsage, "--stop and --open contradict each other: give one of them")
+		return errcode.Errorf(core.CodeUsage, "--stop and --open contradict each other: give one of them")
 	}
 	sc, err := a.Scope()
 	if err != nil {
@@ -178,7 +179,7 @@ func (a *App) openHub(sc core.Scope, hubURL string, port int) error {
 		open = openBrowser
 	}
 	if err := open(page); err != nil {
-		return core.Errorf(core.CodeNoBrowser, "no browser opened (%v): %s", err, reachHub(a.Sys, sc, page, port))
+		return errcode.Errorf(core.CodeNoBrowser, "no browser opened (%v): %s", err, reachHub(a.Sys, sc, page, port))
 	}
 	return nil
 }

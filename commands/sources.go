@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
@@ -211,7 +212,7 @@ func (c *SourcesRemoveCmd) Run(a *App) error {
 		return err
 	}
 	if res.Name == "" {
-		return core.Errorf(core.CodeNotFound, "no source named %s is declared there: `charter sources list` shows them", c.Name)
+		return errcode.Errorf(core.CodeNotFound, "no source named %s is declared there: `charter sources list` shows them", c.Name)
 	}
 	return a.emit(res, func(w io.Writer) {
 		fmt.Fprintf(w, "Removed %s (%s). Run `charter apply` (--project for the project's) to prune its items.\n", inert.Line(res.Name), inert.Line(res.URL))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/helpers/shell"
+	"github.com/agentkit/charter/helpers/words"
 )
 
 // This file is the one place where Kong's parse errors become charter's
@@ -120,7 +121,7 @@ func unknownFlag(flag string, node *kong.Node, cmd string, args []string) string
 	msg := "unknown flag " + flag
 	if strings.HasPrefix(flag, "--") {
 		name, _, _ := strings.Cut(flag, "=")
-		if near := core.Nearest(name, flagNames(node)); near != "" {
+		if near := words.Nearest(name, flagNames(node)); near != "" {
 			return msg + fmt.Sprintf(": did you mean %s?", near)
 		}
 	}
@@ -149,7 +150,7 @@ func unexpected(word string, node *kong.Node, cmd string) string {
 		if node.Parent == nil {
 			msg = fmt.Sprintf("unknown command %q", word)
 		}
-		if near := core.Nearest(word, subs); near != "" {
+		if near := words.Nearest(word, subs); near != "" {
 			return msg + fmt.Sprintf(": did you mean %q?", near)
 		}
 		return msg + ": choose " + orList(subs)

@@ -80,7 +80,7 @@ func TestEveryCodeHasAnExitAndAStatus(t *testing.T) {
 // TestEveryErrorTypeHasACode until it has a Code method and a sample here
 // whose code is in the vocabulary.
 var samples = map[string]error{
-	module + "/core.Error":                         core.Errorf(core.CodeNotSupported, "x"),
+	module + "/core/errcode.Error":                 core.Errorf(core.CodeNotSupported, "x"),
 	module + "/core.SharedWriteError":              &core.SharedWriteError{Target: "/t", SharedPath: "/l"},
 	module + "/core/settings.ValidationError":      &settings.ValidationError{Problems: []settings.Problem{{Code: core.CodeInvalidValue}}},
 	module + "/core/settings.StaleError":           &settings.StaleError{Current: `"e"`},

@@ -1,10 +1,7 @@
 package core
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"maps"
 	"strings"
 
 	"github.com/agentkit/charter/core/errcode"
@@ -72,103 +69,24 @@ const (
 	CodeCheckFailed            = errcode.CheckFailed
 )
 
-// coder is every domain error: it names its code.
-type coder interface {
-	error
-	Code() string
-}
+// The error vocabulary is errcode's; these are its names for the domain
+// packages, which spell errors core.X.
+type (
+	Error     = errcode.Error
+	ErrorBody = errcode.Body
+)
 
-// ErrorCode returns the code of the first error in err's chain that has
-// one, or CodeInternal. Both skins call it and nothing else to classify an
-// error, so they can never disagree.
-func ErrorCode(err error) string {
-	var c coder
-	if errors.As(err, &c) {
-		if code := c.Code(); code != "" {
-			return code
-		}
-	}
-	return CodeInternal
-}
+// ErrorCode is errcode.Of.
+func ErrorCode(err error) string { return errcode.Of(err) }
 
-// extrasError is an error that carries machine-readable fields.
-type extrasError interface {
-	error
-	Extras() map[string]any
-}
+// ErrorExtras is errcode.Extras.
+func ErrorExtras(err error) map[string]any { return errcode.Extras(err) }
 
-// ErrorExtras returns the machine-readable fields that go with err in a JSON
-// error body, beside "code" and "message": those of the first error in the
-// chain that has an Extras method. NewErrorBody puts them in every skin's
-// body.
-func ErrorExtras(err error) map[string]any {
-	var xe extrasError
-	if errors.As(err, &xe) {
-		return xe.Extras()
-	}
-	return nil
-}
+// NewErrorBody is errcode.NewBody.
+func NewErrorBody(err error, message string) ErrorBody { return errcode.NewBody(err, message) }
 
-// ErrorBody is what the one JSON error document, {"error": body}, carries:
-// the error's code, the message for people, and its extras beside them.
-// The CLI's --json, the HTTP API and the MCP server all build it with
-// NewErrorBody, so the three cannot drift apart.
-type ErrorBody struct {
-	Code    string         `json:"code"`
-	Message string         `json:"message"`
-	Extras  map[string]any `json:"-"` // written beside code and message
-}
-
-// NewErrorBody is err's body. message is its text for people, which a skin
-// may word differently from err.Error() (System.ErrorMessage).
-func NewErrorBody(err error, message string) ErrorBody {
-	return ErrorBody{Code: ErrorCode(err), Message: message, Extras: ErrorExtras(err)}
-}
-
-// Document is the whole error document, {"error": b}.
-func (b ErrorBody) Document() map[string]any { return map[string]any{"error": b} }
-
-// MarshalJSON flattens the extras beside code and message. It escapes no
-// HTML itself: the encoder around it decides, as for any other value.
-func (b ErrorBody) MarshalJSON() ([]byte, error) {
-	m := make(map[string]any, len(b.Extras)+2)
-	maps.Copy(m, b.Extras)
-	m["code"], m["message"] = b.Code, b.Message
-	data, err := EncodeJSON(m, "", "")
-	if err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(data, []byte("\n")), nil
-}
-
-// Error is a domain error that needs no fields of its own: a code, the
-// message for people, and the cause when there is one.
-type Error struct {
-	Kind  string         // the code, one of the Code constants
-	Msg   string         // what went wrong and what to do, lowercase
-	Extra map[string]any // fields for the JSON error body, if any
-	Err   error          // the cause, if any
-}
-
-// Errorf builds an *Error with a formatted message. A %w verb makes its
-// operand the cause, as with fmt.Errorf.
-func Errorf(code, format string, args ...any) *Error {
-	err := fmt.Errorf(format, args...)
-	return &Error{Kind: code, Msg: err.Error(), Err: errors.Unwrap(err)}
-}
-
-func (e *Error) Error() string { return e.Msg }
-func (e *Error) Code() string  { return e.Kind }
-func (e *Error) Unwrap() error { return e.Err }
-
-// Extras are the error's own, else its cause's: wrapping a shared write
-// in another code keeps the link and the choices in the body.
-func (e *Error) Extras() map[string]any {
-	if e.Extra != nil {
-		return e.Extra
-	}
-	return ErrorExtras(e.Err)
-}
+// Errorf is errcode.Errorf.
+func Errorf(code, format string, args ...any) *Error { return errcode.Errorf(code, format, args...) }
 
 // ErrNoHome means the home directory is needed but unknown.
 var ErrNoHome error = &Error{Kind: CodeNoHome, Msg: "home directory unknown: set HOME"}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/helpers/jsondoc"
 )
 
 // Doc is one version of a file's bytes, parsed, with the file's style.
@@ -67,7 +67,7 @@ func Encode(v any, prefix, unit string, multi bool, nl string) string {
 	if !multi {
 		prefix, unit = "", ""
 	}
-	b, _ := core.EncodeJSON(v, prefix, unit) // callers encode plain structs, strings and raw JSON
+	b, _ := jsondoc.Encode(v, prefix, unit) // callers encode plain structs, strings and raw JSON
 	out := strings.TrimSuffix(string(b), "\n")
 	if nl != "\n" {
 		out = strings.ReplaceAll(out, "\n", nl)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/helpers/words"
 )
 
 // SettingsDoc is the settings document: `charter settings list --json`,
@@ -124,7 +125,7 @@ func keysUnder(prefix string) ([]string, error) {
 		return out, nil
 	}
 	msg := fmt.Sprintf("no setting is named %q or lies under it", prefix)
-	if near := core.Nearest(prefix, KeyPrefixes()); near != "" {
+	if near := words.Nearest(prefix, KeyPrefixes()); near != "" {
 		msg += fmt.Sprintf(": did you mean %q?", near)
 	} else {
 		msg += ": run `charter settings list` to see every key"

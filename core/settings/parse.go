@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/helpers/decmath"
+	"github.com/agentkit/charter/helpers/words"
 )
 
 // ParseText reads a value as typed on the command line. Bools take
@@ -367,5 +368,5 @@ func suggest(key string) string {
 			return n
 		}
 	}
-	return core.Nearest(key, names)
+	return words.Nearest(key, names)
 }

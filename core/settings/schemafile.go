@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/helpers/jsondoc"
 )
 
 // SchemaFileName is the JSON Schema charter keeps in the config root for
@@ -20,7 +21,7 @@ const schemaModeline = "# yaml-language-server: $schema="
 
 // SchemaJSON is the JSON Schema as charter prints and writes it.
 func SchemaJSON() ([]byte, error) {
-	data, err := core.EncodeJSON(JSONSchema(), "", "  ")
+	data, err := jsondoc.Encode(JSONSchema(), "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode the settings schema: %w", err)
 	}

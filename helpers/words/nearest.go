@@ -1,4 +1,6 @@
-package core
+// Package words holds the text helpers every layer shares: the "did you mean"
+// of a typo.
+package words
 
 // Nearest returns the candidate closest to s by edit distance when one is
 // close enough to be a likely typo (at most a quarter of s, and at least

@@ -256,3 +256,65 @@ func dropEmptied(sys *core.System, t Target, opts fsys.WriteOptions) error {
 	}
 	return nil
 }
+
+// servedNatives are the native rule files import took over (adopt) of an
+// agent whose rules go elsewhere: other agents' files serve it (Cursor
+// beside Codex: AGENTS.md carries every rule, and Cursor reads it), or its
+// block holds them written out. It gets those rules there, so its natives
+// go, or it would read each twice. Import kept their bytes: uninstall puts
+// them back.
+func servedNatives(sys *core.System, sel []core.Agent, where map[string]placement, root string, adopt map[string]bool) []projection.Placed {
+	var out []projection.Placed
+	for _, a := range sel {
+		if pl, ok := where[a.Name]; !ok || !(pl.served() || pl.inline) {
+			continue
+		}
+		place := a.At(content.LevelProject).Rules
+		if place.Dir == "" {
+			continue
+		}
+		dir := projectFile(sys, root, strings.TrimSuffix(place.Dir, "/"))
+		for p := range adopt {
+			rel, ok := sys.Paths.Within(dir, p)
+			if !ok || len(rel) != 1 || !strings.HasSuffix(rel[0], place.Ext) {
+				continue
+			}
+			f := projection.File{Agent: a.Name, Kind: content.KindRule, Item: strings.TrimSuffix(rel[0], place.Ext)}
+			out = append(out, projection.Placed{File: f, Path: p})
+		}
+	}
+	slices.SortFunc(out, func(x, y projection.Placed) int { return strings.Compare(x.Path, y.Path) })
+	return out
+}
+
+// withServers adds to sel the agents placed before whose files serve a
+// selected one: an import for Cursor beside Codex's AGENTS.md writes that
+// file too, since Cursor reads its new rules there.
+func withServers(sys *core.System, sel []core.Agent, where map[string]placement, same func(string) string) []core.Agent {
+	var pick []placement
+	var all []core.Agent
+	for _, a := range sys.Agents() {
+		if p, ok := where[a.Name]; ok {
+			all, pick = append(all, a), append(pick, p)
+		}
+	}
+	cs, _ := carriers(all, pick, nil, same)
+	add := map[string]bool{}
+	for _, a := range sel {
+		if !where[a.Name].served() {
+			continue
+		}
+		for _, c := range cs {
+			if reads(a, c, same) {
+				add[c.agent] = true
+			}
+		}
+	}
+	var out []core.Agent
+	for _, a := range all {
+		if add[a.Name] || slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) {
+			out = append(out, a)
+		}
+	}
+	return out
+}

@@ -79,6 +79,9 @@ func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req
 	var placed []string
 	if level == LevelProject {
 		where, same, placed = placeProject(sys, sel, req.Project.Dir, req.Content)
+		if req.Content != nil && req.Content.Adopt != nil {
+			sel = withServers(sys, sel, where, same) // an import's (Adopt)
+		}
 	}
 	out := make([]Target, 0, len(sel)+1)
 	pa := planAgents{sys: sys, snap: snap, req: req, level: level, always: map[string]int{}}
@@ -153,6 +156,9 @@ func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req
 	if req.Content != nil {
 		preq.Gaps = append(preq.Gaps, unplacedGaps(sys, req.Agents, sel, level, req.Content)...)
 		preq.Force, preq.Adopt, preq.Hold = req.Content.Force, req.Content.Adopt, req.Content.Hold
+		if level == LevelProject {
+			preq.Drop = servedNatives(sys, sel, where, req.Project.Dir, req.Content.Adopt)
+		}
 		preq.Others = map[string]bool{}
 		for _, a := range sys.Agents() {
 			if !slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) {

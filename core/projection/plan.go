@@ -43,6 +43,10 @@ type Request struct {
 	// Hold are targets left as they are: not written, not recorded, and
 	// no conflict (import's native files that clash with a source).
 	Hold map[string]bool
+	// Drop are native files import took over that no planned file is:
+	// their agent reads the items in another agent's file, so they are
+	// deleted, or it would read each twice (import kept their bytes).
+	Drop []Placed
 	// Others are the agents not planned: their recorded files are kept in
 	// the record untouched, neither judged nor pruned (`--agent claude`
 	// after `--agent all`).
@@ -222,6 +226,20 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 			}
 			p.deletes = append(p.deletes, f)
 		}
+		p.Entries = append(p.Entries, e)
+	}
+	for _, f := range req.Drop {
+		if planned[req.recPath(sys, f.Path)] {
+			continue
+		}
+		if _, err := sys.Fs.Stat(f.Path); err != nil {
+			continue // gone already
+		}
+		e := entry(f.File, f.Path, StatePruned)
+		if e.SharedPath, err = shared.of(f.Path); err != nil {
+			return nil, err
+		}
+		p.deletes = append(p.deletes, f)
 		p.Entries = append(p.Entries, e)
 	}
 	for _, g := range req.Gaps {

@@ -23,9 +23,11 @@ func rulesAgents() []Agent {
 		// first line (plain), so the model still knows where it applies.
 		{Name: "cline", Display: "Cline", DirVar: "CLINE_DIR", DefaultDir: ".cline", ProjectFile: ".clinerules/charter.md", Format: FormatRules,
 			Reads: []Read{{Path: ".clinerules/"}, {Path: "AGENTS.md"}},
-			User:  Places{Skills: Place{Dir: "skills/"}},
+			// Servers: $CLINE_DIR/data/settings/cline_mcp_settings.json
+			// (CLINE_DATA_DIR or CLINE_MCP_SETTINGS_PATH move it).
+			User: Places{Skills: Place{Dir: "skills/"}, MCP: "data/settings/cline_mcp_settings.json", MCPFormat: "cline", PermNone: clinePermNone},
 			Project: Places{Rules: Place{".clinerules/", ".md", "plain"}, Skills: Place{Dir: ".cline/skills/"},
-				Commands: Place{".clinerules/workflows/", ".md", "md"}},
+				Commands: Place{".clinerules/workflows/", ".md", "md"}, PermNone: clinePermNone, MCPNone: clineMCPNone},
 			Scoping: "none in the CLI (paths: in .clinerules/*.md is ignored; the IDE extension documents it)", Trust: "none documented", NPM: "cline", Verified: "real agent 3.0.65",
 			Docs: []string{"https://docs.cline.bot/features/cline-rules/overview", "https://docs.cline.bot/features/slash-commands/workflows"}},
 		{Name: "roo", Display: "Roo Code", DefaultDir: ".roo", UserFile: "rules/charter.md", ProjectFile: ".roo/rules/charter.md", Format: FormatRules, UserFormat: FormatRules,
@@ -75,9 +77,12 @@ func rulesAgents() []Agent {
 		{Name: "continue", Display: "Continue", DirVar: "CONTINUE_GLOBAL_DIR", DefaultDir: ".continue",
 			ProjectFile: ".continue/rules/charter.md", Format: FormatRules,
 			Reads: []Read{{Path: ".continue/rules/"}, {Path: "AGENTS.md"}},
-			User:  Places{Rules: Place{"rules/", ".md", "plain"}, Skills: Place{Dir: "skills/"}},
+			// cn reads tool permissions from ~/.continue/permissions.yaml and
+			// servers from its config file (~/.continue/config.yaml).
+			User: Places{Rules: Place{"rules/", ".md", "plain"}, Skills: Place{Dir: "skills/"},
+				Permissions: "permissions.yaml", PermFormat: "continue", MCP: "config.yaml", MCPFormat: "continue"},
 			Project: Places{Rules: Place{".continue/rules/", ".md", "plain"}, Skills: Place{Dir: ".continue/skills/"},
-				Commands: Place{".continue/prompts/", ".md", "md"}},
+				Commands: Place{".continue/prompts/", ".md", "md"}, PermNone: continueProjectNone, MCPNone: continueProjectNone},
 			Scoping: "none in the CLI (it drops a globs: rule; the IDE extension documents globs: with alwaysApply: false)", Trust: "none documented",
 			NPM: "@continuedev/cli", Verified: "real agent 1.5.47",
 			Docs: []string{"https://docs.continue.dev/customize/deep-dives/rules", "https://docs.continue.dev/customize/deep-dives/prompts"}},
@@ -105,3 +110,11 @@ func rulesAgents() []Agent {
 				"https://www.jetbrains.com/help/junie/model-context-protocol-mcp.html"}},
 	}
 }
+
+// Why Cline and Continue have no place (read from Cline CLI 3.0.65 and cn 1.5.47).
+const (
+	clinePermNone = "Cline CLI reads no command permissions from a file: tool approval is one switch (--auto-approve, on by default in a headless run)"
+	clineMCPNone  = "Cline CLI reads MCP servers from its own settings file only (~/.cline/data/settings/cline_mcp_settings.json), not from the project: apply at user level"
+	// cn reads ~/.continue only; .continue/mcpServers/ is the IDE extension's.
+	continueProjectNone = "Continue's CLI (cn) reads tool permissions and MCP servers from ~/.continue only (permissions.yaml, config.yaml), not from the project: apply at user level"
+)

@@ -107,9 +107,9 @@ func namedAgents(sys *core.System, names []string, level string) ([]core.Agent, 
 		case n == All:
 		case !ok:
 			return nil, core.Errorf(core.CodeUnknownAgent, "unknown agent %q: choose one that `charter agents` lists, or all", n)
-		case fileAt(a, level) == "" && level == LevelUser:
+		case fileAt(a, level) == "" && level == LevelUser && a.User.PermFormat == "" && a.User.MCPFormat == "":
 			return nil, core.Errorf(core.CodeUnknownAgent, "%s reads no user-level instruction file, only %s in a project: run `charter apply --project --agent %s`", n, a.ProjectFile, n)
-		case fileAt(a, level) == "":
+		case fileAt(a, level) == "" && level == LevelProject:
 			return nil, core.Errorf(core.CodeUnknownAgent, "%s reads no project instruction file: run `charter apply --agent %s` for its user-level file", n, n)
 		}
 		want[n] = true

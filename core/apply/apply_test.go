@@ -75,7 +75,10 @@ func TestTargets(t *testing.T) {
 		{name: "explicit, directory missing", agents: []string{"claude"}, want: []string{"claude=.claude/CLAUDE.md", "claude=.claude/settings.json"}},
 		{name: "all, deduplicated", agents: []string{"codex", "all", "Claude"}, want: userAll("")},
 		{name: "unknown", agents: []string{"zed"}, code: "unknown_agent"},
-		{name: "project-only agent at user level", agents: []string{"cursor"}, code: "unknown_agent"},
+		{name: "project-only agent at user level", agents: []string{"jules"}, code: "unknown_agent"},
+		// Named, an agent with only permission or server files at user
+		// level (Cursor's CLI, Continue) is no usage error: those are its files.
+		{name: "agent with only governance files at user level", agents: []string{"cursor"}},
 		{name: "gemini directory", dirs: []string{".gemini"}, want: []string{"gemini=.gemini/GEMINI.md"}},
 		{name: "antigravity profile through HOME", env: []string{"HOME=$HOME/.agent-switch/antigravity/agy1/config"}, dirs: []string{".claude"},
 			want: []string{"antigravity=.agent-switch/antigravity/agy1/config/.gemini/GEMINI.md"}},

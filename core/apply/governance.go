@@ -63,6 +63,8 @@ func NativeRule(format, verdict string, r settings.Rule) (list []string, entry s
 		}
 	case "droid":
 		return droidRule(verdict, r)
+	case "continue":
+		return continueRule(verdict, r)
 	case "qwen":
 		entry, ok := qwenRule(r)
 		return []string{"permissions", verdict}, entry, ok
@@ -181,7 +183,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 				return f
 			}
 		}
-		f := &govFile{path: path, agent: agent, level: level, format: format, jsonc: core.JSONC(format)}
+		f := &govFile{path: path, agent: agent, level: level, format: format, jsonc: format == "opencode"}
 		if format == "opencode" {
 			f.format = "json"
 		}
@@ -280,7 +282,6 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			continue
 		}
 		f := file(mcpPath(sys, a, level, dir, pl.MCP), a.Name, jsonKind(pl.MCPFormat))
-		f.jsonc = f.jsonc || core.JSONC(pl.MCPFormat)
 		f.serverKeys = mcpMembers(pl.MCPFormat)
 		if f.servers == nil {
 			f.servers = map[string]any{}
@@ -305,7 +306,6 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 	for path, es := range book.prev {
 		if len(es) > 0 && slices.ContainsFunc(sel, func(a core.Agent) bool { return a.Name == es[0].Agent }) {
 			f := file(path, es[0].Agent, recordFormat(path, es))
-			f.jsonc = f.jsonc || recordJSONC(sys, es[0].Agent, path)
 			for _, e := range es {
 				if k := serverKey(e.Key); k != nil && f.serverKeys == nil {
 					f.serverKeys = k

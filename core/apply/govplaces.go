@@ -15,6 +15,8 @@ func fileFormat(format string) string {
 		return "rules"
 	case "codextoml":
 		return "toml"
+	case "continue":
+		return "yaml"
 	}
 	return "json"
 }
@@ -26,25 +28,10 @@ func recordFormat(path string, es []GovEntry) string {
 		return "rules"
 	case strings.HasSuffix(path, ".toml"):
 		return "toml"
+	case strings.HasSuffix(path, ".yaml"):
+		return "yaml"
 	}
 	return "json"
-}
-
-// recordJSONC says whether path, a file only the record names, is one
-// agent reads as JSONC: its permission or server file of a JSONC format.
-func recordJSONC(sys *core.System, agent, path string) bool {
-	for _, a := range sys.Agents() {
-		if a.Name != agent {
-			continue
-		}
-		for _, pl := range []core.Places{a.User, a.Project} {
-			if (core.JSONC(pl.PermFormat) && pl.Permissions != "" && strings.HasSuffix(path, pl.Permissions)) ||
-				(core.JSONC(pl.MCPFormat) && pl.MCP != "" && strings.HasSuffix(path, pl.MCP)) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // mcpPath is the agent's MCP file. Claude keeps its user-level servers in
@@ -66,6 +53,8 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 		return a.Display + "'s command rules hold shell commands only; its sandbox has no per-path or per-domain setting"
 	case format == "droid":
 		return droidWhy(a.Display)
+	case format == "continue":
+		return a.Display + "'s permissions.yaml matches a file or fetch tool's argument as the model writes it (not a project path or a domain) and an MCP tool by its own name (not its server's): charter writes its shell rules only"
 	case format == "opencode" && r.Kind == settings.RuleWeb:
 		return a.Display + "'s webfetch permission is one action for every URL, not per domain"
 	case format == "opencode":
@@ -82,7 +71,7 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 // inside a profile (it serves its own provider's agents).
 func govOnlyAgents(sys *core.System, names []string) []core.Agent {
 	if len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), All) }) {
-		return nil
+		return namedGovOnly(sys, names) // named: planned whether or not its directory exists
 	}
 	if sys.ActiveProfile().Active {
 		return nil
@@ -97,6 +86,19 @@ func govOnlyAgents(sys *core.System, names []string) []core.Agent {
 			continue
 		}
 		if fi, err := sys.Fs.Stat(dir); err == nil && fi.IsDir() {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// namedGovOnly are the agents of names with no user-level instruction file
+// but a user-level permission or server place (Continue, Cline).
+func namedGovOnly(sys *core.System, names []string) []core.Agent {
+	var out []core.Agent
+	for _, a := range sys.Agents() {
+		if a.UserFile == "" && (a.User.PermFormat != "" || a.User.MCPFormat != "") &&
+			slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), a.Name) }) {
 			out = append(out, a)
 		}
 	}

@@ -134,6 +134,7 @@ func govKeyFits(formats, key string) bool {
 			f == "opencode" && (key == "permission" || strings.HasPrefix(key, "permission.") && strings.Count(key, ".") == 1),
 			f == "gemini" && (key == "tools.exclude" || key == "tools.allowed"),
 			f == "droid" && (key == "commandBlocklist" || key == "commandDenylist" || key == "commandAllowlist"),
+			f == "continue" && (key == "exclude" || key == "ask" || key == "allow"),
 			f != "codex" && f != "claude" && serverKey(key) != nil && key == mcpMembers(f)[0]:
 			return true
 		}

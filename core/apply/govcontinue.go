@@ -1,0 +1,223 @@
+package apply
+
+// Cline's and Continue's permission and server shapes (SPEC §14, §17),
+// read from the agents themselves (Cline CLI 3.0.65, Continue's cn 1.5.47).
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agentkit/charter/core/settings"
+)
+
+// continueRule is r in Continue's ~/.continue/permissions.yaml: lists
+// exclude, ask and allow of tool patterns, first match wins, exclude
+// first. Bash(P*) matches a command starting with P: a deny or ask
+// covers the rule (and longer words, the safe side); an allow is the one
+// command, Bash(P), so it never lets more run than the rule says.
+func continueRule(verdict string, r settings.Rule) ([]string, string, bool) {
+	if r.Kind != settings.RuleShell {
+		return nil, "", false
+	}
+	switch verdict {
+	case "deny":
+		return []string{"exclude"}, "Bash(" + r.Arg + "*)", true
+	case "ask":
+		return []string{"ask"}, "Bash(" + r.Arg + "*)", true
+	}
+	return []string{"allow"}, "Bash(" + r.Arg + ")", true
+}
+
+// clineEnvWhy: Cline passes a server's env and headers as written.
+const clineEnvWhy = "Cline passes an MCP server's env and headers values as written, with no ${VAR} reference, and charter never copies a secret: set the variable where Cline starts, or add the server to Cline yourself"
+
+// continueNoConfig: without a config.yaml of the user's, cn loads their
+// Continue Hub assistant; a file charter made would replace it.
+const continueNoConfig = "there is no config.yaml: cn then loads your Continue Hub assistant, and a file charter made would take its place; charter adds servers only to a config.yaml you made (create one with your model, then apply again)"
+
+// agentServer is s in Cline's or Continue's shape; ok false for another
+// format, why set when the format cannot hold s.
+//   - "cline" (data/settings/cline_mcp_settings.json): mcpServers,
+//     type "stdio" or "streamableHttp", values as written.
+//   - "continue" (config.yaml): a list of servers, each with its name;
+//     ${VAR} is written ${{ secrets.VAR }}, which cn reads from the
+//     environment; a remote server is type "streamable-http" with its
+//     headers under requestOptions.
+func agentServer(format string, s settings.Server) (v any, why string, ok bool) {
+	switch format {
+	case "cline":
+		for _, m := range []map[string]string{s.Env, s.Headers} {
+			for _, val := range m {
+				if envVar().MatchString(val) {
+					return nil, clineEnvWhy, true
+				}
+			}
+		}
+		if s.Command != "" {
+			out := map[string]any{"type": "stdio", "command": s.Command, "args": orEmpty(s.Args)}
+			if len(s.Env) > 0 {
+				out["env"] = s.Env
+			}
+			return out, "", true
+		}
+		out := map[string]any{"type": "streamableHttp", "url": s.URL}
+		if len(s.Headers) > 0 {
+			out["headers"] = s.Headers
+		}
+		return out, "", true
+	case "continue":
+		ref := func(m map[string]string) map[string]string {
+			out := map[string]string{}
+			for k, val := range m {
+				out[k] = envVar().ReplaceAllString(val, "$${{ secrets.$1 }}")
+			}
+			return out
+		}
+		if s.Command != "" {
+			out := map[string]any{"name": s.Name, "command": s.Command, "args": orEmpty(s.Args)}
+			if len(s.Env) > 0 {
+				out["env"] = ref(s.Env)
+			}
+			return out, "", true
+		}
+		out := map[string]any{"name": s.Name, "type": "streamable-http", "url": s.URL}
+		if len(s.Headers) > 0 {
+			out["requestOptions"] = map[string]any{"headers": ref(s.Headers)}
+		}
+		return out, "", true
+	}
+	return nil, "", false
+}
+
+func orEmpty(args []string) []string {
+	if args == nil {
+		return []string{}
+	}
+	return args
+}
+
+// editYAML edits a YAML file (Continue): each list, then the servers,
+// with the record deciding what is charter's as in editJSON.
+func (f *govFile) editYAML(b *govBook, old []byte) ([]byte, error) {
+	d, err := openYAML(old)
+	if err != nil {
+		return nil, err
+	}
+	scalar := func(n *yaml.Node) string {
+		if n.Kind == yaml.ScalarNode {
+			return n.Value
+		}
+		return "\x00"
+	}
+	var owned []GovEntry
+	var kept []GovKept
+	var steps []yamlStep
+	for _, l := range f.allLists(b) {
+		key := strings.Join(l.keys, ".")
+		_, v, err := d.seq(key)
+		if err != nil {
+			return nil, err
+		}
+		var have []string
+		if v != nil {
+			for _, it := range v.Content {
+				have = append(have, scalar(it))
+			}
+		}
+		drop := slices.Clone(l.drop)
+		for _, e := range b.prev[f.path] {
+			if e.Key == key && e.Entry != "" && !slices.Contains(l.want, e.Entry) {
+				drop = append(drop, e.Entry)
+			}
+		}
+		want := map[string]string{}
+		for _, w := range l.want {
+			want[w] = yamlText(w)
+			if _, ok := b.recorded(f.path, key, w); ok || !slices.Contains(have, w) {
+				owned = append(owned, GovEntry{Path: f.path, Agent: f.agent, Key: key, Entry: w})
+			}
+		}
+		made := f.yamlMade(b, key, v == nil && len(l.want) > 0)
+		if made && len(l.want) > 0 {
+			owned = append(owned, GovEntry{Path: f.path, Agent: f.agent, Key: key, Made: 1})
+		}
+		steps = append(steps, yamlSeqStep(key, want, l.want, drop, scalar, made))
+	}
+	if f.serverKeys != nil && len(bytes.TrimSpace(old)) == 0 && len(f.servers) > 0 {
+		for _, name := range sortedKeys(f.servers) {
+			kept = append(kept, GovKept{Agent: f.agent, Level: f.level, Path: f.path, What: "server " + name, Reason: continueNoConfig})
+		}
+	} else if f.serverKeys != nil {
+		key := f.serverKeys[0]
+		_, v, err := d.seq(key)
+		if err != nil {
+			return nil, err
+		}
+		byName := map[string]*yaml.Node{}
+		if v != nil {
+			for _, it := range v.Content {
+				byName[serverName(it)] = it
+			}
+		}
+		o := f.owner(b, key, func(name string) (any, bool) {
+			it, ok := byName[name]
+			if !ok {
+				return nil, false
+			}
+			return decoded(it), true
+		})
+		want := map[string]string{}
+		var order []string
+		for _, name := range sortedKeys(f.servers) {
+			if e, ok := o.take(name, f.servers[name]); ok {
+				want[name], order = yamlText(f.servers[name]), append(order, name)
+				owned = append(owned, e)
+			}
+		}
+		drop := o.gone(f.servers)
+		kept = append(kept, o.kept...)
+		made := f.yamlMade(b, key, v == nil && len(want) > 0)
+		if made && len(want) > 0 {
+			owned = append(owned, GovEntry{Path: f.path, Agent: f.agent, Key: key, Made: 1})
+		}
+		steps = append(steps, yamlSeqStep(key, want, order, drop, serverName, made))
+	}
+	data := old
+	for _, s := range steps {
+		if data, err = editYAML(data, s); err != nil {
+			return nil, err
+		}
+	}
+	b.settle(f.path, owned, kept)
+	if len(bytes.TrimSpace(data)) == 0 && (len(bytes.TrimSpace(old)) == 0 || len(b.prev[f.path]) > 0) {
+		return nil, nil // nothing of the user's: no file
+	}
+	return data, nil
+}
+
+// yamlMade reports whether charter made the list at key: as recorded,
+// or about to add it now.
+func (f *govFile) yamlMade(b *govBook, key string, adding bool) bool {
+	for _, e := range b.prev[f.path] {
+		if e.Key == key && e.Entry == "" && e.Made > 0 {
+			return true
+		}
+	}
+	return adding
+}
+
+// serverName is a Continue server item's name.
+func serverName(n *yaml.Node) string {
+	if n.Kind != yaml.MappingNode {
+		return "\x00"
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == "name" {
+			return n.Content[i+1].Value
+		}
+	}
+	return "\x00"
+}

@@ -63,7 +63,7 @@ func printPending(w io.Writer, doc importDoc, project bool) {
 	if project {
 		run += " --project"
 	}
-	fmt.Fprintf(w, "`%s` would also write, for the other agents:\n", run)
+	fmt.Fprintf(w, "`%s` would then change, for the level's default agents:\n", run)
 	for _, p := range doc.Pending {
 		fmt.Fprintf(w, "  %s\n", inert.Line(p))
 	}

@@ -66,6 +66,11 @@ func (s *Session) importSources(ctx context.Context, req ImportRequest) (*Import
 	if !slices.Contains(importer.Sources(s.Sys), req.From) {
 		return nil, core.Errorf(core.CodeUsage, "--from %q is not a source charter imports: choose an agent `charter agents` lists, rulesync or ruler", req.From)
 	}
+	for _, n := range req.Agents {
+		if _, ok := s.Sys.LookupAgent(strings.ToLower(strings.TrimSpace(n))); !ok && !strings.EqualFold(strings.TrimSpace(n), "all") {
+			return nil, core.Errorf(core.CodeUnknownAgent, "--agent %q: no agent of that name: choose one that `charter agents` lists, or all", n)
+		}
+	}
 	dir, opts, err := s.SourceDir(req.Project)
 	if err != nil {
 		return nil, err

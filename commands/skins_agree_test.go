@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/server"
 )
 
@@ -49,7 +50,7 @@ func TestSkinsAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := sys.ProjectAt(proj, core.SourceDiscovered)
+	p, err := project.At(sys, proj, core.SourceDiscovered)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/sources"
+	"github.com/agentkit/charter/core/trust"
 	"github.com/agentkit/charter/server"
 )
 
@@ -36,7 +37,7 @@ func filesTopic() string {
 		[2]string{"<scope>/state/projection.json", "the files apply projected at user level, with their sha256"},
 		[2]string{"<root>/locks/", "lock files that keep two writers of one file apart"},
 		[2]string{"$HOME/.agentkit/charter/dismissals.json", "dismissed recommendations (user-global; dismiss)"},
-		[2]string{fmt.Sprintf("$HOME/.agentkit/charter/%s", core.TrustFileName), "project gate commands you trusted (user-global; trust)"},
+		[2]string{fmt.Sprintf("$HOME/.agentkit/charter/%s", trust.FileName), "project gate commands you trusted (user-global; trust)"},
 		[2]string{fmt.Sprintf("<scope>/%s", sources.LockName), "the pins of the sources this scope declares (sources add --global)"},
 	)
 	p("")

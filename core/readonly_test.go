@@ -12,6 +12,7 @@ import (
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/trust"
 )
 
 // A read-only System reads as the System it came from and refuses every
@@ -36,7 +37,7 @@ func TestReadOnlySystemRefusesWrites(t *testing.T) {
 				"WriteAtomic": ro.WriteAtomic(fresh, []byte("x")),
 				"RemoveFile":  ro.RemoveFile(existing, fsys.WriteOptions{}),
 				"Dismiss":     func() error { _, err := dismiss.Dismiss(ro, "agent-switch", true); return err }(),
-				"RecordTrust": ro.RecordTrust(core.TrustEntry{Root: m.Dir, SHA256: "x"}, true),
+				"RecordTrust": trust.Record(ro, trust.Entry{Root: m.Dir, SHA256: "x"}, true),
 				"Fs.MkdirAll": ro.Fs.MkdirAll(fresh, 0o700),
 				"StageFile":   stageErr,
 			}

@@ -11,7 +11,7 @@ func (s *System) Private(fi fs.FileInfo) bool {
 	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o022 != 0 {
 		return false
 	}
-	owner, ok := fileOwner(fi)
-	me, known := s.euid()
+	owner, ok := FileOwner(fi)
+	me, known := s.RunsAs()
 	return !ok || !known || owner == me
 }

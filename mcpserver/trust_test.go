@@ -12,7 +12,9 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/trust"
 )
 
 // gates_run runs nothing of an untrusted project (SPEC §13): the request
@@ -46,7 +48,7 @@ func TestGatesRunUntrustedProject(t *testing.T) {
 	if rep := run(); rep.OK || len(rep.Gates) != 1 || rep.Gates[0].Status != gates.StatusUntrusted || ran() {
 		t.Fatalf("untrusted: %+v, ran %v", rep, ran())
 	}
-	p, err := e.sys.ProjectAt(proj, core.SourceFlag)
+	p, err := project.At(e.sys, proj, core.SourceFlag)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func TestGatesRunUntrustedProject(t *testing.T) {
 		t.Fatalf("trusted: %+v", rep)
 	}
 	// A trust file someone else may write trusts nothing; the run goes on.
-	tf, err := e.sys.TrustPath()
+	tf, err := trust.Path(e.sys)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -229,7 +230,7 @@ func TestGatesRunPolicy(t *testing.T) {
 // values TrustOf shows, then TrustProject with their hash.
 func trustProject(t *testing.T, e *env, dir string) {
 	t.Helper()
-	p, err := e.sys.ProjectAt(dir, core.SourceFlag)
+	p, err := project.At(e.sys, dir, core.SourceFlag)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestGatesRunTrustChanged(t *testing.T) {
 		t.Fatalf("the trusted command did not run: %v", err)
 	}
 
-	p, _ := e.sys.ProjectAt(proj, core.SourceFlag)
+	p, _ := project.At(e.sys, proj, core.SourceFlag)
 	snap, _ := settings.Open(e.sys, e.scope, p, nil).Read()
 	shown, _ := gates.TrustOf(e.sys, snap)
 	coretest.WriteFile(t, filepath.Join(proj, ".charter", "settings.yaml"),

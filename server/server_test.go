@@ -20,6 +20,7 @@ import (
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/dismiss"
+	"github.com/agentkit/charter/core/project"
 )
 
 // env is a pinned machine on a real temporary directory: links, modes and
@@ -71,7 +72,7 @@ func openServer(t testing.TB, sys *core.System, sc core.Scope, dir string, idle 
 	var proj *core.Project
 	if dir != "" {
 		var err error
-		if proj, err = sys.FindProject(&dir, false); err != nil {
+		if proj, err = project.Find(sys, &dir, false); err != nil {
 			t.Fatal(err)
 		}
 	}

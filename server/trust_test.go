@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/agentkit/charter/core/trust"
 	"os"
 	"path/filepath"
 	"testing"
@@ -108,7 +109,7 @@ func TestTrustChangedSinceShown(t *testing.T) {
 	if cur.State != "untrusted" || cur.SHA256 == shown.SHA256 || len(cur.Values) != 1 || cur.Values[0].Value != "touch "+marker {
 		t.Errorf("the 409's document: %+v", cur)
 	}
-	tf, err := e.sys.TrustPath()
+	tf, err := trust.Path(e.sys)
 	if err != nil {
 		t.Fatal(err)
 	}

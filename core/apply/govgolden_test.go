@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -81,7 +82,7 @@ func govSetup(t *testing.T, level string) (*core.System, *settings.Snapshot, *co
 	if level == LevelProject {
 		base = filepath.Join(cm.Home, "src", "shop")
 		coretest.WriteFile(t, filepath.Join(base, ".charter", "settings.yaml"), govLayer)
-		if proj, err = cm.Sys.FindProject(&base, false); err != nil {
+		if proj, err = project.Find(cm.Sys, &base, false); err != nil {
 			t.Fatal(err)
 		}
 	} else {

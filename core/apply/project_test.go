@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/project"
 )
 
 // The project block and the Cursor rules file, byte for byte.
@@ -43,7 +44,7 @@ func newProject(t *testing.T, m *machine, rel string) *core.Project {
 	t.Helper()
 	m.mkdir(t, rel+"/.charter")
 	dir := m.path(rel)
-	p, err := m.sys.FindProject(&dir, false)
+	p, err := project.Find(m.sys, &dir, false)
 	if err != nil || p == nil {
 		t.Fatalf("project %s: %v", dir, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/project"
 )
 
 // fixture is a profile scope under the default root, a project and a
@@ -38,7 +39,7 @@ func newFixtureTB(t testing.TB) *fixture {
 
 func (f *fixture) load(t testing.TB) (*content.Library, error) {
 	t.Helper()
-	p, err := f.m.Sys.ProjectAt(f.project, core.SourceFlag)
+	p, err := project.At(f.m.Sys, f.project, core.SourceFlag)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -82,7 +83,7 @@ type Session interface {
 	Sources(sc *core.Scope) ([]Source, error)
 	// IgnoredProjects lists the projects another user owns that the
 	// project search passes over.
-	IgnoredProjects() ([]core.ForeignProject, error)
+	IgnoredProjects() ([]project.Foreign, error)
 }
 
 // PeerLeft is what is left of a peer tool beside charter: the files

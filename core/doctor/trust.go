@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"fmt"
+	"github.com/agentkit/charter/core/trust"
 	"strings"
 
 	"github.com/agentkit/charter/core/gates"
@@ -13,7 +14,7 @@ import (
 func projectTrust(r *run) []Check {
 	const name, label = "trust", "Trust"
 	var out []Check
-	if bad := r.Sys.TrustFileProblem(); bad != nil {
+	if bad := trust.FileProblem(r.Sys); bad != nil {
 		out = append(out, fail("trust-file", "Trust file", bad.Path+" "+bad.Problem+": until it is fixed, no project is trusted", bad.Fix))
 	}
 	if ignored, err := r.Session.IgnoredProjects(); err == nil {

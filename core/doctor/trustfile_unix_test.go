@@ -3,6 +3,7 @@
 package doctor_test
 
 import (
+	"github.com/agentkit/charter/core/trust"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,7 +33,7 @@ func TestTrustFileLine(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := coretest.New(t)
-			path, err := m.Sys.TrustPath()
+			path, err := trust.Path(m.Sys)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/sources"
+	"github.com/agentkit/charter/core/trust"
 	"github.com/agentkit/charter/helpers/shell"
 )
 
@@ -126,7 +127,7 @@ func TrustOf(sys *core.System, snap *settings.Snapshot) (Trust, error) {
 		return t, nil
 	}
 	t.SHA256 = TrustHash(t.Values)
-	e, err := sys.TrustEntryFor(p.Dir)
+	e, err := trust.EntryFor(sys, p.Dir)
 	if err != nil {
 		return Trust{}, err
 	}
@@ -178,7 +179,7 @@ func TrustProject(sys *core.System, snap *settings.Snapshot, sha string, owner *
 	if hash == "" {
 		hash = TrustHash(nil) // nothing to run: the record accepts the owner alone
 	}
-	err = sys.RecordTrust(core.TrustEntry{Root: snap.Project.Dir, SHA256: hash, Owner: owner, Trusted: sys.Now().UTC()}, confirmShared)
+	err = trust.Record(sys, trust.Entry{Root: snap.Project.Dir, SHA256: hash, Owner: owner, Trusted: sys.Now().UTC()}, confirmShared)
 	if err != nil {
 		return t, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/agentkit/charter/core/planmemo"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/sources"
+	"github.com/agentkit/charter/core/trust"
 )
 
 // ApplyMemo is the memo of one plain `apply --project` (planmemo): the
@@ -129,7 +130,7 @@ func (m *ApplyMemo) Remember(full *apply.Full, rep apply.FullReport) {
 	if home, err := sys.CompanionHome(); err == nil {
 		w.Below(home, 2) // profiles and shared links
 	}
-	if t, err := sys.TrustPath(); err == nil {
+	if t, err := trust.Path(sys); err == nil {
 		w.Path(t)
 	}
 	// Where a project and a repository are looked for, from the root up.

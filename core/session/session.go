@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -117,14 +118,14 @@ func (s *Session) Project() (*core.Project, error) {
 		return created, nil
 	}
 	return s.project.get(func() (*core.Project, error) {
-		return s.Sys.FindProjectFrom(s.opts.ProjectDir, s.opts.NoProject, s.opts.From)
+		return project.FindFrom(s.Sys, s.opts.ProjectDir, s.opts.NoProject, s.opts.From)
 	})
 }
 
 // IgnoredProjects lists the projects another user owns that Project
 // passes over or refuses, for doctor.
-func (s *Session) IgnoredProjects() ([]core.ForeignProject, error) {
-	return s.Sys.IgnoredProjects(s.opts.ProjectDir, s.opts.NoProject)
+func (s *Session) IgnoredProjects() ([]project.Foreign, error) {
+	return project.Ignored(s.Sys, s.opts.ProjectDir, s.opts.NoProject)
 }
 
 // layersProject is the project whose layers the settings read: Project,
@@ -134,7 +135,7 @@ func (s *Session) layersProject() (*core.Project, error) {
 	if err != nil || p != nil || !s.opts.Served || s.opts.ProjectRoot == "" {
 		return p, err
 	}
-	return s.Sys.ProjectAt(s.opts.ProjectRoot, core.SourceRepository)
+	return project.At(s.Sys, s.opts.ProjectRoot, core.SourceRepository)
 }
 
 // Policy reads the policy file, on every call: an administrator's change
@@ -179,7 +180,7 @@ func (s *Session) Read() (*settings.Store, *settings.Snapshot, error) {
 // ProjectToTrust is the project `charter trust` asks about: the one
 // Project would find, another user's included.
 func (s *Session) ProjectToTrust() (*core.Project, error) {
-	return s.Sys.FindProjectToTrust(s.opts.ProjectDir)
+	return project.ToTrust(s.Sys, s.opts.ProjectDir)
 }
 
 // StoreFor is Store with project p in place of the session's: `charter

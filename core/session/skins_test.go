@@ -19,12 +19,11 @@ import (
 // on what a request sees.
 var skins = []string{"../../commands", "../../server", "../../mcpserver"}
 
-// assembly lists what only the session may call: functions by package,
-// and methods of core.System by name.
+// assembly lists what only the session may call: functions by package.
 var assembly = map[string][]string{
 	"github.com/agentkit/charter/core/settings": {"Open", "LoadPolicy"},
 	"github.com/agentkit/charter/core/apply":    {"Plan", "PlanRequest", "Run"},
-	"":                                          {"FindProject", "FindProjectFrom", "FindProjectToTrust", "IgnoredProjects", "ProjectRootForCreate", "ProjectAt"},
+	"github.com/agentkit/charter/core/project":  {"Find", "FindFrom", "ToTrust", "Ignored", "RootForCreate", "At"},
 }
 
 func TestSkinsCallTheSession(t *testing.T) {
@@ -60,15 +59,16 @@ func TestScanFindsAssembly(t *testing.T) {
 import (
 	s "github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/project"
 )
 func f() {
 	s.Open(nil, sc, nil, nil)
 	apply.PlanRequest(nil, nil, apply.Request{})
-	a.Sys.FindProject(nil, false)
+	project.Find(a.Sys, nil, false)
 	apply.Status(nil) // rendering a plan is a skin's
 }`
 	got := assembles(t, "x.go", []byte(src))
-	want := []string{"x.go:7: settings.Open", "x.go:8: apply.PlanRequest", "x.go:9: FindProject"}
+	want := []string{"x.go:8: settings.Open", "x.go:9: apply.PlanRequest", "x.go:10: project.Find"}
 	if !slices.Equal(got, want) {
 		t.Errorf("found %q, want %q", got, want)
 	}
@@ -107,9 +107,6 @@ func assembles(t *testing.T, name string, src []byte) []string {
 				out = append(out, fmt.Sprintf("%s:%d: %s.%s", name, line, path[strings.LastIndex(path, "/")+1:], sel.Sel.Name))
 				return true
 			}
-		}
-		if slices.Contains(assembly[""], sel.Sel.Name) {
-			out = append(out, fmt.Sprintf("%s:%d: %s", name, line, sel.Sel.Name))
 		}
 		return true
 	})

@@ -6,6 +6,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/trust"
 )
 
 // TrustDoc is the one trust document (SPEC §13) every skin renders, for
@@ -33,7 +34,7 @@ type TrustRequest struct {
 
 // TrustList is every trusted project.
 type TrustList struct {
-	Projects []core.TrustEntry `json:"projects"`
+	Projects []trust.Entry `json:"projects"`
 }
 
 // trustTarget is the project a trust request is about, with its settings:
@@ -114,7 +115,7 @@ func (s *Session) Revoke(ctx context.Context, confirmShared bool) (TrustDoc, err
 	if err != nil {
 		return TrustDoc{}, err
 	}
-	found, err := s.Sys.RevokeTrust(p.Dir, confirmShared)
+	found, err := trust.Revoke(s.Sys, p.Dir, confirmShared)
 	if err != nil {
 		return TrustDoc{}, err
 	}
@@ -131,15 +132,15 @@ func (s *Session) TrustedProjects(ctx context.Context) (TrustList, error) {
 	if err := ctx.Err(); err != nil {
 		return TrustList{}, err
 	}
-	es, err := s.Sys.TrustEntries()
+	es, err := trust.Entries(s.Sys)
 	if err != nil {
 		return TrustList{}, err
 	}
-	if bad := s.Sys.TrustFileProblem(); bad != nil {
+	if bad := trust.FileProblem(s.Sys); bad != nil {
 		return TrustList{}, bad
 	}
 	if es == nil {
-		es = []core.TrustEntry{}
+		es = []trust.Entry{}
 	}
 	return TrustList{Projects: es}, nil
 }

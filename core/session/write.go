@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -21,20 +22,20 @@ var flagOf = map[string]string{settings.LayerProject: "project", settings.LayerP
 // project yet, a project layer is created at the repository root (or
 // --project-dir); a server offers its own repository root.
 func (s *Session) Target(layer string) (*Target, error) {
-	project := layer == settings.LayerProject || layer == settings.LayerProjectLocal
-	if project && s.opts.NoProject {
+	inProject := layer == settings.LayerProject || layer == settings.LayerProjectLocal
+	if inProject && s.opts.NoProject {
 		return nil, core.Errorf(core.CodeUsage, "--%s writes the project's file, but --no-project turns the project off: give one of them", flagOf[layer])
 	}
 	st, err := s.Store()
 	if err != nil {
 		return nil, err
 	}
-	if project && st.Project() == nil && !s.opts.Served {
+	if inProject && st.Project() == nil && !s.opts.Served {
 		root, err := s.CreateRoot()
 		if err != nil {
 			return nil, err
 		}
-		p, err := s.Sys.ProjectAt(root, core.SourceRepository)
+		p, err := project.At(s.Sys, root, core.SourceRepository)
 		if err != nil {
 			return nil, err
 		}
@@ -62,7 +63,7 @@ func (s *Session) CreateRoot() (string, error) {
 	case s.opts.Served:
 		return s.opts.ProjectRoot, nil
 	}
-	return s.Sys.ProjectRootForCreate(s.opts.ProjectDir)
+	return project.RootForCreate(s.Sys, s.opts.ProjectDir)
 }
 
 // Path is the file this target writes.
@@ -140,7 +141,7 @@ func (t *Target) written(confirmShared bool) {
 	s := t.s
 	if t.st.TargetLayer() != settings.LayerScope {
 		if found, err := s.Project(); err == nil && found == nil && !s.opts.Served {
-			if p, err := s.Sys.FindProjectFrom(s.opts.ProjectDir, s.opts.NoProject, s.opts.From); err == nil && p != nil {
+			if p, err := project.FindFrom(s.Sys, s.opts.ProjectDir, s.opts.NoProject, s.opts.From); err == nil && p != nil {
 				s.mu.Lock()
 				s.created = p
 				s.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/project"
 )
 
 // layeredStore is a profile scope under the default root, with a project
@@ -28,7 +29,7 @@ func layeredStore(t *testing.T, policy string) (*Store, *core.Project, string) {
 	if err != nil || sc.Kind != core.ScopeProfile {
 		t.Fatalf("scope %+v %v", sc, err)
 	}
-	project, err := sys.FindProject(&proj, false)
+	project, err := project.Find(sys, &proj, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/project"
 )
 
 // killAt is a file system on which the process dies as it renames a
@@ -39,7 +40,7 @@ func TestLocalFileListedBeforeWritten(t *testing.T) {
 	proj := "/w/proj"
 	ignore := filepath.Join(proj, ".charter", ".gitignore")
 	writeFs(t, fs, filepath.Join(proj, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
-	p, err := sys.ProjectAt(proj, core.SourceFlag)
+	p, err := project.At(sys, proj, core.SourceFlag)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,8 @@
-package core
+// Package trust keeps the user-global record of trusted projects
+// (trust.json, SPEC §13): which project roots the user trusted, with the
+// hash of the values charter runs from them, and whether charter believes
+// the file at all.
+package trust
 
 import (
 	"bytes"
@@ -11,16 +15,17 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 )
 
-// TrustFileName is the user-global record of trusted projects (SPEC §13).
-const TrustFileName = "trust.json"
+// FileName is the user-global record of trusted projects (SPEC §13).
+const FileName = "trust.json"
 
-// TrustEntry is one trusted project: its root and the sha256 of the values
+// Entry is one trusted project: its root and the sha256 of the values
 // from its layers that charter runs or that steer the hook (see
 // gates.TrustKeys), as they were when the user trusted them.
-type TrustEntry struct {
+type Entry struct {
 	Root   string `json:"root"`
 	SHA256 string `json:"sha256"`
 	// Owner is the uid of a project owned by another user that the user
@@ -29,28 +34,28 @@ type TrustEntry struct {
 	Trusted time.Time `json:"trusted"`
 }
 
-type trustFile struct {
-	Version  int          `json:"version"`
-	Projects []TrustEntry `json:"projects"`
+type file struct {
+	Version  int     `json:"version"`
+	Projects []Entry `json:"projects"`
 }
 
-// TrustPath is user-global, like the dismissals: a trust survives profile
+// Path is user-global, like the dismissals: a trust survives profile
 // switches and host-supplied roots, and a host root cannot bring its own.
-func (s *System) TrustPath() (string, error) {
+func Path(s *core.System) (string, error) {
 	root, err := s.DefaultRoot()
 	if err != nil {
 		return "", err
 	}
-	return s.Paths.Join(root, TrustFileName), nil
+	return s.Paths.Join(root, FileName), nil
 }
 
 // parseTrust reads trust.json's bytes (nil or empty: no entry). A file
 // charter cannot read is an error naming it; it is never overwritten.
-func parseTrust(path string, data []byte) ([]TrustEntry, error) {
+func parseTrust(path string, data []byte) ([]Entry, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
 	}
-	var f trustFile
+	var f file
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&f); err != nil {
@@ -67,70 +72,70 @@ func parseTrust(path string, data []byte) ([]TrustEntry, error) {
 	return f.Projects, nil
 }
 
-// TrustEntries lists the trusted projects, sorted by root. A trust file
-// charter does not believe (TrustFileProblem) lists none: every project is
+// Entries lists the trusted projects, sorted by root. A trust file
+// charter does not believe (FileProblem) lists none: every project is
 // untrusted until the user fixes it, and nothing that reads trust fails.
-func (s *System) TrustEntries() ([]TrustEntry, error) {
-	es, _, err := s.readTrust()
+func Entries(s *core.System) ([]Entry, error) {
+	es, _, err := read(s)
 	return es, err
 }
 
-// TrustFileProblem is why charter does not believe trust.json, nil when it
+// FileProblem is why charter does not believe trust.json, nil when it
 // does (or when there is none). doctor shows it with its fix.
-func (s *System) TrustFileProblem() *TrustFileError {
-	_, bad, _ := s.readTrust()
+func FileProblem(s *core.System) *FileError {
+	_, bad, _ := read(s)
 	return bad
 }
 
-// readTrust reads trust.json as every file charter did not write is read
+// read reads trust.json as every file charter did not write is read
 // (fsys: regular files only, opened without blocking, capped), and
 // believes it only when the user owns it and nobody else may write it.
 // bad says why not; err is a file that is not the trust file at all.
-func (s *System) readTrust() (es []TrustEntry, bad *TrustFileError, err error) {
-	path, err := s.TrustPath()
+func read(s *core.System) (es []Entry, bad *FileError, err error) {
+	path, err := Path(s)
 	if err != nil {
 		return nil, nil, err
 	}
 	f, err := s.OpenFile(path, fsys.KindState)
 	if fsys.IsAbsent(err) {
-		return []TrustEntry{}, s.danglingTrust(path), nil
+		return []Entry{}, dangling(s, path), nil
 	}
 	if err != nil {
-		return []TrustEntry{}, unreadableTrust(path, err), nil
+		return []Entry{}, unreadable(path, err), nil
 	}
 	defer f.Close()
-	data, bad, err := s.believeTrust(path, f)
+	data, bad, err := believe(s, path, f)
 	if bad != nil || err != nil {
-		return []TrustEntry{}, bad, err
+		return []Entry{}, bad, err
 	}
 	es, err = parseTrust(path, data)
 	if es == nil && err == nil {
-		es = []TrustEntry{}
+		es = []Entry{}
 	}
 	return es, nil, err
 }
 
-// believeTrust reads the opened trust file when what fstat says of it
+// believe reads the opened trust file when what fstat says of it
 // lets charter believe it.
-func (s *System) believeTrust(path string, f afero.File) ([]byte, *TrustFileError, error) {
+func believe(s *core.System, path string, f afero.File) ([]byte, *FileError, error) {
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, unreadableTrust(path, err), nil
+		return nil, unreadable(path, err), nil
 	}
-	if bad := s.unsafeTrust(path, fi); bad != nil {
+	if bad := unsafeFile(s, path, fi); bad != nil {
 		return nil, bad, nil
 	}
 	data, err := fsys.ReadAll(f, path, fsys.KindState)
 	if err != nil {
-		return nil, unreadableTrust(path, err), nil
+		return nil, unreadable(path, err), nil
 	}
 	return data, nil, nil
 }
 
-// TrustEntryFor is the entry of the project rooted at root, nil when the
+// EntryFor is the entry of the project rooted at root, nil when the
 // project was never trusted (or was revoked).
-func (s *System) TrustEntryFor(root string) (*TrustEntry, error) {
-	es, err := s.TrustEntries()
+func EntryFor(s *core.System, root string) (*Entry, error) {
+	es, err := Entries(s)
 	if err != nil {
 		return nil, err
 	}
@@ -142,29 +147,29 @@ func (s *System) TrustEntryFor(root string) (*TrustEntry, error) {
 	return nil, nil
 }
 
-// RecordTrust writes e, replacing the entry of the same root, under the
+// Record writes e, replacing the entry of the same root, under the
 // file's lock (0600, atomic; a malformed file is left as it is).
-func (s *System) RecordTrust(e TrustEntry, confirmShared bool) error {
-	return s.updateTrust(confirmShared, func(es []TrustEntry) ([]TrustEntry, bool) {
-		es = slices.DeleteFunc(es, func(o TrustEntry) bool { return s.Paths.EqualName(o.Root, e.Root) })
+func Record(s *core.System, e Entry, confirmShared bool) error {
+	return update(s, confirmShared, func(es []Entry) ([]Entry, bool) {
+		es = slices.DeleteFunc(es, func(o Entry) bool { return s.Paths.EqualName(o.Root, e.Root) })
 		return append(es, e), true
 	})
 }
 
-// RevokeTrust removes the entry of root and reports whether there was one.
-func (s *System) RevokeTrust(root string, confirmShared bool) (bool, error) {
+// Revoke removes the entry of root and reports whether there was one.
+func Revoke(s *core.System, root string, confirmShared bool) (bool, error) {
 	found := false
-	err := s.updateTrust(confirmShared, func(es []TrustEntry) ([]TrustEntry, bool) {
+	err := update(s, confirmShared, func(es []Entry) ([]Entry, bool) {
 		n := len(es)
-		es = slices.DeleteFunc(es, func(o TrustEntry) bool { return s.Paths.EqualName(o.Root, root) })
+		es = slices.DeleteFunc(es, func(o Entry) bool { return s.Paths.EqualName(o.Root, root) })
 		found = len(es) < n
 		return es, found
 	})
 	return found, err
 }
 
-func (s *System) updateTrust(confirmShared bool, change func([]TrustEntry) ([]TrustEntry, bool)) error {
-	path, err := s.TrustPath()
+func update(s *core.System, confirmShared bool, change func([]Entry) ([]Entry, bool)) error {
+	path, err := Path(s)
 	if err != nil {
 		return err
 	}
@@ -174,7 +179,7 @@ func (s *System) updateTrust(confirmShared bool, change func([]TrustEntry) ([]Tr
 		if f != nil {
 			// Entries someone else could have written are not carried
 			// into a file the user owns: the user fixes the file first.
-			data, bad, err := s.believeTrust(path, f)
+			data, bad, err := believe(s, path, f)
 			switch {
 			case bad != nil:
 				return nil, bad
@@ -192,10 +197,10 @@ func (s *System) updateTrust(confirmShared bool, change func([]TrustEntry) ([]Tr
 			return nil, nil
 		}
 		if es == nil {
-			es = []TrustEntry{}
+			es = []Entry{}
 		}
-		slices.SortFunc(es, func(a, b TrustEntry) int { return strings.Compare(a.Root, b.Root) })
-		data, err := json.MarshalIndent(trustFile{Version: 1, Projects: es}, "", "  ")
+		slices.SortFunc(es, func(a, b Entry) int { return strings.Compare(a.Root, b.Root) })
+		data, err := json.MarshalIndent(file{Version: 1, Projects: es}, "", "  ")
 		if err != nil {
 			return nil, err
 		}

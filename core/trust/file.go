@@ -1,4 +1,4 @@
-package core
+package trust
 
 import (
 	"fmt"
@@ -6,65 +6,66 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/helpers/shell"
 )
 
-// TrustFileError is why charter does not believe trust.json. Whoever can
+// FileError is why charter does not believe trust.json. Whoever can
 // write that file can make a repository's commands run as the user, so a
 // file another user owns, one that group or others may write, or one that
 // is not a regular file counts as holding no entry: every project is
 // untrusted until the user fixes it. Reads never fail on it (ping, the
 // hooks and `gate run` go on, untrusted); doctor shows it, and `charter
 // trust` refuses to carry its entries into a new file.
-type TrustFileError struct {
+type FileError struct {
 	Path    string
 	Problem string // what is wrong, after the path: "is writable by …"
 	Fix     string // the command or step that fixes it
 	Err     error  // the read's own refusal, when there is one
 }
 
-func (e *TrustFileError) Error() string {
+func (e *FileError) Error() string {
 	return fmt.Sprintf("%s %s, so charter trusts no project until it is fixed: %s", e.Path, e.Problem, e.Fix)
 }
 
 // Code is untrusted: what the problem does is leave every project so.
-func (e *TrustFileError) Code() string { return errcode.Untrusted }
+func (e *FileError) Code() string { return errcode.Untrusted }
 
-func (e *TrustFileError) Unwrap() error { return e.Err }
+func (e *FileError) Unwrap() error { return e.Err }
 
-// unsafeTrust is the problem with a trust file fstat describes as fi: not
+// unsafeFile is the problem with a trust file fstat describes as fi: not
 // the user's own, or writable by someone else. nil where files have no
 // owner (Windows, whose modes say nothing of other users either).
-func (s *System) unsafeTrust(path string, fi fs.FileInfo) *TrustFileError {
-	euid, ok := s.euid()
+func unsafeFile(s *core.System, path string, fi fs.FileInfo) *FileError {
+	euid, ok := s.RunsAs()
 	if !ok {
 		return nil
 	}
 	q := shell.Quote(path)
-	if uid, known := fileOwner(fi); known && uid != euid {
-		return &TrustFileError{Path: path,
+	if uid, known := core.FileOwner(fi); known && uid != euid {
+		return &FileError{Path: path,
 			Problem: fmt.Sprintf("is owned by uid %d, not by you (uid %d)", uid, euid),
 			Fix:     fmt.Sprintf("if its entries are yours, take it back (`sudo chown %d %s && chmod 600 %s`); else remove it (`rm %s`) and trust your projects again", euid, q, q, q)}
 	}
 	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
-		return &TrustFileError{Path: path,
+		return &FileError{Path: path,
 			Problem: fmt.Sprintf("is writable by group or others (mode %04o)", perm),
 			Fix:     fmt.Sprintf("someone else may have trusted a project in your name: check its entries, then `chmod 600 %s` (or remove it, `rm %s`, and trust your projects again)", q, q)}
 	}
 	return nil
 }
 
-// unreadableTrust is a trust file the capped, non-blocking read refused (a
+// unreadable is a trust file the capped, non-blocking read refused (a
 // named pipe, a device, a directory, a file over the cap) or could not read.
-func unreadableTrust(path string, err error) *TrustFileError {
-	return &TrustFileError{Path: path, Problem: "cannot be read as charter's trust file (" + err.Error() + ")", Err: err,
+func unreadable(path string, err error) *FileError {
+	return &FileError{Path: path, Problem: "cannot be read as charter's trust file (" + err.Error() + ")", Err: err,
 		Fix: fmt.Sprintf("remove it (`rm %s`) and trust your projects again; charter writes a new one", shell.Quote(path))}
 }
 
-// danglingTrust is the problem of a trust file that is a link to nothing,
+// dangling is the problem of a trust file that is a link to nothing,
 // nil when there is simply no trust file.
-func (s *System) danglingTrust(path string) *TrustFileError {
+func dangling(s *core.System, path string) *FileError {
 	ls, ok := s.Fs.(afero.Lstater)
 	if !ok {
 		return nil
@@ -79,6 +80,6 @@ func (s *System) danglingTrust(path string) *TrustFileError {
 			to = text
 		}
 	}
-	return &TrustFileError{Path: path, Problem: fmt.Sprintf("is a link to %s, which does not exist", to),
+	return &FileError{Path: path, Problem: fmt.Sprintf("is a link to %s, which does not exist", to),
 		Fix: fmt.Sprintf("remove the link (`rm %s`) or restore what it leads to", shell.Quote(path))}
 }

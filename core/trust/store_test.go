@@ -1,4 +1,4 @@
-package core
+package trust
 
 import (
 	"os"
@@ -8,37 +8,39 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
 )
 
 // trust.json is user-global, 0600, replaced atomically; revoke removes one
 // root; a malformed file names itself and is never overwritten.
 func TestTrustFile(t *testing.T) {
 	home := t.TempDir()
-	s := NewSystem(afero.NewOsFs(), []string{"HOME=" + home, ConfigHomeVar + "=" + t.TempDir()}, time.Now, os.Getwd)
-	path, err := s.TrustPath()
+	s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home, core.ConfigHomeVar + "=" + t.TempDir()}, time.Now, os.Getwd)
+	path, err := Path(s)
 	if err != nil || path != filepath.Join(home, ".agentkit", "charter", "trust.json") {
 		t.Fatalf("%s %v: the trust file is user-global, whatever the config root", path, err)
 	}
 	sha := strings.Repeat("a", 64)
 	for _, root := range []string{"/b", "/a", "/b"} {
-		if err := s.RecordTrust(TrustEntry{Root: root, SHA256: sha}, false); err != nil {
+		if err := Record(s, Entry{Root: root, SHA256: sha}, false); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("%v %v", fi.Mode(), err)
 	}
-	es, err := s.TrustEntries()
+	es, err := Entries(s)
 	if err != nil || len(es) != 2 || es[0].Root != "/a" || es[1].Root != "/b" {
 		t.Fatalf("%+v %v", es, err)
 	}
-	if found, err := s.RevokeTrust("/a", false); !found || err != nil {
+	if found, err := Revoke(s, "/a", false); !found || err != nil {
 		t.Fatalf("%v %v", found, err)
 	}
-	if found, err := s.RevokeTrust("/a", false); found || err != nil {
+	if found, err := Revoke(s, "/a", false); found || err != nil {
 		t.Fatalf("revoked twice: %v %v", found, err)
 	}
-	if e, err := s.TrustEntryFor("/b"); err != nil || e == nil || e.SHA256 != sha {
+	if e, err := EntryFor(s, "/b"); err != nil || e == nil || e.SHA256 != sha {
 		t.Fatalf("%+v %v", e, err)
 	}
 
@@ -46,10 +48,10 @@ func TestTrustFile(t *testing.T) {
 	if err := os.WriteFile(path, bad, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.TrustEntryFor("/a"); err == nil || !strings.Contains(err.Error(), path) {
+	if _, err := EntryFor(s, "/a"); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("read: %v, want an error naming %s", err, path)
 	}
-	if err := s.RecordTrust(TrustEntry{Root: "/c", SHA256: sha}, false); err == nil || !strings.Contains(err.Error(), path) {
+	if err := Record(s, Entry{Root: "/c", SHA256: sha}, false); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("write: %v, want an error naming %s", err, path)
 	}
 	if data, _ := os.ReadFile(path); string(data) != string(bad) {

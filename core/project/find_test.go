@@ -1,6 +1,9 @@
-package core
+package project
 
 import (
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
+
 	"errors"
 	"os"
 	"path/filepath"
@@ -70,39 +73,39 @@ func TestFindProjectDiscovery(t *testing.T) {
 			name:  "10 levels deep",
 			files: []string{"/home/u/repo/.charter/settings.yaml"},
 			wd:    deepDir("/home/u/repo", 10),
-			want:  &want{"/home/u/repo", []string{"/home/u/repo/.charter/settings.yaml"}, SourceDiscovered},
+			want:  &want{"/home/u/repo", []string{"/home/u/repo/.charter/settings.yaml"}, core.SourceDiscovered},
 		},
 		{
 			name:  "working directory itself, both files",
 			files: []string{"/r/.charter/settings.yaml", "/r/.charter/settings.local.yaml"},
 			wd:    "/r",
-			want:  &want{"/r", []string{"/r/.charter/settings.yaml", "/r/.charter/settings.local.yaml"}, SourceDiscovered},
+			want:  &want{"/r", []string{"/r/.charter/settings.yaml", "/r/.charter/settings.local.yaml"}, core.SourceDiscovered},
 		},
 		{
 			name:  "local file alone makes a project",
 			files: []string{"/r/.charter/settings.local.yaml"},
 			wd:    "/r/src",
-			want:  &want{"/r", []string{"/r/.charter/settings.local.yaml"}, SourceDiscovered},
+			want:  &want{"/r", []string{"/r/.charter/settings.local.yaml"}, core.SourceDiscovered},
 		},
 		{
 			name:  "nearest wins",
 			files: []string{"/r/.charter/settings.yaml", "/r/sub/.charter/settings.local.yaml"},
 			wd:    "/r/sub/x",
-			want:  &want{"/r/sub", []string{"/r/sub/.charter/settings.local.yaml"}, SourceDiscovered},
+			want:  &want{"/r/sub", []string{"/r/sub/.charter/settings.local.yaml"}, core.SourceDiscovered},
 		},
 		{
 			name:  "an empty .charter directory is not a project",
 			files: []string{"/r/.charter/settings.yaml"},
 			dirs:  []string{"/r/sub/.charter"},
 			wd:    "/r/sub",
-			want:  &want{"/r", []string{"/r/.charter/settings.yaml"}, SourceDiscovered},
+			want:  &want{"/r", []string{"/r/.charter/settings.yaml"}, core.SourceDiscovered},
 		},
 		{
 			name:  "a directory named like the file is not a file",
 			files: []string{"/r/.charter/settings.yaml"},
 			dirs:  []string{"/r/sub/.charter/settings.yaml"},
 			wd:    "/r/sub",
-			want:  &want{"/r", []string{"/r/.charter/settings.yaml"}, SourceDiscovered},
+			want:  &want{"/r", []string{"/r/.charter/settings.yaml"}, core.SourceDiscovered},
 		},
 		{
 			name:  "home is skipped",
@@ -113,7 +116,7 @@ func TestFindProjectDiscovery(t *testing.T) {
 			name:  "home is skipped, the walk goes on above it",
 			files: []string{"/home/u/.charter/settings.yaml", "/home/.charter/settings.yaml"},
 			wd:    "/home/u/code",
-			want:  &want{"/home", []string{"/home/.charter/settings.yaml"}, SourceDiscovered},
+			want:  &want{"/home", []string{"/home/.charter/settings.yaml"}, core.SourceDiscovered},
 		},
 		{
 			name:  "home spelled with a trailing slash is still home",
@@ -130,14 +133,14 @@ func TestFindProjectDiscovery(t *testing.T) {
 			name:  "the root itself can be a project",
 			files: []string{"/.charter/settings.yaml"},
 			wd:    "/a/b",
-			want:  &want{"/", []string{"/.charter/settings.yaml"}, SourceDiscovered},
+			want:  &want{"/", []string{"/.charter/settings.yaml"}, core.SourceDiscovered},
 		},
 		{
 			name:  "env beats discovery",
 			files: []string{"/r/.charter/settings.yaml", "/p/.charter/settings.local.yaml"},
 			env:   []string{"CHARTER_PROJECT_DIR=/p/"},
 			wd:    "/r",
-			want:  &want{"/p", []string{"/p/.charter/settings.local.yaml"}, SourceEnv},
+			want:  &want{"/p", []string{"/p/.charter/settings.local.yaml"}, core.SourceEnv},
 		},
 		{
 			name:  "flag beats env",
@@ -146,35 +149,35 @@ func TestFindProjectDiscovery(t *testing.T) {
 			env:   []string{"CHARTER_PROJECT_DIR=/p"},
 			flag:  str("/f"),
 			wd:    "/r",
-			want:  &want{"/f", []string{}, SourceFlag},
+			want:  &want{"/f", []string{}, core.SourceFlag},
 		},
 		{
 			name:  "relative flag",
 			files: []string{"/r/p/.charter/settings.yaml"},
 			flag:  str(" p/ "),
 			wd:    "/r",
-			want:  &want{"/r/p", []string{"/r/p/.charter/settings.yaml"}, SourceFlag},
+			want:  &want{"/r/p", []string{"/r/p/.charter/settings.yaml"}, core.SourceFlag},
 		},
 		{
 			name:  "tilde in env",
 			files: []string{"/home/u/p/.charter/settings.yaml"},
 			env:   []string{"CHARTER_PROJECT_DIR=~/p"},
 			wd:    "/",
-			want:  &want{"/home/u/p", []string{"/home/u/p/.charter/settings.yaml"}, SourceEnv},
+			want:  &want{"/home/u/p", []string{"/home/u/p/.charter/settings.yaml"}, core.SourceEnv},
 		},
 		{
 			name:  "explicit home is allowed",
 			files: []string{"/home/u/.charter/settings.yaml"},
 			env:   []string{"CHARTER_PROJECT_DIR=/home/u"},
 			wd:    "/",
-			want:  &want{"/home/u", []string{"/home/u/.charter/settings.yaml"}, SourceEnv},
+			want:  &want{"/home/u", []string{"/home/u/.charter/settings.yaml"}, core.SourceEnv},
 		},
 		{
 			name:  "blank env counts as unset",
 			files: []string{"/r/.charter/settings.yaml"},
 			env:   []string{"CHARTER_PROJECT_DIR= \t"},
 			wd:    "/r/x",
-			want:  &want{"/r", []string{"/r/.charter/settings.yaml"}, SourceDiscovered},
+			want:  &want{"/r", []string{"/r/.charter/settings.yaml"}, core.SourceDiscovered},
 		},
 		{
 			name:  "no-project",
@@ -203,7 +206,7 @@ func TestFindProjectDiscovery(t *testing.T) {
 				env = append(env, "HOME=/home/u")
 			}
 			s := testSystem(fs, c.wd, env...)
-			got, err := s.FindProject(c.flag, c.no)
+			got, err := Find(s, c.flag, c.no)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,16 +250,16 @@ func TestFindProjectErrors(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := testSystem(fs, "/", append(c.env, "HOME=/home/u")...)
-			p, err := s.FindProject(c.flag, c.no)
-			var ue *Error
-			if !errors.As(err, &ue) || ue.Code() != CodeUsage || !strings.Contains(ue.Msg, c.msg) {
+			p, err := Find(s, c.flag, c.no)
+			var ue *core.Error
+			if !errors.As(err, &ue) || ue.Code() != core.CodeUsage || !strings.Contains(ue.Msg, c.msg) {
 				t.Fatalf("got %+v, %v; want a usage error saying %q", p, err, c.msg)
 			}
 		})
 	}
 
-	s := NewSystem(fs, []string{"HOME=/h"}, nil, func() (string, error) { return "", os.ErrNotExist })
-	if _, err := s.FindProject(nil, false); err == nil || !strings.Contains(err.Error(), "--no-project") {
+	s := core.NewSystem(fs, []string{"HOME=/h"}, nil, func() (string, error) { return "", os.ErrNotExist })
+	if _, err := Find(s, nil, false); err == nil || !strings.Contains(err.Error(), "--no-project") {
 		t.Fatalf("unknown working directory: %v", err)
 	}
 }
@@ -273,7 +276,7 @@ func TestFindProjectStatCount(t *testing.T) {
 		}
 		fs := &statCounter{Fs: mem, t: t}
 		s := testSystem(fs, wd, "HOME=/home/u")
-		p, err := s.FindProject(nil, false)
+		p, err := Find(s, nil, false)
 		if err != nil || p == nil || p.Dir != "/p" {
 			t.Fatalf("%d levels: %+v %v", levels, p, err)
 		}
@@ -284,7 +287,7 @@ func TestFindProjectStatCount(t *testing.T) {
 		// No project at all: one stat per directory up to the root.
 		fs2 := &statCounter{Fs: afero.NewMemMapFs(), t: t}
 		s2 := testSystem(fs2, wd, "HOME=/home/u")
-		if p, err := s2.FindProject(nil, false); err != nil || p != nil {
+		if p, err := Find(s2, nil, false); err != nil || p != nil {
 			t.Fatalf("%d levels, no project: %+v %v", levels, p, err)
 		}
 		if n, max := fs2.stats.Load(), int64(levels+2); n > max {
@@ -325,10 +328,10 @@ func TestProjectRootForCreate(t *testing.T) {
 				}
 			}
 			s := testSystem(fs, c.wd, append(c.env, "HOME=/home/u")...)
-			got, err := s.ProjectRootForCreate(c.flag)
+			got, err := RootForCreate(s, c.flag)
 			if c.msg != "" {
-				var ue *Error
-				if !errors.As(err, &ue) || ue.Code() != CodeUsage || !strings.Contains(ue.Msg, c.msg) {
+				var ue *core.Error
+				if !errors.As(err, &ue) || ue.Code() != core.CodeUsage || !strings.Contains(ue.Msg, c.msg) {
 					t.Fatalf("got %q, %v; want a usage error saying %q", got, err, c.msg)
 				}
 				return
@@ -349,14 +352,15 @@ func TestFindProjectWindows(t *testing.T) {
 		}
 		touch(t, fs, d+`\settings.yaml`)
 	}
-	s := windowsSystem(fs, `USERPROFILE=c:\users\ME`)
+	s := testSystem(fs, `C:\work`, `USERPROFILE=c:\users\ME`)
+	s.Paths = fsys.PathStyle{Windows: true}
 	s.Getwd = func() (string, error) { return `C:\Users\me\repo\src\x`, nil }
-	p, err := s.FindProject(nil, false)
+	p, err := Find(s, nil, false)
 	if err != nil || p == nil || p.Dir != `C:\Users\me\repo` || p.SettingsPath() != `C:\Users\me\repo\.charter\settings.yaml` {
 		t.Fatalf("got %+v, %v", p, err)
 	}
 	s.Getwd = func() (string, error) { return `C:\Users\me\notes`, nil }
-	if p, err := s.FindProject(nil, false); err != nil || p != nil {
+	if p, err := Find(s, nil, false); err != nil || p != nil {
 		t.Fatalf("home is not a project, whatever its letter case: %+v %v", p, err)
 	}
 }
@@ -385,54 +389,20 @@ func TestFindProjectOsFs(t *testing.T) {
 		t.Skip("no symbolic links here:", err)
 	}
 	s := testSystem(afero.NewOsFs(), filepath.Join(repo, "a", "b"), "HOME="+base)
-	p, err := s.FindProject(nil, false)
+	p, err := Find(s, nil, false)
 	if err != nil || p == nil || p.Dir != repo || len(p.Files) != 1 {
 		t.Fatalf("got %+v, %v", p, err)
 	}
 	// From the link, the walk goes up the link's own path: base, not repo.
 	s = testSystem(afero.NewOsFs(), link, "HOME=/nonexistent")
-	p, err = s.FindProject(str(filepath.Join(base, "file-not-dir")), false)
-	var ue *Error
-	if !errors.As(err, &ue) || ue.Code() != CodeUsage {
+	p, err = Find(s, str(filepath.Join(base, "file-not-dir")), false)
+	var ue *core.Error
+	if !errors.As(err, &ue) || ue.Code() != core.CodeUsage {
 		t.Fatalf("flag naming a missing path: %+v %v", p, err)
 	}
-	if p, err = s.FindProject(nil, false); err != nil || p != nil {
+	if p, err = Find(s, nil, false); err != nil || p != nil {
 		t.Fatalf("from the link: %+v %v", p, err)
 	}
 }
 
 func str(s string) *string { return &s }
-
-func BenchmarkFindProject(b *testing.B) {
-	b.Run("memfs", func(b *testing.B) {
-		fs := afero.NewMemMapFs()
-		touch(b, fs, "/home/u/repo/.charter/settings.yaml")
-		wd := deepDir("/home/u/repo", 20)
-		if err := fs.MkdirAll(wd, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		benchFind(b, testSystem(fs, wd, "HOME=/home/u"))
-	})
-	b.Run("osfs", func(b *testing.B) {
-		base := b.TempDir()
-		if err := os.MkdirAll(filepath.Join(base, "repo", ".charter"), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		touch(b, afero.NewOsFs(), filepath.Join(base, "repo", ".charter", "settings.yaml"))
-		wd := filepath.FromSlash(deepDir(filepath.ToSlash(filepath.Join(base, "repo")), 20))
-		if err := os.MkdirAll(wd, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		benchFind(b, testSystem(afero.NewOsFs(), wd, "HOME="+base))
-	})
-}
-
-func benchFind(b *testing.B, s *System) {
-	b.ReportAllocs()
-	for b.Loop() {
-		p, err := s.FindProject(nil, false)
-		if err != nil || p == nil {
-			b.Fatal(p, err)
-		}
-	}
-}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package core
+package trust
 
 import (
 	"os"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
 )
 
 // within fails the test when f has not returned after a few seconds: a
@@ -30,30 +32,30 @@ func within[T any](t *testing.T, what string, f func() T) T {
 
 // A trust file charter cannot believe trusts nothing: every read says
 // "no entry" without an error (ping, the hooks and the gate run go on,
-// untrusted), TrustFileProblem names the problem and its fix, and
-// RecordTrust refuses to carry its entries into a file the user owns.
+// untrusted), FileProblem names the problem and its fix, and
+// Record refuses to carry its entries into a file the user owns.
 func TestTrustFileNotBelieved(t *testing.T) {
 	sha := strings.Repeat("a", 64)
 	good := `{"version":1,"projects":[{"root":"/p","sha256":"` + sha + `","trusted":"2026-01-01T00:00:00Z"}]}`
 	cases := []struct {
 		name    string
-		setup   func(t *testing.T, s *System, path string)
+		setup   func(t *testing.T, s *core.System, path string)
 		problem string // in the problem and its fix
-		refused bool   // RecordTrust refuses (else it writes a new file)
+		refused bool   // Record refuses (else it writes a new file)
 	}{
-		{"mode 0666", func(t *testing.T, s *System, path string) { writeMode(t, path, good, 0o666) }, "chmod 600", true},
-		{"mode 0620", func(t *testing.T, s *System, path string) { writeMode(t, path, good, 0o620) }, "mode 0620", true},
-		{"another owner", func(t *testing.T, s *System, path string) {
+		{"mode 0666", func(t *testing.T, s *core.System, path string) { writeMode(t, path, good, 0o666) }, "chmod 600", true},
+		{"mode 0620", func(t *testing.T, s *core.System, path string) { writeMode(t, path, good, 0o620) }, "mode 0620", true},
+		{"another owner", func(t *testing.T, s *core.System, path string) {
 			writeMode(t, path, good, 0o600)
 			other := os.Geteuid() + 1 // the file is the test's: charter runs as someone else
 			s.Euid = func() int { return other }
 		}, "sudo chown", true},
-		{"named pipe", func(t *testing.T, s *System, path string) {
+		{"named pipe", func(t *testing.T, s *core.System, path string) {
 			if err := syscall.Mkfifo(path, 0o600); err != nil {
 				t.Skipf("no named pipes here: %v", err)
 			}
 		}, "a named pipe", true},
-		{"dangling link", func(t *testing.T, s *System, path string) {
+		{"dangling link", func(t *testing.T, s *core.System, path string) {
 			if err := os.Symlink(filepath.Join(filepath.Dir(path), "gone.json"), path); err != nil {
 				t.Fatal(err)
 			}
@@ -61,8 +63,8 @@ func TestTrustFileNotBelieved(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := NewSystem(afero.NewOsFs(), []string{"HOME=" + t.TempDir()}, time.Now, os.Getwd)
-			path, err := s.TrustPath()
+			s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + t.TempDir()}, time.Now, os.Getwd)
+			path, err := Path(s)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,23 +73,23 @@ func TestTrustFileNotBelieved(t *testing.T) {
 			}
 			c.setup(t, s, path)
 			type got struct {
-				e   *TrustEntry
+				e   *Entry
 				err error
 			}
-			g := within(t, "reading the trust file", func() got { e, err := s.TrustEntryFor("/p"); return got{e, err} })
+			g := within(t, "reading the trust file", func() got { e, err := EntryFor(s, "/p"); return got{e, err} })
 			if g.e != nil || g.err != nil {
 				t.Errorf("entry %+v, error %v: want no entry and no error", g.e, g.err)
 			}
-			bad := within(t, "checking the trust file", s.TrustFileProblem)
+			bad := within(t, "checking the trust file", func() *FileError { return FileProblem(s) })
 			if bad == nil || !strings.Contains(bad.Error(), path) || !strings.Contains(bad.Problem+bad.Fix, c.problem) {
 				t.Fatalf("problem %v, want one naming %s and %q", bad, path, c.problem)
 			}
-			if ErrorCode(bad) != CodeUntrusted {
-				t.Errorf("code %s", ErrorCode(bad))
+			if core.ErrorCode(bad) != core.CodeUntrusted {
+				t.Errorf("code %s", core.ErrorCode(bad))
 			}
-			err = within(t, "trusting a project", func() error { return s.RecordTrust(TrustEntry{Root: "/q", SHA256: sha}, false) })
+			err = within(t, "trusting a project", func() error { return Record(s, Entry{Root: "/q", SHA256: sha}, false) })
 			if c.refused && err == nil {
-				t.Errorf("RecordTrust wrote over a trust file it does not believe")
+				t.Errorf("Record wrote over a trust file it does not believe")
 			}
 			if !c.refused && err != nil {
 				t.Errorf("RecordTrust: %v", err)
@@ -98,14 +100,14 @@ func TestTrustFileNotBelieved(t *testing.T) {
 
 // A trust file the user owns and only the user writes is believed.
 func TestTrustFileBelieved(t *testing.T) {
-	s := NewSystem(afero.NewOsFs(), []string{"HOME=" + t.TempDir()}, time.Now, os.Getwd)
-	path, _ := s.TrustPath()
+	s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + t.TempDir()}, time.Now, os.Getwd)
+	path, _ := Path(s)
 	os.MkdirAll(filepath.Dir(path), 0o700)
 	writeMode(t, path, `{"version":1,"projects":[{"root":"/p","sha256":"`+strings.Repeat("b", 64)+`","trusted":"2026-01-01T00:00:00Z"}]}`, 0o644)
-	if e, err := s.TrustEntryFor("/p"); e == nil || err != nil {
+	if e, err := EntryFor(s, "/p"); e == nil || err != nil {
 		t.Fatalf("%+v %v", e, err)
 	}
-	if bad := s.TrustFileProblem(); bad != nil {
+	if bad := func() *FileError { return FileProblem(s) }(); bad != nil {
 		t.Fatal(bad)
 	}
 }

@@ -1,8 +1,11 @@
 //go:build unix
 
-package core
+package project
 
 import (
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/trust"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,10 +19,10 @@ const otherUID = 12345
 
 // ownerSystem is a System on the real file system with HOME and the
 // working directory under a temporary directory; warnings are collected.
-func ownerSystem(t *testing.T, wd string, home string) (*System, *[]string) {
+func ownerSystem(t *testing.T, wd string, home string) (*core.System, *[]string) {
 	t.Helper()
 	var warnings []string
-	s := NewSystem(afero.NewOsFs(), []string{"HOME=" + home}, time.Now, func() (string, error) { return wd, nil })
+	s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home}, time.Now, func() (string, error) { return wd, nil })
 	s.Warn = func(msg string) { warnings = append(warnings, msg) }
 	return s, &warnings
 }
@@ -57,7 +60,7 @@ func TestForeignProjectIgnored(t *testing.T) {
 		}
 	}
 	s, warnings := ownerSystem(t, wd, home)
-	p, err := s.FindProject(nil, false)
+	p, err := Find(s, nil, false)
 	if err != nil || p != nil {
 		t.Fatalf("discovered: %+v, %v; want no project", p, err)
 	}
@@ -66,25 +69,25 @@ func TestForeignProjectIgnored(t *testing.T) {
 		t.Errorf("warnings %q", *warnings)
 	}
 	named := shared
-	if p, err := s.FindProject(&named, false); err != nil || p != nil {
+	if p, err := Find(s, &named, false); err != nil || p != nil {
 		t.Errorf("named: %+v, %v; want no project", p, err)
 	}
-	ignored, err := s.IgnoredProjects(nil, false)
+	ignored, err := Ignored(s, nil, false)
 	if err != nil || len(ignored) != 1 || ignored[0].Owner != otherUID || ignored[0].Dir != shared {
 		t.Errorf("ignored %+v %v", ignored, err)
 	}
 
 	// trust finds it, with its owner; recorded, it is used.
-	p, err = s.FindProjectToTrust(nil)
+	p, err = ToTrust(s, nil)
 	if err != nil || p == nil || p.Owner == nil || *p.Owner != otherUID {
 		t.Fatalf("to trust: %+v %v", p, err)
 	}
 	owner := otherUID
-	if err := s.RecordTrust(TrustEntry{Root: shared, SHA256: strings.Repeat("0", 64), Owner: &owner}, false); err != nil {
+	if err := trust.Record(s, trust.Entry{Root: shared, SHA256: strings.Repeat("0", 64), Owner: &owner}, false); err != nil {
 		t.Fatal(err)
 	}
 	*warnings = nil
-	if p, err := s.FindProject(nil, false); err != nil || p == nil || p.Dir != shared {
+	if p, err := Find(s, nil, false); err != nil || p == nil || p.Dir != shared {
 		t.Errorf("accepted: %+v %v", p, err)
 	}
 	if len(*warnings) != 0 {
@@ -94,7 +97,7 @@ func TestForeignProjectIgnored(t *testing.T) {
 	if err := os.Lchown(filepath.Join(shared, ".charter", "settings.yaml"), otherUID+1, otherUID+1); err != nil {
 		t.Fatal(err)
 	}
-	if p, _ := s.FindProject(nil, false); p != nil {
+	if p, _ := Find(s, nil, false); p != nil {
 		t.Errorf("a new owner was accepted: %+v", p)
 	}
 }
@@ -111,11 +114,11 @@ func TestForeignProjectByEuid(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, warnings := ownerSystem(t, wd, home)
-	if p, err := s.FindProject(nil, false); err != nil || p == nil || p.Dir != inner {
+	if p, err := Find(s, nil, false); err != nil || p == nil || p.Dir != inner {
 		t.Fatalf("own tree: %+v %v", p, err)
 	}
 	s.Euid = func() int { return os.Geteuid() + 1 }
-	if p, err := s.FindProject(nil, false); err != nil || p != nil {
+	if p, err := Find(s, nil, false); err != nil || p != nil {
 		t.Errorf("as another user: %+v %v", p, err)
 	}
 	// Both are passed over, each with its warning.

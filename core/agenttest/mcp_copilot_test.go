@@ -10,10 +10,14 @@ import (
 
 // userServersRig is agent's rig whose scope settings declare both servers
 // of perm_servers_test.go under a policy that allows one, applied at user
-// level (a project's servers are projected only into project files).
-func userServersRig(t *testing.T, agent string) *rig {
+// level (a project's servers are projected only into project files);
+// before, when set, prepares the world first (the user's own files).
+func userServersRig(t *testing.T, agent string, before ...func(w world)) *rig {
 	t.Helper()
 	r := policyRig(t, agent, "mcp:\n  allowed: ["+allowedServer+"]\n")
+	for _, f := range before {
+		f(r.w)
+	}
 	entry := "{command: " + charter(t) + ", args: [mcp]}"
 	write(t, r.w.root, "settings.yaml", "mcp:\n  servers:\n    "+allowedServer+": "+entry+"\n    "+blockedServer+": "+entry+"\n")
 	r.apply("user")

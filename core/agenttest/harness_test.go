@@ -148,11 +148,12 @@ func (m *Mock) Sent() string {
 	return b.String()
 }
 
-// run runs a command with env in dir, at most two minutes, and returns its
+// run runs a command with env in dir, at most five minutes (Kilo takes
+// over two on a loaded machine), and returns its
 // combined output; a failure to start or a timeout fails the test.
 func run(t testing.TB, dir string, env []string, name string, args ...string) (string, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir, cmd.Env = dir, env

@@ -148,8 +148,10 @@ func openCodeServers(t *testing.T, name, file string) {
 
 // TestOpenCodePolicyDeny and TestKiloPolicyDeny: at project and at user
 // level the deny is permission.bash["git push --force *"] = "deny", the
-// last entry; their bash permission allows every command by default, so
-// the control run, charter applied without the deny, lets git run.
+// last entry. Every run has --auto (approve whatever is not denied), as a
+// script would: the refusal is charter's deny, not a question nobody
+// answered; the control run, charter applied without the deny, lets git
+// run under the same flag.
 func TestOpenCodePolicyDeny(t *testing.T) {
 	openCodeDeny(t, "opencode", "opencode.json", ".config/opencode")
 }
@@ -171,7 +173,7 @@ func openCodeDeny(t *testing.T, name, file, userDir string) {
 			if data, err := os.ReadFile(path); level != "control" && (err != nil || !strings.Contains(string(data), `"git push --force *": "deny"`)) {
 				t.Fatalf("%s does not deny git push --force: %v\n%s", path, err, data)
 			}
-			m, out := r.run(chatShellPrefix + "bash")
+			m, out := r.run(chatShellPrefix+"bash", "--auto")
 			res := chatToolResult(t, m)
 			t.Logf("%s's tool result: %s", name, strings.TrimSpace(res))
 			switch {

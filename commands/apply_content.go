@@ -5,14 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/inert"
 )
-
-func report(a *App, results []apply.Result, full *apply.Full) apply.FullReport {
-	return apply.NewFullReport(a.Sys, results, full)
-}
 
 // printReport prints one table: a row per instruction file, hook entry
 // and projected file (agent, state, path, then the kind and item of a
@@ -28,7 +23,7 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 			rows = append(rows, row{r.Agent, r.State, "-", "(" + r.Reason + ")"})
 			continue
 		}
-		rows = append(rows, row{r.Agent, r.State, r.Path, shared(r.SharedPath, r.Readers)})
+		rows = append(rows, row{r.Agent, r.State, r.Path, shared(r.SharedPath, r.ReadersText())})
 	}
 	for _, e := range rep.Files {
 		path := "-" // unsupported: the agent has no place for the kind
@@ -39,7 +34,7 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 		if e.Note != "" {
 			note += " (" + e.Note + ")"
 		}
-		if s := shared(e.SharedPath, nil); s != "" {
+		if s := shared(e.SharedPath, ""); s != "" {
 			note += " " + s
 		}
 		rows = append(rows, row{e.Agent, e.State, path, note})
@@ -83,10 +78,10 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 
 // shared is the note of a file the companion shares: the profiles that
 // read it when known, else the link on its way.
-func shared(link string, readers []string) string {
+func shared(link, readers string) string {
 	switch {
-	case len(readers) > 0:
-		return "(shared by agent-switch with " + core.ReadersText(readers) + ")"
+	case readers != "":
+		return "(shared by agent-switch with " + readers + ")"
 	case link != "":
 		return "(shared by agent-switch through " + link + ")"
 	}

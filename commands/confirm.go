@@ -39,14 +39,14 @@ const promptAttempts = 3
 // cancels. Enter alone picks the default, Cancel.
 func (a *App) promptShared(se *core.SharedWriteError) (bool, error) {
 	if len(se.Readers) > 0 {
-		fmt.Fprintf(a.Stderr, "%s is shared: agent-switch links %s to %s.\nWriting affects all of them.\n", inert.Line(se.Target), inert.Line(core.ReadersText(se.Readers)), inert.Line(se.SharedPath))
+		fmt.Fprintf(a.Stderr, "%s is shared: agent-switch links %s to %s.\nWriting affects all of them.\n", inert.Line(se.Target), inert.Line(se.ReadersText()), inert.Line(se.SharedPath))
 	} else {
 		fmt.Fprintf(a.Stderr, "%s\nagent-switch shares between profiles. Writing affects all profiles.\n", inert.Line(se.Behind()))
 	}
-	for i, c := range core.SharedWriteChoices() {
+	for i, c := range se.Choices() {
 		fmt.Fprintf(a.Stderr, "  %d) %s\n", i+1, c)
 	}
-	fmt.Fprintf(a.Stderr, "Note: %s.\n", core.ShareOffHint())
+	fmt.Fprintf(a.Stderr, "Note: %s.\n", se.Hint())
 	in := bufio.NewReader(a.Stdin)
 	for try := 1; ; try++ {
 		fmt.Fprint(a.Stderr, "Choose 1 or 2 [2]: ")

@@ -1,10 +1,10 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 
-	"github.com/agentkit/charter/core/companion"
 	"github.com/agentkit/charter/core/inert"
 )
 
@@ -16,8 +16,8 @@ func (c *DetectCmd) Help() string {
 	return `With --json, one document: installed (true or false), version (the companion's version, null when it is not installed or does not say), installCommand (how to install it), repo (its repository) and dismissed (whether its recommendation was dismissed, charter dismiss agent-switch).`
 }
 
-func (c *DetectCmd) Run(a *App) error {
-	d, err := companion.Detect(a.Sys)
+func (c *DetectCmd) Run(ctx context.Context, a *App) error {
+	d, err := a.session().Detect(ctx)
 	if err != nil {
 		return err
 	}

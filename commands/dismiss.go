@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -14,25 +15,21 @@ type DismissCmd struct {
 	ConfirmShared bool   `name:"confirm-shared" help:"Write even if the file lies behind a link agent-switch shares between profiles."`
 }
 
-func (c *DismissCmd) Run(a *App) error {
-	var ids []string
+func (c *DismissCmd) Run(ctx context.Context, a *App) error {
+	var doc dismiss.Doc
 	err := a.guarded(c.ConfirmShared, func(confirm bool) (err error) {
-		if c.Undo {
-			ids, err = dismiss.Undismiss(a.Sys, c.ID, confirm)
-		} else {
-			ids, err = dismiss.Dismiss(a.Sys, c.ID, confirm)
-		}
+		doc, err = a.session().Dismiss(ctx, c.ID, c.Undo, confirm)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	if c.Undo {
-		return a.emit(dismiss.Doc{OK: true, Dismissed: ids}, func(w io.Writer) {
+		return a.emit(doc, func(w io.Writer) {
 			fmt.Fprintf(w, "Undismissed %q: the wizard recommends it again where it applies.\n", c.ID)
 		})
 	}
-	return a.emit(dismiss.Doc{OK: true, Dismissed: ids}, func(w io.Writer) {
+	return a.emit(doc, func(w io.Writer) {
 		fmt.Fprintf(w, "Dismissed %q: the wizard will not recommend it again.\n", c.ID)
 	})
 }

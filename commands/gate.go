@@ -8,7 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
@@ -199,37 +198,10 @@ func runStopHook(ctx context.Context, a *App, kind gates.HookKind) error {
 		agent = "codex"
 	}
 	a.serving(agent) // the hook's own agent chooses the profile
-	sc, err := a.Scope()
+	res, err := a.session().StopHook(ctx, kind, a.Stdin)
 	if err != nil {
 		return err // exit 1: never blocks the agent
 	}
-	state := gates.NewFileState(a.Sys, a.Sys.Paths.Join(sc.Path, "state"))
-	runAll := "charter gate run"
-	if sc.Kind == core.ScopeHost {
-		runAll = "charter --config-root " + sc.Root.Path + " gate run"
-	}
-	res := gates.RunHook(ctx, kind, a.Stdin, state, func(in gates.StopInput) (gates.HookOptions, error) {
-		// The session's cwd is this run's working directory: its project
-		// and settings are the ones that count.
-		cwd := in.Cwd
-		if cwd == "" {
-			var err error
-			if cwd, err = a.Sys.Getwd(); err != nil {
-				return gates.HookOptions{}, fmt.Errorf("find the working directory the hook runs in: %w", err)
-			}
-		}
-		// A session whose folder is gone has no gates to run: charter's
-		// own error (exit 1), never a block.
-		if fi, err := a.Sys.Fs.Stat(cwd); err != nil || !fi.IsDir() {
-			return gates.HookOptions{}, fmt.Errorf("the session's folder %s does not exist any more (or is no folder), so no gate ran and the stop is not blocked", cwd)
-		}
-		setup, err := a.sessionFrom(cwd).GateSetup()
-		if err != nil {
-			return gates.HookOptions{}, err
-		}
-		return gates.HookOptions{Config: setup.Config, OnFailure: setup.OnFailure, MaxBlocks: setup.MaxBlocks, Cwd: cwd,
-			RunAll: runAll, Now: a.Sys.Now}, nil
-	})
 	io.WriteString(a.Stdout, res.Stdout) // JSON for the agent: exact
 	io.WriteString(a.Stderr, inert.Body(res.Stderr))
 	if res.ExitCode != 0 {

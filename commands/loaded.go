@@ -18,27 +18,14 @@ import (
 // stands in the agent's way.
 type GateClaudeLoadedCmd struct{}
 
-func (c *GateClaudeLoadedCmd) Run(a *App) error {
-	if err := recordLoaded(a); err != nil {
+func (c *GateClaudeLoadedCmd) Run(ctx context.Context, a *App) error {
+	a.serving("claude") // the hook's own agent chooses the profile
+	if err := a.session().RecordLoaded(ctx, "claude", a.Stdin); err != nil {
 		fmt.Fprintf(a.Stderr, "charter: note: %s\n", err)
 	}
 	return nil
 }
 
-func recordLoaded(a *App) error {
-	in, err := loaded.ReadInput(a.Stdin)
-	if err != nil {
-		return err
-	}
-	a.serving("claude") // the hook's own agent chooses the profile
-	sc, err := a.Scope()
-	if err != nil {
-		return err
-	}
-	return loaded.Record(a.Sys, a.Sys.Paths.Join(sc.Path, "state"), "claude", in)
-}
-
-// statusContent lists the effective items of kind with their loaded state.
 func (a *App) statusContent(ctx context.Context, k content.Kind) error {
 	doc, err := a.session().ContentStatus(ctx, k)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/mcpserver"
@@ -19,22 +18,22 @@ type McpCmd struct {
 }
 
 func (c *McpCmd) Run(ctx context.Context, a *App) error {
-	sc, err := a.Scope()
-	if err != nil {
-		return err
-	}
 	if c.PrintConfig != "" {
-		// The program as a user-level hook names it: the bare word while
-		// PATH's charter is this binary, never a path in Go's build cache.
-		exe, err := apply.UserProgram(a.Sys, "the registration")
+		// The program as a user-level hook names it, never a path in Go's
+		// build cache.
+		reg, err := a.session().Registration(ctx)
 		if err != nil {
-			return fmt.Errorf("find charter's own path for the snippet: %w", err)
+			return err
 		}
-		sn, err := mcpserver.UserSnippet(c.PrintConfig, mcpserver.UserEntry(exe, sc))
+		sn, err := mcpserver.UserSnippet(c.PrintConfig, mcpserver.UserEntry(reg.Program, reg.Scope))
 		if err != nil {
 			return err
 		}
 		return a.emit(sn, func(w io.Writer) { fmt.Fprint(w, inert.Body(sn.Text)) })
+	}
+	sc, err := a.Scope()
+	if err != nil {
+		return err
 	}
 	// One inotify descriptor keeps the content library current for the
 	// session's life (nil where there is none: files are stamped instead).

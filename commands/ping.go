@@ -45,7 +45,7 @@ func printPing(w io.Writer, doc core.PingDoc) {
 		fmt.Fprintln(w, "profile:      none")
 	}
 	if len(doc.MixedProfiles) > 0 {
-		fmt.Fprintf(w, "mixed:        profiles of different providers: %s\n", inert.Line(core.MixedText(doc.MixedProfiles)))
+		fmt.Fprintf(w, "mixed:        profiles of different providers: %s\n", inert.Line(doc.MixedText()))
 	}
 	fmt.Fprintf(w, "config root:  %s (%s)\n", inert.Line(doc.ConfigRoot.Path), inert.Line(string(doc.ConfigRoot.Source)))
 	fmt.Fprintf(w, "scope:        %s %s\n", inert.Line(string(doc.Scope.Kind)), inert.Line(doc.Scope.Path))

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -23,13 +24,10 @@ type ProfilesDoc struct {
 	Profiles []profile.Scope `json:"profiles"`
 }
 
-func (c *ProfilesListCmd) Run(a *App) error {
-	ps, err := profile.Scopes(a.Sys)
+func (c *ProfilesListCmd) Run(ctx context.Context, a *App) error {
+	ps, err := a.session().Profiles(ctx)
 	if err != nil {
 		return err
-	}
-	if ps == nil {
-		ps = []profile.Scope{}
 	}
 	return a.emit(ProfilesDoc{Profiles: ps}, func(w io.Writer) {
 		if len(ps) == 0 {
@@ -68,8 +66,8 @@ type ProfilesMoveDoc struct {
 	To   profile.Scope `json:"to"`
 }
 
-func (c *ProfilesMoveCmd) Run(a *App) error {
-	from, to, err := profile.Move(a.Sys, c.From, c.To)
+func (c *ProfilesMoveCmd) Run(ctx context.Context, a *App) error {
+	from, to, err := a.session().MoveProfile(ctx, c.From, c.To)
 	if err != nil {
 		return err
 	}

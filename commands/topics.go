@@ -41,7 +41,7 @@ func findTopic(name string) (topic, bool) {
 func environmentTopic(a *App) string {
 	var b strings.Builder
 	b.WriteString("The environment variables charter reads. A blank value counts as unset.\n\n")
-	for _, v := range core.Environment(a.Sys.Agents()) {
+	for _, v := range a.session().Environment() {
 		fmt.Fprintf(&b, "  %s\n      %s\n", v.Name, v.Use)
 	}
 	return b.String()
@@ -92,7 +92,7 @@ func (a *App) printTopic(t topic) error {
 	doc := topicDoc{Topic: t.Name, Summary: t.Summary, Text: t.text(a)}
 	switch t.Name {
 	case "environment":
-		doc.Variables = core.Environment(a.Sys.Agents())
+		doc.Variables = a.session().Environment()
 	case "exit-codes":
 		codes := exitCodes()
 		for _, s := range exitStatuses {

@@ -141,6 +141,13 @@ func (e *SharedWriteError) sourceWhere() string {
 	return "inside the shared folder " + e.SharedPath
 }
 
+// ReadersText names the profiles that read the shared source, Choices
+// are the two a client must offer and Hint what the companion's command
+// for profile-local files would do: the texts a skin prints the error with.
+func (e *SharedWriteError) ReadersText() string { return ReadersText(e.Readers) }
+func (e *SharedWriteError) Choices() []string   { return SharedWriteChoices() }
+func (e *SharedWriteError) Hint() string        { return ShareOffHint() }
+
 // ReadersText names the profiles that read a shared source.
 func ReadersText(readers []string) string {
 	if len(readers) == 1 {

@@ -26,6 +26,9 @@ type PingDoc struct {
 	MixedProfiles []VarProfile `json:"mixedProfiles,omitempty"`
 }
 
+// MixedText names each variable of MixedProfiles with its profile.
+func (d PingDoc) MixedText() string { return MixedText(d.MixedProfiles) }
+
 // TrustState is the project's trust state in ping (SPEC §13): trusted,
 // untrusted or not_needed; unknown when the settings cannot be read (ping
 // still answers, and Error says why).

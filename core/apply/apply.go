@@ -200,6 +200,14 @@ type Result struct {
 	Notes []Note `json:"notes,omitempty"`
 }
 
+// ReadersText names the profiles reading the shared source ("" when none).
+func (r Result) ReadersText() string {
+	if len(r.Readers) == 0 {
+		return ""
+	}
+	return core.ReadersText(r.Readers)
+}
+
 // Status reports each target as current or outdated, with a unified diff of
 // what Run would change.
 func Status(targets []Target) []Result {

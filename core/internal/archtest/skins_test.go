@@ -14,8 +14,7 @@ import (
 // shrinks: TestSkinImports fails on such an import missing here, and
 // TestStillToMoveShrinks on an entry the code no longer has.
 var stillToMove = map[string][]string{
-	"commands": {"core/companion"},
-	"server":   {"core/companion"},
+	"server": {"core/companion"},
 }
 
 func isSkin(p string) bool { return layers[layerOf(p)].name == "skins" }

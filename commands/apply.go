@@ -34,16 +34,15 @@ func (c *ApplyCmd) Run(ctx context.Context, a *App) error {
 	if c.DryRun || c.Check {
 		a.readOnly("apply --dry-run or --check")
 	}
-	if a.Sys.Getenv("GOGC") == "" {
-		// An apply allocates a few tens of MB once and exits: collecting
-		// a quarter as often saves about a sixth of a no-change run
-		// (scripts/bench-content.sh) for some MB more at its peak.
-		defer debug.SetGCPercent(debug.SetGCPercent(400))
-		if a.Sys.Getenv("GOMEMLIMIT") == "" {
-			// ... but never at the cost of memory: past 256 MiB the
-			// collector runs as often as it must (a library near its caps).
-			defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
-		}
+	// Go's own garbage collector target (GOGC 100) on purpose: at 3,000
+	// rules a cold apply's live heap is about 40 MB and GOGC 400 made its
+	// peak 5× that (172 MB, more than ruler's); a no-change run replays
+	// its memo and allocates little either way (docs/performance.md).
+	if a.Sys.Getenv("GOMEMLIMIT") == "" {
+		// A library near its caps (hundreds of MB live) would peak at
+		// twice its size: past 256 MiB the collector runs as often as it
+		// must.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
 	}
 	req := session.ApplyRequest{Agents: c.Agent, Project: c.Project, DryRun: c.DryRun || c.Check, Force: c.Force, ConfirmShared: c.ConfirmShared}
 	if a.Interactive() {

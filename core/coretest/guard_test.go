@@ -87,8 +87,7 @@ var (
 		// in it (a test binary always does; clearing GOCACHE would make the
 		// scripts' own `go` builds start cold).
 		"GOCACHE", "XDG_CACHE_HOME", "LocalAppData",
-		"GOGC",       // the Go runtime's own: when set, apply only leaves it alone
-		"GOMEMLIMIT", // the same: when set, apply keeps it instead of its own
+		"GOMEMLIMIT", // the Go runtime's own: when set, apply keeps it instead of its own
 	}
 )
 

@@ -144,11 +144,13 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 	var lists []struct{ key, verdict string }
 	var obj map[string]json.RawMessage
 	switch f.Format {
-	case "claude":
+	case "claude", "qwen":
 		lists = []struct{ key, verdict string }{{"deny", "deny"}, {"ask", "ask"}, {"allow", "allow"}}
 		if raw, ok := doc["permissions"]; ok && json.Unmarshal(raw, &obj) != nil {
 			return nil, badShape(f, "permissions", "an object")
 		}
+	case "opencode":
+		return opencodeRules(f, doc)
 	case "cursor":
 		lists = []struct{ key, verdict string }{{"deny", "deny"}, {"allow", "allow"}}
 		if raw, ok := doc["permissions"]; ok && json.Unmarshal(raw, &obj) != nil {
@@ -166,7 +168,7 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 		return []GovItem{{What: WhatRule, File: f.Path, Native: f.Format, State: StateSkipped,
 			Reason: "charter cannot read this agent's permissions yet: carry them over by hand"}}, nil
 	}
-	parent := map[string]string{"claude": "permissions", "cursor": "permissions", "gemini": "tools"}[f.Format]
+	parent := map[string]string{"claude": "permissions", "qwen": "permissions", "cursor": "permissions", "gemini": "tools"}[f.Format]
 	var out []GovItem
 	for _, l := range lists {
 		raw, ok := obj[l.key]
@@ -212,6 +214,9 @@ var (
 // fromNative is a native entry in charter's grammar, or why it has none.
 func fromNative(format, e string) (rule, why string) {
 	e = strings.TrimSpace(e)
+	if format == "qwen" {
+		return fromQwen(e)
+	}
 	if format == "cursor" {
 		return fromCursor(e)
 	}

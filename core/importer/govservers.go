@@ -39,13 +39,15 @@ func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error)
 	switch f.Format {
 	case "vscode":
 		member = "servers"
-	case "mcpServers", "gemini", "cursor", "copilot", "windsurf", "roo", "plain", "junie":
+	case "mcpServers", "gemini", "qwen", "cursor", "copilot", "windsurf", "roo", "plain", "junie": // qwen: its settings.json holds both
 	case "crush":
 		member = "mcp"
 	case "amp":
 		member = "amp.mcpServers" // one flat key
 	case "codextoml":
 		return codexServers(f)
+	case "opencode":
+		return opencodeServers(f, doc)
 	default:
 		return []GovItem{{What: WhatServer, File: f.Path, Native: f.Format, State: StateSkipped,
 			Reason: "charter cannot read this agent's MCP servers yet: carry them over by hand"}}, nil

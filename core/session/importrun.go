@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
@@ -81,6 +82,9 @@ func (s *Session) importProject(ctx context.Context, req ImportRequest, rep *Imp
 		again := "charter apply"
 		if req.Project {
 			again += " --project"
+		}
+		if len(areq.Agents) > 0 { // import's agents alone, as it planned
+			again += " --agent " + strings.Join(areq.Agents, ",")
 		}
 		if rep.Count(importer.StateImported) == 0 {
 			return fmt.Errorf("taking over the native files of the same body stopped (run `%s` once it is solved): %w", again, err)

@@ -126,6 +126,14 @@ type Places struct {
 	MCPNone string
 }
 
+// JSONC says whether the agent reads its permission or server file of
+// format as JSON with comments and trailing commas (VS Code's mcp.json,
+// Zed's settings.json, OpenCode's and Kilo's config); every other format
+// is strict JSON, where a comment is an error.
+func JSONC(format string) bool {
+	return format == "opencode" || format == "vscode" || format == "zed"
+}
+
 // Place is one folder of an agent's files of one kind; the zero Place is
 // none.
 type Place struct {

@@ -27,9 +27,10 @@ func sharedAgents() []Agent {
 			Docs: []string{"https://ampcode.com/manual#AGENTS.md", "https://ampcode.com/manual#agent-skills", "https://ampcode.com/manual#mcp"}},
 		// Zed uses the first file it finds of .rules, .cursorrules, …,
 		// AGENTS.md, CLAUDE.md, GEMINI.md: charter's .rules comes first.
-		{Name: "zed", Display: "Zed", ProjectFile: ".rules", Format: FormatBlock, Reads: []Read{{Path: ".rules"}},
-			User:    Places{MCPNone: zedMCPNone, PermNone: zedPermNone},
-			Project: with(shared, Places{MCPNone: zedMCPNone, PermNone: zedPermNone}), Scoping: "none", Trust: "none documented", Verified: "documentation (not on npm)",
+		// Zed's settings.json is JSONC; context_servers holds servers.
+		{Name: "zed", Display: "Zed", DefaultDir: ".config/zed", ProjectFile: ".rules", Format: FormatBlock, Reads: []Read{{Path: ".rules"}},
+			User:    Places{MCP: "settings.json", MCPFormat: "zed", PermNone: zedPermNone},
+			Project: with(shared, Places{MCP: ".zed/settings.json", MCPFormat: "zed", PermNone: zedPermNone}), Scoping: "none", Trust: "none documented", Verified: "documentation (not on npm)",
 			Docs: []string{"https://zed.dev/docs/ai/rules", "https://zed.dev/docs/ai/mcp", "https://zed.dev/docs/configuring-zed"}},
 		{Name: "warp", Display: "Warp", DefaultDir: ".warp", ProjectFile: "AGENTS.md", Format: FormatBlock, Reads: agentsMD,
 			// Servers in ~/.warp/.mcp.json and a project's .warp/.mcp.json

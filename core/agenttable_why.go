@@ -22,10 +22,7 @@ const (
 
 	ampPermNone = "Amp's amp.permissions are ordered rules where the first match wins: a deny charter added after your own allow would not hold, so charter does not write them yet"
 
-	// Zed creates settings.json with a comment header; charter's JSON
-	// editor keeps a file byte for byte but does not read comments.
-	zedPermNone = "Zed's settings.json is JSON with comments (Zed writes a comment header into it), which charter's byte-preserving JSON editor does not read: charter leaves Zed's agent tool permissions to you"
-	zedMCPNone  = "Zed's settings.json is JSON with comments (Zed writes a comment header into it), which charter's byte-preserving JSON editor does not read: charter leaves Zed's context_servers to you"
+	zedPermNone = "charter does not write Zed's agent tool permissions yet: set them in Zed's own settings"
 
 	warpPermNone = "Warp's agent command allowlist and denylist are settings of the app (its agent profiles), not a file"
 

@@ -18,6 +18,9 @@ import (
 //   - "junie": as plain, stdio servers only.
 //   - "amp": plain, under Amp's flat "amp.mcpServers" key.
 //   - "crush": Crush's crush.json "mcp": type "stdio" or "http".
+//   - "zed": Zed's settings.json "context_servers": no type field and no
+//     ${VAR} expansion (zed-industries/zed#60459); a server inherits Zed's
+//     environment, so an env entry NAME: ${NAME} is left out.
 func docServer(format string, s settings.Server) (v any, why string, ok bool) {
 	if v, why, ok := agentServer(format, s); ok {
 		return v, why, ok
@@ -48,6 +51,11 @@ func docServer(format string, s settings.Server) (v any, why string, ok bool) {
 		}
 	case "crush":
 		local, far = "stdio", "http"
+	case "zed":
+		if why := zedEnv(s); why != "" {
+			return nil, why, true
+		}
+		s.Env = nil
 	default:
 		return nil, "", false
 	}
@@ -87,6 +95,8 @@ func docMembers(format string) []string {
 	switch format {
 	case "crush":
 		return []string{"mcp"}
+	case "zed":
+		return []string{"context_servers"}
 	case "amp":
 		return []string{"amp.mcpServers"} // one flat key, dot included
 	case "windsurf", "roo", "plain", "junie":
@@ -110,4 +120,20 @@ func droidRule(verdict string, r settings.Rule) ([]string, string, bool) {
 // droidWhy says why Factory Droid cannot hold a rule.
 func droidWhy(display string) string {
 	return display + "'s settings hold shell command lists only (commandBlocklist, commandDenylist, commandAllowlist): no per-path, per-domain or per-server rule"
+}
+
+// zedEnv says why s cannot be written for Zed, which sends ${VAR} as
+// those characters: only env entries that name their own variable pass
+// (the server inherits it from Zed).
+func zedEnv(s settings.Server) string {
+	const why = "Zed does not expand ${VAR} in its settings: the server would get the characters ${...}, not the value; "
+	if len(s.Headers) > 0 {
+		return why + "add this server in Zed yourself, with the header's value"
+	}
+	for k, v := range s.Env {
+		if v != "${"+k+"}" {
+			return why + "a server Zed starts inherits Zed's environment, so set " + k + " there (env " + k + ": ${" + k + "} is then left out)"
+		}
+	}
+	return ""
 }

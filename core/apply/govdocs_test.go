@@ -28,6 +28,7 @@ var docNative = map[string]map[string]string{
 		".config/crush/crush.json":          "{\n  \"$schema\": \"https://charm.land/crush.json\",\n  \"options\": {\"debug\": false},\n  \"mcp\": {\n    \"mine\": {\"type\": \"stdio\", \"command\": \"my-mcp\"}\n  }\n}\n",
 		".factory/settings.json":            "{\n  \"model\": \"opus\",\n  \"commandAllowlist\": [\"ls\", \"pwd\"],\n  \"commandDenylist\": [\"rm -rf\"]\n}\n",
 		".factory/mcp.json":                 "{\"mcpServers\": {\"mine\": {\"type\": \"stdio\", \"command\": \"my-mcp\", \"args\": []}}}\n",
+		".config/zed/settings.json":         "// Zed settings\n//\n// For information on how to configure Zed, see the Zed\n// documentation: https://zed.dev/docs/configuring-zed\n{\n  \"ui_font_size\": 16, // big\n  /* servers */\n  \"context_servers\": {\n    \"mine\": {\"command\": \"my-mcp\", \"args\": []}, // keep\n  },\n}\n",
 	},
 	LevelProject: {
 		".roo/mcp.json":           "{\n  \"mcpServers\": {\n    \"team\": {\"command\": \"team-mcp\", \"alwaysAllow\": []}\n  }\n}\n",
@@ -39,7 +40,7 @@ var docNative = map[string]map[string]string{
 		".factory/settings.json":  "{\n  \"commandBlocklist\": [\"mkfs\"],\n  \"commandAllowlist\": [\"npm test\"]\n}\n",
 		".factory/mcp.json":       "{\n  \"mcpServers\": {\n    \"team\": {\"type\": \"stdio\", \"command\": \"team-mcp\"}\n  }\n}\n",
 		".augment/settings.json":  "{\"model\": \"sonnet\"}\n",
-		".zed/settings.json":      "// Zed settings\n{\n  \"theme\": \"One Dark\"\n}\n",
+		".zed/settings.json":      "// Zed settings\n{\n  \"theme\": \"One Dark\" // mine\n}\n",
 	},
 }
 

@@ -182,7 +182,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 				return f
 			}
 		}
-		f := &govFile{path: path, agent: agent, level: level, format: format, jsonc: format == "opencode"}
+		f := &govFile{path: path, agent: agent, level: level, format: format, jsonc: core.JSONC(format)}
 		if format == "opencode" {
 			f.format = "json"
 		}
@@ -281,6 +281,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			continue
 		}
 		f := file(mcpPath(sys, a, level, dir, pl.MCP), a.Name, jsonKind(pl.MCPFormat))
+		f.jsonc = f.jsonc || core.JSONC(pl.MCPFormat)
 		f.serverKeys = mcpMembers(pl.MCPFormat)
 		if f.servers == nil {
 			f.servers = map[string]any{}
@@ -305,6 +306,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 	for path, es := range book.prev {
 		if len(es) > 0 && slices.ContainsFunc(sel, func(a core.Agent) bool { return a.Name == es[0].Agent }) {
 			f := file(path, es[0].Agent, recordFormat(path, es))
+			f.jsonc = f.jsonc || recordJSONC(sys, es[0].Agent, path)
 			for _, e := range es {
 				if k := serverKey(e.Key); k != nil && f.serverKeys == nil {
 					f.serverKeys = k

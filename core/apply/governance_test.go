@@ -49,7 +49,7 @@ func govApply(t *testing.T, format string, old string, perms []settings.PermEntr
 	data := []byte(old)
 	for _, s := range steps {
 		var err error
-		if data, err = editJSON(data, s); err != nil {
+		if data, err = editJSON(data, false, s); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -131,11 +131,11 @@ func TestGeminiGetsShellRulesOnly(t *testing.T) {
 // A file charter cannot parse is an error naming the line; nothing is
 // made of it.
 func TestGovRefusesAMalformedFile(t *testing.T) {
-	_, err := editJSON([]byte("{\n  \"permissions\": [\n"), listStep([]string{"permissions", "deny"}, []string{"Read(.env)"}, nil))
+	_, err := editJSON([]byte("{\n  \"permissions\": [\n"), false, listStep([]string{"permissions", "deny"}, []string{"Read(.env)"}, nil))
 	if err == nil {
 		t.Fatal("no error")
 	}
-	_, err = editJSON([]byte(`{"permissions": []}`), listStep([]string{"permissions", "deny"}, []string{"Read(.env)"}, nil))
+	_, err = editJSON([]byte(`{"permissions": []}`), false, listStep([]string{"permissions", "deny"}, []string{"Read(.env)"}, nil))
 	if err == nil || err.Error() != `line 1: the member at ["permissions"] is not a JSON object (fix the file by hand; charter will not overwrite it)` {
 		t.Fatalf("%v", err)
 	}

@@ -23,7 +23,7 @@ type govFile struct {
 	serverKeys         []string       // where the servers live; nil: none in this file
 	rules              []byte         // the rules file's bytes, nil for none
 	locked             bool           // rules holds the policy's locked rules
-	jsonc              bool           // the agent reads it as JSONC: comments are refused by name
+	jsonc              bool           // the agent reads it as JSONC: comments are kept
 }
 
 // govList is one list of permission entries: those wanted, and those to
@@ -60,14 +60,9 @@ func (f *govFile) edit(b *govBook, old []byte) ([]byte, error) {
 // editJSON edits a JSON file (Claude, Gemini, Cursor, VS Code).
 func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 	var d *jsonedit.Doc
-	if f.jsonc {
-		if err := refuseJSONC(old); err != nil {
-			return nil, err
-		}
-	}
 	if len(bytes.TrimSpace(old)) > 0 {
 		var err error
-		if d, err = jsonedit.Open(old, func(off int, msg string) error {
+		if d, err = openJSON(f.jsonc)(old, func(off int, msg string) error {
 			line, _ := jsonedit.Position(old, off)
 			return &MCPJSONError{Line: line, Msg: msg}
 		}); err != nil {
@@ -142,7 +137,7 @@ func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 	none := data == nil
 	for _, s := range steps {
 		var err error
-		if data, err = editJSON(data, s); err != nil {
+		if data, err = editJSON(data, f.jsonc, s); err != nil {
 			return nil, err
 		}
 	}

@@ -18,13 +18,13 @@ import (
 var govNativeMore = map[string]map[string]string{
 	LevelUser: {
 		".qwen/settings.json":            "{\n  \"model\": {\"name\": \"qwen3-coder\"},\n  \"permissions\": {\"allow\": [\"Bash(npm test)\"]},\n  \"mcpServers\": {\"mine\": {\"command\": \"my-mcp\"}}\n}\n",
-		".config/opencode/opencode.json": "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  \"permission\": {\n    \"bash\": {\"*\": \"ask\", \"git *\": \"allow\"},\n    \"webfetch\": \"ask\"\n  },\n  \"mcp\": {\"mine\": {\"type\": \"local\", \"command\": [\"my-mcp\"]}}\n}\n",
+		".config/opencode/opencode.json": "{\n  \"$schema\": \"https://opencode.ai/config.json\",\n  // what the agent may do\n  \"permission\": {\n    \"bash\": {\"*\": \"ask\", \"git *\": \"allow\"}, /* mine */\n    \"webfetch\": \"ask\" // slow\n  },\n  \"mcp\": {\"mine\": {\"type\": \"local\", \"command\": [\"my-mcp\"]}}\n}\n",
 		".config/kilo/kilo.json":         "{\"model\": \"kilo/x\", \"permission\": {\"read\": {\"*\": \"allow\"}}}\n",
 	},
 	LevelProject: {
 		".qwen/settings.json": "{\"permissions\": {\"deny\": [\"Read(secrets/**)\"]}}\n",
 		"opencode.json":       "{\n\t\"permission\": {\n\t\t\"*\": \"ask\",\n\t\t\"bash\": {\n\t\t\t\"*\": \"ask\",\n\t\t\t\"go *\": \"allow\"\n\t\t}\n\t}\n}\n",
-		"kilo.json":           "{\n  \"mcp\": {\n    \"team\": {\"type\": \"remote\", \"url\": \"https://team.example.com/mcp\"}\n  }\n}\n",
+		"kilo.json":           "{\n  \"mcp\": {\n    // the team's\n    \"team\": {\"type\": \"remote\", \"url\": \"https://team.example.com/mcp\"}, // shared\n  },\n}\n",
 	},
 }
 
@@ -120,11 +120,11 @@ func TestOpenCodeDenyStaysLast(t *testing.T) {
 	}
 }
 
-// Refused, the file named, nothing written: comments charter's editor
-// would lose, and a permission that is one action for everything.
+// Refused, the file named, nothing written: a comment never closed, and
+// a permission that is one action for everything.
 func TestOpenCodeRefuses(t *testing.T) {
 	for name, tc := range map[string]struct{ data, says string }{
-		"jsonc":      {"{\n  // mine\n  \"model\": \"x\"\n}\n", "line 2: the file has comments (JSONC)"},
+		"unclosed":   {"{\n  /* mine\n  \"model\": \"x\"\n}\n", "line 2: a /* comment is never closed: end it with */"},
 		"one-action": {"{\"permission\": {\"bash\": \"ask\"}}\n", `permission.bash is one action for everything ("ask"): write it as {"*": "ask"}`},
 	} {
 		t.Run(name, func(t *testing.T) {

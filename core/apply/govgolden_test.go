@@ -48,7 +48,7 @@ var govNative = map[string]map[string]string{
 		".gemini/settings.json": "{\"mcpServers\": {\"team\": {\"command\": \"team-mcp\"}}}\n",
 		".cursor/cli.json":      "{ \"permissions\": { \"allow\": [\"Shell(ls)\"], \"deny\": [] } }\n",
 		".cursor/mcp.json":      "{\n  \"mcpServers\": {\n    \"team\": {\"command\": \"team-mcp\"}\n  }\n}\n",
-		".vscode/mcp.json":      "{\n  \"inputs\": [],\n  \"servers\": {\n    \"team\": {\"type\": \"stdio\", \"command\": \"team-mcp\"}\n  }\n}\n",
+		".vscode/mcp.json":      "{\n  \"inputs\": [],\n  \"servers\": {\n    // ours\n    \"team\": {\"type\": \"stdio\", \"command\": \"team-mcp\"} /* keep */\n  }\n}\n",
 	},
 }
 

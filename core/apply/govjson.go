@@ -18,8 +18,16 @@ import (
 // jsonStep makes the first edit a merge still needs, or returns nil.
 type jsonStep func(d *jsonedit.Doc, fail func(off int, format string, args ...any) error) ([]byte, error)
 
+// openJSON is the reader of a file the agent reads as JSONC, or as JSON.
+func openJSON(jsonc bool) func([]byte, jsonedit.Fail) (*jsonedit.Doc, error) {
+	if jsonc {
+		return jsonedit.OpenJSONC
+	}
+	return jsonedit.Open
+}
+
 // editJSON runs step until it settles. An empty file starts as {}.
-func editJSON(data []byte, step jsonStep) ([]byte, error) {
+func editJSON(data []byte, jsonc bool, step jsonStep) ([]byte, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}\n")
 	}
@@ -29,7 +37,7 @@ func editJSON(data []byte, step jsonStep) ([]byte, error) {
 			line, _ := jsonedit.Position(cur, off)
 			return &MCPJSONError{Line: line, Msg: fmt.Sprintf(format, args...)}
 		}
-		d, err := jsonedit.Open(cur, func(off int, msg string) error { return fail(off, "%s", msg) })
+		d, err := openJSON(jsonc)(cur, func(off int, msg string) error { return fail(off, "%s", msg) })
 		if err != nil {
 			return nil, err
 		}

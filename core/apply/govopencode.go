@@ -202,32 +202,3 @@ func objStep(keys, want []string, vals map[string]string, drop []string, made ..
 		return d.AppendMember(obj, want[placed], render(d, vals[want[placed]])), nil
 	}
 }
-
-// jsoncComment says whether data holds a // or /* comment outside its
-// strings: OpenCode and Kilo read their config as JSONC, charter's editor
-// keeps JSON only.
-func jsoncComment(data []byte) (int, bool) {
-	in := false
-	for i := 0; i < len(data); i++ {
-		switch c := data[i]; {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && c == '/' && i+1 < len(data) && (data[i+1] == '/' || data[i+1] == '*'):
-			return i, true
-		}
-	}
-	return 0, false
-}
-
-// refuseJSONC is the error for a config file with comments.
-func refuseJSONC(data []byte) error {
-	off, ok := jsoncComment(data)
-	if !ok {
-		return nil
-	}
-	line, _ := jsonedit.Position(data, off)
-	return &MCPJSONError{Line: line, Msg: "the file has comments (JSONC), which charter's editor would lose: " +
-		"remove them, or keep your commented settings in the .jsonc file of the same name beside it, which the agent also reads and charter does not edit"}
-}

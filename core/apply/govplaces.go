@@ -34,6 +34,23 @@ func recordFormat(path string, es []GovEntry) string {
 	return "json"
 }
 
+// recordJSONC says whether path, a file only the record names, is one
+// agent reads as JSONC: its permission or server file of a JSONC format.
+func recordJSONC(sys *core.System, agent, path string) bool {
+	for _, a := range sys.Agents() {
+		if a.Name != agent {
+			continue
+		}
+		for _, pl := range []core.Places{a.User, a.Project} {
+			if (core.JSONC(pl.PermFormat) && pl.Permissions != "" && strings.HasSuffix(path, pl.Permissions)) ||
+				(core.JSONC(pl.MCPFormat) && pl.MCP != "" && strings.HasSuffix(path, pl.MCP)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // mcpPath is the agent's MCP file. Claude keeps its user-level servers in
 // .claude.json: inside CLAUDE_CONFIG_DIR (or the profile's directory) when
 // one is set, else beside ~/.claude, in the home.

@@ -26,7 +26,8 @@ func govRemoval(sys *core.System, proj *core.Project, record string, targets []T
 	}
 	var files []*govFile
 	for p, es := range book.prev {
-		f := &govFile{path: p, agent: es[0].Agent, level: level, format: recordFormat(p, es), servers: map[string]any{}}
+		f := &govFile{path: p, agent: es[0].Agent, level: level, format: recordFormat(p, es), servers: map[string]any{},
+			jsonc: recordJSONC(sys, es[0].Agent, p)}
 		for _, e := range es {
 			if k := serverKey(e.Key); k != nil {
 				f.serverKeys = k
@@ -63,7 +64,7 @@ func govRemoval(sys *core.System, proj *core.Project, record string, targets []T
 // is not a server.
 func serverKey(key string) []string {
 	switch key {
-	case "mcpServers", "servers", "mcp_servers", "mcp", "amp.mcpServers":
+	case "mcpServers", "servers", "mcp_servers", "mcp", "amp.mcpServers", "context_servers":
 		return []string{key}
 	}
 	return nil

@@ -103,7 +103,7 @@ func TestJSONCBadInput(t *testing.T) {
 		t.Errorf("unclosed comment: %q does not say how to fix it", msg)
 	}
 	_, _ = Open([]byte("{// x\n}"), func(_ int, m string) error { msg = m; return errors.New(m) })
-	if !strings.Contains(msg, "comment") || !strings.Contains(msg, "remove it") {
+	if !strings.Contains(msg, "comment") || !strings.Contains(msg, "take the comment out") {
 		t.Errorf("comment in JSON: %q does not say what is wrong", msg)
 	}
 }

@@ -151,7 +151,7 @@ func valid(data []byte, fail Fail) error {
 			off-- // Offset counts the byte that made it fail
 		}
 		if commentAt(data, off) >= 0 {
-			return fail(off, "a comment, which the agent does not allow in this file (it reads plain JSON): remove it")
+			return fail(off, "a comment, which the agent does not allow in this file (it reads plain JSON): take the comment out")
 		}
 		return fail(off, se.Error())
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):

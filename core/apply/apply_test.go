@@ -74,7 +74,7 @@ func TestTargets(t *testing.T) {
 		{name: "both", dirs: []string{".claude", ".codex"}, want: []string{"claude=.claude/CLAUDE.md", "claude=.claude/settings.json", "codex=.codex/AGENTS.md", "codex=.codex/hooks.json"}},
 		{name: "explicit, directory missing", agents: []string{"claude"}, want: []string{"claude=.claude/CLAUDE.md", "claude=.claude/settings.json"}},
 		{name: "all, deduplicated", agents: []string{"codex", "all", "Claude"}, want: userAll("")},
-		{name: "unknown", agents: []string{"zed"}, code: "unknown_agent"},
+		{name: "unknown", agents: []string{"nosuch"}, code: "unknown_agent"},
 		{name: "project-only agent at user level", agents: []string{"jules"}, code: "unknown_agent"},
 		// Named, an agent with only permission or server files at user
 		// level (Cursor's CLI, Continue) is no usage error: those are its files.

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/jsonedit"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/tomledit"
 )
@@ -111,6 +113,15 @@ func nativeServerURLs(format string, data []byte) ([]settings.Server, error) {
 		}
 		entries, _ = doc.Lookup("mcp_servers").(map[string]any)
 	} else {
+		if core.JSONC(format) {
+			var err error
+			if data, err = jsonedit.Blank(data, func(off int, msg string) error {
+				line, _ := jsonedit.Position(data, off)
+				return fmt.Errorf("JSON with comments (line %d: %s)", line, msg)
+			}); err != nil {
+				return nil, err
+			}
+		}
 		var doc map[string]json.RawMessage
 		if err := json.Unmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("JSON (%v)", err)

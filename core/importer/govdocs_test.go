@@ -67,3 +67,22 @@ func TestImportDroidCommandLists(t *testing.T) {
 		t.Errorf("imported\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// VS Code's mcp.json and Zed's settings.json are JSONC: their comments
+// and trailing commas are read as the agent reads them; an unclosed
+// comment is refused with the file and line.
+func TestImportJSONCServers(t *testing.T) {
+	for format, data := range map[string]string{
+		"vscode": "{\n  // mine\n  \"servers\": {\n    \"notes\": {\"type\": \"stdio\", \"command\": \"notes-mcp\"}, /* x */\n  },\n}\n",
+		"zed":    "// Zed settings\n{\n  \"context_servers\": {\n    \"notes\": {\"command\": \"notes-mcp\", \"args\": []},\n  },\n}\n",
+	} {
+		items, err := ReadGovernance([]GovFile{{Path: "f.json", Format: format, MCP: true, Data: []byte(data)}})
+		if err != nil || len(items) != 1 || items[0].State != StateImported || items[0].Def == nil || items[0].Def.Command != "notes-mcp" {
+			t.Errorf("%s: %+v, %v; want notes imported", format, items, err)
+		}
+	}
+	_, err := ReadGovernance([]GovFile{{Path: "mcp.json", Format: "vscode", MCP: true, Data: []byte("{\n /* open\n}")}})
+	if err == nil || !strings.Contains(err.Error(), "mcp.json line 2: a /* comment is never closed") {
+		t.Errorf("unclosed comment: %v", err)
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/jsonedit"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -112,8 +113,12 @@ func ReadGovernance(files []GovFile) ([]GovItem, error) {
 			}
 			continue
 		}
+		data, err := plainJSON(f)
+		if err != nil {
+			return nil, err
+		}
 		var doc map[string]json.RawMessage
-		if err := json.Unmarshal(f.Data, &doc); err != nil {
+		if err := json.Unmarshal(data, &doc); err != nil {
 			return nil, core.Errorf(core.CodeMalformedSettings, "%s is not valid JSON (%v): nothing was imported; fix the file and import again", f.Path, err)
 		}
 		if f.Perms {
@@ -132,6 +137,18 @@ func ReadGovernance(files []GovFile) ([]GovItem, error) {
 		}
 	}
 	return out, nil
+}
+
+// plainJSON is f's JSON with its comments and trailing commas blanked
+// when the agent reads the file as JSONC.
+func plainJSON(f GovFile) ([]byte, error) {
+	if !core.JSONC(f.Format) {
+		return f.Data, nil
+	}
+	return jsonedit.Blank(f.Data, func(off int, msg string) error {
+		line, _ := jsonedit.Position(f.Data, off)
+		return core.Errorf(core.CodeMalformedSettings, "%s line %d: %s: nothing was imported; fix the file and import again", f.Path, line, msg)
+	})
 }
 
 func badShape(f GovFile, where, want string) error {

@@ -44,6 +44,8 @@ func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error)
 		member = "mcp"
 	case "amp":
 		member = "amp.mcpServers" // one flat key
+	case "zed":
+		member = "context_servers"
 	case "codextoml":
 		return codexServers(f)
 	case "opencode":

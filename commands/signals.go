@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -30,6 +32,11 @@ func Run(build Build) int {
 // runSignalled runs args with this process's SIGINT and SIGTERM turned
 // into a cancelled context.
 func (a *App) runSignalled(args []string) ExitCode {
+	if readOnlyQuick(args) {
+		// Nothing to stop cleanly: the default action (the process ends)
+		// loses nothing, and start-up does not pay for the signal thread.
+		return a.run(context.Background(), args)
+	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -69,6 +76,40 @@ func supervise(sigs <-chan os.Signal, grace time.Duration, stderr io.Writer, hel
 			return ExitRuntime
 		}
 	}
+}
+
+// readOnlyQuick reports whether args name a command that reads a few
+// files, writes nothing and starts nothing: the version, help, completion
+// and man page, `settings get|list|path`, `ping` (not --server) and
+// `agents`. A flag's value is never taken for the command.
+func readOnlyQuick(args []string) bool {
+	var words []string
+	for i := 0; i < len(args) && len(words) < 2; i++ {
+		switch arg := args[i]; {
+		case arg == "--":
+			return false
+		case arg == "--config-root" || arg == "--project-dir":
+			i++ // its value
+		case strings.HasPrefix(arg, "-"):
+			if arg == "--server" {
+				return false
+			}
+		default:
+			words = append(words, arg)
+		}
+	}
+	if len(words) == 0 {
+		return versionOnly(args)
+	}
+	switch words[0] {
+	case "version", "help", "completion", "man", "__complete", "agents":
+		return true
+	case "ping":
+		return !slices.Contains(args, "--server")
+	case "settings":
+		return len(words) == 2 && (words[1] == "get" || words[1] == "list" || words[1] == "path")
+	}
+	return false
 }
 
 func signalName(s os.Signal) string {

@@ -1,0 +1,31 @@
+package commands
+
+import (
+	"strings"
+	"testing"
+)
+
+// Only a command that writes nothing and starts nothing runs without the
+// signal handler; a flag's value never counts as the command.
+func TestReadOnlyQuick(t *testing.T) {
+	quick := []string{
+		"--version", "-v --json", "version", "help settings", "--json settings get rules.tier",
+		"settings list", "--config-root /r settings path", "ping --json", "agents", "man",
+		"completion bash", "__complete settings",
+	}
+	planned := []string{
+		"", "apply", "settings set rules.tier full", "settings edit", "ping --server",
+		"--config-root settings apply", "--project-dir ping apply", "serve", "mcp", "gate hook claude-stop",
+		"settings", "detect", "-- version", "import --from claude",
+	}
+	for _, line := range quick {
+		if !readOnlyQuick(strings.Fields(line)) {
+			t.Errorf("charter %s: want it run without the signal handler", line)
+		}
+	}
+	for _, line := range planned {
+		if readOnlyQuick(strings.Fields(line)) {
+			t.Errorf("charter %s: want it run under the signal handler", line)
+		}
+	}
+}

@@ -63,6 +63,13 @@ func mcpPath(sys *core.System, a core.Agent, level, dir, file string) string {
 	return sys.Paths.Join(dir, file)
 }
 
+// UnsupportedWhy says why an agent's permission format has no place for
+// rule r: the table's reason, which apply reports and permissions check
+// shows.
+func UnsupportedWhy(a core.Agent, format string, r settings.Rule) string {
+	return unsupportedWhy(a, format, r)
+}
+
 // unsupportedWhy says why an agent's format has no place for rule r.
 func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 	switch {
@@ -70,6 +77,8 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 		return a.Display + "'s command rules hold shell commands only; its sandbox has no per-path or per-domain setting"
 	case format == "droid":
 		return droidWhy(a.Display)
+	case format == "gemini" && r.Kind != settings.RuleShell:
+		return a.Display + "'s tools.exclude and tools.allowed hold shell commands only (run_shell_command(PREFIX)): no " + r.Kind + " rule"
 	case format == "continue":
 		return a.Display + "'s permissions.yaml matches a file or fetch tool's argument as the model writes it (not a project path or a domain) and an MCP tool by its own name (not its server's): charter writes its shell rules only"
 	case format == "opencode" && r.Kind == settings.RuleWeb:

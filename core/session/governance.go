@@ -104,7 +104,7 @@ func (s *Session) CheckPermission(action, agent string) (*PermCheck, error) {
 		} else if keys, entry, ok := apply.NativeRule(pl.PermFormat, out.Rule.Verdict, r); ok {
 			x.Expressed, x.File, x.Native = true, pl.Permissions, strings.Join(keys, ".")+": "+entry
 		} else {
-			x.Reason = ag.Display + " has no way to " + out.Rule.Verdict + " a " + r.Kind + " rule"
+			x.Reason = apply.UnsupportedWhy(ag, pl.PermFormat, r)
 		}
 		out.Agent.Levels = append(out.Agent.Levels, x)
 	}

@@ -5,8 +5,12 @@ package apply
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -221,3 +225,45 @@ func serverName(n *yaml.Node) string {
 	}
 	return "\x00"
 }
+
+// ContinueDoc is a Continue YAML file (permissions.yaml, config.yaml) as
+// JSON members, for import and doctor: its mcpServers list becomes an
+// object of servers by name, each in the shared shape (${{ secrets.VAR }}
+// as ${VAR}, requestOptions.headers as headers, no name field).
+func ContinueDoc(data []byte) (map[string]json.RawMessage, error) {
+	var doc map[string]any
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("YAML (%s)", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if list, ok := doc["mcpServers"].([]any); ok {
+		servers := map[string]any{}
+		for _, e := range list {
+			m, ok := e.(map[string]any)
+			name, _ := m["name"].(string)
+			if !ok || name == "" {
+				continue
+			}
+			delete(m, "name")
+			if ro, ok := m["requestOptions"].(map[string]any); ok && ro["headers"] != nil {
+				m["headers"] = ro["headers"]
+				delete(ro, "headers")
+				if len(ro) == 0 {
+					delete(m, "requestOptions")
+				}
+			}
+			servers[name] = m
+		}
+		doc["mcpServers"] = servers
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("YAML (%v)", err)
+	}
+	b = continueSecret().ReplaceAll(b, []byte("$${$1}"))
+	out := map[string]json.RawMessage{}
+	return out, json.Unmarshal(b, &out)
+}
+
+var continueSecret = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
+})

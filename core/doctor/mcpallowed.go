@@ -123,7 +123,12 @@ func nativeServerURLs(format string, data []byte) ([]settings.Server, error) {
 			}
 		}
 		var doc map[string]json.RawMessage
-		if err := json.Unmarshal(data, &doc); err != nil {
+		if format == "continue" { // Continue's config.yaml: a list of servers
+			var err error
+			if doc, err = apply.ContinueDoc(data); err != nil {
+				return nil, err
+			}
+		} else if err := json.Unmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("JSON (%v)", err)
 		}
 		member := apply.MCPMembers(format)[0]

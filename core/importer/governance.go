@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/jsonedit"
 	"github.com/agentkit/charter/core/settings"
@@ -118,7 +119,12 @@ func ReadGovernance(files []GovFile) ([]GovItem, error) {
 			return nil, err
 		}
 		var doc map[string]json.RawMessage
-		if err := json.Unmarshal(data, &doc); err != nil {
+		if f.Format == "continue" {
+			var err error
+			if doc, err = apply.ContinueDoc(f.Data); err != nil {
+				return nil, core.Errorf(core.CodeMalformedSettings, "%s is not valid %v: nothing was imported; fix the file and import again", f.Path, err)
+			}
+		} else if err := json.Unmarshal(data, &doc); err != nil {
 			return nil, core.Errorf(core.CodeMalformedSettings, "%s is not valid JSON (%v): nothing was imported; fix the file and import again", f.Path, err)
 		}
 		if f.Perms {
@@ -178,6 +184,9 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 		if raw, ok := doc["tools"]; ok && json.Unmarshal(raw, &obj) != nil {
 			return nil, badShape(f, "tools", "an object")
 		}
+	case "continue":
+		// cn's ~/.continue/permissions.yaml: top-level lists.
+		lists, obj = []struct{ key, verdict string }{{"exclude", "deny"}, {"ask", "ask"}, {"allow", "allow"}}, doc
 	case "droid":
 		// Factory Droid's command lists are top-level keys of settings.json.
 		lists, obj = []struct{ key, verdict string }{{"commandBlocklist", "deny"}, {"commandDenylist", "ask"}, {"commandAllowlist", "allow"}}, doc
@@ -210,7 +219,7 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 			out = append(out, it)
 		}
 	}
-	if f.Format != "gemini" && f.Format != "droid" {
+	if f.Format != "gemini" && f.Format != "droid" && f.Format != "continue" {
 		for _, k := range sortedKeys(obj) {
 			if k != "deny" && k != "ask" && k != "allow" || (f.Format == "cursor" && k == "ask") {
 				out = append(out, GovItem{What: WhatRule, File: f.Path, Native: "permissions." + k, State: StateSkipped,
@@ -239,6 +248,9 @@ func fromNative(format, e string) (rule, why string) {
 	}
 	if format == "droid" {
 		return "shell:" + e, ""
+	}
+	if format == "continue" {
+		return fromContinue(e)
 	}
 	if format == "gemini" {
 		if m := geminiShell().FindStringSubmatch(e); m != nil {

@@ -39,7 +39,7 @@ func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error)
 	switch f.Format {
 	case "vscode":
 		member = "servers"
-	case "mcpServers", "gemini", "qwen", "cursor", "copilot", "windsurf", "roo", "plain", "junie": // qwen: its settings.json holds both
+	case "mcpServers", "gemini", "qwen", "cursor", "copilot", "windsurf", "roo", "plain", "junie", "cline", "continue": // qwen: its settings.json holds both
 	case "crush":
 		member = "mcp"
 	case "amp":

@@ -41,14 +41,14 @@ type VersionCmd struct{}
 
 func (c *VersionCmd) Run(a *App) error { return a.printVersion() }
 
-// versionOnly reports whether args are -v or --version, with --json or
-// not, and nothing else: what the whole grammar would answer by printing
-// the version, without building it.
+// versionOnly reports whether args are -v, --version or version, with
+// --json or not, and nothing else: what the whole grammar would answer by
+// printing the version, without building it.
 func versionOnly(args []string) bool {
 	version := 0
 	for _, arg := range args {
 		switch arg {
-		case "-v", "--version":
+		case "-v", "--version", "version":
 			version++
 		case "--json", "--json=true":
 		default:

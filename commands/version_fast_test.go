@@ -15,7 +15,7 @@ import (
 func TestVersionOnly(t *testing.T) {
 	for args, want := range map[string]bool{
 		"--version": true, "-v": true, "--version --json": true, "--json -v": true, "--version --json=true": true,
-		"": false, "--json": false, "version": false, "--version -v": false, "--version --json --json": false,
+		"version": true, "version --json": true, "": false, "--json": false, "version -v": false, "version version": false, "--version -v": false, "--version --json --json": false,
 		"--version ping": false, "ping --version": false, "--json=false --version": false, "--version --help": false,
 	} {
 		if got := versionOnly(splitArgs(args)); got != want {
@@ -25,11 +25,12 @@ func TestVersionOnly(t *testing.T) {
 }
 
 // The fast path prints what the grammar prints for `charter version`, as
-// text and as JSON, and exits 0.
+// text and as JSON, and exits 0 (--no-project keeps the grammar's run off
+// the fast path).
 func TestVersionFastSameOutput(t *testing.T) {
 	home := t.TempDir()
-	text := runCharter(t, home, "", false, "version")
-	doc := runCharter(t, home, "", false, "version", "--json")
+	text := runCharter(t, home, "", false, "--no-project", "version")
+	doc := runCharter(t, home, "", false, "--no-project", "version", "--json")
 	if text.code != 0 || doc.code != 0 || text.stdout == "" || doc.stdout == "" {
 		t.Fatalf("version: %+v %+v", text, doc)
 	}
@@ -39,6 +40,7 @@ func TestVersionFastSameOutput(t *testing.T) {
 	}{
 		{[]string{"--version"}, text}, {[]string{"-v"}, text},
 		{[]string{"--version", "--json"}, doc}, {[]string{"--json", "-v"}, doc},
+		{[]string{"version"}, text}, {[]string{"version", "--json"}, doc},
 	} {
 		if !versionOnly(c.args) {
 			t.Fatalf("%v does not take the fast path", c.args)

@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"sync"
 
 	"github.com/agentkit/charter/core"
@@ -35,20 +34,7 @@ type Backend interface {
 type Progress func(done, total int, msg string)
 
 // Explanation is everything charter knows about one setting.
-type Explanation struct {
-	Key         string        `json:"key"`
-	Description string        `json:"description"`
-	Type        string        `json:"type" jsonschema:"bool, int, decimal, enum or list"`
-	Allowed     []string      `json:"allowed" jsonschema:"the values an enum takes; null for other types"`
-	Minimum     *settings.Dec `json:"minimum" jsonschema:"lowest value of a number; null when unbounded or not a number"`
-	Maximum     *settings.Dec `json:"maximum" jsonschema:"highest value of a number; null when unbounded or not a number"`
-	Default     any           `json:"default" jsonschema:"the value when no layer sets the key"`
-	Value       any           `json:"value" jsonschema:"the effective value"`
-	Origin      string        `json:"origin" jsonschema:"the file that gave the value, or default"`
-	Layer       string        `json:"layer" jsonschema:"the layer that set the value: default, global, scope, project, projectLocal or policy"`
-	Locked      bool          `json:"locked" jsonschema:"whether a policy locks the key, so no layer can change it"`
-	Policy      string        `json:"policy,omitempty" jsonschema:"what the policy does to the key, in words; absent when it does nothing"`
-}
+type Explanation = session.Explanation
 
 // GateRequest is one run of the gates.
 type GateRequest struct {
@@ -121,53 +107,12 @@ func (l *Local) Settings(ctx context.Context, dir string) (settings.Doc, error) 
 	return st.Doc(snap), nil
 }
 
-// lookup finds key in the schema, or fails with the CLI's unknown_key error.
-func lookup(key string) (settings.Key, error) {
-	k, ok := settings.Lookup(key)
-	if !ok {
-		_, err := settings.ParseText(key, "") // the CLI's error, with its suggestion
-		if err == nil {
-			err = fmt.Errorf("unknown setting %q", key)
-		}
-		return settings.Key{}, err
-	}
-	return k, nil
-}
-
 func (l *Local) Get(ctx context.Context, dir, key string) (session.KeyDoc, error) {
 	return l.session(dir).SettingsGet(ctx, key)
 }
 
 func (l *Local) Explain(ctx context.Context, dir, key string) (Explanation, error) {
-	k, err := lookup(key)
-	if err != nil {
-		return Explanation{}, err
-	}
-	st, snap, err := l.read(dir)
-	if err != nil {
-		return Explanation{}, err
-	}
-	e := Explanation{
-		Key:         k.Name,
-		Description: k.Description,
-		Type:        string(k.Kind),
-		Allowed:     k.Choices,
-		Default:     k.Default,
-		Value:       snap.Values[key],
-		Origin:      snap.Origins[key],
-		Layer:       st.LayerOf(snap.Origins[key]),
-		Policy:      st.Policy().Reason(key),
-	}
-	_, e.Locked = st.Policy().Locked(key)
-	if k.Min != nil {
-		d := settings.Dec(k.Min.String())
-		e.Minimum = &d
-	}
-	if k.Max != nil {
-		d := settings.Dec(k.Max.String())
-		e.Maximum = &d
-	}
-	return e, nil
+	return l.session(dir).SettingsExplain(ctx, key)
 }
 
 func (l *Local) Governance(ctx context.Context, dir string) (string, error) {
@@ -175,7 +120,7 @@ func (l *Local) Governance(ctx context.Context, dir string) (string, error) {
 }
 
 func (l *Local) Schema(ctx context.Context) ([]byte, error) {
-	return json.MarshalIndent(settings.JSONSchema(), "", "  ")
+	return json.MarshalIndent(l.session("").SettingsSchema(), "", "  ")
 }
 
 func (l *Local) Ping(ctx context.Context, dir string) (core.PingDoc, error) {

@@ -11,8 +11,6 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/companion"
-	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -71,7 +69,7 @@ func (s *Server) detect(w http.ResponseWriter, r *http.Request) error {
 		key += "\x00" + ext
 	}
 	doc, err := s.detectCache.get(sys.Fs, key, func() ([]byte, []string, error) {
-		d, in, err := companion.DetectInputs(sys)
+		d, in, err := s.sess.DetectInputs()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -86,17 +84,17 @@ func (s *Server) detect(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) dismiss(w http.ResponseWriter, r *http.Request) error {
-	return s.dismissal(w, r, func(id string, confirm bool) ([]string, error) { return dismiss.Dismiss(s.cfg.Sys, id, confirm) })
+	return s.dismissal(w, r, false)
 }
 
 // undismiss shows a recommendation again, as `charter dismiss --undo` does.
 func (s *Server) undismiss(w http.ResponseWriter, r *http.Request) error {
-	return s.dismissal(w, r, func(id string, confirm bool) ([]string, error) { return dismiss.Undismiss(s.cfg.Sys, id, confirm) })
+	return s.dismissal(w, r, true)
 }
 
 // dismissal reads the body both dismissal endpoints take, {"id"} and
 // "confirmSharedWrite", and answers with every id still dismissed.
-func (s *Server) dismissal(w http.ResponseWriter, r *http.Request, change func(id string, confirmShared bool) ([]string, error)) error {
+func (s *Server) dismissal(w http.ResponseWriter, r *http.Request, undo bool) error {
 	var req struct {
 		ID                 *string `json:"id"`
 		ConfirmSharedWrite bool    `json:"confirmSharedWrite"`
@@ -107,11 +105,11 @@ func (s *Server) dismissal(w http.ResponseWriter, r *http.Request, change func(i
 	if req.ID == nil {
 		return core.Errorf(core.CodeInvalidRequest, `missing "id": the only id is %q`, core.CompanionRecommendationID)
 	}
-	ids, err := change(*req.ID, req.ConfirmSharedWrite)
+	doc, err := s.sess.Dismiss(r.Context(), *req.ID, undo, req.ConfirmSharedWrite)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, dismiss.Doc{OK: true, Dismissed: ids})
+	writeJSON(w, http.StatusOK, doc)
 	return nil
 }
 
@@ -195,7 +193,7 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) schema(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, settings.JSONSchema())
+	writeJSON(w, http.StatusOK, s.sess.SettingsSchema())
 	return nil
 }
 

@@ -13,9 +13,7 @@ import (
 // 34 moves the calls behind core/session, then the import goes). It only
 // shrinks: TestSkinImports fails on such an import missing here, and
 // TestStillToMoveShrinks on an entry the code no longer has.
-var stillToMove = map[string][]string{
-	"server": {"core/companion"},
-}
+var stillToMove = map[string][]string{}
 
 func isSkin(p string) bool { return layers[layerOf(p)].name == "skins" }
 

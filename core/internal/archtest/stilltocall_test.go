@@ -27,9 +27,6 @@ var stillToCall = map[string][]string{
 		"version.go:App.printVersion → core.Capabilities",
 	},
 	"mcpserver": {
-		"backend.go:Local.Schema → core/settings.JSONSchema",
-		"backend.go:lookup → core/settings.Lookup",
-		"backend.go:lookup → core/settings.ParseText",
 		"content.go:Server.addContentTools → core/content.Kinds",
 		"page.go:page → core.Errorf",
 		"register.go:UserSnippet → core.Errorf",
@@ -38,12 +35,8 @@ var stillToCall = map[string][]string{
 		"server.go:encode → core.EncodeJSON",
 	},
 	"server": {
-		"api.go:Server.detect → core/companion.DetectInputs",
-		"api.go:Server.dismiss → core/dismiss.Dismiss",
 		"api.go:Server.dismissal → core.Errorf",
 		"api.go:Server.patchSettings → core.Errorf",
-		"api.go:Server.schema → core/settings.JSONSchema",
-		"api.go:Server.undismiss → core/dismiss.Undismiss",
 		"api.go:decode → core.Errorf",
 		"apply.go:Server.apply → core.Errorf",
 		"apply.go:Server.getApply → core.Errorf",

@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // The goldens of Qwen Code, OpenCode and Kilo Code: the same permissions
@@ -143,5 +145,35 @@ func TestOpenCodeRefuses(t *testing.T) {
 				t.Errorf("opencode.json changed:\n%s", got)
 			}
 		})
+	}
+}
+
+// Each rule kind in Qwen Code's and OpenCode's shapes, or why not.
+func TestNativeRuleQwenOpenCode(t *testing.T) {
+	for _, c := range []struct{ format, rule, keys, entry string }{
+		{"qwen", "shell:git push --force", "permissions.deny", "Bash(git push --force)"},
+		{"qwen", "read:~/.ssh/**", "permissions.deny", "Read(~/.ssh/**)"},
+		{"qwen", "write:src/**", "permissions.deny", "Edit(src/**)"},
+		{"qwen", "web:example.com", "permissions.deny", "WebFetch(example.com)"},
+		{"qwen", "mcp:github/create_issue", "permissions.deny", "mcp__github__create_issue"},
+		{"opencode", "shell:git push --force", "permission.bash", "git push --force *"},
+		{"opencode", "read:.env", "permission.read", ".env"},
+		{"opencode", "write:src/**", "permission.edit", "src/**"},
+		{"opencode", "mcp:github", "permission", "github_*"},
+		{"opencode", "mcp:github/create_issue", "permission", "github_create_issue"},
+		{"opencode", "web:example.com", "", ""},
+		{"opencode", "read:~/.ssh/**", "", ""},
+	} {
+		r, err := settings.ParseRule(c.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys, entry, ok := NativeRule(c.format, "deny", r)
+		if strings.Join(keys, ".") != c.keys || entry != c.entry || ok != (c.entry != "") {
+			t.Errorf("%s %s: %v %q %v, want %s %q", c.format, c.rule, keys, entry, ok, c.keys, c.entry)
+		}
+		if !ok && !strings.Contains(unsupportedWhy(core.Agent{Display: "OpenCode"}, c.format, r), "OpenCode") {
+			t.Errorf("%s %s: no reason", c.format, c.rule)
+		}
 	}
 }

@@ -144,3 +144,29 @@ func TestContinueRefuses(t *testing.T) {
 		})
 	}
 }
+
+// The lock in Continue's file: the policy's deny taken out of
+// permissions.yaml by hand, and an allow of the same command added, are
+// undone by the next apply.
+func TestContinueLockRestored(t *testing.T) {
+	sys, snap, proj, base := govSetup(t, LevelUser)
+	perm := filepath.Join(base, ".continue", "permissions.yaml")
+	coretest.WriteFile(t, perm, "allow: []\nask: []\nexclude: []\n")
+	req := Request{Agents: []string{"continue"}, Project: proj}
+	full, err := PlanAll(context.Background(), sys, snap, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	govRunFull(t, sys, full)
+	applied, _ := os.ReadFile(perm)
+	loosened := strings.Replace(strings.Replace(string(applied), `"Bash(git push --force*)"`, "", 1), `allow: [`, `allow: ["Bash(git push --force)", `, 1)
+	coretest.WriteFile(t, perm, loosened)
+	if full, err = PlanAll(context.Background(), sys, snap, req); err != nil {
+		t.Fatal(err)
+	}
+	govRunFull(t, sys, full)
+	got, _ := os.ReadFile(perm)
+	if string(got) != string(applied) || !strings.Contains(string(got), `exclude: ["Bash(git push --force*)"]`) {
+		t.Errorf("after a hand edit that loosened the deny, apply left\n%s\nwant it back as\n%s", got, applied)
+	}
+}

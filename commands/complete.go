@@ -11,7 +11,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
-	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
@@ -135,23 +134,24 @@ func completeWords(a *App, app *kong.Application, words []string) completion {
 // what; args are the positional words before it.
 func predict(a *App, what string, app *kong.Application, args []string) []candidate {
 	var out []candidate
+	words := session.Words()
 	if kind, ok := strings.CutPrefix(what, "item-"); ok {
 		return itemNames(a, content.Kind(kind))
 	}
 	switch what {
 	case "key":
-		for _, k := range settings.Keys() {
+		for _, k := range words.Keys {
 			out = append(out, candidate{k.Name, k.Description})
 		}
 		slices.SortFunc(out, func(a, b candidate) int { return strings.Compare(a.value, b.value) })
 	case "prefix":
 		titles := map[string]string{}
-		for _, s := range settings.Sections() {
+		for _, s := range words.Sections {
 			titles[s.Name] = s.Title
 		}
 		for _, p := range session.KeyPrefixes() {
 			desc := titles[p]
-			if k, ok := settings.Lookup(p); ok {
+			if k, ok := words.Key(p); ok {
 				desc = k.Description
 			}
 			out = append(out, candidate{p, desc})
@@ -160,7 +160,7 @@ func predict(a *App, what string, app *kong.Application, args []string) []candid
 		if len(args) == 0 {
 			return nil
 		}
-		k, ok := settings.Lookup(args[0])
+		k, ok := words.Key(args[0])
 		if !ok {
 			return nil
 		}
@@ -202,25 +202,26 @@ func predict(a *App, what string, app *kong.Application, args []string) []candid
 // last comma-separated item.
 func flagValues(f *kong.Flag, prefix, cur string) completion {
 	var items []candidate
+	words := session.Words()
 	switch f.Tag.Get("complete") {
 	case "dir":
 		return completion{paths: "dirs"}
 	case "agent":
-		for _, ag := range core.DefaultAgents() {
+		for _, ag := range words.Agents {
 			items = append(items, candidate{ag.Name, "writes " + cmp.Or(ag.UserFile, ag.ProjectFile)})
 		}
 		items = append(items, candidate{"all", "every agent"})
 	case "import-from": // import --from: an agent, or a peer tool
-		for _, ag := range core.DefaultAgents() {
+		for _, ag := range words.Agents {
 			items = append(items, candidate{ag.Name, "its native files"})
 		}
 		items = append(items, candidate{"rulesync", ".rulesync/"}, candidate{"ruler", ".ruler/"})
 	case "gate": // a comma-separated list in one string
-		for _, g := range gates.Names() {
+		for _, g := range words.Gates {
 			items = append(items, candidate{g, "the " + g + " gate"})
 		}
 	case "capability":
-		for name := range core.Capabilities() {
+		for name := range words.Capabilities {
 			items = append(items, candidate{name, ""})
 		}
 		slices.SortFunc(items, func(a, b candidate) int { return strings.Compare(a.value, b.value) })

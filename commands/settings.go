@@ -159,7 +159,7 @@ func (a *App) writeSettings(ctx context.Context, layer string, set map[string]st
 type SettingsSchemaCmd struct{}
 
 func (c *SettingsSchemaCmd) Run(a *App) error {
-	data, err := settings.SchemaJSON()
+	data, err := a.session().SettingsSchema()
 	if err != nil {
 		return err
 	}

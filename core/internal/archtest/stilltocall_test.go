@@ -8,12 +8,6 @@ package archtest
 // line too (then scripts/gen-architecture.sh).
 var stillToCall = map[string][]string{
 	"commands": {
-		"complete.go:flagValues → core.Capabilities",
-		"complete.go:flagValues → core.DefaultAgents",
-		"complete.go:flagValues → core/gates.Names",
-		"complete.go:predict → core/settings.Keys",
-		"complete.go:predict → core/settings.Lookup",
-		"complete.go:predict → core/settings.Sections",
 		"doctor.go:DoctorCmd.Run → core.Errorf",
 		"doctor.go:printDoctor → core.Plural",
 		"edit_session.go:editSession.problems → core/settings.Validate",
@@ -22,9 +16,7 @@ var stillToCall = map[string][]string{
 		"serve.go:ServeCmd.Run → core/settings.New",
 		"serve.go:ServeCmd.reuse → core/settings.New",
 		"serve.go:reachHub → core/discovery.TokenPath",
-		"settings.go:SettingsSchemaCmd.Run → core/settings.SchemaJSON",
 		"uninstall.go:UninstallCmd.Run → core.Errorf",
-		"version.go:App.printVersion → core.Capabilities",
 	},
 	"mcpserver": {
 		"content.go:Server.addContentTools → core/content.Kinds",

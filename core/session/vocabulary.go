@@ -1,0 +1,35 @@
+package session
+
+import (
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// Vocabulary is the words charter knows, fixed in this build: what shell
+// completion offers and `--version --json` reports. It needs no scope, so
+// it is a function of the package, not of a session.
+type Vocabulary struct {
+	Agents       []core.Agent       // the agent table
+	Gates        []string           // the quality gates
+	Capabilities map[string]bool    // what this build supports
+	Keys         []settings.Key     // every setting, in schema order
+	Sections     []settings.Section // the settings' sections
+}
+
+// Words is this build's vocabulary.
+func Words() Vocabulary {
+	return Vocabulary{
+		Agents:       core.DefaultAgents(),
+		Gates:        gates.Names(),
+		Capabilities: core.Capabilities(),
+		Keys:         settings.Keys(),
+		Sections:     settings.Sections(),
+	}
+}
+
+// Key is the setting called name, or false when there is none.
+func (Vocabulary) Key(name string) (settings.Key, bool) { return settings.Lookup(name) }
+
+// SettingsSchema is the JSON Schema of the settings file.
+func (s *Session) SettingsSchema() ([]byte, error) { return settings.SchemaJSON() }

@@ -70,7 +70,7 @@ func (c *SettingsEditCmd) Run(ctx context.Context, a *App) error {
 	if err != nil {
 		return err
 	}
-	s.st = t.Store()
+	s.t = t
 	body, changed, err := s.loop(ctx, orig)
 	if err != nil {
 		return s.keep(err)

@@ -16,14 +16,14 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/fsys"
-	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/core/session"
 )
 
 // editSession is one edit: a private directory with the copy, and the
 // editor that opens it.
 type editSession struct {
 	a      *App
-	st     *settings.Store // the layer written: its policy refuses values
+	t      *session.Target // the layer written: its policy refuses values
 	orig   []byte          // the file as it was before the edit
 	dir    string
 	copy   string
@@ -110,15 +110,12 @@ func (e *gaveUpError) Unwrap() error { return e.err }
 // validation with a first block in place settles them.
 func (s *editSession) problems(body []byte) ([]byte, error) {
 	name := filepath.Base(s.copy)
-	err := settings.Validate(name, body)
-	if err == nil && s.st != nil {
-		err = s.st.CheckEdit(s.orig, body)
-	}
+	err := s.t.CheckEdit(name, s.orig, body)
 	if err == nil {
 		return nil, nil
 	}
 	header := problemBlock(err)
-	if again := settings.Validate(name, append(bytes.Clone(header), body...)); again != nil {
+	if again := s.t.Validate(name, append(bytes.Clone(header), body...)); again != nil {
 		if h := problemBlock(again); bytes.Count(h, []byte("\n")) == bytes.Count(header, []byte("\n")) {
 			header = h
 		}

@@ -116,7 +116,7 @@ var samples = map[string]error{
 	module + "/core/gates.ReportError":             &gates.ReportError{Line: 1, Reason: "x"},
 	module + "/core/content.MalformedError":        &content.MalformedError{Problems: []content.Problem{{Path: "/p", Line: 1, Message: "x"}}},
 	module + "/core.NotWritableError":              &core.NotWritableError{Target: "/p/f", Dir: "/p"},
-	module + "/trust.FileError":                    &trust.FileError{Path: "/h/trust.json", Problem: "is writable by group or others (mode 0666)", Fix: "chmod 600 /h/trust.json"},
+	module + "/core/trust.FileError":               &trust.FileError{Path: "/h/trust.json", Problem: "is writable by group or others (mode 0666)", Fix: "chmod 600 /h/trust.json"},
 	module + "/core/settings.PolicyItemError":      &settings.PolicyItemError{Key: "rules.disabled", Name: "x", Folder: "/p"},
 }
 

@@ -69,6 +69,20 @@ func (s *Session) CreateRoot() (string, error) {
 // Path is the file this target writes.
 func (t *Target) Path() string { return t.st.Path() }
 
+// CheckEdit checks one round of an editor's copy of the target, named
+// name: its content as a read checks it, then the values the policy
+// refuses (only those that change from old).
+func (t *Target) CheckEdit(name string, old, body []byte) error {
+	if err := settings.Validate(name, body); err != nil {
+		return err
+	}
+	return t.st.CheckEdit(old, body)
+}
+
+// Validate checks data as a read checks the target's content, named name,
+// without the policy: where the problems of a copy lie.
+func (t *Target) Validate(name string, data []byte) error { return settings.Validate(name, data) }
+
 // Store is the layered store that writes this target.
 func (t *Target) Store() *settings.Store { return t.st }
 

@@ -10,7 +10,6 @@ var stillToCall = map[string][]string{
 	"commands": {
 		"doctor.go:DoctorCmd.Run → core.Errorf",
 		"doctor.go:printDoctor → core.Plural",
-		"edit_session.go:editSession.problems → core/settings.Validate",
 		"main.go:newApp → core.NewSystem",
 		"serve.go:App.noteOtherScope → core/settings.New",
 		"serve.go:ServeCmd.Run → core/settings.New",

@@ -10,6 +10,7 @@ import (
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
+	"github.com/agentkit/charter/helpers/jsondoc"
 )
 
 // SettingsCmd groups the settings subcommands.
@@ -159,7 +160,7 @@ func (a *App) writeSettings(ctx context.Context, layer string, set map[string]st
 type SettingsSchemaCmd struct{}
 
 func (c *SettingsSchemaCmd) Run(a *App) error {
-	data, err := a.session().SettingsSchema()
+	data, err := jsondoc.Encode(a.session().SettingsSchema(), "", "  ")
 	if err != nil {
 		return err
 	}

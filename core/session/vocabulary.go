@@ -30,6 +30,3 @@ func Words() Vocabulary {
 
 // Key is the setting called name, or false when there is none.
 func (Vocabulary) Key(name string) (settings.Key, bool) { return settings.Lookup(name) }
-
-// SettingsSchema is the JSON Schema of the settings file.
-func (s *Session) SettingsSchema() ([]byte, error) { return settings.SchemaJSON() }

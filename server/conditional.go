@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/settings"
+	tags "github.com/agentkit/charter/helpers/etag"
 )
 
 // Conditional requests (RFC 9110 §13). GET /api/v1/settings has an entity
@@ -34,12 +34,12 @@ func evaluate(r *http.Request, etag string, exists bool) int {
 		current = []string{etag}
 	}
 	if im, ok := conditionalHeader(r, "If-Match"); ok {
-		if !(im == "*" && exists) && !settings.IfMatches(im, current...) {
+		if !(im == "*" && exists) && !tags.Matches(im, current...) {
 			return http.StatusPreconditionFailed
 		}
 	}
 	if inm, ok := conditionalHeader(r, "If-None-Match"); ok {
-		if (inm == "*" && exists) || settings.IfNoneMatches(inm, current...) {
+		if (inm == "*" && exists) || tags.NoneMatches(inm, current...) {
 			if r.Method == http.MethodGet || r.Method == http.MethodHead {
 				return http.StatusNotModified
 			}

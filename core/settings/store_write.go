@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	tags "github.com/agentkit/charter/helpers/etag"
 )
 
 // Write applies u to the scope file: validate, check for a shared link,
@@ -201,12 +202,12 @@ func (st *Store) apply(path string, ls []*layer, at int, cur *layer, data []byte
 	ls = slices.Clone(ls)
 	ls[at] = cur
 	if u.IfMatch != "" {
-		if tag, whole := etag([]*layer{cur}), st.etag(ls); !IfMatches(u.IfMatch, tag, whole) {
+		if tag, whole := etag([]*layer{cur}), st.etag(ls); !tags.Matches(u.IfMatch, tag, whole) {
 			return nil, nil, &StaleError{Current: tag}
 		}
 	}
 	if u.IfNoneMatch != "" {
-		if tag, whole := etag([]*layer{cur}), st.etag(ls); IfNoneMatches(u.IfNoneMatch, tag, whole) {
+		if tag, whole := etag([]*layer{cur}), st.etag(ls); tags.NoneMatches(u.IfNoneMatch, tag, whole) {
 			return nil, nil, &StaleError{Current: tag, NoneMatch: true}
 		}
 	}

@@ -32,8 +32,6 @@ var stillToCall = map[string][]string{
 		"apply.go:Server.apply → core.Errorf",
 		"apply.go:Server.getApply → core.Errorf",
 		"batch.go:writeBatcher.write → core.Errorf",
-		"conditional.go:evaluate → core/settings.IfMatches",
-		"conditional.go:evaluate → core/settings.IfNoneMatches",
 		"conditional.go:untagged → core.Errorf",
 		"content.go:Server.getContentItem → core.Errorf",
 		"content.go:kindOf → core/content.Kinds",

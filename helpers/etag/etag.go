@@ -1,4 +1,7 @@
-package settings
+// Package etag compares the entity tags of conditional requests (RFC 9110
+// §13): the settings store checks a write's If-Match with it, and the HTTP
+// server the preconditions of every other endpoint.
+package etag
 
 import "strings"
 
@@ -35,10 +38,10 @@ func entityTags(h string) []entityTag {
 	}
 }
 
-// IfMatches tells whether an If-Match value names one of the current tags,
+// Matches tells whether an If-Match value names one of the current tags,
 // with the strong comparison If-Match uses: a weak tag never matches. "*"
 // is the caller's: it matches whenever the resource exists.
-func IfMatches(h string, current ...string) bool {
+func Matches(h string, current ...string) bool {
 	for _, t := range entityTags(h) {
 		for _, c := range current {
 			if !t.weak && t.opaque == c {
@@ -49,10 +52,10 @@ func IfMatches(h string, current ...string) bool {
 	return false
 }
 
-// IfNoneMatches tells whether an If-None-Match value names one of the
+// NoneMatches tells whether an If-None-Match value names one of the
 // current tags, with the weak comparison If-None-Match uses (RFC 9110
 // §13.1.2): W/"x" matches "x". "*" matches any current tag.
-func IfNoneMatches(h string, current ...string) bool {
+func NoneMatches(h string, current ...string) bool {
 	if strings.TrimSpace(h) == "*" {
 		return len(current) > 0
 	}

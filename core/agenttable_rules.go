@@ -55,7 +55,7 @@ func rulesAgents() []Agent {
 			ProjectFile: ".augment/rules/charter.md", Format: FormatRules,
 			Reads: []Read{{Path: ".augment/rules/"}, {Path: "AGENTS.md"}, {Path: "CLAUDE.md"}},
 			User: Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, Commands: Place{"commands/", ".md", "md"},
-				MCP: "settings.json", MCPFormat: "mcpServers", PermNone: augmentPermNone},
+				MCP: "settings.json", MCPFormat: "mcpServers", Permissions: "settings.json", PermFormat: "augment"},
 			Project: Places{Rules: Place{".augment/rules/", ".md", "augment"}, Skills: Place{Dir: ".augment/skills/"},
 				Commands: Place{".augment/commands/", ".md", "md"}, MCPNone: augmentMCPNone, PermNone: augmentPermNone},
 			Scoping: "none by path: type: always_apply | agent_requested | manual", Trust: "none documented",

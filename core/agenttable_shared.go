@@ -21,8 +21,8 @@ func sharedAgents() []Agent {
 				"https://opencode.ai/docs/permissions/", "https://opencode.ai/docs/mcp-servers/"}},
 		// Amp's settings.json keys are flat: "amp.mcpServers" is one key.
 		{Name: "amp", Display: "Amp", DefaultDir: ".config/amp", UserFile: "AGENTS.md", ProjectFile: "AGENTS.md", Format: FormatBlock,
-			Reads: agentsMD, User: Places{RulesInBlock: true, MCP: "settings.json", MCPFormat: "amp", PermNone: ampPermNone},
-			Project: with(shared, Places{MCP: ".amp/settings.json", MCPFormat: "amp", PermNone: ampPermNone}),
+			Reads: agentsMD, User: Places{RulesInBlock: true, MCP: "settings.json", MCPFormat: "amp", Permissions: "settings.json", PermFormat: "amp"},
+			Project: with(shared, Places{MCP: ".amp/settings.json", MCPFormat: "amp", Permissions: ".amp/settings.json", PermFormat: "amp"}),
 			Scoping: "none (globs: only in files AGENTS.md @-mentions)", Trust: "none documented", NPM: "@ampcode/cli", Verified: "documentation",
 			Docs: []string{"https://ampcode.com/manual#AGENTS.md", "https://ampcode.com/manual#agent-skills", "https://ampcode.com/manual#mcp"}},
 		// Zed uses the first file it finds of .rules, .cursorrules, …,

@@ -11,7 +11,7 @@ const (
 	rooPermNone = "Roo Code keeps its auto-approve lists (allowed and denied commands) in VS Code's extension state, not in a file"
 	rooMCPNone  = "Roo Code keeps its global servers in VS Code's extension storage (globalStorage/…/mcp_settings.json), whose place depends on the editor and platform: charter writes the project's .roo/mcp.json"
 
-	augmentPermNone = "Auggie's toolPermissions are ordered rules where the first match wins: a deny charter added after your own allow would not hold, so charter does not write them yet"
+	augmentPermNone = "Auggie reads toolPermissions from ~/.augment/settings.json only: apply at user level"
 	augmentMCPNone  = "Auggie reads MCP servers from ~/.augment/settings.json (or --mcp-config); it documents no project file for them"
 
 	kiroPermNone = "Kiro keeps tool permissions in each custom agent's JSON (allowedTools, toolsSettings) and in the IDE's settings, not in one file every session reads"
@@ -19,8 +19,6 @@ const (
 	juniePermNone = "Junie's Action Allowlist is a setting of the JetBrains IDE, not a file"
 
 	antigravityPermNone = "Antigravity's terminal command allow and deny lists are settings of the app, not a documented file"
-
-	ampPermNone = "Amp's amp.permissions are ordered rules where the first match wins: a deny charter added after your own allow would not hold, so charter does not write them yet"
 
 	zedPermNone = "charter does not write Zed's agent tool permissions yet: set them in Zed's own settings"
 

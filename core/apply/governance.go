@@ -62,6 +62,8 @@ func NativeRule(format, verdict string, r settings.Rule) (list []string, entry s
 		}
 	case "droid":
 		return droidRule(verdict, r)
+	case "amp", "augment":
+		return frontRule(format, verdict, r)
 	case "continue":
 		return continueRule(verdict, r)
 	case "qwen":

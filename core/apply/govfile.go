@@ -75,8 +75,12 @@ func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 	for _, l := range f.allLists(b) {
 		key := strings.Join(l.keys, ".")
 		isObj := l.vals != nil || isObject(d, l.keys)
+		front := key == "amp.permissions" || key == "toolPermissions" // ordered, first match wins
 		have := stringList(d, l.keys)
-		if isObj {
+		switch {
+		case front:
+			have = canonList(d, l.keys)
+		case isObj:
 			have = objectHave(d, l.keys, l.vals)
 		}
 		drop := slices.Clone(l.drop)
@@ -94,7 +98,9 @@ func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 		if made > 0 && len(l.want) > 0 {
 			owned = append(owned, GovEntry{Path: f.path, Agent: f.agent, Key: key, Made: made})
 		}
-		if isObj {
+		if front {
+			steps = append(steps, frontStep(l.keys, l.want, drop, made))
+		} else if isObj {
 			steps = append(steps, objStep(l.keys, l.want, l.vals, drop, made))
 		} else {
 			steps = append(steps, listStep(l.keys, l.want, drop, made))
@@ -176,6 +182,9 @@ func (f *govFile) allLists(b *govBook) []govList {
 	out := slices.Clone(f.lists)
 	for _, e := range b.prev[f.path] {
 		keys := strings.Split(e.Key, ".")
+		if e.Key == "amp.permissions" {
+			keys = []string{e.Key} // one flat key, dot included
+		}
 		if e.Key == "file" || (f.serverKeys != nil && e.Key == strings.Join(f.serverKeys, ".")) {
 			continue
 		}

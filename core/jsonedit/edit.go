@@ -265,3 +265,22 @@ func (d *Doc) Remove(c *Node, i int) []byte {
 		return d.splice(c.childEnd(i-1), c.childEnd(i), "")
 	}
 }
+
+// InsertElem puts a new element before element i of array arr (last when
+// i is the count), with the separator and spacing of element i, so Remove
+// of element i takes out exactly what it added.
+func (d *Doc) InsertElem(arr *Node, i int, value Value) []byte {
+	if i >= len(arr.Elems) {
+		return d.AppendElem(arr, value)
+	}
+	start := arr.Elems[i].Start
+	ws, multi := d.leading(start)
+	prefix := ""
+	if multi {
+		prefix = ws[strings.LastIndexByte(ws, '\n')+1:]
+	}
+	if ws == "" && d.spaced {
+		ws = " "
+	}
+	return d.splice(start, start, value(prefix, multi)+","+ws)
+}

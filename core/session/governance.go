@@ -103,6 +103,9 @@ func (s *Session) CheckPermission(action, agent string) (*PermCheck, error) {
 			x.Expressed, x.File, x.Native, x.Reason = why == "", file, native, why
 		} else if keys, entry, ok := apply.NativeRule(pl.PermFormat, out.Rule.Verdict, r); ok {
 			x.Expressed, x.File, x.Native = true, pl.Permissions, strings.Join(keys, ".")+": "+entry
+			if pl.PermFormat == "opencode" { // an object of pattern → verdict
+				x.Native = strings.Join(keys, ".") + `: "` + entry + `": ` + out.Rule.Verdict
+			}
 		} else {
 			x.Reason = apply.UnsupportedWhy(ag, pl.PermFormat, r)
 		}

@@ -120,6 +120,17 @@ func TestOpenCodeDenyStaysLast(t *testing.T) {
 	if !strings.Contains(string(got), `"*": "allow", "go *": "allow", "git push *": "ask", "git push --force *": "deny"}`) {
 		t.Errorf("after a broad allow was added last, opencode.json is\n%s\nwant charter's ask and deny after it", got)
 	}
+	// The user turns the policy's deny into an allow by hand: apply puts
+	// the deny back.
+	coretest.WriteFile(t, file, strings.Replace(string(got), `"git push --force *": "deny"`, `"git push --force *": "allow"`, 1))
+	full, err = PlanAll(context.Background(), sys, snap, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	govRunFull(t, sys, full)
+	if got, _ = os.ReadFile(file); !strings.Contains(string(got), `"git push --force *": "deny"}`) {
+		t.Errorf("after the deny was loosened by hand, opencode.json is\n%s\nwant the deny back, last", got)
+	}
 }
 
 // Refused, the file named, nothing written: a comment never closed, and

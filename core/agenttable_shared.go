@@ -24,7 +24,7 @@ func sharedAgents() []Agent {
 			Reads: agentsMD, User: Places{RulesInBlock: true, MCP: "settings.json", MCPFormat: "amp", Permissions: "settings.json", PermFormat: "amp"},
 			Project: with(shared, Places{MCP: ".amp/settings.json", MCPFormat: "amp", Permissions: ".amp/settings.json", PermFormat: "amp"}),
 			Scoping: "none (globs: only in files AGENTS.md @-mentions)", Trust: "none documented", NPM: "@ampcode/cli", Verified: "documentation",
-			Docs: []string{"https://ampcode.com/manual#AGENTS.md", "https://ampcode.com/manual#agent-skills", "https://ampcode.com/manual#mcp"}},
+			Docs: []string{"https://ampcode.com/manual#AGENTS.md", "https://ampcode.com/manual#agent-skills", "https://ampcode.com/manual#mcp", "https://ampcode.com/manual#permissions"}},
 		// Zed uses the first file it finds of .rules, .cursorrules, …,
 		// AGENTS.md, CLAUDE.md, GEMINI.md: charter's .rules comes first.
 		// Zed's settings.json is JSONC; context_servers holds servers.

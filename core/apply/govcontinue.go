@@ -36,7 +36,7 @@ func continueRule(verdict string, r settings.Rule) ([]string, string, bool) {
 }
 
 // clineEnvWhy: Cline passes a server's env and headers as written.
-const clineEnvWhy = "Cline passes an MCP server's env and headers values as written, with no ${VAR} reference, and charter never copies a secret: set the variable where Cline starts, or add the server to Cline yourself"
+const clineEnvWhy = "Cline passes an MCP server's env and headers values as written, with no ${VAR} reference (a stdio server inherits Cline's environment, so only env NAME: \"${NAME}\" can be written, by leaving it out), and charter never copies a secret: add the server to Cline yourself"
 
 // continueNoConfig: without a config.yaml of the user's, cn loads their
 // Continue Hub assistant; a file charter made would replace it.
@@ -45,7 +45,7 @@ const continueNoConfig = "there is no config.yaml: cn then loads your Continue H
 // agentServer is s in Cline's or Continue's shape; ok false for another
 // format, why set when the format cannot hold s.
 //   - "cline" (data/settings/cline_mcp_settings.json): mcpServers,
-//     type "stdio" or "streamableHttp", values as written.
+//     type "stdio" or "streamableHttp", values as written (no ${VAR}).
 //   - "continue" (config.yaml): a list of servers, each with its name;
 //     ${VAR} is written ${{ secrets.VAR }}, which cn reads from the
 //     environment; a remote server is type "streamable-http" with its
@@ -53,17 +53,27 @@ const continueNoConfig = "there is no config.yaml: cn then loads your Continue H
 func agentServer(format string, s settings.Server) (v any, why string, ok bool) {
 	switch format {
 	case "cline":
-		for _, m := range []map[string]string{s.Env, s.Headers} {
-			for _, val := range m {
-				if envVar().MatchString(val) {
-					return nil, clineEnvWhy, true
-				}
+		// Cline starts a stdio server with its own environment plus env
+		// as written: NAME: "${NAME}" is inherited, so it is left out.
+		env := map[string]string{}
+		for k, val := range s.Env {
+			if val == "${"+k+"}" {
+				continue
+			}
+			if envVar().MatchString(val) {
+				return nil, clineEnvWhy, true
+			}
+			env[k] = val
+		}
+		for _, val := range s.Headers {
+			if envVar().MatchString(val) {
+				return nil, clineEnvWhy, true
 			}
 		}
 		if s.Command != "" {
 			out := map[string]any{"type": "stdio", "command": s.Command, "args": orEmpty(s.Args)}
-			if len(s.Env) > 0 {
-				out["env"] = s.Env
+			if len(env) > 0 {
+				out["env"] = env
 			}
 			return out, "", true
 		}

@@ -16,7 +16,6 @@ import (
 	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
-	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/helpers/shell"
 	"github.com/agentkit/charter/server"
 )
@@ -100,7 +99,7 @@ func (c *ServeCmd) Run(ctx context.Context, a *App) error {
 	if err != nil {
 		return err
 	}
-	file := settings.New(a.Sys, sc).Path()
+	file := a.session().SettingsFile(sc)
 	fmt.Fprintf(a.Stderr, "charter: serving settings %s (%s)\n", inert.Line(file), inert.Line(describeScope(sc)))
 	if project != nil {
 		fmt.Fprintf(a.Stderr, "charter: with the project %s\n", inert.Line(project.Dir))
@@ -142,7 +141,7 @@ func (c *ServeCmd) reuse(ctx context.Context, a *App, sc core.Scope) error {
 	if err := a.openHub(sc, cl.HubURL(), d.Port); err != nil {
 		return err
 	}
-	doc := readyDoc{Event: "opened", URL: d.BaseURL(), Port: d.Port, PID: d.PID, Scope: sc, Settings: settings.New(a.Sys, sc).Path()}
+	doc := readyDoc{Event: "opened", URL: d.BaseURL(), Port: d.Port, PID: d.PID, Scope: sc, Settings: a.session().SettingsFile(sc)}
 	return a.emit(doc, func(w io.Writer) {
 		fmt.Fprintf(w, "opened the hub of the charter server already running at %s (pid %d)\n", d.BaseURL(), d.PID)
 	})
@@ -219,7 +218,7 @@ func (a *App) noteOtherScope(sc core.Scope) {
 		return
 	}
 	fmt.Fprintf(a.Stderr, "charter: note: profile %s is active, and commands run in it without --config-root use %s, not this server's file: pass --config-root %s to them too\n",
-		inert.Line(other.Profile.Name()), inert.Line(settings.New(a.Sys, other).Path()), inert.Line(sc.Root.Path))
+		inert.Line(other.Profile.Name()), inert.Line(a.session().SettingsFile(other)), inert.Line(sc.Root.Path))
 }
 
 // openerWait is how long openBrowser waits for the opener's verdict. An

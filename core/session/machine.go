@@ -9,6 +9,7 @@ import (
 	"github.com/agentkit/charter/core/companion"
 	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/profile"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // The machine's own state, beside any project: the companion, the
@@ -91,3 +92,7 @@ func (s *Session) Registration(ctx context.Context) (Registration, error) {
 	}
 	return Registration{Program: exe, Scope: sc}, nil
 }
+
+// SettingsFile is the settings file of scope sc: what `serve` names for
+// the scope it serves and for the profile's own, when they differ.
+func (s *Session) SettingsFile(sc core.Scope) string { return settings.New(s.Sys, sc).Path() }

@@ -117,7 +117,9 @@ func kind(obj types.Object) string {
 		}
 		return "func"
 	case *types.Var:
-		if !o.IsField() && o.Parent() == o.Pkg().Scope() {
+		// Looked up, not Parent(): an object read from export data may
+		// have no parent scope set.
+		if !o.IsField() && o.Pkg().Scope().Lookup(o.Name()) == o {
 			return "var"
 		}
 	}

@@ -3,9 +3,12 @@
 // its exit status and the HTTP API to its status, each with one table, and
 // All lists them so a test can hold both tables to the whole vocabulary.
 //
-// It is a leaf: core/fsys and core/settings, which sit below or beside core,
-// name their codes here instead of spelling them. core re-exports each one
-// as CodeX for the packages above it.
+// It also holds the error type, its builder and the one error document
+// (error.go), so the skins build and classify errors without reaching
+// into the domain. It is in the ground, importing only helpers/jsondoc:
+// core/fsys and core/settings, which sit below or beside core, name their
+// codes here instead of spelling them. core re-exports each one as CodeX
+// for the packages above it.
 package errcode
 
 const (

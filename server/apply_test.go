@@ -85,7 +85,7 @@ func TestApplyErrors(t *testing.T) {
 		{"GET", "api/v1/apply", "", 422, "no_agent"},
 		{"POST", "api/v1/apply", `{}`, 422, "no_agent"},
 		{"POST", "api/v1/apply", `{"agents":["zork"]}`, 422, "unknown_agent"},
-		{"POST", "api/v1/apply", `{"agents":["cursor"]}`, 422, "unknown_agent"},
+		{"POST", "api/v1/apply", `{"agents":["jules"]}`, 422, "unknown_agent"},
 		{"POST", "api/v1/apply", `{"agents":"claude"}`, 422, "invalid_request"},
 		{"POST", "api/v1/apply", `{"agents":[`, 400, "invalid_json"},
 		{"PUT", "api/v1/apply", `{}`, 405, "method_not_allowed"},
@@ -342,9 +342,9 @@ func TestApplyProjectAgents(t *testing.T) {
 			t.Errorf("second POST: %s is %q, want current", agent, got[agent].State)
 		}
 	}
-	// A user-level request does not know the project-only agent.
-	if rp := r.do("POST", "api/v1/apply", `{"agents":["cursor"]}`); rp.status != 422 || rp.errCode(t) != "unknown_agent" || !strings.Contains(string(rp.body), "--project") {
-		t.Errorf("cursor at user level: %d %s", rp.status, rp.body)
+	// A user-level request does not know a project-only agent (Jules).
+	if rp := r.do("POST", "api/v1/apply", `{"agents":["jules"]}`); rp.status != 422 || rp.errCode(t) != "unknown_agent" || !strings.Contains(string(rp.body), "--project") {
+		t.Errorf("jules at user level: %d %s", rp.status, rp.body)
 	}
 }
 

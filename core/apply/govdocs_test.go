@@ -4,8 +4,6 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/agentkit/charter/core/coretest"
@@ -65,52 +63,7 @@ func TestGovDocAgentGoldens(t *testing.T) {
 				t.Fatal(err)
 			}
 			govRunFull(t, sys, full)
-			byAgent := map[string][]string{}
-			var made []string
-			for _, tg := range full.Targets {
-				if !tg.Governs() || !slices.Contains(docAgents, tg.Agent) {
-					continue
-				}
-				rel, _ := filepath.Rel(base, tg.Path)
-				rel = filepath.ToSlash(rel)
-				data, err := os.ReadFile(tg.Path)
-				if err != nil {
-					t.Fatalf("%s: %v", rel, err)
-				}
-				if _, mine := docNative[level][rel]; !mine {
-					made = append(made, rel)
-				}
-				byAgent[tg.Agent] = append(byAgent[tg.Agent], "== "+rel+" ==\n"+string(data))
-			}
-			for _, u := range full.Unsupported {
-				byAgent[u.Agent] = append(byAgent[u.Agent], "unsupported: "+u.What+" ("+u.Reason+")\n")
-			}
-			for _, a := range docAgents {
-				slices.Sort(byAgent[a])
-				coretest.Golden(t, filepath.Join("testdata", "gov", level+"-"+a+".golden"), []byte(strings.Join(byAgent[a], "")))
-			}
-			again, err := PlanAll(context.Background(), sys, snap, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tg := range again.Targets {
-				if tg.Governs() && !tg.Current() {
-					t.Errorf("a second apply would change %s", tg.Path)
-				}
-			}
-			u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := RunAll(context.Background(), sys, u, false); err != nil {
-				t.Fatal(err)
-			}
-			for rel, want := range docNative[level] {
-				got, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(rel)))
-				if err != nil || string(got) != want {
-					t.Errorf("after uninstall %s is\n%s\nwant (as the user wrote it)\n%s (%v)", rel, got, want, err)
-				}
-			}
+			made := govRound(t, sys, snap, proj, base, level, req, full, docAgents, docNative[level])
 			for _, rel := range made {
 				if _, err := os.Stat(filepath.Join(base, filepath.FromSlash(rel))); err == nil {
 					t.Errorf("%s, made by charter for its entries alone, is still there after uninstall", rel)

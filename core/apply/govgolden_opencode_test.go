@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -45,47 +44,7 @@ func TestGovGoldensMore(t *testing.T) {
 				t.Fatal(err)
 			}
 			govRunFull(t, sys, full)
-			byAgent := map[string][]string{}
-			for _, tg := range full.Targets {
-				if !tg.Governs() {
-					continue
-				}
-				rel, _ := filepath.Rel(base, tg.Path)
-				data, err := os.ReadFile(tg.Path)
-				if err != nil {
-					t.Fatalf("%s: %v", rel, err)
-				}
-				byAgent[tg.Agent] = append(byAgent[tg.Agent], "== "+filepath.ToSlash(rel)+" ==\n"+string(data))
-			}
-			for _, u := range full.Unsupported {
-				byAgent[u.Agent] = append(byAgent[u.Agent], "unsupported: "+u.What+" ("+u.Reason+")\n")
-			}
-			for _, a := range govMoreAgents {
-				slices.Sort(byAgent[a])
-				coretest.Golden(t, filepath.Join("testdata", "gov", level+"-"+a+".golden"), []byte(strings.Join(byAgent[a], "")))
-			}
-			again, err := PlanAll(context.Background(), sys, snap, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tg := range again.Targets {
-				if tg.Governs() && !tg.Current() {
-					t.Errorf("a second apply would change %s", tg.Path)
-				}
-			}
-			u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := RunAll(context.Background(), sys, u, false); err != nil {
-				t.Fatal(err)
-			}
-			for rel, want := range govNativeMore[level] {
-				got, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(rel)))
-				if err != nil || string(got) != want {
-					t.Errorf("after uninstall %s is\n%s\nwant (as the user wrote it)\n%s (%v)", rel, got, want, err)
-				}
-			}
+			govRound(t, sys, snap, proj, base, level, req, full, govMoreAgents, govNativeMore[level])
 		})
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/agentkit/charter/core"
@@ -140,48 +138,7 @@ func TestGovGoldens(t *testing.T) {
 					t.Errorf("the user-level record: %v %v, want mode 0600", fi, err)
 				}
 			}
-			byAgent := map[string][]string{}
-			for _, tg := range full.Targets {
-				if !tg.Governs() {
-					continue
-				}
-				rel, _ := filepath.Rel(base, tg.Path)
-				data, err := os.ReadFile(tg.Path)
-				if err != nil {
-					t.Fatalf("%s: %v", rel, err)
-				}
-				byAgent[tg.Agent] = append(byAgent[tg.Agent], "== "+filepath.ToSlash(rel)+" ==\n"+string(data))
-			}
-			for _, u := range full.Unsupported {
-				byAgent[u.Agent] = append(byAgent[u.Agent], "unsupported: "+u.What+" ("+u.Reason+")\n")
-			}
-			for _, a := range govAgents() {
-				slices.Sort(byAgent[a])
-				coretest.Golden(t, filepath.Join("testdata", "gov", level+"-"+a+".golden"), []byte(strings.Join(byAgent[a], "")))
-			}
-			again, err := PlanAll(context.Background(), sys, snap, govRequest(proj))
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, tg := range again.Targets {
-				if tg.Governs() && !tg.Current() {
-					t.Errorf("a second apply would change %s", tg.Path)
-				}
-			}
-			record := filepath.Join(snap.Scope.Path, "state", "projection.json")
-			u, err := PlanUninstall(sys, proj, record, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := RunAll(context.Background(), sys, u, false); err != nil {
-				t.Fatal(err)
-			}
-			for rel, want := range govNative[level] {
-				got, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(rel)))
-				if err != nil || string(got) != want {
-					t.Errorf("after uninstall %s is\n%s\nwant (as the user wrote it)\n%s (%v)", rel, got, want, err)
-				}
-			}
+			govRound(t, sys, snap, proj, base, level, govRequest(proj), full, govAgents(), govNative[level])
 			for _, rel := range []string{".codex/rules/charter.rules", ".gemini/policies/charter.toml", ".charter/governance.lock", ".vscode/settings.json"} {
 				if _, err := os.Stat(filepath.Join(base, rel)); err == nil {
 					t.Errorf("%s is still there after uninstall", rel)

@@ -23,7 +23,7 @@ import (
 // ServeCmd runs the loopback HTTP API and the settings hub of this scope.
 type ServeCmd struct {
 	Port        int           `name:"port" placeholder:"N" help:"Port on 127.0.0.1 (default: a random free port in 41000-41999)."`
-	IdleTimeout time.Duration `name:"idle-timeout" default:"30m" placeholder:"DURATION" help:"Stop after this long without an authenticated API request, counted from the start and from the end of each request (default 30m; 0: never)."`
+	IdleTimeout time.Duration `name:"idle-timeout" default:"30m" placeholder:"DURATION" help:"Stop after this long without an authenticated API request, counted from the end of the last request, armed by the first one (default 30m; 0: never)."`
 	Open        bool          `name:"open" help:"Open the settings hub in the browser; if a server of this scope already runs, open its hub. The token is in local-server.token beside the scope's settings.yaml (charter settings path names it), never printed."`
 	Stop        bool          `name:"stop" help:"Stop the running server of this scope (exit 3 when none runs)."`
 }

@@ -5,10 +5,10 @@ import (
 	"time"
 )
 
-// watchdog fires after a stretch without authenticated API requests. Its
-// clock starts with the server, so a server nobody talks to stops after one
-// timeout; a request in flight holds it, and the clock restarts when the
-// last one ends.
+// watchdog fires after a stretch without authenticated API requests. The
+// first such request arms it (SPEC §6: a host may start the server long
+// before it first calls); a request in flight holds it, and the clock
+// restarts when the last one ends.
 type watchdog struct {
 	timeout time.Duration
 	after   func(time.Duration, func()) timer // time.AfterFunc; tests inject theirs
@@ -30,18 +30,6 @@ func newWatchdog(timeout time.Duration) *watchdog {
 		after: func(d time.Duration, f func()) timer { return time.AfterFunc(d, f) }}
 }
 
-// start begins the clock; Serve calls it once.
-func (w *watchdog) start() {
-	if w.timeout <= 0 {
-		return
-	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.timer == nil {
-		w.timer = w.after(w.timeout, func() { w.once.Do(func() { close(w.fired) }) })
-	}
-}
-
 // begin holds the clock while a request runs.
 func (w *watchdog) begin() {
 	w.mu.Lock()
@@ -57,9 +45,14 @@ func (w *watchdog) end() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.busy--
-	if w.busy == 0 && w.timer != nil {
-		w.timer.Reset(w.timeout)
+	if w.busy > 0 || w.timeout <= 0 {
+		return
 	}
+	if w.timer == nil {
+		w.timer = w.after(w.timeout, func() { w.once.Do(func() { close(w.fired) }) })
+		return
+	}
+	w.timer.Reset(w.timeout)
 }
 
 // expired is closed when the watchdog fires; nil (never ready) without a timeout.

@@ -204,15 +204,22 @@ func TestIdleWatchdogClock(t *testing.T) {
 	w := newWatchdog(2 * time.Second)
 	var ft *fakeTimer
 	w.after = func(d time.Duration, f func()) timer { ft = &fakeTimer{d: d, f: f, running: true}; return ft }
-	w.start()
-	if ft == nil || !ft.running || ft.d != 2*time.Second {
-		t.Fatalf("the clock must start with the server, got %+v", ft)
+	if ft != nil {
+		t.Fatal("the clock must wait for the first request (SPEC §6: armed by the first one)")
 	}
 	w.begin()
 	w.begin()
 	w.end()
-	if ft.running {
+	if ft != nil && ft.running {
 		t.Fatal("a request still in flight must hold the clock")
+	}
+	w.end()
+	if ft == nil || !ft.running || ft.d != 2*time.Second {
+		t.Fatalf("the first request's end must arm the clock, got %+v", ft)
+	}
+	w.begin()
+	if ft.running {
+		t.Fatal("a request in flight must hold the armed clock")
 	}
 	w.end()
 	if !ft.running || ft.d != 2*time.Second {
@@ -230,9 +237,12 @@ func TestIdleWatchdogClock(t *testing.T) {
 	}
 }
 
-// A server nobody talks to stops by itself: the clock starts with it.
-func TestIdleStopsUntouchedServer(t *testing.T) {
+// Once a client has called, a server left alone stops by itself.
+func TestIdleStopsAfterFirstRequest(t *testing.T) {
 	r := newEnv(t).start(t, 100*time.Millisecond)
+	if rp := r.do("GET", "api/v1/ping", ""); rp.status != 200 {
+		t.Fatalf("ping: %d %s", rp.status, rp.body)
+	}
 	if err := r.wait(); err != nil {
 		t.Fatal(err)
 	}

@@ -251,7 +251,6 @@ func (s *Server) Token() string { return s.token }
 func (s *Server) Serve(ctx context.Context) error {
 	defer s.removeFiles()
 	defer s.watch.Close()
-	s.idle.start()
 	errc := make(chan error, 1)
 	// goReplyListener: Go's own plain-text replies get the one error shape.
 	go func() { errc <- s.http.Serve(goReplyListener{s.ln}) }()

@@ -62,13 +62,14 @@ func (s *Session) ApplyMemo(req ApplyRequest) *ApplyMemo {
 	if err != nil {
 		return nil
 	}
-	cwd, _ := os.Getwd()
+	cwd, _ := s.Sys.Getwd()
+	uid, _ := s.Sys.RunsAs()
 	parts := []string{"apply --project", exe, exeStamp.ModTime().String(), exeStamp.Mode().String(), cwd, p.Dir,
 		strings.Join(req.Agents, "\x00"), snap.ETag, snap.Scope.Kind, snap.Scope.Path}
 	for _, v := range core.Environment(s.Sys.Agents()) {
 		parts = append(parts, v.Name+"="+s.Sys.Getenv(v.Name))
 	}
-	for _, x := range []any{layers, s.Sys.Agents(), snap.Values, snap.Gov, os.Geteuid()} {
+	for _, x := range []any{layers, s.Sys.Agents(), snap.Values, snap.Gov, uid} {
 		data, err := json.Marshal(x)
 		if err != nil {
 			return nil

@@ -1,0 +1,80 @@
+package archtest
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// processReads are the os functions that read or change the process's
+// environment or working directory.
+var processReads = map[string]bool{"Getenv": true, "LookupEnv": true, "Environ": true, "Setenv": true,
+	"Unsetenv": true, "Clearenv": true, "ExpandEnv": true, "Getwd": true, "Chdir": true}
+
+// processEdge is where the process is read: the System's constructor takes
+// what cmd/charter hands it, fsys is the OS edge, and the test kits build
+// worlds of their own.
+func processEdge(rel string) bool {
+	for _, p := range []string{"core/fsys/", "core/coretest/", "core/agenttest/", "core/internal/", "helpers/env/"} {
+		if strings.HasPrefix(rel, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNoProcessReadsBelowSkins: below the skins nothing reads the process
+// environment or working directory itself (issue 34); it asks the System
+// it was given, so a host's config root, a test's world and a request's
+// project are what the code sees.
+func TestNoProcessReadsBelowSkins(t *testing.T) {
+	root := filepath.Join("..", "..", "..")
+	fset := token.NewFileSet()
+	for _, top := range []string{"core", "helpers"} {
+		err := filepath.WalkDir(filepath.Join(root, top), func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			rel = filepath.ToSlash(rel)
+			if processEdge(rel) {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				return err
+			}
+			osName := ""
+			for _, im := range f.Imports {
+				if p, _ := strconv.Unquote(im.Path.Value); p == "os" {
+					osName = "os"
+					if im.Name != nil {
+						osName = im.Name.Name
+					}
+				}
+			}
+			if osName == "" {
+				return nil
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == osName && processReads[sel.Sel.Name] {
+					t.Errorf("%s: os.%s reads the process; take it from the System (core.System's Getenv, Getwd, Vars)", fset.Position(sel.Pos()), sel.Sel.Name)
+				}
+				return true
+			})
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -42,7 +42,8 @@ func sharedAgents() []Agent {
 				"https://docs.warp.dev/agents/capabilities/mcp"}},
 		{Name: "goose", Display: "Goose", DirVar: "GOOSE_PATH_ROOT", DefaultDir: ".config/goose", UserFile: ".goosehints",
 			ProjectFile: "AGENTS.md", Format: FormatBlock, Reads: agentsMD,
-			User:    Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, MCPNone: gooseMCPNone, PermNone: goosePermNone},
+			// Servers are extensions in config.yaml (Goose's config-files guide).
+			User:    Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, MCP: "config.yaml", MCPFormat: "goose", PermNone: goosePermNone},
 			Project: with(shared, Places{MCPNone: gooseProjectMCPNone, PermNone: goosePermNone}),
 			Scoping: "none (hints per directory)", Trust: "none documented", Verified: "documentation (not on npm)",
 			Docs: []string{"https://goose-docs.ai/docs/guides/context-engineering/using-goosehints/",

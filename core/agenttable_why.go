@@ -25,7 +25,6 @@ const (
 	warpPermNone = "Warp's agent command allowlist and denylist are settings of the app (its agent profiles), not a file"
 
 	goosePermNone       = "Goose's permission.yaml sets one level per tool (always_allow, ask_before, never_allow), not per command, path or domain"
-	gooseMCPNone        = "Goose keeps its MCP servers as extensions in config.yaml, a YAML file charter does not edit for Goose yet"
 	gooseProjectMCPNone = "Goose reads MCP servers (extensions) only from its user config.yaml: it has no project file for them"
 
 	crushPermNone = "Crush's permissions.allowed_tools only lists whole tools it may run without asking: it has no deny or ask list and no per-command rule"

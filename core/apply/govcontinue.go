@@ -82,6 +82,8 @@ func agentServer(format string, s settings.Server) (v any, why string, ok bool) 
 			out["headers"] = s.Headers
 		}
 		return out, "", true
+	case "goose":
+		return gooseServer(s)
 	case "continue":
 		ref := func(m map[string]string) map[string]string {
 			out := map[string]string{}
@@ -160,7 +162,13 @@ func (f *govFile) editYAML(b *govBook, old []byte) ([]byte, error) {
 		}
 		steps = append(steps, yamlSeqStep(key, want, l.want, drop, scalar, made))
 	}
-	if f.serverKeys != nil && len(bytes.TrimSpace(old)) == 0 && len(f.servers) > 0 {
+	if f.serverKeys != nil && f.serverKeys[0] == "extensions" { // Goose
+		step, own, keep, err := f.gooseServers(b, d)
+		if err != nil {
+			return nil, err
+		}
+		owned, kept, steps = append(owned, own...), append(kept, keep...), append(steps, step)
+	} else if f.serverKeys != nil && len(bytes.TrimSpace(old)) == 0 && len(f.servers) > 0 {
 		for _, name := range sortedKeys(f.servers) {
 			kept = append(kept, GovKept{Agent: f.agent, Level: f.level, Path: f.path, What: "server " + name, Reason: continueNoConfig})
 		}

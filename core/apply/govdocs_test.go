@@ -26,6 +26,7 @@ var docNative = map[string]map[string]string{
 		".config/crush/crush.json":          "{\n  \"$schema\": \"https://charm.land/crush.json\",\n  \"options\": {\"debug\": false},\n  \"mcp\": {\n    \"mine\": {\"type\": \"stdio\", \"command\": \"my-mcp\"}\n  }\n}\n",
 		".factory/settings.json":            "{\n  \"model\": \"opus\",\n  \"commandAllowlist\": [\"ls\", \"pwd\"],\n  \"commandDenylist\": [\"rm -rf\"]\n}\n",
 		".factory/mcp.json":                 "{\"mcpServers\": {\"mine\": {\"type\": \"stdio\", \"command\": \"my-mcp\", \"args\": []}}}\n",
+		".config/goose/config.yaml":         "# my goose\nGOOSE_PROVIDER: anthropic   # the one I pay for\nextensions:\n    developer:\n        enabled: true\n        name: developer\n        type: builtin\n\n    # my notes server\n    mine:\n        cmd: my-mcp\n        args: []\n        enabled: false\n        type: stdio\nGOOSE_MODE: approve\n",
 		".config/zed/settings.json":         "// Zed settings\n//\n// For information on how to configure Zed, see the Zed\n// documentation: https://zed.dev/docs/configuring-zed\n{\n  \"ui_font_size\": 16, // big\n  /* servers */\n  \"context_servers\": {\n    \"mine\": {\"command\": \"my-mcp\", \"args\": []}, // keep\n  },\n}\n",
 	},
 	LevelProject: {

@@ -164,6 +164,8 @@ func mcpMembers(format string) []string {
 		return []string{"mcp_servers"}
 	case "opencode":
 		return []string{"mcp"}
+	case "goose":
+		return []string{"extensions"}
 	}
 	return []string{"mcpServers"}
 }

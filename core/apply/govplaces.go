@@ -15,7 +15,7 @@ func fileFormat(format string) string {
 		return "rules"
 	case "codextoml":
 		return "toml"
-	case "continue":
+	case "continue", "goose":
 		return "yaml"
 	}
 	return "json"

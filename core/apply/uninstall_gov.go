@@ -64,7 +64,7 @@ func govRemoval(sys *core.System, proj *core.Project, record string, targets []T
 // is not a server.
 func serverKey(key string) []string {
 	switch key {
-	case "mcpServers", "servers", "mcp_servers", "mcp", "amp.mcpServers", "context_servers":
+	case "mcpServers", "servers", "mcp_servers", "mcp", "amp.mcpServers", "context_servers", "extensions":
 		return []string{key}
 	}
 	return nil

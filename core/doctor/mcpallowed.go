@@ -128,6 +128,11 @@ func nativeServerURLs(format string, data []byte) ([]settings.Server, error) {
 			if doc, err = apply.ContinueDoc(data); err != nil {
 				return nil, err
 			}
+		} else if format == "goose" { // Goose's config.yaml: extensions by name
+			var err error
+			if doc, err = apply.GooseDoc(data); err != nil {
+				return nil, err
+			}
 		} else if err := json.Unmarshal(data, &doc); err != nil {
 			return nil, fmt.Errorf("JSON (%v)", err)
 		}

@@ -119,9 +119,13 @@ func ReadGovernance(files []GovFile) ([]GovItem, error) {
 			return nil, err
 		}
 		var doc map[string]json.RawMessage
-		if f.Format == "continue" {
+		if f.Format == "continue" || f.Format == "goose" {
+			read := apply.ContinueDoc
+			if f.Format == "goose" {
+				read = apply.GooseDoc
+			}
 			var err error
-			if doc, err = apply.ContinueDoc(f.Data); err != nil {
+			if doc, err = read(f.Data); err != nil {
 				return nil, core.Errorf(core.CodeMalformedSettings, "%s is not valid %v: nothing was imported; fix the file and import again", f.Path, err)
 			}
 		} else if err := json.Unmarshal(data, &doc); err != nil {

@@ -46,6 +46,8 @@ func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error)
 		member = "amp.mcpServers" // one flat key
 	case "zed":
 		member = "context_servers"
+	case "goose":
+		member = "extensions"
 	case "codextoml":
 		return codexServers(f)
 	case "opencode":

@@ -1,0 +1,153 @@
+package apply
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/settings"
+)
+
+// Refused, config.yaml named, nothing written: what charter cannot edit
+// line by line under extensions.
+func TestGooseRefuses(t *testing.T) {
+	for name, tc := range map[string]struct{ data, says string }{
+		"not-yaml": {"extensions: {mine\n", "not YAML charter can read"},
+		"flow":     {"GOOSE_MODEL: m\nextensions: {mine: {type: stdio, cmd: my-mcp}}\n", "written { … } on one line"},
+		"anchor":   {"extensions:\n  a: &base\n    type: stdio\n    cmd: my-mcp\n  b: *base\n", "anchors or aliases"},
+		"tab":      {"extensions:\n  mine:\n    type: stdio\t# mine\n    cmd: my-mcp\n", "holds a tab"},
+		"not-map":  {"extensions: [mine]\n", "not a mapping of extensions"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			sys, snap, proj, base := govSetup(t, LevelUser)
+			file := filepath.Join(base, ".config", "goose", "config.yaml")
+			coretest.WriteFile(t, file, tc.data)
+			full, err := PlanAll(context.Background(), sys, snap, Request{Agents: []string{"goose"}, Project: proj})
+			if err == nil {
+				_, err = RunAll(context.Background(), sys, full, false)
+			}
+			var je *MCPJSONError
+			if err == nil || !errors.As(err, &je) || !strings.Contains(err.Error(), tc.says) || !strings.Contains(err.Error(), "config.yaml") {
+				t.Errorf("apply: %v, want a refusal naming config.yaml and saying %q", err, tc.says)
+			}
+			if got, _ := os.ReadFile(file); string(got) != tc.data {
+				t.Errorf("config.yaml changed:\n%s", got)
+			}
+		})
+	}
+}
+
+// A config.yaml without extensions (or with an empty extensions:) gets
+// charter's block; uninstall gives the user's bytes back, the key
+// charter made included.
+func TestGooseAddsAndRemoves(t *testing.T) {
+	for name, tc := range map[string]struct{ data, want string }{
+		"no-key": {"GOOSE_MODEL: m # mine\n",
+			"GOOSE_MODEL: m # mine\nextensions:\n  notes:\n    name: \"notes\"\n"},
+		"empty-key": {"extensions:   # later\nGOOSE_MODEL: m\n",
+			"extensions:   # later\n  notes:\n    name: \"notes\"\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			sys, snap, proj, base := govSetup(t, LevelUser)
+			file := filepath.Join(base, ".config", "goose", "config.yaml")
+			coretest.WriteFile(t, file, tc.data)
+			req := Request{Agents: []string{"goose"}, Project: proj}
+			full, err := PlanAll(context.Background(), sys, snap, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			govRunFull(t, sys, full)
+			got, _ := os.ReadFile(file)
+			if !strings.HasPrefix(string(got), tc.want) {
+				t.Errorf("config.yaml after apply:\n%s\nwant it to start\n%s", got, tc.want)
+			}
+			again, err := PlanAll(context.Background(), sys, snap, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tg := range again.Targets {
+				if tg.Governs() && !tg.Current() {
+					t.Errorf("a second apply would change %s", tg.Path)
+				}
+			}
+			u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := RunAll(context.Background(), sys, u, false); err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(file); string(got) != tc.data {
+				t.Errorf("after uninstall config.yaml is\n%q\nwant\n%q", got, tc.data)
+			}
+		})
+	}
+}
+
+// An extension charter wrote and the user then changed is theirs: a
+// second apply and uninstall leave it.
+func TestGooseHandEditKept(t *testing.T) {
+	sys, snap, proj, base := govSetup(t, LevelUser)
+	file := filepath.Join(base, ".config", "goose", "config.yaml")
+	coretest.WriteFile(t, file, "GOOSE_MODEL: m\n")
+	req := Request{Agents: []string{"goose"}, Project: proj}
+	full, err := PlanAll(context.Background(), sys, snap, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	govRunFull(t, sys, full)
+	data, _ := os.ReadFile(file)
+	edited := strings.Replace(string(data), "timeout: 300", "timeout: 600", 1)
+	coretest.WriteFile(t, file, edited)
+	u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunAll(context.Background(), sys, u, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(file); string(got) != edited {
+		t.Errorf("uninstall took out an extension the user changed:\n%s", got)
+	}
+}
+
+// Goose's env: NAME: ${NAME} is env_keys, a literal stays in envs, any
+// other reference cannot be written.
+func TestGooseServerEnv(t *testing.T) {
+	v, why, _ := gooseServer(settings.Server{Name: "n", Command: "n-mcp", Env: map[string]string{"TOKEN": "${TOKEN}", "MODE": "fast"}})
+	b, _ := json.Marshal(v)
+	if why != "" || !strings.Contains(string(b), `"env_keys":["TOKEN"]`) || !strings.Contains(string(b), `"envs":{"MODE":"fast"}`) {
+		t.Errorf("gooseServer = %s (%q)", b, why)
+	}
+	for _, s := range []settings.Server{
+		{Name: "n", Command: "n-mcp", Env: map[string]string{"TOKEN": "${OTHER}"}},
+		{Name: "n", URL: "https://n.example/mcp", Headers: map[string]string{"Authorization": "Bearer ${TOKEN}"}},
+	} {
+		if _, why, _ := gooseServer(s); !strings.Contains(why, "no ${VAR} expansion") {
+			t.Errorf("gooseServer(%+v) why %q, want unsupported", s, why)
+		}
+	}
+	v, _, _ = gooseServer(settings.Server{Name: "r", URL: "https://r.example/mcp", Headers: map[string]string{"X-Team": "shop"}})
+	b, _ = json.Marshal(v)
+	if !strings.Contains(string(b), `"type":"streamable_http"`) || !strings.Contains(string(b), `"uri":"https://r.example/mcp"`) {
+		t.Errorf("remote gooseServer = %s", b)
+	}
+}
+
+// GooseDoc reads back what charter writes, in the shared shape, and
+// leaves Goose's builtin extensions out.
+func TestGooseDoc(t *testing.T) {
+	doc, err := GooseDoc([]byte("extensions:\n  developer:\n    type: builtin\n  notes:\n    type: stdio\n    cmd: notes-mcp\n    args: [--stdio]\n    envs: {MODE: fast}\n    env_keys: [TOKEN]\n  far:\n    type: streamable_http\n    uri: https://far.example/mcp\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"far":{"url":"https://far.example/mcp"},"notes":{"args":["--stdio"],"command":"notes-mcp","env":{"MODE":"fast","TOKEN":"${TOKEN}"}}}`
+	if got := string(doc["extensions"]); got != want {
+		t.Errorf("GooseDoc extensions = %s\nwant %s", got, want)
+	}
+}

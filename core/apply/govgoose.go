@@ -158,7 +158,7 @@ func gooseStep(want map[string]any, order, drop []string, made bool) yamlStep {
 				continue
 			}
 			val := v.Content[2*i+1]
-			if wanted && sumJSON(decoded(val)) == sumJSON(want[n.Value]) {
+			if wanted && sumJSON(gooseNorm(decoded(val))) == sumJSON(want[n.Value]) {
 				continue
 			}
 			end := d.entryEnd(n, len(d.lines))
@@ -210,7 +210,7 @@ func (f *govFile) gooseServers(b *govBook, d *yamlDoc) (yamlStep, []GovEntry, []
 		if !ok {
 			return nil, false
 		}
-		return decoded(n), true
+		return gooseNorm(decoded(n)), true
 	})
 	var owned []GovEntry
 	want := map[string]any{}
@@ -227,6 +227,24 @@ func (f *govFile) gooseServers(b *govBook, d *yamlDoc) (yamlStep, []GovEntry, []
 		owned = append(owned, GovEntry{Path: f.path, Agent: f.agent, Key: key, Made: 1})
 	}
 	return gooseStep(want, order, drop, made), owned, o.kept, nil
+}
+
+// gooseNorm is an extension entry without the defaults Goose itself adds
+// when it saves config.yaml (bundled: null, available_tools: []), so an
+// entry of charter's that Goose rewrote is still charter's.
+func gooseNorm(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	out := make(map[string]any, len(m))
+	for k, val := range m {
+		if l, isList := val.([]any); (k == "bundled" && (val == nil || val == false)) || (k == "available_tools" && (val == nil || isList && len(l) == 0)) {
+			continue
+		}
+		out[k] = val
+	}
+	return out
 }
 
 // GooseDoc is Goose's config.yaml as JSON members, for import and doctor:

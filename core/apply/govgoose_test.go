@@ -151,3 +151,39 @@ func TestGooseDoc(t *testing.T) {
 		t.Errorf("GooseDoc extensions = %s\nwant %s", got, want)
 	}
 }
+
+// An entry of charter's that Goose saved again (its own defaults added,
+// args as a block list) is still charter's: a second apply leaves it,
+// uninstall takes it out.
+func TestGooseRewrittenByGoose(t *testing.T) {
+	sys, snap, proj, base := govSetup(t, LevelUser)
+	file := filepath.Join(base, ".config", "goose", "config.yaml")
+	coretest.WriteFile(t, file, "GOOSE_MODEL: m\n")
+	req := Request{Agents: []string{"goose"}, Project: proj}
+	full, err := PlanAll(context.Background(), sys, snap, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	govRunFull(t, sys, full)
+	saved := "GOOSE_MODEL: m\nextensions:\n  notes:\n    args:\n    - --stdio\n    available_tools: []\n    bundled: null\n    cmd: notes-mcp\n    description: ''\n    enabled: true\n    env_keys:\n    - NOTES_TOKEN\n    envs: {}\n    name: notes\n    timeout: 300\n    type: stdio\n"
+	coretest.WriteFile(t, file, saved)
+	again, err := PlanAll(context.Background(), sys, snap, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range again.Targets {
+		if tg.Governs() && !tg.Current() {
+			t.Errorf("apply would change %s after Goose saved it", tg.Path)
+		}
+	}
+	u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RunAll(context.Background(), sys, u, false); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := os.ReadFile(file); string(got) != "GOOSE_MODEL: m\n" {
+		t.Errorf("after uninstall config.yaml is\n%s", got)
+	}
+}

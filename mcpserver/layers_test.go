@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 )
 
 // The backend finds the project from the client's directory, applies the
@@ -53,7 +54,7 @@ func TestLocalLayers(t *testing.T) {
 	}
 	// A malformed policy fails the read, with its code.
 	e.write(t, policy, "lok:\n  rules.tier: full\n")
-	if _, err := l.Get(ctx, deep, "rules.tier"); core.ErrorCode(err) != core.CodeMalformedPolicy {
+	if _, err := l.Get(ctx, deep, "rules.tier"); errcode.Of(err) != core.CodeMalformedPolicy {
 		t.Errorf("malformed policy: %v", err)
 	}
 }

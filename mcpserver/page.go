@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -45,7 +46,7 @@ func page(items []session.ContentItem, in PageInput) (ItemList, error) {
 	case limit == 0:
 		limit = defaultPage
 	case limit < 1 || limit > maxPage:
-		return ItemList{}, core.Errorf(core.CodeUsage, "limit %d is out of range: ask for 1 to %d items", in.Limit, maxPage)
+		return ItemList{}, errcode.Errorf(core.CodeUsage, "limit %d is out of range: ask for 1 to %d items", in.Limit, maxPage)
 	}
 	start := 0
 	if in.Cursor != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/helpers/shell"
 )
 
@@ -83,7 +84,7 @@ func UserSnippet(agent string, e apply.MCPEntry) (Snippet, error) {
 		b.WriteByte('\n')
 		sn.Text = b.String()
 	default:
-		return Snippet{}, core.Errorf(core.CodeUnknownAgent, "unknown agent %q for --print-config: choose %s or %s", agent, strings.Join(Agents[:len(Agents)-1], ", "), Agents[len(Agents)-1])
+		return Snippet{}, errcode.Errorf(core.CodeUnknownAgent, "unknown agent %q for --print-config: choose %s or %s", agent, strings.Join(Agents[:len(Agents)-1], ", "), Agents[len(Agents)-1])
 	}
 	return sn, nil
 }

@@ -18,9 +18,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/session"
+	"github.com/agentkit/charter/helpers/jsondoc"
 )
 
 // Resource URIs.
@@ -249,7 +251,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, re
 		}
 		fail := func(err error) (*mcp.CallToolResult, error) {
 			var res mcp.CallToolResult
-			res.SetError(&toolError{core.NewErrorBody(err, s.opts.Message(err))})
+			res.SetError(&toolError{errcode.NewBody(err, s.opts.Message(err))})
 			return &res, nil
 		}
 		dir, ask, err := s.workDir(ctx, req.Session, req.ClientCapabilities(), req.Params.InputResponses)
@@ -335,7 +337,7 @@ func codeArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 // rpcError is a failed resource read: a JSON-RPC error whose data is the
 // CLI's error body.
 func (s *Server) rpcError(err error) error {
-	body := core.NewErrorBody(err, s.opts.Message(err))
+	body := errcode.NewBody(err, s.opts.Message(err))
 	data, merr := json.Marshal(body)
 	if merr != nil {
 		data = nil
@@ -344,6 +346,6 @@ func (s *Server) rpcError(err error) error {
 }
 
 func encode(v any) (string, error) {
-	data, err := core.EncodeJSON(v, "", "  ")
+	data, err := jsondoc.Encode(v, "", "  ")
 	return string(data), err
 }

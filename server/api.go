@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -103,7 +104,7 @@ func (s *Server) dismissal(w http.ResponseWriter, r *http.Request, undo bool) er
 		return err
 	}
 	if req.ID == nil {
-		return core.Errorf(core.CodeInvalidRequest, `missing "id": the only id is %q`, core.CompanionRecommendationID)
+		return errcode.Errorf(core.CodeInvalidRequest, `missing "id": the only id is %q`, core.CompanionRecommendationID)
 	}
 	doc, err := s.sess.Dismiss(r.Context(), *req.ID, undo, req.ConfirmSharedWrite)
 	if err != nil {
@@ -175,7 +176,7 @@ func (s *Server) patchSettings(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if ifMatch == "" && req.Base == nil {
-		return core.Errorf(core.CodePreconditionRequired, `a precondition is required: send "base" with the value read of every key you change, or If-Match with the ETag of GET /api/v1/settings`)
+		return errcode.Errorf(core.CodePreconditionRequired, `a precondition is required: send "base" with the value read of every key you change, or If-Match with the ETag of GET /api/v1/settings`)
 	}
 	if ifMatch == "*" {
 		ifMatch = "" // any current version will do
@@ -216,23 +217,23 @@ func decode(r *http.Request, v any) error {
 	data, err := io.ReadAll(r.Body)
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
-		return core.Errorf(core.CodePayloadTooLarge, "request body larger than %d bytes", mb.Limit)
+		return errcode.Errorf(core.CodePayloadTooLarge, "request body larger than %d bytes", mb.Limit)
 	}
 	if err != nil { // a body cut short: what arrived is no JSON document
-		return core.Errorf(core.CodeInvalidJSON, "read the request body: %v", err)
+		return errcode.Errorf(core.CodeInvalidJSON, "read the request body: %v", err)
 	}
 	if !json.Valid(data) {
-		return core.Errorf(core.CodeInvalidJSON, "request body is not valid JSON")
+		return errcode.Errorf(core.CodeInvalidJSON, "request body is not valid JSON")
 	}
 	if b := bytes.TrimSpace(data); b[0] != '{' {
 		// null decodes into a struct as nothing at all: not a request.
-		return core.Errorf(core.CodeInvalidRequest, "the request body must be a JSON object, not %s", jsonKind(b))
+		return errcode.Errorf(core.CodeInvalidRequest, "the request body must be a JSON object, not %s", jsonKind(b))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(v); err != nil {
-		return core.Errorf(core.CodeInvalidRequest, "%s", shapeMessage(err))
+		return errcode.Errorf(core.CodeInvalidRequest, "%s", shapeMessage(err))
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -15,7 +16,7 @@ import (
 func (s *Server) apply(r *http.Request, req session.ApplyRequest) (*session.ApplyReport, error) {
 	rep, err := s.sess.Apply(r.Context(), req)
 	if errors.Is(err, session.ErrNoProject) {
-		return nil, core.Errorf(core.CodeUsage, "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR")
+		return nil, errcode.Errorf(core.CodeUsage, "this server serves no project: start `charter serve` inside the project, or with --project-dir DIR")
 	}
 	return rep, err
 }
@@ -32,7 +33,7 @@ func (s *Server) getApply(w http.ResponseWriter, r *http.Request) error {
 	if v := r.URL.Query().Get("project"); v != "" {
 		var err error
 		if project, err = strconv.ParseBool(v); err != nil {
-			return core.Errorf(core.CodeInvalidRequest, "project must be true or false")
+			return errcode.Errorf(core.CodeInvalidRequest, "project must be true or false")
 		}
 	}
 	rep, err := s.apply(r, session.ApplyRequest{Agents: agents, Project: project, DryRun: true})

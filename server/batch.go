@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -64,7 +65,7 @@ func (b *writeBatcher) write(key string, u settings.Update, run func([]settings.
 		v := recover()
 		for _, w := range batch {
 			if v != nil {
-				w.res = settings.Result{Err: core.Errorf(core.CodeInternal, "internal error writing settings: %v (the server keeps running; please report this)", v)}
+				w.res = settings.Result{Err: errcode.Errorf(core.CodeInternal, "internal error writing settings: %v (the server keeps running; please report this)", v)}
 			}
 			if w != p {
 				w.done <- false

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -103,7 +104,7 @@ func TestWriteBatcherPanic(t *testing.T) {
 	if len(panics) != 1 || len(results) != 1 {
 		t.Fatalf("%d panics, %d results: the batch's leader panics, its other member is answered", len(panics), len(results))
 	}
-	if err := <-results; core.ErrorCode(err) != core.CodeInternal {
+	if err := <-results; errcode.Of(err) != core.CodeInternal {
 		t.Fatalf("the other member of the batch got %v", err)
 	}
 	if r := b.write("f", settings.Update{}, run); r.Err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	tags "github.com/agentkit/charter/helpers/etag"
 )
 
@@ -58,9 +59,9 @@ func untagged(w http.ResponseWriter, r *http.Request, eps []endpoint) bool {
 		w.WriteHeader(http.StatusNotModified)
 	case http.StatusPreconditionFailed:
 		if _, ok := conditionalHeader(r, "If-Match"); ok {
-			writeError(w, core.Errorf(core.CodeStaleETag, "%s has no entity tag, so If-Match cannot match: send the request without If-Match", r.URL.Path))
+			writeError(w, errcode.Errorf(core.CodeStaleETag, "%s has no entity tag, so If-Match cannot match: send the request without If-Match", r.URL.Path))
 		} else {
-			writeError(w, core.Errorf(core.CodeStaleETag, "%s exists, so If-None-Match: * does not hold: send the request without If-None-Match", r.URL.Path))
+			writeError(w, errcode.Errorf(core.CodeStaleETag, "%s exists, so If-None-Match: * does not hold: send the request without If-None-Match", r.URL.Path))
 		}
 	default:
 		return false

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -48,7 +49,7 @@ func (s *Server) getContentItem(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	if !ok || !known || name == "" || strings.Contains(name, "/") {
-		return core.Errorf(core.CodeNotFound, "no such resource: %s (ask /api/v1/content/{rule|skill|command|subagent}/{name}, or without the name for the list)", r.URL.Path)
+		return errcode.Errorf(core.CodeNotFound, "no such resource: %s (ask /api/v1/content/{rule|skill|command|subagent}/{name}, or without the name for the list)", r.URL.Path)
 	}
 	doc, err := s.sess.ContentShow(k, name)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
+	"github.com/agentkit/charter/helpers/jsondoc"
 )
 
 // Status is the one place where error codes meet HTTP: every code of
@@ -68,20 +70,20 @@ func (e *NoServerError) Code() string { return core.CodeNoServer }
 func (e *RunningError) Code() string  { return core.CodeServerRunning }
 
 func errNotFound(r *http.Request) error {
-	return core.Errorf(core.CodeNotFound, "no such resource: %s", r.URL.Path)
+	return errcode.Errorf(core.CodeNotFound, "no such resource: %s", r.URL.Path)
 }
 
 // errMethod also sets Allow, which a 405 must carry.
 func errMethod(w http.ResponseWriter, r *http.Request, allow []string) error {
 	w.Header().Set("Allow", strings.Join(allow, ", "))
-	return core.Errorf(core.CodeMethodNotAllowed, "%s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allow, ", "))
+	return errcode.Errorf(core.CodeMethodNotAllowed, "%s is not allowed on %s (allowed: %s)", r.Method, r.URL.Path, strings.Join(allow, ", "))
 }
 
 // errorResponse answers with core's one error document, with the status of
 // the error's code. A 412 also carries the current ETag in its header.
 // message is err's text for people.
 func errorResponse(w http.ResponseWriter, err error, message string) {
-	body := core.NewErrorBody(err, message)
+	body := errcode.NewBody(err, message)
 	status, _ := Status(body.Code)
 	if tag, ok := body.Extras["currentEtag"].(string); ok && body.Code == core.CodeStaleETag {
 		w.Header().Set("ETag", tag)
@@ -100,7 +102,7 @@ func (s *Server) writeError(w http.ResponseWriter, err error) {
 
 // encodeJSON encodes v as writeJSON does.
 func encodeJSON(v any) ([]byte, error) {
-	data, err := core.EncodeJSON(v, "", "")
+	data, err := jsondoc.Encode(v, "", "")
 	if err != nil {
 		return nil, fmt.Errorf("encode the response: %w", err)
 	}
@@ -110,12 +112,12 @@ func encodeJSON(v any) ([]byte, error) {
 // writeJSON writes one document. HTML escaping is off, as in the CLI: paths
 // and commands should read as they are.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	doc, err := core.EncodeJSON(v, "", "")
+	doc, err := jsondoc.Encode(v, "", "")
 	if err != nil {
 		// Two strings always encode.
-		e := core.Errorf(core.CodeInternal, "encode the response")
+		e := errcode.Errorf(core.CodeInternal, "encode the response")
 		status = http.StatusInternalServerError
-		doc, _ = core.EncodeJSON(core.NewErrorBody(e, e.Error()).Document(), "", "")
+		doc, _ = jsondoc.Encode(errcode.NewBody(e, e.Error()).Document(), "", "")
 	}
 	writeRaw(w, status, doc)
 }

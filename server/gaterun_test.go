@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
@@ -273,7 +274,7 @@ func TestGatesRunTrustChanged(t *testing.T) {
 		t.Fatalf("changed: %+v", doc)
 	}
 	snap2, _ := settings.Open(e.sys, e.scope, p, nil).Read()
-	if _, err := gates.TrustProject(e.sys, snap2, shown.SHA256, nil, false); core.ErrorCode(err) != core.CodeUntrusted {
+	if _, err := gates.TrustProject(e.sys, snap2, shown.SHA256, nil, false); errcode.Of(err) != core.CodeUntrusted {
 		t.Errorf("trusting the old hash: %v, want code untrusted", err)
 	}
 	if doc := runDoc(t, r); doc.OK {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 )
 
 const shutdownPath = "/api/v1/shutdown"
@@ -21,11 +22,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 	}
 	if !s.hostOK(r.Host) {
-		writeError(w, core.Errorf(core.CodeMisdirectedRequest, "host %q is not this server: use 127.0.0.1:%d or localhost:%d", r.Host, s.port, s.port))
+		writeError(w, errcode.Errorf(core.CodeMisdirectedRequest, "host %q is not this server: use 127.0.0.1:%d or localhost:%d", r.Host, s.port, s.port))
 		return
 	}
 	if origins, ok := r.Header["Origin"]; ok && !s.originOK(origins) {
-		writeError(w, core.Errorf(core.CodeForbiddenOrigin, "requests from origin %q are not allowed", strings.Join(origins, ", ")))
+		writeError(w, errcode.Errorf(core.CodeForbiddenOrigin, "requests from origin %q are not allowed", strings.Join(origins, ", ")))
 		return
 	}
 	if isAPI(r.URL.Path) {
@@ -103,7 +104,7 @@ func subtree(path string) string {
 func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request) {
 	if !s.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="charter"`)
-		writeError(w, core.Errorf(core.CodeUnauthorized, "missing or wrong bearer token"))
+		writeError(w, errcode.Errorf(core.CodeUnauthorized, "missing or wrong bearer token"))
 		return
 	}
 	s.idle.begin()

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 )
 
 // Go's net/http answers a request it cannot read (a malformed request
@@ -67,7 +68,7 @@ func rewriteGoReply(p []byte) ([]byte, bool) {
 		return nil, false
 	}
 	e := goReplyError(status, string(text))
-	body, _ := encodeJSON(core.NewErrorBody(e, e.Error()).Document())
+	body, _ := encodeJSON(errcode.NewBody(e, e.Error()).Document())
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "HTTP/1.1 %s\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", line, len(body))
 	b.Write(body)
@@ -78,15 +79,15 @@ func rewriteGoReply(p []byte) ([]byte, bool) {
 func goReplyError(status int, text string) *core.Error {
 	switch status {
 	case 431:
-		return core.Errorf(core.CodePayloadTooLarge, "the request's headers are too large: send fewer or shorter headers")
+		return errcode.Errorf(core.CodePayloadTooLarge, "the request's headers are too large: send fewer or shorter headers")
 	case http.StatusExpectationFailed:
-		return core.Errorf(core.CodeInvalidRequest, "the request's Expect header is not supported: send it without one (only 100-continue is understood)")
+		return errcode.Errorf(core.CodeInvalidRequest, "the request's Expect header is not supported: send it without one (only 100-continue is understood)")
 	case 501:
-		return core.Errorf(core.CodeNotSupported, "the request's Transfer-Encoding is not supported: send the body with Content-Length or chunked")
+		return errcode.Errorf(core.CodeNotSupported, "the request's Transfer-Encoding is not supported: send the body with Content-Length or chunked")
 	case 505:
-		return core.Errorf(core.CodeNotSupported, "the request's HTTP version is not supported: use HTTP/1.1")
+		return errcode.Errorf(core.CodeNotSupported, "the request's HTTP version is not supported: use HTTP/1.1")
 	}
-	return core.Errorf(core.CodeInvalidRequest, "the request is not valid HTTP/1.1 (%s): check the request line and headers", goReplyReason(text))
+	return errcode.Errorf(core.CodeInvalidRequest, "the request is not valid HTTP/1.1 (%s): check the request line and headers", goReplyReason(text))
 }
 
 // goReplyReason is Go's text without the status it repeats ("400 Bad

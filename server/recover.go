@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 )
 
 // recovering answers a handler's panic with the one error shape (500) and
@@ -23,7 +24,7 @@ func (s *Server) recovering(h http.Handler) http.Handler {
 			}
 			s.logf("internal error answering %s %s: %v\n%s", r.Method, r.URL.Path, v, debug.Stack())
 			if !tw.wrote {
-				writeError(tw, core.Errorf(core.CodeInternal,
+				writeError(tw, errcode.Errorf(core.CodeInternal,
 					"internal error answering %s %s: %v (the server keeps running; please report this)", r.Method, r.URL.Path, v))
 			}
 		}()

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -32,7 +33,7 @@ func (s *Server) postTrust(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if req.SHA256 == nil {
-		return core.Errorf(core.CodeInvalidRequest, `missing "sha256": send the sha256 of GET /api/v1/trust whose values you showed`)
+		return errcode.Errorf(core.CodeInvalidRequest, `missing "sha256": send the sha256 of GET /api/v1/trust whose values you showed`)
 	}
 	doc, err := s.sess.Trust(r.Context(), session.TrustRequest{SHA256: req.SHA256, ConfirmShared: req.ConfirmSharedWrite})
 	if err != nil {

@@ -164,12 +164,12 @@ func gooseStep(want map[string]any, order, drop []string, made bool) yamlStep {
 			end := d.entryEnd(n, len(d.lines))
 			if !wanted {
 				if made && len(names) == 1 && k.Line == n.Line-1 {
-					return d.splice(k.Line-1, end, ""), nil
+					return d.spliceEOL(k.Line-1, end, ""), nil
 				}
-				return d.splice(n.Line-1, end, ""), nil
+				return d.spliceEOL(n.Line-1, end, ""), nil
 			}
 			indent := d.lines[n.Line-1][:n.Column-1]
-			return d.splice(n.Line-1, end, gooseText(n.Value, want[n.Value], indent, indent[k.Column-1:])), nil
+			return d.spliceEOL(n.Line-1, end, gooseText(n.Value, want[n.Value], indent, indent[k.Column-1:])), nil
 		}
 		for _, name := range order {
 			if slices.ContainsFunc(names, func(n *yaml.Node) bool { return n.Value == name }) {
@@ -177,12 +177,12 @@ func gooseStep(want map[string]any, order, drop []string, made bool) yamlStep {
 			}
 			switch {
 			case k == nil:
-				return d.splice(len(d.lines), len(d.lines), "extensions:\n"+gooseText(name, want[name], "  ", "  ")), nil
+				return d.spliceEOL(len(d.lines), len(d.lines), "extensions:\n"+gooseText(name, want[name], "  ", "  ")), nil
 			case len(names) == 0:
 				if strings.TrimSpace(strings.SplitN(d.lines[k.Line-1], "#", 2)[0]) != "extensions:" {
 					return nil, &MCPJSONError{Line: k.Line, Msg: "extensions has a value on its own line charter cannot add to: write it as an indented block"}
 				}
-				return d.splice(k.Line, k.Line, gooseText(name, want[name], strings.Repeat(" ", k.Column-1)+"  ", "  ")), nil
+				return d.spliceEOL(k.Line, k.Line, gooseText(name, want[name], strings.Repeat(" ", k.Column-1)+"  ", "  ")), nil
 			}
 			first := names[0]
 			indent := d.lines[first.Line-1][:first.Column-1]
@@ -190,6 +190,24 @@ func gooseStep(want map[string]any, order, drop []string, made bool) yamlStep {
 		}
 		return nil, nil
 	}
+}
+
+// spliceEOL is splice that keeps a file without a final newline without
+// one: text added at such an end drops its own, and lines taken from it
+// take the newline before them along.
+func (d *yamlDoc) spliceEOL(from, to int, text string) []byte {
+	last := d.lines[len(d.lines)-1]
+	if last == "" || to < len(d.lines) {
+		return d.splice(from, to, text)
+	}
+	if from == to { // added at the end
+		return d.splice(from, to, strings.TrimSuffix(text, "\n"))
+	}
+	out := d.splice(from, to, text)
+	if len(out) > 0 && out[len(out)-1] == '\n' {
+		out = out[:len(out)-1]
+	}
+	return out
 }
 
 // gooseServers plans the extensions edit as editYAML's server part.
@@ -257,6 +275,12 @@ func GooseDoc(data []byte) (map[string]json.RawMessage, error) {
 		return nil, fmt.Errorf("YAML (%s)", strings.TrimPrefix(err.Error(), "yaml: "))
 	}
 	exts, _ := doc["extensions"].(map[string]any)
+	if m, ok := doc["extensions"].(map[any]any); ok { // a name YAML reads as a number
+		exts = map[string]any{}
+		for k, v := range m {
+			exts[fmt.Sprint(k)] = v
+		}
+	}
 	servers := map[string]any{}
 	for name, e := range exts {
 		m, _ := e.(map[string]any)

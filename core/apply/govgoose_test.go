@@ -187,3 +187,32 @@ func TestGooseRewrittenByGoose(t *testing.T) {
 		t.Errorf("after uninstall config.yaml is\n%s", got)
 	}
 }
+
+// Adding charter's extension and taking it out again gives the file back
+// byte for byte, whatever else it holds; or the file is refused whole.
+func FuzzGooseStep(f *testing.F) {
+	for _, seed := range []string{"", "GOOSE_MODEL: m\n", "extensions:\n", "extensions: # c\nx: 1\n",
+		"extensions:\n    dev:\n        type: builtin\n\n    # c\n    mine: {cmd: x}\nGOOSE_MODE: auto", "extensions: {}\n", "extensions:\n  a: &x {cmd: y}\n  b: *x\n", "GOOSE_MODE: auto", "extensions:", "extensions:\n  dev:\n    type: builtin"} {
+		f.Add(seed)
+	}
+	want, _, _ := gooseServer(settings.Server{Name: "notes", Command: "notes-mcp", Args: []string{"--stdio"}})
+	f.Fuzz(func(t *testing.T, data string) {
+		d, err := openYAML([]byte(data))
+		if _, bad := GooseDoc([]byte(data)); err != nil || bad != nil {
+			return // not YAML Goose reads either (a key twice)
+		}
+		k, _, _ := d.extensions()
+		added, err := editYAML([]byte(data), gooseStep(map[string]any{"notes": want}, []string{"notes"}, nil, k == nil))
+		if err != nil {
+			return
+		}
+		doc, err := GooseDoc(added)
+		if err != nil || !strings.Contains(string(doc["extensions"]), `"notes":{"args":["--stdio"],"command":"notes-mcp"}`) {
+			t.Fatalf("after adding, %q reads %s (%v)", added, doc["extensions"], err)
+		}
+		back, err := editYAML(added, gooseStep(map[string]any{}, nil, []string{"notes"}, k == nil))
+		if err != nil || string(back) != data {
+			t.Fatalf("add then remove of %q gave %q (%v)", data, back, err)
+		}
+	})
+}

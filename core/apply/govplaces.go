@@ -73,8 +73,8 @@ func UnsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 // unsupportedWhy says why an agent's format has no place for rule r.
 func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 	switch {
-	case format == "codex" && r.Kind != settings.RuleShell:
-		return a.Display + "'s command rules hold shell commands only; its sandbox has no per-path or per-domain setting"
+	case format == "codex":
+		return codexWhy(a.Display, r.Kind)
 	case format == "droid":
 		return droidWhy(a.Display)
 	case format == "amp" || format == "augment":
@@ -91,6 +91,24 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 		return a.Display + " matches a shell command by its first word only (Shell(" + strings.Fields(r.Arg)[0] + ")), and has no ask list"
 	}
 	return a.Display + " has no place for this rule"
+}
+
+// codexWhy says why a Codex rule of kind has no place: its execpolicy
+// rules match commands, and its sandbox (sandbox_mode and
+// [sandbox_workspace_write]) switches whole capabilities, not per path or
+// domain.
+func codexWhy(display, kind string) string {
+	switch kind {
+	case settings.RuleWeb:
+		return display + "'s sandbox switches the network on or off (network_access), not per domain"
+	case settings.RuleRead:
+		return display + "'s sandbox lets every path be read in every mode: it has no per-path read setting"
+	case settings.RuleWrite:
+		return display + "'s sandbox sets where it may write by mode and whole directories (writable_roots), not by path pattern"
+	case settings.RuleMCP:
+		return display + "'s command rules hold shell commands only: no rule for an MCP tool"
+	}
+	return display + " has no place for this rule"
 }
 
 // govOnlyAgents are the agents with no user-level instruction file but a

@@ -28,6 +28,11 @@ type yamlDoc struct {
 
 func openYAML(data []byte) (*yamlDoc, error) {
 	d := &yamlDoc{data: data, lines: strings.SplitAfter(string(data), "\n")}
+	// YAML ends a line at a lone carriage return too; charter's edits go
+	// line by line on \n, so such a file is refused, not misread.
+	if i := strings.IndexByte(strings.ReplaceAll(string(data), "\r\n", ""), '\r'); i >= 0 {
+		return nil, &MCPJSONError{Msg: "the file ends a line with a carriage return alone (old Mac line endings): save it with \\n or \\r\\n line endings"}
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, &MCPJSONError{Msg: "the file is not YAML charter can read: " + strings.TrimPrefix(err.Error(), "yaml: ")}

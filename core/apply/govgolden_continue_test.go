@@ -26,23 +26,7 @@ var govNativeYAML = map[string]map[string]string{
 
 var govYAMLAgents = []string{"cline", "continue"}
 
-func TestGovGoldensClineContinue(t *testing.T) {
-	for _, level := range []string{LevelUser, LevelProject} {
-		t.Run(level, func(t *testing.T) {
-			sys, snap, proj, base := govSetup(t, level)
-			for rel, data := range govNativeYAML[level] {
-				coretest.WriteFile(t, filepath.Join(base, filepath.FromSlash(rel)), data)
-			}
-			req := Request{Agents: govYAMLAgents, Project: proj}
-			full, err := PlanAll(context.Background(), sys, snap, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			govRunFull(t, sys, full)
-			govRound(t, sys, snap, proj, base, level, req, full, govYAMLAgents, govNativeYAML[level])
-		})
-	}
-}
+func TestGovGoldensClineContinue(t *testing.T) { govGoldenLevels(t, govYAMLAgents, govNativeYAML) }
 
 // Continue: without a config.yaml of the user's, no server is written (a
 // file charter made would replace their Hub assistant) and apply says so;

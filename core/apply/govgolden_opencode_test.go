@@ -31,23 +31,7 @@ var govNativeMore = map[string]map[string]string{
 
 var govMoreAgents = []string{"qwen", "opencode", "kilo"}
 
-func TestGovGoldensMore(t *testing.T) {
-	for _, level := range []string{LevelUser, LevelProject} {
-		t.Run(level, func(t *testing.T) {
-			sys, snap, proj, base := govSetup(t, level)
-			for rel, data := range govNativeMore[level] {
-				coretest.WriteFile(t, filepath.Join(base, filepath.FromSlash(rel)), data)
-			}
-			req := Request{Agents: govMoreAgents, Project: proj}
-			full, err := PlanAll(context.Background(), sys, snap, req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			govRunFull(t, sys, full)
-			govRound(t, sys, snap, proj, base, level, req, full, govMoreAgents, govNativeMore[level])
-		})
-	}
-}
+func TestGovGoldensMore(t *testing.T) { govGoldenLevels(t, govMoreAgents, govNativeMore) }
 
 // OpenCode takes the last matching pattern: a user's own entry for a
 // pattern charter denies, or a broader allow after charter's, must not

@@ -67,3 +67,23 @@ func govRound(t *testing.T, sys *core.System, snap *settings.Snapshot, proj *cor
 	}
 	return made
 }
+
+// govGoldenLevels writes each level's native files, applies for agents
+// and checks the round (govRound) at both levels.
+func govGoldenLevels(t *testing.T, agents []string, native map[string]map[string]string) {
+	for _, level := range []string{LevelUser, LevelProject} {
+		t.Run(level, func(t *testing.T) {
+			sys, snap, proj, base := govSetup(t, level)
+			for rel, data := range native[level] {
+				coretest.WriteFile(t, filepath.Join(base, filepath.FromSlash(rel)), data)
+			}
+			req := Request{Agents: agents, Project: proj}
+			full, err := PlanAll(context.Background(), sys, snap, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			govRunFull(t, sys, full)
+			govRound(t, sys, snap, proj, base, level, req, full, agents, native[level])
+		})
+	}
+}

@@ -158,14 +158,23 @@ func (d *Doc) commented(start, end int) bool {
 	return false
 }
 
-// lastComment is the end of the last comment in data[start:end], or -1.
+// lastComment is the end of the last comment in data[start:end], or -1;
+// start lies outside any comment. A // comment ends at its line's end,
+// blanks included (they are the same bytes in the blanked copy).
 func (d *Doc) lastComment(start, end int) int {
-	for i := end - 1; i >= start; i-- {
-		if d.plain[i] != d.Data[i] {
-			return i + 1
+	last := -1
+	for i := start; i < end; {
+		if d.plain[i] == d.Data[i] {
+			i++
+			continue
 		}
+		j := commentAt(d.Data, i)
+		if j < 0 {
+			return last
+		}
+		last, i = j, j
 	}
-	return -1
+	return last
 }
 
 // separator is the offset of the comma between children ending at start

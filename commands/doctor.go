@@ -8,8 +8,10 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/doctor"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
+	"github.com/agentkit/charter/helpers/words"
 )
 
 // DoctorCmd checks everything a user can get wrong and says how to fix it.
@@ -28,7 +30,7 @@ func (c *DoctorCmd) Run(ctx context.Context, a *App) error {
 	}
 	if n := rep.Failed(); n > 0 {
 		// The report is the output; the error only sets the exit status.
-		return reported(core.Errorf(core.CodeCheckFailed, "%d of %d checks failed: each says how to fix it", n, len(rep.Checks)))
+		return reported(errcode.Errorf(core.CodeCheckFailed, "%d of %d checks failed: each says how to fix it", n, len(rep.Checks)))
 	}
 	return nil
 }
@@ -67,8 +69,8 @@ func printDoctor(w io.Writer, rep doctor.Report, colour bool) {
 	case fails == 0 && warnings == 0:
 		fmt.Fprintln(w, "\nNo problems found.")
 	case fails == 0:
-		fmt.Fprintf(w, "\n%s, nothing failed.\n", core.Plural(warnings, "warning"))
+		fmt.Fprintf(w, "\n%s, nothing failed.\n", words.Plural(warnings, "warning"))
 	default:
-		fmt.Fprintf(w, "\n%s failed, %s.\n", core.Plural(fails, "check"), core.Plural(warnings, "warning"))
+		fmt.Fprintf(w, "\n%s failed, %s.\n", words.Plural(fails, "check"), words.Plural(warnings, "warning"))
 	}
 }

@@ -174,7 +174,7 @@ func Main(ctx context.Context, build Build, args []string, stdin io.Reader, stdo
 
 func newApp(build Build, stdin io.Reader, stdout, stderr io.Writer, environ []string, fs afero.Fs, args []string) *App {
 	a := &App{
-		Sys:      core.NewSystem(fs, environ, time.Now, os.Getwd),
+		Sys:      session.NewSystem(fs, environ, time.Now, os.Getwd),
 		Stdin:    stdin,
 		Stdout:   stdout,
 		Stderr:   stderr,

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 )
@@ -21,7 +22,7 @@ type UninstallCmd struct {
 
 func (c *UninstallCmd) Run(ctx context.Context, a *App) error {
 	if c.Project && a.noProject {
-		return core.Errorf(core.CodeUsage, "uninstall --project and --no-project contradict each other: give one of them")
+		return errcode.Errorf(core.CodeUsage, "uninstall --project and --no-project contradict each other: give one of them")
 	}
 	if c.DryRun {
 		a.readOnly("uninstall --dry-run")

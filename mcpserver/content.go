@@ -31,7 +31,7 @@ func (l *Local) ContentGet(ctx context.Context, dir string, k content.Kind, name
 
 // addContentTools registers <kind>s_list and <kind>_get for each kind.
 func (s *Server) addContentTools(readOnly *mcp.ToolAnnotations) {
-	for _, k := range content.Kinds() {
+	for _, k := range session.ContentKinds() {
 		plural := k.Dir()
 		if k == content.KindSubagent {
 			plural = "subagents"

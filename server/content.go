@@ -61,7 +61,7 @@ func (s *Server) getContentItem(w http.ResponseWriter, r *http.Request) error {
 
 // kindOf reads a kind from a path segment: rule or rules, and so on.
 func kindOf(seg string) (content.Kind, bool) {
-	for _, k := range content.Kinds() {
+	for _, k := range session.ContentKinds() {
 		if seg == string(k) || seg == k.Dir() || seg == string(k)+"s" {
 			return k, true
 		}

@@ -1,0 +1,21 @@
+package session
+
+import (
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
+)
+
+// NewSystem builds the system a skin's sessions work on from what the
+// process hands in: its file system, environment (os.Environ form), clock
+// and working directory. The skins build no domain value themselves.
+func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func() (string, error)) *core.System {
+	return core.NewSystem(fs, environ, now, getwd)
+}
+
+// ContentKinds is every kind of content, in the order the skins list them:
+// the CLI's commands, the HTTP routes and MCP's tools.
+func ContentKinds() []content.Kind { return content.Kinds() }

@@ -128,10 +128,16 @@ type Places struct {
 
 // JSONC says whether the agent reads its permission or server file of
 // format as JSON with comments and trailing commas (VS Code's mcp.json,
-// Zed's settings.json, OpenCode's and Kilo's config); every other format
-// is strict JSON, where a comment is an error.
+// Zed's settings.json, OpenCode's and Kilo's config; Gemini CLI's and Qwen
+// Code's settings.json, which both pass through strip-json-comments before
+// JSON.parse); every other format is strict JSON, where a comment is an
+// error.
 func JSONC(format string) bool {
-	return format == "opencode" || format == "vscode" || format == "zed"
+	switch format {
+	case "opencode", "vscode", "zed", "gemini", "qwen":
+		return true
+	}
+	return false
 }
 
 // Place is one folder of an agent's files of one kind; the zero Place is

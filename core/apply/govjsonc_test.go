@@ -29,3 +29,31 @@ func TestStrictJSONRefusesComments(t *testing.T) {
 		t.Errorf("settings.json changed:\n%s", got)
 	}
 }
+
+// Gemini CLI reads settings.json through strip-json-comments, so a user's
+// comments there are edited around, kept byte for byte, and uninstall
+// gives the file back as it was, at both levels.
+func TestGeminiSettingsKeepComments(t *testing.T) {
+	for _, level := range []string{LevelUser, LevelProject} {
+		t.Run(level, func(t *testing.T) {
+			sys, snap, proj, base := govSetup(t, level)
+			file := filepath.Join(base, ".gemini", "settings.json")
+			data := "// my Gemini\n{\n  \"theme\": \"dark\", // the one I like\n  /* tools */\n  \"tools\": {\"exclude\": [\"web_fetch\"]}\n}\n"
+			coretest.WriteFile(t, file, data)
+			req := Request{Agents: []string{"gemini"}, Project: proj}
+			full, err := PlanAll(context.Background(), sys, snap, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			govRunFull(t, sys, full)
+			got, _ := os.ReadFile(file)
+			for _, want := range []string{"// my Gemini\n{\n  \"theme\": \"dark\", // the one I like\n  /* tools */\n",
+				`"exclude": ["web_fetch", "run_shell_command(git push --force)"]`, `"notes": {`} {
+				if !strings.Contains(string(got), want) {
+					t.Errorf("settings.json is\n%s\nwant it to hold %q", got, want)
+				}
+			}
+			govRound(t, sys, snap, proj, base, level, req, full, nil, map[string]string{".gemini/settings.json": data})
+		})
+	}
+}

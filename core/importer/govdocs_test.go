@@ -68,13 +68,14 @@ func TestImportDroidCommandLists(t *testing.T) {
 	}
 }
 
-// VS Code's mcp.json and Zed's settings.json are JSONC: their comments
+// VS Code's mcp.json, Zed's and Gemini CLI's settings.json are JSONC: their comments
 // and trailing commas are read as the agent reads them; an unclosed
 // comment is refused with the file and line.
 func TestImportJSONCServers(t *testing.T) {
 	for format, data := range map[string]string{
 		"vscode": "{\n  // mine\n  \"servers\": {\n    \"notes\": {\"type\": \"stdio\", \"command\": \"notes-mcp\"}, /* x */\n  },\n}\n",
 		"zed":    "// Zed settings\n{\n  \"context_servers\": {\n    \"notes\": {\"command\": \"notes-mcp\", \"args\": []},\n  },\n}\n",
+		"gemini": "// my Gemini\n{\n  \"mcpServers\": {\n    /* mine */ \"notes\": {\"command\": \"notes-mcp\"} // local\n  }\n}\n",
 	} {
 		items, err := ReadGovernance([]GovFile{{Path: "f.json", Format: format, MCP: true, Data: []byte(data)}})
 		if err != nil || len(items) != 1 || items[0].State != StateImported || items[0].Def == nil || items[0].Def.Command != "notes-mcp" {
@@ -84,5 +85,14 @@ func TestImportJSONCServers(t *testing.T) {
 	_, err := ReadGovernance([]GovFile{{Path: "mcp.json", Format: "vscode", MCP: true, Data: []byte("{\n /* open\n}")}})
 	if err == nil || !strings.Contains(err.Error(), "mcp.json line 2: a /* comment is never closed") {
 		t.Errorf("unclosed comment: %v", err)
+	}
+}
+
+// Gemini CLI's settings.json with comments: its shell rules are read too.
+func TestImportGeminiCommentedRules(t *testing.T) {
+	data := "{\n  // no force pushes\n  \"tools\": {\"exclude\": [\"run_shell_command(git push --force)\"]} /* mine */\n}\n"
+	items, err := ReadGovernance([]GovFile{{Path: "settings.json", Format: "gemini", Perms: true, Data: []byte(data)}})
+	if err != nil || len(items) != 1 || items[0].State != StateImported || items[0].Rule != "shell:git push --force" || items[0].Verdict != "deny" {
+		t.Errorf("%+v, %v; want the deny shell:git push --force imported", items, err)
 	}
 }

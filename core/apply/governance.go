@@ -40,6 +40,12 @@ func NativeRule(format, verdict string, r settings.Rule) (list []string, entry s
 		case settings.RuleWrite:
 			return list, "Edit(" + r.Arg + ")", true
 		case settings.RuleWeb:
+			if r.Arg == settings.WebEvery {
+				// Claude's matcher has no every-domain form (WebFetch(domain:*)
+				// matches no domain, anthropics/claude-code#11972): the bare
+				// tool name is every use of WebFetch.
+				return list, "WebFetch", true
+			}
 			return list, "WebFetch(domain:" + r.Arg + ")", true
 		case settings.RuleMCP:
 			return list, "mcp__" + strings.ReplaceAll(r.Arg, "/", "__"), true

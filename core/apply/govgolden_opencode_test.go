@@ -116,6 +116,12 @@ func TestNativeRuleQwenOpenCode(t *testing.T) {
 		{"opencode", "mcp:github", "permission", "github_*"},
 		{"opencode", "mcp:github/create_issue", "permission", "github_create_issue"},
 		{"opencode", "web:example.com", "", ""},
+		{"opencode", "web:*", "permission", "webfetch"},
+		{"qwen", "web:*", "permissions.deny", "WebFetch"},
+		{"claude", "web:*", "permissions.deny", "WebFetch"},
+		{"claude", "web:*.example.com", "permissions.deny", "WebFetch(domain:*.example.com)"},
+		{"cursor", "web:*", "", ""},
+		{"gemini", "web:*", "", ""},
 		{"opencode", "read:~/.ssh/**", "", ""},
 	} {
 		r, err := settings.ParseRule(c.rule)

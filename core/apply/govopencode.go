@@ -34,6 +34,10 @@ func opencodeRule(r settings.Rule) (keys []string, pattern string, ok bool) {
 			key = "edit"
 		}
 		return []string{"permission", key}, r.Arg, true
+	case settings.RuleWeb:
+		if r.Arg == settings.WebEvery {
+			return []string{"permission"}, "webfetch", true // one action for every URL
+		}
 	case settings.RuleMCP:
 		srv, tool, _ := strings.Cut(r.Arg, "/")
 		if tool == "" {
@@ -55,6 +59,9 @@ func qwenRule(r settings.Rule) (string, bool) {
 	case settings.RuleWrite:
 		return "Edit(" + r.Arg + ")", true
 	case settings.RuleWeb:
+		if r.Arg == settings.WebEvery {
+			return "WebFetch", true // the bare tool: every fetch
+		}
 		return "WebFetch(" + r.Arg + ")", true
 	case settings.RuleMCP:
 		return "mcp__" + strings.ReplaceAll(r.Arg, "/", "__"), true

@@ -280,6 +280,9 @@ func fromNative(format, e string) (rule, why string) {
 		}
 		return kind + ":" + strings.TrimPrefix(p, "./"), ""
 	}
+	if e == "WebFetch" {
+		return "web:" + settings.WebEvery, "" // the whole tool: every domain
+	}
 	if m := claudeWeb().FindStringSubmatch(e); m != nil {
 		return "web:" + m[1], ""
 	}

@@ -22,6 +22,7 @@ func TestFromNative(t *testing.T) {
 		{"claude", "mcp__github", "mcp:github"},
 		{"claude", "mcp__github__create_issue", "mcp:github/create_issue"},
 		{"claude", "TodoWrite", ""},
+		{"claude", "WebFetch", "web:*"},
 		{"gemini", "run_shell_command(git push --force)", "shell:git push --force"},
 		{"gemini", "write_file", ""},
 		{"cursor", "Shell(rm)", "shell:rm"},

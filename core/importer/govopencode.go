@@ -38,6 +38,8 @@ func opencodeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error)
 			it := GovItem{What: WhatRule, File: f.Path, Native: "permission." + key + ": " + action, Verdict: action, State: StateSkipped}
 			if srv, ok := strings.CutSuffix(key, "_*"); ok && settings.ValidServerName(srv) {
 				it.State, it.Rule = StateImported, "mcp:"+srv
+			} else if key == "webfetch" {
+				it.State, it.Rule = StateImported, "web:"+settings.WebEvery // one action for every URL
 			} else {
 				it.Reason = "one action for a whole tool (or a server's tool, which charter cannot tell apart): write it as a rule by hand if that is meant"
 			}

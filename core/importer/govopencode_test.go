@@ -51,7 +51,8 @@ func TestImportReadsApplyGoldensBack(t *testing.T) {
 }
 
 // The user's own entries: a pattern that is not a prefix, a whole tool,
-// every path, are reported with why, never imported as something wider.
+// every path, are reported with why, never imported as something wider;
+// webfetch, one action for every URL, is web:*.
 func TestOpenCodeRulesSkipped(t *testing.T) {
 	data := `{"permission": {"*": "ask", "webfetch": "deny", "okserver_*": "deny", "bash": {"*": "ask", "git log": "allow", "rm *": "maybe"}, "read": {"*": "allow", "./secrets/**": "deny"}}}`
 	items, err := ReadGovernance([]GovFile{{Path: "opencode.json", Format: "opencode", Perms: true, Data: []byte(data)}})
@@ -67,7 +68,7 @@ func TestOpenCodeRulesSkipped(t *testing.T) {
 	}
 	for native, want := range map[string]string{
 		"permission.*: ask":                     "skipped ask ",
-		"permission.webfetch: deny":             "skipped deny ",
+		"permission.webfetch: deny":             "imported deny web:*",
 		"permission.okserver_*: deny":           "imported deny mcp:okserver",
 		`permission.bash: "*": ask`:             "skipped ask ",
 		`permission.bash: "git log": allow`:     "skipped allow ",
@@ -85,7 +86,7 @@ func TestFromQwen(t *testing.T) {
 	for native, rule := range map[string]string{
 		"Bash(git push --force)": "shell:git push --force", "Bash(npm run *)": "shell:npm run", "Bash(*)": "",
 		"WebFetch(pkg.go.dev)": "web:pkg.go.dev", "Read(/src/**)": "read:src/**", "Read(//etc/passwd)": "",
-		"Edit(src/**)": "write:src/**", "mcp__github__create_issue": "mcp:github/create_issue",
+		"Edit(src/**)": "write:src/**", "WebFetch": "web:*", "mcp__github__create_issue": "mcp:github/create_issue",
 	} {
 		if got, why := fromNative("qwen", native); got != rule || (got == "") == (why == "") {
 			t.Errorf("%s: %q (why %q), want %q", native, got, why, rule)

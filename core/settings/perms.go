@@ -39,6 +39,9 @@ const (
 	RuleMCP   = "mcp"
 )
 
+// WebEvery is web:*'s argument: every domain, the whole network.
+const WebEvery = "*"
+
 // Rule is one parsed permission rule.
 type Rule struct {
 	Kind string // shell, read, write, web, mcp
@@ -68,6 +71,9 @@ func ParseRule(s string) (Rule, error) {
 	case RuleWeb:
 		if r.Arg == "" || strings.ContainsAny(r.Arg, "/: ") {
 			return Rule{}, fmt.Errorf("%q: give a domain alone, such as web:example.com or web:*.example.com (no scheme, port or path)", s)
+		}
+		if r.Arg != WebEvery && strings.Contains(strings.TrimPrefix(r.Arg, "*."), "*") {
+			return Rule{}, fmt.Errorf("%q: a * stands only for every domain (web:*) or before a dot for the subdomains (web:*.example.com)", s)
 		}
 		r.Arg = strings.ToLower(r.Arg)
 	case RuleMCP:
@@ -138,7 +144,7 @@ func (a Rule) Covers(b Rule) bool {
 	case RuleMCP:
 		return b.Arg == a.Arg || strings.HasPrefix(b.Arg, a.Arg+"/")
 	case RuleWeb:
-		return b.Arg == a.Arg || strings.HasPrefix(a.Arg, "*.") && strings.HasSuffix(b.Arg, a.Arg[1:])
+		return a.Arg == WebEvery || b.Arg == a.Arg || strings.HasPrefix(a.Arg, "*.") && strings.HasSuffix(b.Arg, a.Arg[1:])
 	}
 	return globMatch(a.Arg, b.Arg)
 }

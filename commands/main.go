@@ -22,6 +22,7 @@ import (
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/helpers/shell"
+	"github.com/agentkit/charter/server"
 )
 
 // Build identifies this binary; the release build sets it through ldflags.
@@ -138,6 +139,7 @@ func (a *App) sessionFrom(dir string) *session.Session {
 		Warn:         func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", inert.Body(msg)) },
 		FetchSources: true,
 		Version:      a.Build().Version,
+		Hub:          server.Hub{},
 	})
 }
 

@@ -19,11 +19,7 @@ type PingCmd struct {
 
 func (c *PingCmd) Run(ctx context.Context, a *App) error {
 	if c.Server {
-		sc, err := a.Scope()
-		if err != nil {
-			return err
-		}
-		return c.askServer(ctx, a, sc)
+		return c.askServer(ctx, a)
 	}
 	doc, err := a.session().Ping(ctx)
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
 	"github.com/agentkit/charter/helpers/shell"
@@ -189,7 +188,7 @@ func (a *App) openHub(sc core.Scope, hubURL string, port int) error {
 // in terminals' scrollback, logs and CI.
 func reachHub(sys *core.System, sc core.Scope, page string, port int) string {
 	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	token := discovery.TokenPath(sys, sc)
+	token := server.TokenPath(sys, sc)
 	return fmt.Sprintf("open the hub yourself:\n"+
 		"  on this machine, open %s in a browser (a page only you can read, which carries the key);\n"+
 		"  or open %s#token= followed by the content of %s;\n"+

@@ -6,7 +6,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/sources"
 	"github.com/agentkit/charter/core/trust"
@@ -31,8 +30,8 @@ func filesTopic() string {
 		[2]string{fmt.Sprintf("<root>/%s", settings.FileName), "global settings, under the default root with a profile active"},
 		[2]string{fmt.Sprintf("<scope>/%s", settings.FileName), "this scope's settings (settings set, edit, the hub)"},
 		[2]string{fmt.Sprintf("<scope>/%s", settings.SchemaFileName), "the settings' JSON Schema, for editors"},
-		[2]string{fmt.Sprintf("<scope>/%s", discovery.FileName), "the running server: address and process (serve)"},
-		[2]string{fmt.Sprintf("<scope>/%s", discovery.TokenName), "the running server's bearer token (serve; read by ping --server)"},
+		[2]string{fmt.Sprintf("<scope>/%s", server.DiscoveryName), "the running server: address and process (serve)"},
+		[2]string{fmt.Sprintf("<scope>/%s", server.TokenName), "the running server's bearer token (serve; read by ping --server)"},
 		[2]string{"<scope>/state/", fmt.Sprintf("server and gate state: %s, gates.log, gates-sessions/", server.OpenFile)},
 		[2]string{"<scope>/state/projection.json", "the files apply projected at user level, with their sha256"},
 		[2]string{"<root>/locks/", "lock files that keep two writers of one file apart"},

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/agentkit/charter/core/discovery"
 )
 
 // The agent files panel of a profile: a save leaves the profile's CLAUDE.md
@@ -214,7 +212,7 @@ func TestBrowserShutdownBeacon(t *testing.T) {
 	}
 	p.do(chromedp.Navigate("about:blank"))
 	srv.waitStopped(t, "beacon")
-	if _, err := os.Stat(discovery.Path(e.sys, e.scope)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(DiscoveryPath(e.sys, e.scope)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("discovery file left behind: %v", err)
 	}
 }

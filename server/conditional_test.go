@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -200,7 +199,7 @@ func TestNoStoreOnEveryAPIReply(t *testing.T) {
 // raw sends a request as bytes and reads the status line and headers.
 func raw(t *testing.T, r *running, req string) *http.Response {
 	t.Helper()
-	c, err := net.Dial("tcp", discovery.Addr(r.Port()))
+	c, err := net.Dial("tcp", loopbackAddr(r.Port()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,13 +2,14 @@ package server
 
 import (
 	"encoding/json"
-	"github.com/agentkit/charter/core"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentkit/charter/core"
 
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/session"

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/fsys"
 )
 
@@ -65,7 +64,7 @@ type Elsewhere struct {
 	Scope     string // "the global scope", "profile claude/work"
 	Dir       string // its scope directory
 	Hint      string // how to run charter in that scope
-	Discovery discovery.Info
+	Discovery Discovery
 }
 
 // OtherServers finds live servers of scopes other than sc under the
@@ -98,7 +97,7 @@ func OtherServers(sys *core.System, sc core.Scope) []Elsewhere {
 		if c.dir == sc.Path {
 			continue
 		}
-		d, err := discovery.ReadAt(sys, sys.Paths.Join(c.dir, discovery.FileName))
+		d, err := readDiscoveryAt(sys, sys.Paths.Join(c.dir, DiscoveryName))
 		if err == nil && d.Alive() {
 			out = append(out, Elsewhere{Scope: c.scope, Dir: c.dir, Hint: c.hint, Discovery: d})
 		}
@@ -108,7 +107,7 @@ func OtherServers(sys *core.System, sc core.Scope) []Elsewhere {
 
 // Client talks to the running server of a scope.
 type Client struct {
-	Discovery discovery.Info
+	Discovery Discovery
 	sys       *core.System
 	path      string
 	token     string
@@ -117,21 +116,21 @@ type Client struct {
 
 // Connect finds the server of a scope through its discovery and token files.
 func Connect(sys *core.System, sc core.Scope) (*Client, error) {
-	path := discovery.Path(sys, sc)
+	path := DiscoveryPath(sys, sc)
 	none := func(reason string) error {
 		return &NoServerError{Path: path, Reason: reason, Others: OtherServers(sys, sc)}
 	}
-	d, err := discovery.Read(sys, sc)
+	d, err := ReadDiscovery(sys, sc)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, none("")
 	}
 	if err != nil {
 		return nil, none(err.Error())
 	}
-	if !discovery.ProcessAlive(d.PID) {
+	if !processAlive(d.PID) {
 		return nil, none(fmt.Sprintf("pid %d is not running", d.PID))
 	}
-	tok, err := sys.ReadFile(discovery.TokenPath(sys, sc), fsys.KindState)
+	tok, err := sys.ReadFile(TokenPath(sys, sc), fsys.KindState)
 	if err != nil {
 		return nil, none(fmt.Sprintf("no token: %v", err))
 	}
@@ -171,8 +170,8 @@ func (c *Client) Stop(ctx context.Context) error {
 	tick := time.NewTicker(25 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		cur, err := discovery.ReadAt(c.sys, c.path)
-		if err != nil || cur.PID != c.Discovery.PID || !cur.StartedAt.Equal(c.Discovery.StartedAt) || !discovery.ProcessAlive(cur.PID) {
+		cur, err := readDiscoveryAt(c.sys, c.path)
+		if err != nil || cur.PID != c.Discovery.PID || !cur.StartedAt.Equal(c.Discovery.StartedAt) || !processAlive(cur.PID) {
 			return nil
 		}
 		select {

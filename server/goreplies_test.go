@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/agentkit/charter/core/discovery"
 )
 
 // Requests Go's net/http refuses before any handler runs are answered in
@@ -30,7 +28,7 @@ func TestGoOwnRepliesHaveTheErrorShape(t *testing.T) {
 		{"headers too large", "GET /api/v1/ping HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("a", 2<<20) + "\r\n\r\n", 431, "payload_too_large"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			conn, err := net.Dial("tcp", discovery.Addr(r.Port()))
+			conn, err := net.Dial("tcp", loopbackAddr(r.Port()))
 			if err != nil {
 				t.Fatal(err)
 			}

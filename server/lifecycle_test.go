@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/discovery"
 )
 
 func TestShutdownBeacon(t *testing.T) {
@@ -78,25 +77,25 @@ func TestSecondServerRefused(t *testing.T) {
 		t.Errorf("error does not say where it runs: %v", err)
 	}
 	// The refusal did not disturb the first server's files.
-	if d, err := discovery.Read(e.sys, e.scope); err != nil || d.Port != r.Port() {
+	if d, err := ReadDiscovery(e.sys, e.scope); err != nil || d.Port != r.Port() {
 		t.Fatalf("discovery after refusal: %+v %v", d, err)
 	}
 }
 
 func TestStaleDiscoveryReplaced(t *testing.T) {
 	free := freePort(t)
-	for name, d := range map[string]discovery.Info{
+	for name, d := range map[string]Discovery{
 		"dead pid":    {PID: deadPID(t), Port: free},
 		"silent port": {PID: os.Getpid(), Port: free},
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t)
 			b, _ := d.Marshal()
-			if err := e.sys.WriteAtomic(discovery.Path(e.sys, e.scope), b); err != nil {
+			if err := e.sys.WriteAtomic(DiscoveryPath(e.sys, e.scope), b); err != nil {
 				t.Fatal(err)
 			}
 			r := e.start(t, 0)
-			got, err := discovery.Read(e.sys, e.scope)
+			got, err := ReadDiscovery(e.sys, e.scope)
 			if err != nil || got.Port != r.Port() || got.PID != os.Getpid() {
 				t.Fatalf("discovery not replaced: %+v %v", got, err)
 			}
@@ -129,19 +128,19 @@ func deadPID(t *testing.T) int {
 func TestStateFiles(t *testing.T) {
 	e := newEnv(t)
 	r := e.start(t, 0)
-	d, err := discovery.Read(e.sys, e.scope)
+	d, err := ReadDiscovery(e.sys, e.scope)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := discovery.Info{PID: os.Getpid(), Port: r.Port(), URL: r.URL(), StartedAt: d.StartedAt, Version: "1.2.3-test", ConfigRoot: e.scope.Root.Path}
+	want := Discovery{PID: os.Getpid(), Port: r.Port(), URL: r.URL(), StartedAt: d.StartedAt, Version: "1.2.3-test", ConfigRoot: e.scope.Root.Path}
 	if d != want || d.StartedAt.IsZero() {
 		t.Errorf("discovery %+v, want %+v", d, want)
 	}
-	raw, _ := os.ReadFile(discovery.Path(e.sys, e.scope))
+	raw, _ := os.ReadFile(DiscoveryPath(e.sys, e.scope))
 	if bytes.Contains(raw, []byte(r.Token())) {
 		t.Error("the discovery file holds the token")
 	}
-	tok, _ := os.ReadFile(discovery.TokenPath(e.sys, e.scope))
+	tok, _ := os.ReadFile(TokenPath(e.sys, e.scope))
 	if got := strings.TrimSpace(string(tok)); len(got) != 64 || got != r.Token() {
 		t.Errorf("token file %q", tok)
 	}
@@ -172,16 +171,16 @@ func TestRemoveOnlyOwnFiles(t *testing.T) {
 	e := newEnv(t)
 	r := e.start(t, 0)
 	other := []byte(`{"pid":1,"port":1}` + "\n")
-	if err := os.WriteFile(discovery.Path(e.sys, e.scope), other, 0o600); err != nil {
+	if err := os.WriteFile(DiscoveryPath(e.sys, e.scope), other, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.stop(); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := os.ReadFile(discovery.Path(e.sys, e.scope)); !bytes.Equal(got, other) {
+	if got, _ := os.ReadFile(DiscoveryPath(e.sys, e.scope)); !bytes.Equal(got, other) {
 		t.Errorf("foreign discovery file removed or changed: %q", got)
 	}
-	if _, err := os.Stat(discovery.TokenPath(e.sys, e.scope)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(TokenPath(e.sys, e.scope)); !errors.Is(err, os.ErrNotExist) {
 		t.Error("own token file left behind")
 	}
 }
@@ -272,9 +271,9 @@ func TestConnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A file left by a killed server: the port no longer answers.
-	b, _ := discovery.Info{PID: os.Getpid(), Port: freePort(t)}.Marshal()
-	e.sys.WriteAtomic(discovery.Path(e.sys, e.scope), b)
-	e.sys.WriteAtomic(discovery.TokenPath(e.sys, e.scope), []byte("x\n"))
+	b, _ := Discovery{PID: os.Getpid(), Port: freePort(t)}.Marshal()
+	e.sys.WriteAtomic(DiscoveryPath(e.sys, e.scope), b)
+	e.sys.WriteAtomic(TokenPath(e.sys, e.scope), []byte("x\n"))
 	c, err = Connect(e.sys, e.scope)
 	if err != nil {
 		t.Fatal(err)
@@ -282,8 +281,8 @@ func TestConnect(t *testing.T) {
 	if _, err := c.Ping(ctx); !errors.As(err, &ns) || !strings.Contains(err.Error(), "stale") {
 		t.Fatalf("silent port: %v", err)
 	}
-	b, _ = discovery.Info{PID: deadPID(t), Port: 41000}.Marshal()
-	e.sys.WriteAtomic(discovery.Path(e.sys, e.scope), b)
+	b, _ = Discovery{PID: deadPID(t), Port: 41000}.Marshal()
+	e.sys.WriteAtomic(DiscoveryPath(e.sys, e.scope), b)
 	if _, err := Connect(e.sys, e.scope); !errors.As(err, &ns) || !strings.Contains(err.Error(), "is not running") {
 		t.Fatalf("dead pid: %v", err)
 	}
@@ -331,14 +330,14 @@ func TestGracefulDrain(t *testing.T) {
 	r.cancel()
 	// Wait until the listener is closed: the stop has begun.
 	for {
-		c, err := net.Dial("tcp", discovery.Addr(r.Port()))
+		c, err := net.Dial("tcp", loopbackAddr(r.Port()))
 		if err != nil {
 			break
 		}
 		c.Close()
 		time.Sleep(10 * time.Millisecond)
 	}
-	if _, err := os.Stat(discovery.Path(e.sys, e.scope)); err != nil {
+	if _, err := os.Stat(DiscoveryPath(e.sys, e.scope)); err != nil {
 		t.Error("discovery file removed while a request was in flight")
 	}
 	close(release)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
-	"github.com/agentkit/charter/core/discovery"
 )
 
 // The open page is 0600 even over a looser older copy, carries the hub
@@ -105,7 +104,7 @@ func TestNoServerNamesOthers(t *testing.T) {
 	root := filepath.Join(e.home, ".agentkit", "charter")
 	global := core.Scope{Kind: core.ScopeGlobal, Path: root, Root: core.ConfigRoot{Path: root, Source: core.SourceDefault}}
 	profile := core.Scope{Kind: core.ScopeProfile, Path: filepath.Join(root, "profiles", "codex", "dev"), Root: global.Root}
-	stale := filepath.Join(root, "profiles", "claude", "old", discovery.FileName)
+	stale := filepath.Join(root, "profiles", "claude", "old", DiscoveryName)
 	if err := os.MkdirAll(filepath.Dir(stale), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +193,7 @@ func TestOpenPageLinkSurvives(t *testing.T) {
 // stop: the server writes through them, and leaves them.
 func TestStopLeavesStateLinks(t *testing.T) {
 	e := newEnv(t)
-	links := []string{discovery.TokenPath(e.sys, e.scope), discovery.Path(e.sys, e.scope), OpenFilePath(e.sys, e.scope)}
+	links := []string{TokenPath(e.sys, e.scope), DiscoveryPath(e.sys, e.scope), OpenFilePath(e.sys, e.scope)}
 	for i, p := range links {
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			t.Fatal(err)

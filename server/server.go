@@ -29,7 +29,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/session"
@@ -98,7 +97,7 @@ type Server struct {
 }
 
 // RunningError refuses a second live server for one scope.
-type RunningError struct{ Discovery discovery.Info }
+type RunningError struct{ Discovery Discovery }
 
 func (e *RunningError) Error() string {
 	return fmt.Sprintf("a charter server for this scope already runs at %s (pid %d): open its hub with `charter serve --open`, or stop it with `charter serve --stop`", e.Discovery.BaseURL(), e.Discovery.PID)
@@ -127,7 +126,7 @@ func Open(cfg Config) (*Server, error) {
 	s.routes = s.api()
 	// The lock makes check, bind and write one step, so two servers started
 	// together cannot both believe they are the only one.
-	err := cfg.Sys.WithLock(discovery.Path(cfg.Sys, cfg.Scope), func() error {
+	err := cfg.Sys.WithLock(DiscoveryPath(cfg.Sys, cfg.Scope), func() error {
 		if err := s.checkRunning(); err != nil {
 			return err
 		}
@@ -169,13 +168,13 @@ func Open(cfg Config) (*Server, error) {
 // discovery file can rely on the token being there.
 func (s *Server) writeFiles() error {
 	sys := s.cfg.Sys
-	if err := sys.WriteAtomic(discovery.TokenPath(sys, s.cfg.Scope), []byte(s.token+"\n")); err != nil {
+	if err := sys.WriteAtomic(TokenPath(sys, s.cfg.Scope), []byte(s.token+"\n")); err != nil {
 		return err
 	}
-	d := discovery.Info{
+	d := Discovery{
 		PID:        os.Getpid(),
 		Port:       s.port,
-		URL:        discovery.BaseURL(s.port),
+		URL:        baseURL(s.port),
 		StartedAt:  sys.Now().UTC().Truncate(time.Second),
 		Version:    s.cfg.Version,
 		ConfigRoot: s.cfg.Scope.Root.Path,
@@ -184,13 +183,13 @@ func (s *Server) writeFiles() error {
 	if s.disc, err = d.Marshal(); err != nil {
 		return err
 	}
-	return sys.WriteAtomic(discovery.Path(sys, s.cfg.Scope), s.disc)
+	return sys.WriteAtomic(DiscoveryPath(sys, s.cfg.Scope), s.disc)
 }
 
 // checkRunning refuses to start beside a live server and lets a stale
 // discovery file be replaced.
 func (s *Server) checkRunning() error {
-	d, err := discovery.Read(s.cfg.Sys, s.cfg.Scope)
+	d, err := ReadDiscovery(s.cfg.Sys, s.cfg.Scope)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -208,15 +207,15 @@ func (s *Server) checkRunning() error {
 // free port and taking it.
 func listen(port int) (net.Listener, error) {
 	if port != 0 {
-		ln, err := net.Listen("tcp", discovery.Addr(port))
+		ln, err := net.Listen("tcp", loopbackAddr(port))
 		if err != nil {
-			return nil, fmt.Errorf("listen on %s: %w", discovery.Addr(port), err)
+			return nil, fmt.Errorf("listen on %s: %w", loopbackAddr(port), err)
 		}
 		return ln, nil
 	}
 	var last error
 	for _, i := range mrand.Perm(PortMax - PortMin + 1) {
-		ln, err := net.Listen("tcp", discovery.Addr(PortMin+i))
+		ln, err := net.Listen("tcp", loopbackAddr(PortMin+i))
 		if err == nil {
 			return ln, nil
 		}
@@ -236,7 +235,7 @@ func newToken() string {
 func (s *Server) Port() int { return s.port }
 
 // URL is the server's base URL, without the token.
-func (s *Server) URL() string { return discovery.BaseURL(s.port) }
+func (s *Server) URL() string { return baseURL(s.port) }
 
 // HubURL opens the hub with the token. The token rides in the fragment,
 // which browsers never send to a server nor put in a Referer.
@@ -310,8 +309,8 @@ func (s *Server) removeFiles() {
 	s.removeOwn(OpenFilePath(sys, s.cfg.Scope), func(cur []byte) bool {
 		return strings.Contains(string(cur), "#token="+s.token)
 	})
-	s.removeOwn(discovery.TokenPath(sys, s.cfg.Scope), func(cur []byte) bool { return string(cur) == s.token+"\n" })
-	s.removeOwn(discovery.Path(sys, s.cfg.Scope), func(cur []byte) bool { return string(cur) == string(s.disc) })
+	s.removeOwn(TokenPath(sys, s.cfg.Scope), func(cur []byte) bool { return string(cur) == s.token+"\n" })
+	s.removeOwn(DiscoveryPath(sys, s.cfg.Scope), func(cur []byte) bool { return string(cur) == string(s.disc) })
 }
 
 // removeOwn removes path when it is a regular file whose content mine

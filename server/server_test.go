@@ -18,7 +18,6 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/companion"
 	"github.com/agentkit/charter/core/coretest"
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/project"
 )
 
@@ -244,7 +243,7 @@ func fl(m ...func(*http.Request)) []func(*http.Request) { return m }
 
 // stateFiles are the discovery and token files a running server keeps.
 func (e *env) stateFiles() []string {
-	return []string{discovery.Path(e.sys, e.scope), discovery.TokenPath(e.sys, e.scope)}
+	return []string{DiscoveryPath(e.sys, e.scope), TokenPath(e.sys, e.scope)}
 }
 
 // noStateFiles fails unless the server removed its state files.
@@ -260,7 +259,7 @@ func (e *env) noStateFiles(t *testing.T) {
 // HTTP/1.0 allows a request without Host; it is not this server's name.
 func TestMissingHost(t *testing.T) {
 	r := newEnv(t).start(t, 0)
-	c, err := net.Dial("tcp", discovery.Addr(r.Port()))
+	c, err := net.Dial("tcp", loopbackAddr(r.Port()))
 	if err != nil {
 		t.Fatal(err)
 	}

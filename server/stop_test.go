@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core/coretest"
-	"github.com/agentkit/charter/core/discovery"
 )
 
 // watchFs notes, when the discovery file is removed, which of the other
@@ -52,8 +51,8 @@ func TestStopRemovesDiscoveryLast(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.discovery = discovery.Path(sys, sc)
-	w.others = []string{discovery.TokenPath(sys, sc), OpenFilePath(sys, sc)}
+	w.discovery = DiscoveryPath(sys, sc)
+	w.others = []string{TokenPath(sys, sc), OpenFilePath(sys, sc)}
 
 	for i := range 3 {
 		w.mu.Lock()

@@ -2,10 +2,11 @@ package server
 
 import (
 	"encoding/json"
-	"github.com/agentkit/charter/core/trust"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/agentkit/charter/core/trust"
 
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/gates"

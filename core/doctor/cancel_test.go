@@ -6,18 +6,17 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/session"
 )
 
 // env is what a test varies: the session (nil: one of Sys with no
-// flags, at Version), and the server probe (nil: discovery.Probe).
+// flags, at Version), and the server probe (nil: none, so no server line).
 type env struct {
 	Sys     *core.System
 	Session *session.Session
 	Version string
-	Server  func(*core.System, core.Scope) discovery.State
+	Server  func(*core.System, core.Scope) doctor.ServerState
 }
 
 func (e env) run(ctx context.Context) (doctor.Report, error) {

@@ -15,7 +15,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
@@ -63,9 +62,20 @@ type Env struct {
 	// hands it in (Session.Doctor): doctor stays below the handler layer.
 	Session Session
 	Version string // of this charter
-	// Server probes the server of a scope (discovery.Probe); nil: no
-	// server line.
-	Server func(*core.System, core.Scope) discovery.State
+	// Server probes the server of a scope (the HTTP skin's, through
+	// core/session); nil: no server line.
+	Server func(*core.System, core.Scope) ServerState
+}
+
+// ServerState is what a probe found out about a scope's server.
+type ServerState struct {
+	Discovery string // the discovery file's path
+	Running   bool
+	URL       string
+	PID       int
+	// Stale says why a discovery file that exists does not count; "" when
+	// there is none or its server runs.
+	Stale string
 }
 
 // Session is what the checks ask of the session, declared here where it

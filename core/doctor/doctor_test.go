@@ -13,7 +13,6 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
@@ -55,7 +54,7 @@ func TestRunOrderAndNothingWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := tree(t, home)
-	rep := runAll(env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) discovery.State { return discovery.State{} }})
+	rep := runAll(env{Sys: sys, Version: "1.2.3", Server: func(*core.System, core.Scope) doctor.ServerState { return doctor.ServerState{} }})
 	if after := tree(t, home); !slices.Equal(before, after) {
 		t.Errorf("doctor changed the home:\nbefore %v\nafter  %v", before, after)
 	}
@@ -85,23 +84,28 @@ func TestServerStates(t *testing.T) {
 	m := coretest.New(t)
 	sys := m.Sys
 	for _, tc := range []struct {
-		st     discovery.State
+		st     doctor.ServerState
 		status string
 		msg    string
 	}{
-		{discovery.State{}, doctor.OK, "not running"},
-		{discovery.State{Discovery: "/d.json", Stale: "pid 7 is not running"}, doctor.Warn, "/d.json is stale: pid 7 is not running"},
-		{discovery.State{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, doctor.OK, "running at http://127.0.0.1:41000/ (pid 9)"},
+		{doctor.ServerState{}, doctor.OK, "not running"},
+		{doctor.ServerState{Discovery: "/d.json", Stale: "pid 7 is not running"}, doctor.Warn, "/d.json is stale: pid 7 is not running"},
+		{doctor.ServerState{Running: true, URL: "http://127.0.0.1:41000/", PID: 9}, doctor.OK, "running at http://127.0.0.1:41000/ (pid 9)"},
 	} {
-		rep := runAll(env{Sys: sys, Server: func(*core.System, core.Scope) discovery.State { return tc.st }})
+		rep := runAll(env{Sys: sys, Server: func(*core.System, core.Scope) doctor.ServerState { return tc.st }})
 		c := byName(rep)["server"]
 		if c.Status != tc.status || !strings.Contains(c.Message, tc.msg) {
 			t.Errorf("%+v: %+v", tc.st, c)
 		}
 	}
-	// Without one, the session probes the scope's discovery file itself.
-	if c := byName(runAll(env{Sys: sys}))["server"]; c.Status != doctor.OK || !strings.Contains(c.Message, "not running") {
-		t.Errorf("the session's own probe, no server: %+v", c)
+	// Without a probe the session asks its Hub; without either there is
+	// no server line (the servers are the HTTP skin's to find).
+	if c, ok := byName(runAll(env{Sys: sys}))["server"]; ok {
+		t.Errorf("a server line without a probe or a hub: %+v", c)
+	}
+	hub := session.New(sys, session.Options{Hub: fakeHub{session.ServerState{Running: true, URL: "http://127.0.0.1:41001/", PID: 4}}})
+	if c := byName(runAll(env{Session: hub}))["server"]; c.Status != doctor.OK || !strings.Contains(c.Message, "running at http://127.0.0.1:41001/ (pid 4)") {
+		t.Errorf("the session's hub, a server running: %+v", c)
 	}
 }
 
@@ -382,3 +386,11 @@ func TestContentAndBudget(t *testing.T) {
 		t.Errorf("over Codex's limit: %+v (report ok %v)", c, rep.OK)
 	}
 }
+
+// fakeHub is a Hub whose probe reports st.
+type fakeHub struct{ st session.ServerState }
+
+func (h fakeHub) Ping(context.Context, *core.System, core.Scope) (session.ServerPing, error) {
+	return session.ServerPing{}, nil
+}
+func (h fakeHub) Probe(*core.System, core.Scope) session.ServerState { return h.st }

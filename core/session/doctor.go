@@ -5,25 +5,27 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
-	"github.com/agentkit/charter/core/discovery"
 	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/settings"
 )
 
 // DoctorOptions say how doctor looks at what lies outside the session.
 type DoctorOptions struct {
-	// Server probes a scope's server; nil: discovery.Probe (tests pass a
-	// probe that reports what they need).
-	Server func(*core.System, core.Scope) discovery.State
+	// Server probes a scope's server; nil: the session's Hub (tests pass
+	// a probe that reports what they need).
+	Server func(*core.System, core.Scope) doctor.ServerState
 }
 
 // Doctor runs every check on this session's scope, project and policy
 // and returns the report. It only reads: a source the cache lacks is
 // reported, not fetched. A cancelled ctx stops it with ctx's error.
+// Without a probe or a Hub the report has no server line.
 func (s *Session) Doctor(ctx context.Context, opts DoctorOptions) (doctor.Report, error) {
 	probe := opts.Server
-	if probe == nil {
-		probe = discovery.Probe
+	if hub := s.opts.Hub; probe == nil && hub != nil {
+		probe = func(sys *core.System, sc core.Scope) doctor.ServerState {
+			return doctor.ServerState(hub.Probe(sys, sc))
+		}
 	}
 	sess := s.WithoutFetch()
 	return doctor.Run(ctx, doctor.Env{Sys: sess.Sys, Session: doctorView{sess}, Version: s.opts.Version, Server: probe})

@@ -52,6 +52,9 @@ type Options struct {
 	// LoadLibrary reads the layers Library lists (nil:
 	// content.LoadLayerNames); a server passes one that keeps what it read.
 	LoadLibrary func(sys *core.System, layers []content.Layer) (*content.Library, error)
+	// Hub reaches the scope's running server (ping --server, doctor's
+	// server line); nil: none is looked for.
+	Hub Hub
 }
 
 // Session is one resolution. Its methods are safe for concurrent use.

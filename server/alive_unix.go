@@ -1,15 +1,15 @@
 //go:build unix
 
-package discovery
+package server
 
 import (
 	"errors"
 	"syscall"
 )
 
-// ProcessAlive sends signal 0: no signal, only the check that pid exists.
+// processAlive sends signal 0: no signal, only the check that pid exists.
 // EPERM means it exists but belongs to someone else.
-func ProcessAlive(pid int) bool {
+func processAlive(pid int) bool {
 	if pid <= 0 {
 		return false
 	}

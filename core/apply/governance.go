@@ -235,6 +235,12 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 						}
 					}
 				}
+				if pl.PermFormat == "codex" && r.Kind == settings.RuleWeb && r.Arg == settings.WebEvery {
+					if e.Verdict != "deny" { // a deny is the sandbox's network_access = false, below
+						gaps = append(gaps, GovUnsupported{a.Name, level, e.Verdict + " " + e.Rule, codexWebEveryWhy(a.Display)})
+					}
+					continue
+				}
 				keys, entry, ok := NativeRule(pl.PermFormat, e.Verdict, r)
 				if !ok {
 					gaps = append(gaps, GovUnsupported{a.Name, level, e.Verdict + " " + e.Rule, unsupportedWhy(a, pl.PermFormat, r)})
@@ -263,6 +269,9 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			}
 			if pl.PermFormat == "codex" && f != nil {
 				f.rules = codexRules(shell)
+				if codexNetOff(g) && pl.MCPFormat == "codextoml" {
+					file(mcpPath(sys, a, level, dir, pl.MCP), a.Name, jsonKind(pl.MCPFormat)).netOff = true
+				}
 			}
 			if len(policy) > 0 {
 				pf := file(sys.Paths.Join(dir, pl.PermPolicy), a.Name, "rules")

@@ -24,6 +24,7 @@ type govFile struct {
 	rules              []byte         // the rules file's bytes, nil for none
 	locked             bool           // rules holds the policy's locked rules
 	jsonc              bool           // the agent reads it as JSONC: comments are kept
+	netOff             bool           // Codex's config.toml: network_access = false (a deny of web:*)
 }
 
 // govList is one list of permission entries: those wanted, and those to

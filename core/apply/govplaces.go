@@ -100,7 +100,7 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 func codexWhy(display, kind string) string {
 	switch kind {
 	case settings.RuleWeb:
-		return display + "'s sandbox switches the network on or off (network_access), not per domain"
+		return display + "'s sandbox switches the network on or off (network_access), not per domain: charter cuts it for a deny of web:* only"
 	case settings.RuleRead:
 		return display + "'s sandbox lets every path be read in every mode: it has no per-path read setting"
 	case settings.RuleWrite:
@@ -109,6 +109,12 @@ func codexWhy(display, kind string) string {
 		return display + "'s command rules hold shell commands only: no rule for an MCP tool"
 	}
 	return display + " has no place for this rule"
+}
+
+// codexWebEveryWhy says why an ask or allow of web:* has no Codex place:
+// the sandbox's switch would have to turn the network on.
+func codexWebEveryWhy(display string) string {
+	return display + "'s sandbox switches the network on or off, not per domain, and has no ask for it: charter writes network_access = false for a deny of web:* and never turns the network on"
 }
 
 // govOnlyAgents are the agents with no user-level instruction file but a

@@ -39,6 +39,9 @@ type GovEntry struct {
 	// object at Key, from its first Made keys down: uninstall takes out
 	// what it left empty.
 	Made int `json:"made,omitempty"`
+	// Prev is the user's own line charter replaced (Codex's network_access
+	// = true), written back when charter's line goes.
+	Prev string `json:"prev,omitempty"`
 }
 
 // GovKept is an entry charter would write or take out, left as it is
@@ -136,6 +139,7 @@ func govKeyFits(formats, key string) bool {
 			f == "droid" && (key == "commandBlocklist" || key == "commandDenylist" || key == "commandAllowlist"),
 			f == "continue" && (key == "exclude" || key == "ask" || key == "allow"),
 			f == "amp" && key == "amp.permissions", f == "augment" && key == "toolPermissions",
+			f == "codextoml" && key == sandboxKey,
 			f != "codex" && f != "claude" && serverKey(key) != nil && key == mcpMembers(f)[0]:
 			return true
 		}

@@ -137,11 +137,19 @@ func (f *govFile) editRules(b *govBook, old []byte) []byte {
 	return f.rules
 }
 
-// editTOML edits Codex's config.toml: one table per server.
-func (f *govFile) editTOML(b *govBook, old []byte) ([]byte, error) {
-	d, err := tomledit.Open(old)
+// editTOML edits Codex's config.toml: one table per server, and the
+// sandbox's network_access line (govsandbox.go).
+func (f *govFile) editTOML(b *govBook, orig []byte) ([]byte, error) {
+	d, err := tomledit.Open(orig)
 	if err != nil {
 		return nil, err
+	}
+	old, sandbox, sandboxKept, err := f.editSandbox(b, d)
+	if err != nil {
+		return nil, err
+	}
+	if d, err = tomledit.Open(old); err != nil {
+		return nil, fmt.Errorf("charter's edit would leave the file unreadable (%w)", err)
 	}
 	have := func(name string) (any, bool) {
 		v := d.Lookup(append(slices.Clone(f.serverKeys), name)...)
@@ -186,8 +194,8 @@ func (f *govFile) editTOML(b *govBook, old []byte) ([]byte, error) {
 			return nil, fmt.Errorf("charter's edit would leave the file unreadable (%w)", err)
 		}
 	}
-	b.settle(f.path, owned, o.kept)
-	if len(bytes.TrimSpace(data)) == 0 && !bytes.Equal(old, data) {
+	b.settle(f.path, append(owned, sandbox...), append(o.kept, sandboxKept...))
+	if len(bytes.TrimSpace(data)) == 0 && !bytes.Equal(orig, data) {
 		return nil, nil // charter's tables were all the file held
 	}
 	return data, nil

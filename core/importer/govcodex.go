@@ -4,6 +4,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // codexServer is a [mcp_servers.NAME] table of Codex's config.toml.
@@ -72,4 +73,26 @@ func codexServers(f GovFile) ([]GovItem, error) {
 		out = append(out, it)
 	}
 	return out, nil
+}
+
+// codexSandbox reads the sandbox's network switch from a config.toml
+// codexServers has read already: network_access = false is a deny of
+// web:* (what apply writes for one); true opens the network, which no
+// charter rule does for Codex.
+func codexSandbox(f GovFile) []GovItem {
+	var doc struct {
+		Sandbox struct {
+			Network *bool `toml:"network_access"`
+		} `toml:"sandbox_workspace_write"`
+	}
+	if _, err := toml.Decode(string(f.Data), &doc); err != nil || doc.Sandbox.Network == nil {
+		return nil
+	}
+	it := GovItem{What: WhatRule, File: f.Path, Native: "sandbox_workspace_write.network_access = false", Verdict: "deny",
+		Rule: "web:" + settings.WebEvery, State: StateImported}
+	if *doc.Sandbox.Network {
+		it = GovItem{What: WhatRule, File: f.Path, Native: "sandbox_workspace_write.network_access = true", State: StateSkipped,
+			Reason: "turns the sandbox's network on: charter has no rule that opens it for Codex (an allow of web:* is not projected there); it stays in the file"}
+	}
+	return []GovItem{it}
 }

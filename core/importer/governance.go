@@ -111,6 +111,7 @@ func ReadGovernance(files []GovFile) ([]GovItem, error) {
 					return nil, err
 				}
 				out = append(out, items...)
+				out = append(out, codexSandbox(f)...)
 			}
 			continue
 		}

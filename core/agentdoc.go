@@ -13,6 +13,8 @@ type AgentDoc struct {
 	Provider string    `json:"provider,omitempty"`
 	HomeVar  string    `json:"homeVar,omitempty"`
 	HomeDir  string    `json:"homeDir,omitempty"`
+	HomeSub  string    `json:"homeSub,omitempty"` // below $HomeVar
+	XDGDir   string    `json:"xdgDir,omitempty"`  // below $XDG_CONFIG_HOME
 	User     LevelDoc  `json:"user"`
 	Project  LevelDoc  `json:"project"`
 	Reads    []ReadDoc `json:"reads"`
@@ -51,7 +53,7 @@ const Unsupported = "unsupported"
 
 // Doc is a's entry as documents show it.
 func (a Agent) Doc() AgentDoc {
-	d := AgentDoc{Name: a.Name, Display: a.Display, Provider: a.Provider, HomeVar: a.DirVar, HomeDir: a.DefaultDir,
+	d := AgentDoc{Name: a.Name, Display: a.Display, Provider: a.Provider, HomeVar: a.DirVar, HomeDir: a.DefaultDir, HomeSub: a.DirSub, XDGDir: a.XDGDir,
 		User: levelDoc(a.UserFile, a.User), Project: levelDoc(a.ProjectFile, a.Project), Reads: []ReadDoc{},
 		Limit: a.Limit, Scoping: a.Scoping, Trust: a.Trust, Hooks: a.Hooks, NPM: a.NPM, Verified: a.Verified, Sources: a.Docs}
 	if d.Sources == nil {
@@ -99,8 +101,8 @@ func TableMarkdown(agents []Agent) string {
 	b.WriteString("| agent | user level | project | reads in a project | verified |\n|---|---|---|---|---|\n")
 	for _, a := range agents {
 		d := a.Doc()
-		fmt.Fprintf(&b, "| **%s** (`%s`) | %s | %s | %s | %s |\n", d.Display, d.Name, levelCell(d.HomeVar, d.HomeDir, d.User),
-			levelCell("", "", d.Project), readsCell(d.Reads), d.Verified)
+		fmt.Fprintf(&b, "| **%s** (`%s`) | %s | %s | %s | %s |\n", d.Display, d.Name, levelCell(d, d.User),
+			levelCell(AgentDoc{}, d.Project), readsCell(d.Reads), d.Verified)
 	}
 	b.WriteString("\n## Each agent\n")
 	for _, a := range agents {
@@ -132,12 +134,17 @@ func TableMarkdown(agents []Agent) string {
 	return b.String()
 }
 
-func levelCell(homeVar, homeDir string, l LevelDoc) string {
+// levelCell is one level's places; d's home (the agent's user-level
+// directory) first when it has one.
+func levelCell(d AgentDoc, l LevelDoc) string {
 	var parts []string
-	if homeDir != "" {
-		home := "`~/" + homeDir + "`"
-		if homeVar != "" {
-			home = "`$" + homeVar + "`, else " + home
+	if d.HomeDir != "" {
+		home := "`~/" + d.HomeDir + "`"
+		if d.XDGDir != "" {
+			home = "`$" + XDGConfigVar + "/" + d.XDGDir + "`, else " + home
+		}
+		if d.HomeVar != "" {
+			home = "`$" + strings.TrimSuffix(d.HomeVar+"/"+d.HomeSub, "/") + "`, else " + home
 		}
 		parts = append(parts, home)
 	}

@@ -33,6 +33,15 @@ type Agent struct {
 	// DirVar points at the agent's user-level directory ("" when the agent
 	// has none); it is also a profile variable (SPEC §2).
 	DirVar string
+	// DirSub is the folder below DirVar's value that the agent reads
+	// (Goose keeps config/, data/ and state/ below GOOSE_PATH_ROOT); with
+	// DirSub set a relative value is ignored, as Goose ignores it.
+	DirSub string
+	// XDGDir, when set, is the agent's folder below $XDG_CONFIG_HOME,
+	// which it follows when DirVar does not apply (Goose, through etcetera's
+	// XDG strategy); a relative XDG_CONFIG_HOME is ignored, as the XDG spec
+	// says.
+	XDGDir string
 	// DefaultDir is the user-level directory below $HOME when DirVar is
 	// unset.
 	DefaultDir string
@@ -217,6 +226,10 @@ func (s *System) LookupAgent(name string) (Agent, bool) {
 	return all[i], true
 }
 
+// XDGConfigVar moves the user's config folder (~/.config) for the agents
+// that follow it (Agent.XDGDir).
+const XDGConfigVar = "XDG_CONFIG_HOME"
+
 // AgentNames lists the names of the agents this System knows.
 func (s *System) AgentNames() []string {
 	var out []string
@@ -236,13 +249,20 @@ func (s *System) AgentDir(a Agent) (string, error) {
 		return dir, nil
 	}
 	if a.DirVar != "" {
-		if v := s.Getenv(a.DirVar); strings.TrimSpace(v) != "" {
+		if v := s.Getenv(a.DirVar); strings.TrimSpace(v) != "" && (a.DirSub == "" || s.Paths.IsAbs(strings.TrimSpace(v))) {
 			dir, err := s.Normalize(v)
 			if err != nil {
 				return "", fmt.Errorf("%s: %w", a.DirVar, err)
 			}
+			if a.DirSub != "" {
+				dir = s.Paths.Join(dir, a.DirSub)
+			}
 			return dir, nil
 		}
+	}
+	// On Windows etcetera's strategy is Windows', which reads no XDG.
+	if v := strings.TrimSpace(s.Getenv(XDGConfigVar)); a.XDGDir != "" && !s.Paths.Windows && s.Paths.IsAbs(v) {
+		return s.Paths.Join(s.Paths.Clean(v), a.XDGDir), nil
 	}
 	home, err := s.Home()
 	if err != nil {

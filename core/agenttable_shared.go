@@ -40,7 +40,11 @@ func sharedAgents() []Agent {
 			Scoping: "none (AGENTS.md per directory)", Trust: "none documented", Verified: "documentation (not on npm)",
 			Docs: []string{"https://docs.warp.dev/agent-platform/capabilities/rules/", "https://docs.warp.dev/agent-platform/capabilities/skills/",
 				"https://docs.warp.dev/agents/capabilities/mcp"}},
-		{Name: "goose", Display: "Goose", DirVar: "GOOSE_PATH_ROOT", DefaultDir: ".config/goose", UserFile: ".goosehints",
+		// Goose's config folder (config.yaml, .goosehints, skills/) is
+		// $GOOSE_PATH_ROOT/config when that is absolute, else etcetera's
+		// XDG one: $XDG_CONFIG_HOME/goose, else ~/.config/goose
+		// (crates/goose/src/config/paths.rs; Windows' %APPDATA% is not followed).
+		{Name: "goose", Display: "Goose", DirVar: "GOOSE_PATH_ROOT", DirSub: "config", XDGDir: "goose", DefaultDir: ".config/goose", UserFile: ".goosehints",
 			ProjectFile: "AGENTS.md", Format: FormatBlock, Reads: agentsMD,
 			// Servers are extensions in config.yaml (Goose's config-files guide).
 			User:    Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, MCP: "config.yaml", MCPFormat: "goose", PermNone: goosePermNone},

@@ -1,5 +1,7 @@
 package core
 
+import "strings"
+
 // EnvVar is one environment variable charter reads, and what for.
 type EnvVar struct {
 	Name string `json:"name"`
@@ -23,10 +25,20 @@ func Environment(agents []Agent) []EnvVar {
 		{"ProgramData", "Windows: where the policy file lies when AGENTKIT_POLICY_FILE is not set (also PROGRAMDATA)."},
 		{"PROGRAMDATA", "The same as ProgramData, as some shells spell it."},
 	}
+	var xdg []string
 	for _, a := range agents {
-		if a.DirVar != "" {
+		switch {
+		case a.DirSub != "":
+			vars = append(vars, EnvVar{a.DirVar, a.Name + "'s user-level directory is " + a.DirSub + "/ below it (an absolute path; a relative one is ignored, as " + a.Name + " ignores it), instead of ~/" + a.DefaultDir + "."})
+		case a.DirVar != "":
 			vars = append(vars, EnvVar{a.DirVar, a.Name + "'s user-level directory, instead of ~/" + a.DefaultDir + "."})
 		}
+		if a.XDGDir != "" {
+			xdg = append(xdg, a.Name+"'s is "+a.XDGDir+"/ below it")
+		}
+	}
+	if xdg != nil {
+		vars = append(vars, EnvVar{XDGConfigVar, "The user's config folder instead of ~/.config, for the agents that follow it (an absolute path): " + strings.Join(xdg, "; ") + "."})
 	}
 	return append(vars,
 		EnvVar{"PATH", "Where charter finds the agents, agent-switch and the editor; gates run with it."},

@@ -66,10 +66,11 @@ func govRequest(proj *core.Project) Request {
 }
 
 // govSetup is a machine with the policy, the layer's allow and the user's
-// native files; base is where the native files' paths start.
-func govSetup(t *testing.T, level string) (*core.System, *settings.Snapshot, *core.Project, string) {
+// native files; base is where the native files' paths start. opts add to
+// the machine's environment.
+func govSetup(t *testing.T, level string, opts ...coretest.Option) (*core.System, *settings.Snapshot, *core.Project, string) {
 	t.Helper()
-	cm := coretest.New(t)
+	cm := coretest.New(t, opts...)
 	coretest.WriteFile(t, cm.PolicyFile, govPolicy)
 	sc, err := cm.Sys.ResolveScope(nil)
 	if err != nil {

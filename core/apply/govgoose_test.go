@@ -66,25 +66,38 @@ func TestGooseAddsAndRemoves(t *testing.T) {
 			if !strings.HasPrefix(string(got), tc.want) {
 				t.Errorf("config.yaml after apply:\n%s\nwant it to start\n%s", got, tc.want)
 			}
-			again, err := PlanAll(context.Background(), sys, snap, req)
+			govRound(t, sys, snap, proj, base, LevelUser, req, full, nil, map[string]string{".config/goose/config.yaml": tc.data})
+		})
+	}
+}
+
+// Goose reads config.yaml and .goosehints in $GOOSE_PATH_ROOT/config, or
+// else in $XDG_CONFIG_HOME/goose: charter writes the file Goose reads, and
+// nothing in ~/.config/goose.
+func TestGooseFollowsItsVariables(t *testing.T) {
+	for name, sub := range map[string]string{"GOOSE_PATH_ROOT": "config", "XDG_CONFIG_HOME": "goose"} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			sys, snap, proj, home := govSetup(t, LevelUser, coretest.Env(name+"="+root))
+			dir := filepath.Join(root, sub)
+			data := "GOOSE_MODEL: m # mine\n"
+			coretest.WriteFile(t, filepath.Join(dir, "config.yaml"), data)
+			req := Request{Agents: []string{"goose"}, Project: proj}
+			full, err := PlanAll(context.Background(), sys, snap, req)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, tg := range again.Targets {
-				if tg.Governs() && !tg.Current() {
-					t.Errorf("a second apply would change %s", tg.Path)
+			govRunFull(t, sys, full)
+			holds(t, filepath.Join(dir, "config.yaml"), "GOOSE_MODEL: m # mine\nextensions:\n  notes:\n")
+			if _, err := os.Stat(filepath.Join(home, ".config", "goose")); err == nil {
+				t.Errorf("charter wrote ~/.config/goose, which Goose does not read with %s set", name)
+			}
+			for _, tg := range full.Targets {
+				if tg.Agent == "goose" && filepath.Dir(tg.Path) != dir {
+					t.Errorf("goose target %s is outside %s", tg.Path, dir)
 				}
 			}
-			u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := RunAll(context.Background(), sys, u, false); err != nil {
-				t.Fatal(err)
-			}
-			if got, _ := os.ReadFile(file); string(got) != tc.data {
-				t.Errorf("after uninstall config.yaml is\n%q\nwant\n%q", got, tc.data)
-			}
+			govRound(t, sys, snap, proj, dir, LevelUser, req, full, nil, map[string]string{"config.yaml": data})
 		})
 	}
 }
@@ -167,25 +180,7 @@ func TestGooseRewrittenByGoose(t *testing.T) {
 	govRunFull(t, sys, full)
 	saved := "GOOSE_MODEL: m\nextensions:\n  notes:\n    args:\n    - --stdio\n    available_tools: []\n    bundled: null\n    cmd: notes-mcp\n    description: ''\n    enabled: true\n    env_keys:\n    - NOTES_TOKEN\n    envs: {}\n    name: notes\n    timeout: 300\n    type: stdio\n"
 	coretest.WriteFile(t, file, saved)
-	again, err := PlanAll(context.Background(), sys, snap, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tg := range again.Targets {
-		if tg.Governs() && !tg.Current() {
-			t.Errorf("apply would change %s after Goose saved it", tg.Path)
-		}
-	}
-	u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := RunAll(context.Background(), sys, u, false); err != nil {
-		t.Fatal(err)
-	}
-	if got, _ := os.ReadFile(file); string(got) != "GOOSE_MODEL: m\n" {
-		t.Errorf("after uninstall config.yaml is\n%s", got)
-	}
+	govRound(t, sys, snap, proj, base, LevelUser, req, full, nil, map[string]string{".config/goose/config.yaml": "GOOSE_MODEL: m\n"})
 }
 
 // Adding charter's extension and taking it out again gives the file back

@@ -15,6 +15,7 @@ func Cleared() []string {
 		core.ConfigHomeVar,
 		core.CompanionHomeVar,
 		core.ProjectDirVar,
+		core.XDGConfigVar, // moves Goose's folder
 		"NO_COLOR",
 		"CLICOLOR_FORCE",
 		"TERM",

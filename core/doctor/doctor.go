@@ -172,6 +172,7 @@ var checks = []check{
 	projectFiles,
 	peerTools,
 	policyDenies,
+	codexSandbox,
 	mcpAllowed,
 	hookPrograms,
 	agentGates,

@@ -9,7 +9,9 @@ package apply
 
 import (
 	"bytes"
+	"strings"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/tomledit"
 )
@@ -111,4 +113,14 @@ func validPrev(line string) string {
 		return ""
 	}
 	return line
+}
+
+// CodexSandboxPlace says where a deny of web:* goes for Codex at the level
+// of pl (`charter permissions check`): the config.toml and the line; ok
+// false for any other rule or verdict.
+func CodexSandboxPlace(pl core.Places, verdict string, r settings.Rule) (file, native string, ok bool) {
+	if pl.PermFormat != "codex" || pl.MCPFormat != "codextoml" || verdict != "deny" || r.Kind != settings.RuleWeb || r.Arg != settings.WebEvery {
+		return "", "", false
+	}
+	return pl.MCP, "[" + sandboxName + "] " + strings.TrimSuffix(netOffLine, "\n"), true
 }

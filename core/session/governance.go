@@ -101,6 +101,8 @@ func (s *Session) CheckPermission(action, agent string) (*PermCheck, error) {
 			x.Reason = "charter has no place for " + ag.Display + "'s permissions at " + level + " level"
 		} else if file, native, why, ok := apply.GeminiPolicyPlace(pl, out.Rule.Verdict, r); ok {
 			x.Expressed, x.File, x.Native, x.Reason = why == "", file, native, why
+		} else if file, native, ok := apply.CodexSandboxPlace(pl, out.Rule.Verdict, r); ok {
+			x.Expressed, x.File, x.Native = true, file, native
 		} else if keys, entry, ok := apply.NativeRule(pl.PermFormat, out.Rule.Verdict, r); ok {
 			x.Expressed, x.File, x.Native = true, pl.Permissions, strings.Join(keys, ".")+": "+entry
 			if pl.PermFormat == "opencode" { // an object of pattern → verdict

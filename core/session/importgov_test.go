@@ -74,7 +74,7 @@ func TestImportGovernanceClaude(t *testing.T) {
 		"permissions.deny: Bash(git push --force:*)": "imported deny shell:git push --force",
 		"permissions.deny: Read(./.env)":             "imported deny read:.env",
 		"permissions.deny: Bash(rm -rf /)":           "skipped deny ",
-		"permissions.deny: WebFetch":                 "skipped deny ",
+		"permissions.deny: WebFetch":                 "imported deny web:*", // the whole tool: every domain
 		"permissions.ask: Edit(src/**)":              "imported ask write:src/**",
 		"permissions.allow: Bash(go test *)":         "imported allow shell:go test",
 		"permissions.allow: mcp__notes__search":      "imported allow mcp:notes/search",

@@ -36,32 +36,11 @@ type Progress func(done, total int, msg string)
 // Explanation is everything charter knows about one setting.
 type Explanation = session.Explanation
 
-// GateRequest is one run of the gates.
-type GateRequest struct {
-	Settings *settings.Snapshot // the effective settings, gate commands included
-	// Config is the gates to run, as gates.Load built it from Settings:
-	// an untrusted project's gates are marked and never run.
-	Config gates.Config
-	// Dir is where the gates run: the root of the project the settings
-	// came from (--project-dir, CHARTER_PROJECT_DIR or the one found from
-	// the client's directory), else the client's directory.
-	Dir   string
-	Gates []string // the gates to run; empty means every required gate
-}
-
-// GateRunner runs gates as `charter gate run` does and returns its report,
-// the document of `charter gate run --json`. It must stop every process it
-// started when ctx is cancelled, and report progress as it goes.
-type GateRunner func(ctx context.Context, req GateRequest, progress Progress) (gates.Report, error)
-
 // Local is the Backend over this process's own files.
 type Local struct {
 	Sys     *core.System
 	Scope   core.Scope // resolved once, at start: flags and environment do not change
 	Version string
-	// Gates stands in for the session's gate run in tests of this skin
-	// alone; nil: the session runs them (RunGates), as every skin does.
-	Gates GateRunner
 	// ProjectDir is --project-dir (nil: not given); NoProject is --no-project.
 	// Without either, CHARTER_PROJECT_DIR, then discovery from the client's dir.
 	ProjectDir *string
@@ -137,14 +116,7 @@ func (l *Local) Trust(ctx context.Context, dir string) (session.TrustDoc, error)
 }
 
 func (l *Local) RunGates(ctx context.Context, dir string, names []string, progress Progress) (gates.Report, error) {
-	req := session.GateRequest{Gates: names, Progress: progress, Once: &l.gateRun}
-	if l.Gates != nil {
-		// A test's runner, after the same checks and setup as a real run.
-		req.Runner = func(ctx context.Context, in session.GateRunInput) (gates.Report, error) {
-			return l.Gates(ctx, GateRequest{Settings: in.Settings, Config: in.Config, Dir: in.Config.Dir, Gates: in.Gates}, progress)
-		}
-	}
-	run, err := l.session(dir).RunGates(ctx, req)
+	run, err := l.session(dir).RunGates(ctx, session.GateRequest{Gates: names, Progress: progress, Once: &l.gateRun})
 	if err != nil {
 		return gates.Report{}, err
 	}

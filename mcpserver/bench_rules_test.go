@@ -30,7 +30,7 @@ func BenchmarkRulesListInMemory(b *testing.B) {
 			name = "watched"
 		}
 		b.Run(name, func(b *testing.B) {
-			be := e.backend(nil)
+			be := e.backend()
 			if watched {
 				be.Watch = fsys.NewDirWatch(e.sys.Fs)
 				defer be.Watch.Close()

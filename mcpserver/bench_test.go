@@ -23,7 +23,7 @@ func reportMedian(b *testing.B, took []time.Duration) {
 func BenchmarkSettingsGetBackend(b *testing.B) {
 	e := newEnv(b)
 	e.write(b, e.settingsFile(), "rules:\n  tier: full\n")
-	be, ctx := e.backend(nil), context.Background()
+	be, ctx := e.backend(), context.Background()
 	took := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()
 	for b.Loop() {
@@ -41,7 +41,7 @@ func BenchmarkSettingsGetBackend(b *testing.B) {
 func BenchmarkSettingsGetInMemory(b *testing.B) {
 	e := newEnv(b)
 	e.write(b, e.settingsFile(), "rules:\n  tier: full\n")
-	cs := connect(b, e.server(nil), newClient(noRoots), "")
+	cs := connect(b, e.server(), newClient(noRoots), "")
 	params := &mcp.CallToolParams{Name: "settings_get", Arguments: KeyInput{Key: "rules.tier"}}
 	took := make([]time.Duration, 0, b.N)
 	b.ReportAllocs()

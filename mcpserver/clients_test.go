@@ -13,7 +13,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core/coretest"
-	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -26,12 +25,6 @@ func watched(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), watchdog)
 	t.Cleanup(cancel)
 	return ctx
-}
-
-// passRunner passes every gate asked for, with a coverage measure.
-func passRunner(ctx context.Context, req GateRequest, progress Progress) (gates.Report, error) {
-	code := 0
-	return gates.Report{OK: true, Gates: []gates.Result{{Name: "tests", Status: "passed", ExitCode: &code, OutputTail: []string{"ok"}, Message: ""}}}, nil
 }
 
 // TestToolsMeetMCPSchema lists the tools, holds every schema to what MCP's
@@ -47,13 +40,13 @@ func TestToolsMeetMCPSchema(t *testing.T) {
 				{"skills/sample/SKILL.md", "---\nname: sample\ndescription: A skill\n---\nBody.\n"},
 				{"commands/sample.md", "---\ndescription: A command\nargument-hint: X\n---\nDo $ARGUMENTS.\n"},
 				{"subagents/sample.md", "---\nname: sample\ndescription: A subagent\ntools: [Read]\nmodel: small\n---\nBody.\n"},
-				{"settings.yaml", "permissions:\n  deny: [\"shell:git push --force\"]\n  allow: [\"web:pkg.go.dev\"]\nmcp:\n  servers:\n    notes: {command: notes-mcp, args: [--stdio], env: {NOTES_TOKEN: \"${NOTES_TOKEN}\"}}\n    hub: {url: \"https://mcp.example.com/\"}\n"},
+				{"settings.yaml", "permissions:\n  deny: [\"shell:git push --force\"]\n  allow: [\"web:pkg.go.dev\"]\nmcp:\n  servers:\n    notes: {command: notes-mcp, args: [--stdio], env: {NOTES_TOKEN: \"${NOTES_TOKEN}\"}}\n    hub: {url: \"https://mcp.example.com/\"}\ngates:\n  tests:\n    command: echo ok\n  lint:\n    required: false\n"}, // a gate that passes
 			} {
 				e.write(t, filepath.Join(e.scope.Path, f[0]), f[1])
 			}
 			// A project with a command to trust, so trust has values.
 			e.write(t, filepath.Join(e.wd, ".charter", "settings.yaml"), "gates:\n  lint:\n    command: go vet ./...\n")
-			cs := connect(t, e.server(passRunner), newClient(noRoots), proto)
+			cs := connect(t, e.server(), newClient(noRoots), proto)
 			list, err := cs.ListTools(watched(t), nil)
 			if err != nil {
 				t.Fatal(err)
@@ -151,7 +144,7 @@ func TestRootsFailure(t *testing.T) {
 			e := newEnv(t)
 			var asked atomic.Int32
 			c := rootsClient(&asked, answer)
-			cs := connect(t, e.server(nil), c, "2025-06-18")
+			cs := connect(t, e.server(), c, "2025-06-18")
 			ctx := watched(t)
 			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "status", Arguments: map[string]any{}})
 			if err != nil {
@@ -192,7 +185,7 @@ func TestRootsCachedUntilChanged(t *testing.T) {
 	})
 	dir := t.TempDir()
 	c.AddRoots(&mcp.Root{URI: fileURI(dir)})
-	cs := connect(t, e.server(nil), c, "2025-06-18")
+	cs := connect(t, e.server(), c, "2025-06-18")
 	for range 3 {
 		if got := workDirOf(t, cs); got != dir {
 			t.Fatalf("workDir %q, want %q", got, dir)

@@ -40,7 +40,7 @@ func names(items []session.ContentItem) []string {
 // match it, and those without globs.
 func TestRulesListPath(t *testing.T) {
 	e := contentWorld(t)
-	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	cases := []struct {
 		path string
 		want []string
@@ -70,7 +70,7 @@ func TestRulesListPath(t *testing.T) {
 
 func TestContentTools(t *testing.T) {
 	e := contentWorld(t)
-	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	var list ItemList
 	structured(t, call(t, cs, "commands_list", map[string]any{}), &list)
 	if len(list.Items) != 1 || list.Items[0].Name != "ship" || list.Items[0].ArgHint != "VERSION" || list.Items[0].Layer != "scope" {
@@ -108,7 +108,7 @@ func TestContentTools(t *testing.T) {
 // structured content and in the tool's published output schema.
 func TestContentSaysOrigin(t *testing.T) {
 	e := contentWorld(t)
-	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	var got struct {
 		Items []map[string]any `json:"items"`
 	}

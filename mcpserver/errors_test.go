@@ -20,7 +20,7 @@ func TestErrorsInUserWords(t *testing.T) {
 	e := newEnv(t)
 	agentkit := filepath.Join(e.home, ".agentkit")
 	e.write(t, agentkit, "a file where charter's directory goes\n")
-	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	want := agentkit + " is a file, not a directory: move it away, or choose another path"
 
 	body := toolErr(t, call(t, cs, "settings_get", KeyInput{Key: "rules.tier"}))
@@ -41,7 +41,7 @@ func TestToolErrorMalformedPolicy(t *testing.T) {
 	policy := filepath.Join(t.TempDir(), "policy.yaml")
 	e := newEnv(t, "AGENTKIT_POLICY_FILE="+policy)
 	e.write(t, policy, "lock:\n  rules.tier: [\n")
-	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	for name, args := range map[string]any{"settings_get": KeyInput{Key: "rules.tier"}, "settings_explain": KeyInput{Key: "rules.tier"}, "status": nil} {
 		body := toolErr(t, call(t, cs, name, args))
 		if msg, _ := body["message"].(string); body["code"] != core.CodeMalformedPolicy || !strings.Contains(msg, policy+":2:") || body["policy"] != policy {
@@ -56,7 +56,7 @@ func TestStatusBrokenMarkers(t *testing.T) {
 	e := newEnv(t)
 	claude := filepath.Join(e.home, ".claude", "CLAUDE.md")
 	e.write(t, claude, "# mine\n<!-- charter:begin -->\nno end\n")
-	st, err := e.backend(nil).Status(context.Background(), e.wd)
+	st, err := e.backend().Status(context.Background(), e.wd)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,27 +1,28 @@
+//go:build unix
+
 package mcpserver
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sync"
-	"sync/atomic"
+	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
-	"github.com/agentkit/charter/core/gates"
 )
 
 // An empty gate name is an unknown gate, as `charter gate run --gate ”`
 // says, never "every gate"; nothing runs.
 func TestGatesRunRefusesAnEmptyName(t *testing.T) {
 	e := newEnv(t)
-	ran := false
-	cs := connect(t, e.server(func(context.Context, GateRequest, Progress) (gates.Report, error) {
-		ran = true
-		return gates.Report{OK: true, Gates: []gates.Result{}}, nil
-	}), newClient(noRoots), "")
+	ran := filepath.Join(t.TempDir(), "ran")
+	e.scopeGates(t, "  tests:\n    command: echo > "+ran+"\n")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	for _, names := range [][]string{{""}, {"tests", ""}, {"nope"}} {
 		body := toolErr(t, call(t, cs, "gates_run", GatesInput{Gates: names}))
 		want := `unknown gate "` + map[bool]string{true: "nope", false: ""}[names[0] == "nope"] + `": choose among tests, lint, coverage`
@@ -29,30 +30,33 @@ func TestGatesRunRefusesAnEmptyName(t *testing.T) {
 			t.Errorf("gates %q: %v, want %s", names, body, want)
 		}
 	}
-	if ran {
+	if _, err := os.Stat(ran); err == nil {
 		t.Fatal("a refused gates_run ran gates")
 	}
 }
 
 // Concurrent gates_run calls run the gates once at a time: the others are
-// refused with gate_running, as the HTTP API answers 409.
+// refused with gate_running, as the HTTP API answers 409. The gate says it
+// started through one pipe and waits for the test on another.
 func TestGatesRunOneAtATime(t *testing.T) {
 	e := newEnv(t)
-	release := make(chan struct{})
-	started := make(chan struct{}, 3)
-	var running atomic.Int32
-	cs := connect(t, e.server(func(context.Context, GateRequest, Progress) (gates.Report, error) {
-		running.Add(1)
-		started <- struct{}{}
-		<-release
-		return gates.Report{OK: true, Gates: []gates.Result{}}, nil
-	}), newClient(noRoots), "")
+	dir := t.TempDir()
+	started, release := filepath.Join(dir, "started"), filepath.Join(dir, "release")
+	for _, p := range []string{started, release} {
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.scopeGates(t, "  tests:\n    command: echo go > "+started+"; read x < "+release+"\n  lint:\n    required: false\n")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	first := make(chan bool, 1)
 	go func() {
 		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "gates_run", Arguments: map[string]any{}})
 		first <- err == nil && !res.IsError
 	}()
-	<-started
+	if _, err := os.ReadFile(started); err != nil { // returns once the gate runs
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
@@ -71,14 +75,14 @@ func TestGatesRunOneAtATime(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	close(release)
+	if err := os.WriteFile(release, []byte("x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if !<-first {
 		t.Fatal("the first run failed")
 	}
-	if n := running.Load(); n != 1 {
-		t.Fatalf("%d runs at once, want 1", n)
-	}
-	// Once it is done, the next run goes.
+	// Once it is done, the next run goes (a gate that does not wait).
+	e.scopeGates(t, "  tests:\n    command: \"true\"\n  lint:\n    required: false\n")
 	if res := call(t, cs, "gates_run", nil); res.IsError {
 		t.Fatalf("after the run: %s", coretest.ToolText(res))
 	}

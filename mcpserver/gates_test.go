@@ -1,3 +1,5 @@
+//go:build unix
+
 package mcpserver
 
 import (
@@ -6,23 +8,32 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
-
-	"github.com/shopspring/decimal"
 
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/gates"
 )
 
+// scopeGates writes the scope's settings: gates the scope's own file
+// declares are trusted, so they run (in /bin/sh, as a user's do).
+func (e *env) scopeGates(t testing.TB, yaml string) {
+	t.Helper()
+	e.write(t, e.settingsFile(), "gates:\n"+yaml)
+}
+
 // The gates run where the settings came from: the project's root (named
 // by --project-dir, or found from the client's directory), else the
-// client's directory.
+// client's directory. The session runs them: the gate writes where it ran.
 func TestGatesRunInTheProject(t *testing.T) {
 	dir := t.TempDir()
 	e := newEnv(t)
+	where := filepath.Join(t.TempDir(), "where")
+	e.scopeGates(t, "  tests:\n    command: pwd > "+where+"\n  lint:\n    required: false\n")
 	shop, other := filepath.Join(dir, "shop"), filepath.Join(dir, "other")
 	e.write(t, filepath.Join(shop, ".charter", "settings.yaml"), "rules:\n  tier: full\n")
-	e.write(t, filepath.Join(other, ".charter", "settings.yaml"), "rules:\n  tier: minimal\n")
+	// other's settings turn the gate off: a run that read them writes nothing.
+	e.write(t, filepath.Join(other, ".charter", "settings.yaml"), "gates:\n  tests:\n    required: false\n")
 	deep := filepath.Join(shop, "a", "b")
 	if err := os.MkdirAll(deep, 0o700); err != nil {
 		t.Fatal(err)
@@ -39,46 +50,47 @@ func TestGatesRunInTheProject(t *testing.T) {
 		{"--no-project", nil, true, deep, deep},
 		{"no project", nil, false, e.wd, e.wd},
 	} {
-		var got GateRequest
-		l := e.backend(func(ctx context.Context, req GateRequest, progress Progress) (gates.Report, error) {
-			got = req
-			return gates.Report{OK: true, Gates: []gates.Result{}}, nil
-		})
+		os.Remove(where)
+		l := e.backend()
 		l.ProjectDir, l.NoProject = c.projectDir, c.noProject
-		if _, err := l.RunGates(context.Background(), c.client, nil, func(int, int, string) {}); err != nil {
+		rep, err := l.RunGates(context.Background(), c.client, nil, func(int, int, string) {})
+		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		if got.Dir != c.want {
-			t.Errorf("%s: the gates run in %s, want %s", c.name, got.Dir, c.want)
+		got, err := os.ReadFile(where)
+		if err != nil || !rep.OK {
+			t.Fatalf("%s: the gate did not run (%v): %+v", c.name, err, rep)
 		}
-		if tier := got.Settings.Values["rules.tier"]; c.want == shop && tier != "full" {
-			t.Errorf("%s: the runner got rules.tier %v, not the project's", c.name, tier)
+		if strings.TrimSpace(string(got)) != c.want {
+			t.Errorf("%s: the gates ran in %s, want %s", c.name, got, c.want)
 		}
 	}
 }
 
-// gates_run answers with the runner's report as `charter gate run --json`
-// prints it: outputTail a list of lines, coverage as two numbers, message
-// even when empty.
+// gates_run answers with the run's report as `charter gate run --json`
+// prints it: outputTail a list of lines, message even when empty; the
+// text and the structured content are the same document.
 func TestGatesRunIsTheCLIDocument(t *testing.T) {
-	code := 0
-	rep := gates.Report{OK: true, Gates: []gates.Result{
-		{Name: gates.Tests, Status: gates.StatusPassed, ExitCode: &code, ElapsedMs: 12, OutputTail: []string{"ok  \tshop\t0.1s", "PASS"}},
-		{Name: gates.Coverage, Status: gates.StatusPassed, ExitCode: &code, ElapsedMs: 30, OutputTail: []string{},
-			Coverage: &gates.CoverageResult{Percent: decimal.RequireFromString("84.21"), Min: decimal.RequireFromString("80")}, Message: "coverage 84.21% meets the minimum 80%"},
-	}}
 	e := newEnv(t)
-	srv := New(e.backend(func(context.Context, GateRequest, Progress) (gates.Report, error) { return rep, nil }),
-		Options{Getwd: e.sys.Getwd, Paths: e.sys.Paths, Message: e.sys.ErrorMessage})
+	e.scopeGates(t, "  tests:\n    command: printf 'ok  shop  0.1s\\nPASS\\n'\n  lint:\n    required: false\n")
+	srv := New(e.backend(), Options{Getwd: e.sys.Getwd, Paths: e.sys.Paths, Message: e.sys.ErrorMessage})
 	res := call(t, connect(t, srv, newClient(noRoots), ""), "gates_run", nil)
 	if res.IsError {
 		t.Fatalf("tool error: %s", coretest.ToolText(res))
 	}
+	var rep gates.Report
+	structured(t, res, &rep)
+	if !rep.OK || len(rep.Gates) != 1 || rep.Gates[0].Status != gates.StatusPassed || !reflect.DeepEqual(rep.Gates[0].OutputTail, []string{"ok  shop  0.1s", "PASS"}) {
+		t.Fatalf("report %+v", rep)
+	}
 	var want any
-	structuredJSON, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(rep.JSON(), &want); err != nil {
 		t.Fatal(err)
 	}
+	if m := want.(map[string]any)["gates"].([]any)[0].(map[string]any); m["message"] != "" {
+		t.Errorf("message %v, want it present and empty", m["message"])
+	}
+	structuredJSON, _ := json.Marshal(res.StructuredContent)
 	for name, doc := range map[string][]byte{"text": []byte(coretest.ToolText(res)), "structured content": structuredJSON} {
 		var got any
 		if err := json.Unmarshal(doc, &got); err != nil {

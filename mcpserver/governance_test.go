@@ -23,7 +23,7 @@ func TestGovernanceTools(t *testing.T) {
 	e.write(t, e.settingsFile(), "mcp:\n  servers:\n    notes: {command: notes-mcp}\n    other: {command: other-mcp}\n")
 	c := newClient(nil)
 	c.AddRoots(&mcp.Root{URI: fileURI(proj)})
-	cs := connect(t, e.server(nil), c, "2025-06-18")
+	cs := connect(t, e.server(), c, "2025-06-18")
 	sess := session.New(e.sys, session.Options{Scope: &e.scope, From: proj})
 
 	var perms session.Permissions

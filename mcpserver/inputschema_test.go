@@ -11,7 +11,7 @@ import (
 // ["null","array"]).
 func TestInputSchemasHaveOneType(t *testing.T) {
 	e := newEnv(t)
-	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	tools, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ func TestLocalLayers(t *testing.T) {
 	e.write(t, filepath.Join(proj, ".charter", "settings.yaml"), "worktrees.mode: off\n")
 	deep := filepath.Join(proj, "a", "b")
 	e.write(t, filepath.Join(deep, ".keep"), "")
-	l := e.backend(nil)
+	l := e.backend()
 	ctx := context.Background()
 
 	ex, err := l.Explain(ctx, deep, "worktrees.mode")

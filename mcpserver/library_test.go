@@ -54,7 +54,7 @@ func sessionWith(be *Local, dir string) *session.Session { return be.session(dir
 // any edit, addition or removal of a source, even one of the same size.
 func TestLibraryKeptUntilChanged(t *testing.T) {
 	e := contentWorld(t)
-	be := e.backend(nil)
+	be := e.backend()
 	settle(t, be, filepath.Join(e.wd, ".charter"), e.scope.Path)
 	lib := func() any {
 		t.Helper()
@@ -101,7 +101,7 @@ func TestLibraryKeptUntilChanged(t *testing.T) {
 // source reached through a link is never kept.
 func TestLibraryNotKeptWhenUnsure(t *testing.T) {
 	e := contentWorld(t)
-	be := e.backend(nil)
+	be := e.backend()
 	// The clock stands just after the newest write, however long the
 	// writes took on a loaded machine: that file is within racyWindow.
 	var newest time.Time
@@ -138,7 +138,7 @@ func TestLibraryNotKeptWhenUnsure(t *testing.T) {
 // Through MCP: a rule edited between two calls shows its new text.
 func TestRulesListSeesEdit(t *testing.T) {
 	e := contentWorld(t)
-	be := e.backend(nil)
+	be := e.backend()
 	settle(t, be, filepath.Join(e.wd, ".charter"), e.scope.Path)
 	srv := New(be, Options{Version: "1.2.3-test", Getwd: e.sys.Getwd, Paths: e.sys.Paths, Message: e.sys.ErrorMessage})
 	cs := connect(t, srv, newClient(noRoots), "")

@@ -18,7 +18,7 @@ func TestListPages(t *testing.T) {
 		want = append(want, name)
 		e.write(t, filepath.Join(e.scope.Path, "rules", name+".md"), "---\ndescription: one.\n---\nDo it.\n")
 	}
-	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	var got []string
 	args := map[string]any{"limit": 3}
 	for pages := 0; ; pages++ {
@@ -55,7 +55,7 @@ func TestListCursorAfterDelete(t *testing.T) {
 	for _, n := range []string{"a", "b", "c", "d"} {
 		e.write(t, filepath.Join(e.scope.Path, "rules", n+".md"), "---\ndescription: one.\n---\nDo it.\n")
 	}
-	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	var first ItemList
 	structured(t, call(t, cs, "rules_list", map[string]any{"limit": 2}), &first)
 	if first.NextCursor != "b" {
@@ -74,7 +74,7 @@ func TestListCursorAfterDelete(t *testing.T) {
 // A limit out of range is a usage error naming the range.
 func TestListLimitRange(t *testing.T) {
 	e := newEnv(t)
-	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	for _, limit := range []int{-1, 501} {
 		res := call(t, cs, "skills_list", map[string]any{"limit": limit})
 		if !res.IsError || toolErr(t, res)["code"] != "usage" {

@@ -9,7 +9,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core/fsys"
-	"github.com/agentkit/charter/core/gates"
 )
 
 // The MCP server only reads, by type: New hands its Local a System whose
@@ -19,9 +18,7 @@ func TestToolsRunOnAReadOnlySystem(t *testing.T) {
 	e.write(t, e.settingsFile(), "rules:\n  tier: full\n")
 	e.write(t, filepath.Join(e.wd, ".charter", "settings.yaml"), "gates:\n  tests:\n    command: go test ./...\n") // a project to trust
 	e.write(t, filepath.Join(e.scope.Path, "rules", "style.md"), "---\ndescription: Style\n---\nKeep it short.\n")
-	l := e.backend(func(ctx context.Context, req GateRequest, progress Progress) (gates.Report, error) {
-		return gates.Run(ctx, req.Config, nil, nil), nil
-	})
+	l := e.backend()
 	srv := New(l, Options{Version: "1.2.3-test", Getwd: e.sys.Getwd, Paths: e.sys.Paths, Message: e.sys.ErrorMessage})
 	if _, ok := l.Sys.Fs.(*fsys.ReadOnlyFs); !ok {
 		t.Fatalf("the MCP backend's file system is %T, want *fsys.ReadOnlyFs", l.Sys.Fs)

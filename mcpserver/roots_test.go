@@ -26,7 +26,7 @@ func TestRoots(t *testing.T) {
 	for _, proto := range protocols {
 		t.Run(protoName(proto), func(t *testing.T) {
 			e := newEnv(t)
-			srv := e.server(nil)
+			srv := e.server()
 			proj, other := filepath.Join(t.TempDir(), "my project"), t.TempDir()
 
 			c := newClient(nil)

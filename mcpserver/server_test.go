@@ -59,12 +59,12 @@ func (e *env) write(t testing.TB, path, data string) {
 	coretest.WriteFile(t, path, data)
 }
 
-func (e *env) backend(runner GateRunner) *Local {
-	return &Local{Sys: e.sys, Scope: e.scope, Version: "1.2.3-test", Gates: runner}
+func (e *env) backend() *Local {
+	return &Local{Sys: e.sys, Scope: e.scope, Version: "1.2.3-test"}
 }
 
-func (e *env) server(runner GateRunner) *Server {
-	return New(e.backend(runner), Options{Version: "1.2.3-test", Getwd: e.sys.Getwd, Paths: e.sys.Paths, Message: e.sys.ErrorMessage})
+func (e *env) server() *Server {
+	return New(e.backend(), Options{Version: "1.2.3-test", Getwd: e.sys.Getwd, Paths: e.sys.Paths, Message: e.sys.ErrorMessage})
 }
 
 // connect runs srv in-process and returns a client session speaking proto.
@@ -162,7 +162,7 @@ func TestToolsAndResources(t *testing.T) {
 			e.write(t, e.settingsFile(), "rules:\n  tier: full\ngates:\n  coverage:\n    min: 80.50\n")
 			// One rule of the scope's: the block speaks of rules only while some are active.
 			e.write(t, filepath.Join(e.scope.Path, "rules", "tests-first.md"), "---\ndescription: Write the test first.\ntier: full\n---\nWrite the failing test first.\n")
-			cs := connect(t, e.server(nil), newClient(noRoots), proto)
+			cs := connect(t, e.server(), newClient(noRoots), proto)
 			ctx := context.Background()
 
 			if got := cs.InitializeResult().Instructions; !strings.Contains(got, "read-only") {
@@ -263,7 +263,7 @@ func TestStatusApply(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(e.home, ".claude"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	cs := connect(t, e.server(nil), newClient(noRoots), "")
+	cs := connect(t, e.server(), newClient(noRoots), "")
 	var st session.StatusDoc
 	structured(t, call(t, cs, "status", nil), &st)
 	want := []apply.Result{{Agent: "claude", Level: apply.LevelUser, Path: filepath.Join(e.home, ".claude", "CLAUDE.md"), State: apply.StateOutdated, Missing: true},
@@ -284,7 +284,7 @@ func TestExplainLayers(t *testing.T) {
 	e.scope = sc
 	e.write(t, filepath.Join(sc.Root.Path, settings.FileName), "rules:\n  tier: minimal\nskills:\n  autoload: false\n")
 	e.write(t, e.settingsFile(), "rules:\n  tier: full\n")
-	b := e.backend(nil)
+	b := e.backend()
 	for key, layer := range map[string]string{"rules.tier": "scope", "skills.autoload": "global", "memory.cadence": "default"} {
 		ex, err := b.Explain(context.Background(), e.wd, key)
 		if err != nil {
@@ -300,7 +300,7 @@ func TestToolErrors(t *testing.T) {
 	for _, proto := range protocols {
 		t.Run(protoName(proto), func(t *testing.T) {
 			e := newEnv(t)
-			cs := connect(t, e.server(nil), newClient(noRoots), proto)
+			cs := connect(t, e.server(), newClient(noRoots), proto)
 
 			body := toolErr(t, call(t, cs, "settings_get", KeyInput{Key: "rules.teir"}))
 			if body["code"] != "unknown_key" || !strings.Contains(body["message"].(string), `did you mean "rules.tier"`) || body["problems"] == nil {

@@ -32,7 +32,7 @@ func TestStatusUserLevelLeavesProjectOut(t *testing.T) {
 	if _, err := apply.Run(context.Background(), e.sys, targets, false); err != nil {
 		t.Fatal(err)
 	}
-	st, err := e.backend(nil).Status(context.Background(), proj)
+	st, err := e.backend().Status(context.Background(), proj)
 	if err != nil {
 		t.Fatal(err)
 	}

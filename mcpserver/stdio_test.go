@@ -82,7 +82,7 @@ func next(t *testing.T, ch <-chan reply) reply {
 // server answers the next request.
 func TestStdioMalformedFrames(t *testing.T) {
 	e := newEnv(t)
-	in, replies, done := rawSession(t, e.server(nil))
+	in, replies, done := rawSession(t, e.server())
 	for _, c := range []struct {
 		line string
 		code int
@@ -122,7 +122,7 @@ func TestStdioMalformedFrames(t *testing.T) {
 // answered, and a frame cut by the end of input gets a parse error.
 func TestStdioEOF(t *testing.T) {
 	e := newEnv(t)
-	in, replies, done := rawSession(t, e.server(nil))
+	in, replies, done := rawSession(t, e.server())
 	send(t, in, initLine, initedLine,
 		callLine(1, "settings_get", `{"key":"rules.tier"}`),
 		callLine(2, "settings_explain", `{"key":"rules.tier"}`),
@@ -151,7 +151,7 @@ func TestStdioEOF(t *testing.T) {
 // Invalid Request, not code 0, and the session can still start.
 func TestStdioPreInitialize(t *testing.T) {
 	e := newEnv(t)
-	in, replies, done := rawSession(t, e.server(nil))
+	in, replies, done := rawSession(t, e.server())
 	send(t, in, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	if r := next(t, replies); string(r.ID) != "1" || r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidRequest {
 		t.Errorf("tools/list before initialize: %+v", r)

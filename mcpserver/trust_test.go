@@ -17,9 +17,8 @@ import (
 	"github.com/agentkit/charter/core/trust"
 )
 
-// gates_run runs nothing of an untrusted project (SPEC §13): the request
-// the runner gets marks the project's gate, and gates.Run lists it without
-// running it. Trusted, it runs; changed, it stops again. A trust file
+// gates_run runs nothing of an untrusted project (SPEC §13): the session
+// marks the project's gate, and the run lists it without running it. Trusted, it runs; changed, it stops again. A trust file
 // others may write, or a named pipe in its place, trusts nothing and
 // blocks nothing.
 func TestGatesRunUntrustedProject(t *testing.T) {
@@ -28,9 +27,7 @@ func TestGatesRunUntrustedProject(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
 	settingsFile := filepath.Join(proj, ".charter", "settings.yaml")
 	e.write(t, settingsFile, "gates:\n  tests:\n    command: touch "+marker+"\n  lint:\n    required: false\n")
-	l := e.backend(func(ctx context.Context, req GateRequest, progress Progress) (gates.Report, error) {
-		return gates.Run(ctx, req.Config, nil, nil), nil
-	})
+	l := e.backend()
 	run := func() gates.Report {
 		t.Helper()
 		rep, err := l.RunGates(context.Background(), proj, nil, func(int, int, string) {})

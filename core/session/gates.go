@@ -8,7 +8,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
-	"github.com/agentkit/charter/core/settings"
 )
 
 // GateRequest is one run of the quality gates, as a skin received it.
@@ -29,18 +28,6 @@ type GateRequest struct {
 	// Started, when set, learns how many gates the settings require
 	// before any runs (the CLI notes when none is).
 	Started func(required int)
-	// Runner stands in for gates.Run in a skin's own tests (MCP's fake
-	// runners); nil: the gates run. It gets what the run would.
-	Runner func(ctx context.Context, in GateRunInput) (gates.Report, error)
-}
-
-// GateRunInput is what a run of the gates works from: the settings in
-// force, the gates gates.Load built from them (Config.Dir is where they
-// run), and the names asked for (nil: every required gate).
-type GateRunInput struct {
-	Settings *settings.Snapshot
-	Config   gates.Config
-	Gates    []string
 }
 
 // GateRun is a run's one document (its Report) and what a skin says
@@ -55,22 +42,15 @@ type GateRun struct {
 // run: the project's root, else the directory the project was looked for
 // from, else the working directory.
 func (s *Session) GateSetup() (gates.Setup, error) {
-	setup, _, err := s.gateSetup()
-	return setup, err
-}
-
-// gateSetup is GateSetup with the settings it was loaded from.
-func (s *Session) gateSetup() (gates.Setup, *settings.Snapshot, error) {
 	_, snap, err := s.Read()
 	if err != nil {
-		return gates.Setup{}, nil, err
+		return gates.Setup{}, err
 	}
 	dir, err := s.GateDir()
 	if err != nil {
-		return gates.Setup{}, nil, err
+		return gates.Setup{}, err
 	}
-	setup, err := gates.Load(s.Sys, snap, dir)
-	return setup, snap, err
+	return gates.Load(s.Sys, snap, dir)
 }
 
 // RunGates is the whole gate run: the names checked, the settings read,
@@ -93,18 +73,11 @@ func (s *Session) RunGates(ctx context.Context, req GateRequest) (*GateRun, erro
 		}
 		defer end()
 	}
-	setup, snap, err := s.gateSetup()
+	setup, err := s.GateSetup()
 	if err != nil {
 		return nil, err
 	}
 	cfg := setup.Config
-	if req.Runner != nil {
-		rep, err := req.Runner(ctx, GateRunInput{Settings: snap, Config: cfg, Gates: names})
-		if err != nil {
-			return nil, err
-		}
-		return &GateRun{Report: rep, Required: len(cfg.Required()), Trust: setup.Trust.Command}, nil
-	}
 	events := req.Events
 	if req.Progress != nil {
 		events = steps(cfg, names, req.Events, req.Progress)

@@ -143,3 +143,7 @@ func (s *Session) ActiveLibrary() (apply.Library, error) {
 	}
 	return out, nil
 }
+
+// ContentKinds is every kind of content, in the order the skins list them:
+// the CLI's commands, the HTTP routes and MCP's tools.
+func ContentKinds() []content.Kind { return content.Kinds() }

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
-	"github.com/agentkit/charter/core/content"
 )
 
 // NewSystem builds the system a skin's sessions work on from what the
@@ -15,7 +14,3 @@ import (
 func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func() (string, error)) *core.System {
 	return core.NewSystem(fs, environ, now, getwd)
 }
-
-// ContentKinds is every kind of content, in the order the skins list them:
-// the CLI's commands, the HTTP routes and MCP's tools.
-func ContentKinds() []content.Kind { return content.Kinds() }

@@ -129,6 +129,7 @@ func render(g map[string][]string) string {
 	b.WriteString("- A new workflow is one method of `core/session` that owns its whole sequence, built on the domain packages.\n")
 	b.WriteString("- A fact about an agent is one entry of the agent table (`core/agenttable*.go`), never a path or a name in another package (a test fails on that).\n")
 	b.WriteString("- Every read and write of a file goes through `core/fsys` (confined, guarded, atomic): no package below the skins opens files on its own.\n")
+	b.WriteString("- What one skin alone owns stays in that skin: the running server's discovery and token files are the HTTP skin's (`server/announce.go`). Where a session method needs it (`ping --server`, doctor's server line), `core/session` declares a small interface (`session.Hub`) that the skin implements and the command line hands in (`Options.Hub`).\n")
 	b.WriteString("- A skin imports `core/session`, another skin and the ground (`core/fsys`, `core/errcode`, `core/inert`, `helpers/*`); of a domain package it uses only the types it renders (their fields and methods) and constants, never a function or a package variable: a test type-checks the skins and fails on each such use, and on a domain import used for none of its types.\n")
 	b.WriteString("- Code that reads or writes files, takes locks or walks paths goes into `core/fsys`; code that decides what charter does goes into the domain package it is about, never into the root `core` package, which holds the injected environment (`System`).\n")
 	b.WriteString(stillToMoveDoc())

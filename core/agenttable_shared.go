@@ -29,9 +29,11 @@ func sharedAgents() []Agent {
 		// AGENTS.md, CLAUDE.md, GEMINI.md: charter's .rules comes first.
 		// Zed's settings.json is JSONC; context_servers holds servers.
 		{Name: "zed", Display: "Zed", DefaultDir: ".config/zed", ProjectFile: ".rules", Format: FormatBlock, Reads: []Read{{Path: ".rules"}},
-			User:    Places{MCP: "settings.json", MCPFormat: "zed", PermNone: zedPermNone},
-			Project: with(shared, Places{MCP: ".zed/settings.json", MCPFormat: "zed", PermNone: zedPermNone}), Scoping: "none", Trust: "none documented", Verified: "documentation (not on npm)",
-			Docs: []string{"https://zed.dev/docs/ai/rules", "https://zed.dev/docs/ai/mcp", "https://zed.dev/docs/configuring-zed"}},
+			// Shell rules in agent.tool_permissions (govzed.go), user only.
+			User:    Places{MCP: "settings.json", MCPFormat: "zed", Permissions: "settings.json", PermFormat: "zed"},
+			Project: with(shared, Places{MCP: ".zed/settings.json", MCPFormat: "zed", PermNone: zedProjectPermNone}), Scoping: "none", Trust: "none documented", Verified: "documentation (not on npm)",
+			Docs: []string{"https://zed.dev/docs/ai/rules", "https://zed.dev/docs/ai/mcp", "https://zed.dev/docs/configuring-zed",
+				"https://zed.dev/docs/ai/tool-permissions", "https://github.com/zed-industries/zed/blob/main/crates/settings_content/src/project.rs"}},
 		{Name: "warp", Display: "Warp", DefaultDir: ".warp", ProjectFile: "AGENTS.md", Format: FormatBlock, Reads: agentsMD,
 			// Servers in ~/.warp/.mcp.json and a project's .warp/.mcp.json
 			// (Warp's own agent-add-mcp skill, warpdotdev/warp).

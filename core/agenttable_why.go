@@ -20,7 +20,7 @@ const (
 
 	antigravityPermNone = "Antigravity's terminal command allow and deny lists are settings of the app, not a documented file"
 
-	zedPermNone = "charter does not write Zed's agent tool permissions yet: set them in Zed's own settings"
+	zedProjectPermNone = "Zed reads agent.tool_permissions from the user's settings.json only: a project's .zed/settings.json holds no agent settings (ProjectSettingsContent); apply at user level"
 
 	warpPermNone = "Warp's agent command allowlist and denylist are settings of the app (its agent profiles), not a file"
 

@@ -27,7 +27,7 @@ var docNative = map[string]map[string]string{
 		".factory/settings.json":            "{\n  \"model\": \"opus\",\n  \"commandAllowlist\": [\"ls\", \"pwd\"],\n  \"commandDenylist\": [\"rm -rf\"]\n}\n",
 		".factory/mcp.json":                 "{\"mcpServers\": {\"mine\": {\"type\": \"stdio\", \"command\": \"my-mcp\", \"args\": []}}}\n",
 		".config/goose/config.yaml":         "# my goose\nGOOSE_PROVIDER: anthropic   # the one I pay for\nextensions:\n    developer:\n        enabled: true\n        name: developer\n        type: builtin\n\n    # my notes server\n    mine:\n        cmd: my-mcp\n        args: []\n        enabled: false\n        type: stdio\nGOOSE_MODE: approve\n",
-		".config/zed/settings.json":         "// Zed settings\n//\n// For information on how to configure Zed, see the Zed\n// documentation: https://zed.dev/docs/configuring-zed\n{\n  \"ui_font_size\": 16, // big\n  /* servers */\n  \"context_servers\": {\n    \"mine\": {\"command\": \"my-mcp\", \"args\": []}, // keep\n  },\n}\n",
+		".config/zed/settings.json":         "// Zed settings\n//\n// For information on how to configure Zed, see the Zed\n// documentation: https://zed.dev/docs/configuring-zed\n{\n  \"ui_font_size\": 16, // big\n  /* servers */\n  \"context_servers\": {\n    \"mine\": {\"command\": \"my-mcp\", \"args\": []}, // keep\n  },\n  \"agent\": {\n    \"tool_permissions\": {\n      \"default\": \"confirm\",\n      \"tools\": {\n        \"terminal\": {\n          // mine\n          \"always_allow\": [{\"pattern\": \"^cargo\\\\s+test\"}],\n        },\n      },\n    },\n  },\n}\n",
 	},
 	LevelProject: {
 		".roo/mcp.json":           "{\n  \"mcpServers\": {\n    \"team\": {\"command\": \"team-mcp\", \"alwaysAllow\": []}\n  }\n}\n",

@@ -70,6 +70,8 @@ func NativeRule(format, verdict string, r settings.Rule) (list []string, entry s
 		return droidRule(verdict, r)
 	case "amp", "augment":
 		return frontRule(format, verdict, r)
+	case "zed":
+		return zedRule(verdict, r)
 	case "continue":
 		return continueRule(verdict, r)
 	case "qwen":

@@ -76,7 +76,9 @@ func (f *govFile) editJSON(b *govBook, old []byte) ([]byte, error) {
 	for _, l := range f.allLists(b) {
 		key := strings.Join(l.keys, ".")
 		isObj := l.vals != nil || isObject(d, l.keys)
-		front := key == "amp.permissions" || key == "toolPermissions" // ordered, first match wins
+		// Ordered, first match wins (Amp, Auggie); Zed's lists of objects
+		// are kept the same way, charter's first.
+		front := key == "amp.permissions" || key == "toolPermissions" || zedList(key)
 		have := stringList(d, l.keys)
 		switch {
 		case front:

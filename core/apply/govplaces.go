@@ -79,6 +79,8 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 		return droidWhy(a.Display)
 	case format == "amp" || format == "augment":
 		return frontWhy(a.Display, format)
+	case format == "zed":
+		return zedWhy(a.Display)
 	case format == "gemini" && r.Kind != settings.RuleShell:
 		return a.Display + "'s tools.exclude and tools.allowed hold shell commands only (run_shell_command(PREFIX)): no " + r.Kind + " rule"
 	case format == "continue":

@@ -179,6 +179,8 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 		}
 	case "opencode":
 		return opencodeRules(f, doc)
+	case "zed":
+		return zedRules(f, doc)
 	case "cursor":
 		lists = []struct{ key, verdict string }{{"deny", "deny"}, {"allow", "allow"}}
 		if raw, ok := doc["permissions"]; ok && json.Unmarshal(raw, &obj) != nil {

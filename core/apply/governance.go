@@ -52,13 +52,18 @@ func NativeRule(format, verdict string, r settings.Rule) (list []string, entry s
 		}
 	case "gemini":
 		// tools.exclude and tools.allowed take a shell command prefix as
-		// run_shell_command(PREFIX); Gemini has no ask list.
-		if r.Kind != settings.RuleShell || verdict == "ask" {
+		// run_shell_command(PREFIX), and a whole tool (web_fetch: every
+		// domain); Gemini has no ask list.
+		every := r.Kind == settings.RuleWeb && r.Arg == settings.WebEvery
+		if (r.Kind != settings.RuleShell && !every) || verdict == "ask" {
 			return nil, "", false
 		}
 		list = []string{"tools", "exclude"}
 		if verdict == "allow" {
 			list = []string{"tools", "allowed"}
+		}
+		if every {
+			return list, "web_fetch", true
 		}
 		return list, "run_shell_command(" + r.Arg + ")", true
 	case "codex":

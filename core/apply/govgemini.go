@@ -24,8 +24,9 @@ const geminiProjectPolicyWhy = "Gemini CLI loads no project policy files (.gemin
 // tools.allowed). A deny outranks an ask of a shorter prefix.
 func geminiPolicyRule(verdict string, r settings.Rule) string {
 	decision, priority := "", 0
+	every := r.Kind == settings.RuleWeb && r.Arg == settings.WebEvery // web_fetch: every URL
 	switch {
-	case r.Kind != settings.RuleShell:
+	case r.Kind != settings.RuleShell && !every:
 		return ""
 	case verdict == "deny":
 		decision, priority = "deny", 999
@@ -33,6 +34,9 @@ func geminiPolicyRule(verdict string, r settings.Rule) string {
 		decision, priority = "ask_user", 998
 	default:
 		return ""
+	}
+	if every {
+		return fmt.Sprintf("[[rule]]\ntoolName = \"web_fetch\"\ndecision = %q\npriority = %d\n", decision, priority)
 	}
 	prefix, _ := json.Marshal(r.Arg) // a TOML basic string: JSON's escapes are TOML's
 	return fmt.Sprintf("[[rule]]\ntoolName = \"run_shell_command\"\ncommandPrefix = %s\ndecision = %q\npriority = %d\n", prefix, decision, priority)

@@ -121,7 +121,7 @@ func TestNativeRuleQwenOpenCode(t *testing.T) {
 		{"claude", "web:*", "permissions.deny", "WebFetch"},
 		{"claude", "web:*.example.com", "permissions.deny", "WebFetch(domain:*.example.com)"},
 		{"cursor", "web:*", "", ""},
-		{"gemini", "web:*", "", ""},
+		{"gemini", "web:*", "tools.exclude", "web_fetch"},
 		{"opencode", "read:~/.ssh/**", "", ""},
 	} {
 		r, err := settings.ParseRule(c.rule)

@@ -81,6 +81,8 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 		return frontWhy(a.Display, format)
 	case format == "zed":
 		return zedWhy(a.Display)
+	case format == "gemini" && r.Kind == settings.RuleWeb:
+		return a.Display + "'s web_fetch is one tool for every URL, not per domain: charter writes it for web:* only (a deny or allow; Gemini has no ask list)"
 	case format == "gemini" && r.Kind != settings.RuleShell:
 		return a.Display + "'s tools.exclude and tools.allowed hold shell commands only (run_shell_command(PREFIX)): no " + r.Kind + " rule"
 	case format == "continue":

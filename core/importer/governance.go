@@ -263,7 +263,10 @@ func fromNative(format, e string) (rule, why string) {
 		if m := geminiShell().FindStringSubmatch(e); m != nil {
 			return "shell:" + m[1], ""
 		}
-		return "", "charter's rules name shell commands for Gemini CLI (run_shell_command(PREFIX)); a whole tool has no rule"
+		if e == "web_fetch" {
+			return "web:" + settings.WebEvery, "" // the whole tool: every domain
+		}
+		return "", "charter's rules name shell commands for Gemini CLI (run_shell_command(PREFIX)) and web_fetch (web:*); another whole tool has no rule"
 	}
 	if m := claudeBash().FindStringSubmatch(e); m != nil {
 		return "shell:" + m[1], ""

@@ -25,6 +25,7 @@ func TestFromNative(t *testing.T) {
 		{"claude", "WebFetch", "web:*"},
 		{"gemini", "run_shell_command(git push --force)", "shell:git push --force"},
 		{"gemini", "write_file", ""},
+		{"gemini", "web_fetch", "web:*"},
 		{"cursor", "Shell(rm)", "shell:rm"},
 		{"cursor", "Write(./dist/**)", "write:dist/**"},
 		{"cursor", "Mcp(a:b)", ""},

@@ -221,6 +221,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			var f *govFile // made for the first rule the agent expresses
 			if len(g.Permissions) > 0 {
 				f = file(sys.Paths.Join(dir, pl.Permissions), a.Name, jsonKind(pl.PermFormat))
+				f.jsonc = f.jsonc || core.JSONC(pl.PermFormat) // with no server, too
 			}
 			var shell, policy []string
 			var policyLocked bool

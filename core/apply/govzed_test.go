@@ -88,3 +88,26 @@ func TestZedLockRestored(t *testing.T) {
 		t.Errorf("the hand-written allow of the denied command stayed:\n%s", data)
 	}
 }
+
+// With rules and no server, Zed's and Gemini's settings.json are still
+// read as the agents read them, comments kept; uninstall gives them back.
+func TestJSONCPermissionsOnly(t *testing.T) {
+	for agent, rel := range map[string]string{"zed": ".config/zed/settings.json", "gemini": ".gemini/settings.json"} {
+		t.Run(agent, func(t *testing.T) {
+			sys, read, _, _ := geminiScope(t, "permissions:\n  deny: [\"shell:rm -rf\"]\n")
+			home, _ := sys.Home()
+			file := filepath.Join(home, filepath.FromSlash(rel))
+			data := "// mine\n{\n  \"theme\": \"x\", /* kept */\n}\n"
+			coretest.WriteFile(t, file, data)
+			snap := read()
+			req := Request{Agents: []string{agent}}
+			full, err := PlanAll(context.Background(), sys, snap, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			govRunFull(t, sys, full)
+			holds(t, file, "// mine\n{\n  \"theme\": \"x\", /* kept */\n", "rm")
+			govRound(t, sys, snap, nil, home, LevelUser, req, full, nil, map[string]string{rel: data})
+		})
+	}
+}

@@ -172,3 +172,22 @@ func netUninstall(t *testing.T, sys *core.System, snap *settings.Snapshot, proj 
 		t.Fatal(err)
 	}
 }
+
+// A sandbox table written inline is not edited: the file stays, and a
+// kept row says where to set the key.
+func TestCodexSandboxInlineKept(t *testing.T) {
+	const mine = "sandbox_workspace_write = { network_access = true }\n"
+	sys, snap, proj, base := netSetup(t, LevelUser, netPolicy, map[string]string{".codex/config.toml": mine})
+	full, err := PlanAll(context.Background(), sys, snap, Request{Agents: []string{"codex"}, Project: proj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	govRunFull(t, sys, full)
+	if got, _ := os.ReadFile(filepath.Join(base, ".codex", "config.toml")); string(got) != mine {
+		t.Errorf("config.toml changed:\n%s", got)
+	}
+	kept := full.Kept()
+	if len(kept) != 1 || !strings.Contains(kept[0].Reason, "inline table") {
+		t.Errorf("kept rows %+v, want one naming the inline table", kept)
+	}
+}

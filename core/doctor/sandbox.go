@@ -13,8 +13,8 @@ import (
 // codexSandbox: a policy deny of web:* reaches Codex as [sandbox_workspace_write]
 // network_access = false, which holds in the workspace-write sandbox
 // only. A config.toml of a level apply writes for that turns the sandbox
-// off (sandbox_mode = "danger-full-access") lets the network through:
-// that fails. One that picks a permission profile (default_permissions)
+// off (sandbox_mode = "danger-full-access") or still opens the network
+// (network_access = true: not applied yet, or inline) fails. One that picks a permission profile (default_permissions)
 // without a sandbox_mode makes Codex ignore the table: a warning, as the
 // profile may keep the network off itself.
 func codexSandbox(r *run) []Check {
@@ -56,6 +56,10 @@ func codexSandbox(r *run) []Check {
 			out = append(out, fail(id, label+" ("+level+")",
 				fmt.Sprintf("%s sets sandbox_mode = \"danger-full-access\": Codex runs commands with no sandbox, so the policy's deny of web:* (network_access = false) does not hold there", path),
 				fmt.Sprintf("set sandbox_mode = \"workspace-write\" (or \"read-only\") in %s; do not run Codex with --dangerously-bypass-approvals-and-sandbox", path)))
+		case doc.Lookup("sandbox_workspace_write", "network_access") == true:
+			out = append(out, fail(id, label+" ("+level+")",
+				fmt.Sprintf("%s sets network_access = true in [sandbox_workspace_write]: the policy's deny of web:* does not hold there", path),
+				"run `charter apply` for Codex (a table written inline or as dotted keys it leaves: write it as a [sandbox_workspace_write] table, or set network_access = false there)"))
 		case mode == "" && doc.Lookup("default_permissions") != nil:
 			out = append(out, warn(id, label+" ("+level+")",
 				fmt.Sprintf("%s picks a permission profile (default_permissions) and no sandbox_mode: Codex then ignores [sandbox_workspace_write], so its network_access = false does not decide; the profile's network settings do", path),

@@ -47,6 +47,11 @@ func TestCodexSandboxNetwork(t *testing.T) {
 		!strings.Contains(lines[0].Message, toml) || !strings.Contains(lines[0].Fix, "workspace-write") {
 		t.Errorf("danger-full-access: %+v", lines)
 	}
+	coretest.WriteFile(t, toml, "sandbox_workspace_write = { network_access = true }\n")
+	lines = run()
+	if len(lines) != 1 || lines[0].Name != "codex-sandbox:user" || lines[0].Status != doctor.Fail || !strings.Contains(lines[0].Message, "network_access = true") {
+		t.Errorf("network_access = true left inline: %+v", lines)
+	}
 	project := filepath.Join(repo, ".codex", "config.toml")
 	coretest.WriteFile(t, toml, "sandbox_mode = \"workspace-write\"\n")
 	coretest.WriteFile(t, project, "default_permissions = \":workspace\"\n")

@@ -92,7 +92,11 @@ func (f *govFile) editSandbox(b *govBook, d *tomledit.Doc) ([]byte, []GovEntry, 
 		return d.Append(tomledit.Table(table, nil) + netOffLine), []GovEntry{entry}, nil, nil
 	}
 	if pos, ok := d.TableEnd(table); ok {
-		return d.Insert(pos, netOffLine), []GovEntry{entry}, nil, nil
+		line := netOffLine
+		if pos > 0 && d.Data[pos-1] != '\n' { // the header or last key ends the file with no newline
+			line = "\n" + line
+		}
+		return d.Insert(pos, line), []GovEntry{entry}, nil, nil
 	}
 	return d.Data, nil, kept("written as an inline table or dotted keys, which charter does not edit: set network_access = false there by hand, or write it as a [sandbox_workspace_write] table"), nil
 }

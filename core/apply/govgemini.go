@@ -68,5 +68,8 @@ func GeminiPolicyPlace(pl core.Places, verdict string, r settings.Rule) (file, n
 		return "", "", geminiProjectPolicyWhy, true
 	}
 	decision := map[string]string{"deny": "deny", "ask": "ask_user"}[verdict]
+	if r.Kind == settings.RuleWeb {
+		return pl.PermPolicy, fmt.Sprintf("[[rule]] toolName = \"web_fetch\", decision = %q", decision), "", true
+	}
 	return pl.PermPolicy, fmt.Sprintf("[[rule]] toolName = \"run_shell_command\", commandPrefix = %q, decision = %q", r.Arg, decision), "", true
 }

@@ -78,7 +78,7 @@ func (f *govFile) editSandbox(b *govBook, d *tomledit.Doc) ([]byte, []GovEntry, 
 		}
 		return d.Data, nil, nil, nil // the user's own false: theirs
 	}
-	switch _, isTable := d.Lookup(sandboxName).(map[string]any); {
+	switch {
 	case hasLine:
 		if !recorded {
 			entry.Prev = string(d.Data[start:end]) // the user's own line, put back when the deny goes
@@ -87,7 +87,7 @@ func (f *govFile) editSandbox(b *govBook, d *tomledit.Doc) ([]byte, []GovEntry, 
 			}
 		}
 		return d.Replace(start, end, netOffLine), []GovEntry{entry}, nil, nil
-	case !isTable && d.Lookup(sandboxName) == nil:
+	case d.Lookup(sandboxName) == nil:
 		entry.Made = 1
 		return d.Append(tomledit.Table(table, nil) + netOffLine), []GovEntry{entry}, nil, nil
 	}

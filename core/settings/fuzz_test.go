@@ -91,7 +91,7 @@ func FuzzLoad(f *testing.F) {
 			}
 			return
 		}
-		if len(snap.Values) != len(schema) {
+		if len(snap.Values) != len(schema()) {
 			t.Fatalf("%d values", len(snap.Values))
 		}
 	})

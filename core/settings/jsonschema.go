@@ -30,7 +30,7 @@ func JSONSchema() map[string]any {
 		"x-schemaVersion":      SchemaVersion,
 		"x-sections":           Sections(),
 	}
-	for _, k := range schema {
+	for _, k := range schema() {
 		obj := root
 		segs := k.segments()
 		for _, seg := range segs[:len(segs)-1] {

@@ -256,7 +256,7 @@ func (pp *policyParser) crossCheck() {
 
 // isPrefix reports whether some schema key lies below name.
 func isPrefix(name string) bool {
-	return slices.ContainsFunc(schema, func(k Key) bool { return strings.HasPrefix(k.Name, name+".") })
+	return slices.ContainsFunc(schema(), func(k Key) bool { return strings.HasPrefix(k.Name, name+".") })
 }
 
 func kindArticle(k Kind) string {

@@ -162,13 +162,13 @@ func (st *Store) snapshot(ls []*layer) (*Snapshot, error) {
 	}
 	snap := &Snapshot{
 		Scope:   st.scope,
-		Values:  make(map[string]any, len(schema)),
-		Origins: make(map[string]string, len(schema)),
+		Values:  make(map[string]any, len(schema())),
+		Origins: make(map[string]string, len(schema())),
 		ETag:    st.etag(ls),
 		Layers:  st.layerInfo(ls),
 		Locks:   st.locks(),
 	}
-	for _, k := range schema {
+	for _, k := range schema() {
 		def, err := objcopy.Copy(k.Default, true, objcopy.DefaultMaxLevel)
 		if err != nil {
 			return nil, fmt.Errorf("copy default of %s: %w", k.Name, err)
@@ -271,7 +271,7 @@ func (st *Store) locks() map[string]Lock {
 // Nested returns the values as nested maps, ready for JSON.
 func (s *Snapshot) Nested() map[string]any {
 	c := config.New(nil)
-	for _, k := range schema {
+	for _, k := range schema() {
 		if err := c.Set(k.Name, s.Values[k.Name]); err != nil {
 			panic(err) // schema keys are valid dot paths
 		}

@@ -26,16 +26,6 @@ const (
 	yFloat
 )
 
-// The YAML 1.2 core schema's resolution (spec 1.2.2, §10.3.2).
-var (
-	coreNull  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:null|Null|NULL|~|)$`) })
-	coreBool  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:true|True|TRUE|false|False|FALSE)$`) })
-	coreInt   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$`) })
-	coreFloat = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
-	})
-)
-
 // typeOf types a scalar node: quoted and block scalars and those tagged
 // !!str are text; a plain scalar is what the core schema resolves it to.
 func typeOf(n *yaml.Node) scalarType {
@@ -51,13 +41,13 @@ func typeOf(n *yaml.Node) scalarType {
 		return yStr // another explicit tag: charter reads the text
 	}
 	switch v := n.Value; {
-	case coreNull().MatchString(v):
+	case isCoreNull(v):
 		return yNull
-	case coreBool().MatchString(v):
+	case isCoreBool(v):
 		return yBool
-	case coreInt().MatchString(v):
+	case isCoreInt(v):
 		return yInt
-	case coreFloat().MatchString(v):
+	case isCoreFloat(v):
 		return yFloat
 	}
 	return yStr

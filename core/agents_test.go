@@ -22,7 +22,7 @@ func TestAgentTableDrivesProfileVars(t *testing.T) {
 		}
 	}
 	want = append(want, "ZED_HOME", "A_CONFIG_DIR")
-	if got := s.profileVars(); !slices.Equal(got, want) {
+	if got := s.ProfileVarNames(); !slices.Equal(got, want) {
 		t.Errorf("profileVars = %v, want %v", got, want)
 	}
 	if p := s.ActiveProfile(); p.Name() != "zed/work" {

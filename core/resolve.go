@@ -228,10 +228,10 @@ func ValidProfileName(s string) bool {
 	return s != ""
 }
 
-// profileVars lists the variables that may point into the companion tree,
+// ProfileVarNames lists the variables that may point into the companion tree,
 // in the order they are consulted: each agent's own, then every other
 // *_CONFIG_DIR in lexical order.
-func (s *System) profileVars() []string {
+func (s *System) ProfileVarNames() []string {
 	var vars []string
 	for _, a := range s.Agents() {
 		if a.Name == s.serves && a.DirVar != "" {

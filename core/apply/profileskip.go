@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // StateSkipped is an agent a user-level apply inside a profile leaves
@@ -59,7 +60,7 @@ func MixedProfiles(sys *core.System, names []string) error {
 	if len(names) > 0 {
 		return nil
 	}
-	m := sys.MixedProfiles()
+	m := profile.Mixed(sys)
 	if len(m) == 0 {
 		return nil
 	}

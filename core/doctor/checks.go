@@ -15,6 +15,7 @@ import (
 	"github.com/agentkit/charter/core/companion"
 	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -45,7 +46,7 @@ func profileCheck(r *run) []Check {
 	const name, label = "profile", "Profile"
 	var out []Check
 	p := r.Sys.ActiveProfile()
-	vars := r.Sys.ProfileVars()
+	vars := profile.Vars(r.Sys)
 	if p.Active {
 		msg := p.Name()
 		for _, v := range vars {
@@ -72,7 +73,7 @@ func profileCheck(r *run) []Check {
 		}
 		out = append(out, ok(name, label, fmt.Sprintf("none active (no %s points into %s)", which, home)))
 	}
-	if m := r.Sys.MixedProfiles(); len(m) > 0 {
+	if m := profile.Mixed(r.Sys); len(m) > 0 {
 		out = append(out, warn("profile-mixed", "Profile variables",
 			fmt.Sprintf("the variables name profiles of different providers: %s; charter uses %s/%s, except that an agent's hook and `charter apply --agent A` use that agent's own variable", core.MixedText(m), m[0].Provider, m[0].Profile),
 			fmt.Sprintf("start each agent in its own profile (`%s run --provider PROVIDER NAME` sets only that provider's variable), or unset the variable that does not belong", core.CompanionBinary)))

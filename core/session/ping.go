@@ -6,6 +6,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -27,7 +28,7 @@ func (s *Session) Ping(ctx context.Context) (core.PingDoc, error) {
 	if err != nil {
 		return core.PingDoc{}, err
 	}
-	doc := core.Ping(sc, s.opts.Version).WithLayers(project, settings.ExistingPolicy(s.Sys)).WithMixed(s.Sys.MixedProfiles())
+	doc := core.Ping(sc, s.opts.Version).WithLayers(project, settings.ExistingPolicy(s.Sys)).WithMixed(profile.Mixed(s.Sys))
 	if project != nil {
 		if st, err := s.Store(); err != nil {
 			doc.Trust = &core.TrustState{State: gates.TrustUnknown, Error: s.Sys.ErrorMessage(err)}

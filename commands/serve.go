@@ -209,15 +209,12 @@ func describeScope(sc core.Scope) string {
 // the profile's file, so their `settings path` and `ping --server` would
 // disagree with the hub.
 func (a *App) noteOtherScope(sc core.Scope) {
-	if sc.Root.Source != core.SourceFlag {
-		return
-	}
-	other, err := a.Sys.ResolveScope(nil)
-	if err != nil || other.Kind != core.ScopeProfile || other.Path == sc.Path {
+	other, file, ok := a.session().OtherProfileScope(sc)
+	if !ok {
 		return
 	}
 	fmt.Fprintf(a.Stderr, "charter: note: profile %s is active, and commands run in it without --config-root use %s, not this server's file: pass --config-root %s to them too\n",
-		inert.Line(other.Profile.Name()), inert.Line(a.session().SettingsFile(other)), inert.Line(sc.Root.Path))
+		inert.Line(other.Profile.Name()), inert.Line(file), inert.Line(sc.Root.Path))
 }
 
 // openerWait is how long openBrowser waits for the opener's verdict. An

@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/server"
 )
@@ -46,7 +47,7 @@ func TestSkinsAgree(t *testing.T) {
 		return decoded(t, out.Bytes())
 	}
 
-	sc, err := sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,8 @@ func TestHostRootLocks(t *testing.T) {
 		testSystem(afero.NewOsFs(), "/", "HOME="+home, ConfigHomeVar+"="+host),
 		testSystem(afero.NewOsFs(), "/", "HOME="+home).WithConfigRoot(&flag),
 	} {
-		sc, err := s.ResolveScope(s.rootFlag)
+		// Both roots are hosts: the scope directory is the root itself.
+		sc, err := s.ResolveRoot(s.rootFlag)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -289,21 +289,3 @@ func (s *System) findProfile() (Profile, string) {
 	}
 	return Profile{}, ""
 }
-
-// ResolveScope decides where this run keeps its files.
-func (s *System) ResolveScope(flag *string) (Scope, error) {
-	root, err := s.ResolveRoot(flag)
-	if err != nil {
-		return Scope{}, err
-	}
-	prof := s.ActiveProfile()
-	sc := Scope{Kind: ScopeGlobal, Path: root.Path, Root: root, Profile: prof}
-	switch {
-	case root.Source != SourceDefault:
-		sc.Kind = ScopeHost
-	case prof.Active:
-		sc.Kind = ScopeProfile
-		sc.Path = s.Paths.Join(root.Path, "profiles", *prof.Provider, *prof.Profile)
-	}
-	return sc, nil
-}

@@ -104,22 +104,3 @@ func TestActiveProfile(t *testing.T) {
 		})
 	}
 }
-
-func TestScope(t *testing.T) {
-	env := []string{"HOME=/home/u", "CLAUDE_CONFIG_DIR=/home/u/.agent-switch/claude/work/config"}
-	s := testSystem(afero.NewMemMapFs(), "/", env...)
-	sc, _ := s.ResolveScope(nil)
-	if sc.Kind != ScopeProfile || sc.Path != "/home/u/.agentkit/charter/profiles/claude/work" {
-		t.Fatalf("profile scope %+v", sc)
-	}
-	root := "/home/u/.agent-switch/claude/work/config/charter"
-	sc, _ = s.ResolveScope(&root)
-	if sc.Kind != ScopeHost || sc.Path != root || !sc.Profile.Active {
-		t.Fatalf("host scope %+v", sc)
-	}
-	s = testSystem(afero.NewMemMapFs(), "/", "HOME=/home/u")
-	sc, _ = s.ResolveScope(nil)
-	if sc.Kind != ScopeGlobal || sc.Path != "/home/u/.agentkit/charter" {
-		t.Fatalf("global scope %+v", sc)
-	}
-}

@@ -17,6 +17,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -46,7 +47,7 @@ func newEnv(t testing.TB, vars ...string) *env {
 	m := coretest.New(t, coretest.Env(vars...), coretest.Wd(wd))
 	e := &env{home: m.Home, wd: wd, sys: m.Sys}
 	var err error
-	if e.scope, err = e.sys.ResolveScope(nil); err != nil {
+	if e.scope, err = profile.ResolveScope(e.sys, nil); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -277,7 +278,7 @@ func TestStatusApply(t *testing.T) {
 // explain names the layer each value comes from.
 func TestExplainLayers(t *testing.T) {
 	e := newEnv(t, "CLAUDE_CONFIG_DIR="+filepath.Join("$HOME", ".agent-switch", "claude", "work", "config"))
-	sc, err := e.sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(e.sys, nil)
 	if err != nil || sc.Kind != core.ScopeProfile {
 		t.Fatalf("scope %+v, %v", sc, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -79,7 +80,7 @@ func TestBrowserAxe(t *testing.T) {
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "settings.yaml"), "gates.lint.required: false\n")
 	coretest.WriteFile(t, filepath.Join(repo, ".charter", "rules", "go-style.md"), "---\ndescription: How Go is written here\n---\nRun gofmt.\n")
 	root := filepath.Join(m.Home, "root")
-	sc, err := m.Sys.ResolveScope(&root)
+	sc, err := profile.ResolveScope(m.Sys, &root)
 	if err != nil {
 		t.Fatal(err)
 	}

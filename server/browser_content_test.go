@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/loaded"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // The content tab lists the project's rule with its origin and agents and
@@ -29,7 +30,7 @@ func TestBrowserContent(t *testing.T) {
 	coretest.WriteFile(t, filepath.Join(m.Dir, "rules", "mandated.md"), "---\ndescription: The law\n---\nObey.\n")
 	root := filepath.Join(m.Home, "root")
 	coretest.WriteFile(t, filepath.Join(root, "rules", "mine.md"), "---\ndescription: Mine\n---\nBe brief.\n")
-	sc, err := m.Sys.ResolveScope(&root)
+	sc, err := profile.ResolveScope(m.Sys, &root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // The hub with a project and a policy: the banner names the project, the
@@ -23,7 +24,7 @@ func TestBrowserLayers(t *testing.T) {
 	coretest.WriteFile(t, m.PolicyFile, "lock:\n  rules.tier: full\n")
 	coretest.WriteFile(t, filepath.Join(proj, ".charter", "settings.yaml"), "# the team's\nworktrees.mode: off\n")
 	root := filepath.Join(home, "root")
-	sc, err := sys.ResolveScope(&root)
+	sc, err := profile.ResolveScope(sys, &root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/sources"
@@ -67,7 +68,7 @@ func TestBrowserSources(t *testing.T) {
 	gitRepo(t, bin, org, map[string]string{"rules/org-style.md": "---\ndescription: Org style\n---\nSign.\n"})
 	coretest.WriteFile(t, m.PolicyFile, "sources: ['"+org+"']\n")
 	root := filepath.Join(m.Home, "root")
-	sc, err := m.Sys.ResolveScope(&root)
+	sc, err := profile.ResolveScope(m.Sys, &root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/dismiss"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -42,10 +43,10 @@ func newHubEnv(t *testing.T, root string) *hubEnv {
 }
 
 // newHubEnvWith is newHubEnv, with or without the active profile.
-func newHubEnvWith(t *testing.T, root string, profile bool) *hubEnv {
+func newHubEnvWith(t *testing.T, root string, withProfile bool) *hubEnv {
 	t.Helper()
 	var extra []string // PATH is empty: no agent-switch binary to find
-	if profile {
+	if withProfile {
 		extra = append(extra, "CLAUDE_CONFIG_DIR="+filepath.Join("$HOME", ".agent-switch", "claude", "work", "config"))
 	}
 	m := coretest.New(t, coretest.Env(extra...))
@@ -55,7 +56,7 @@ func newHubEnvWith(t *testing.T, root string, profile bool) *hubEnv {
 		abs := filepath.Join(home, root)
 		flag = &abs
 	}
-	sc, err := sys.ResolveScope(flag)
+	sc, err := profile.ResolveScope(sys, flag)
 	if err != nil {
 		t.Fatal(err)
 	}

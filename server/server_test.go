@@ -18,6 +18,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/companion"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/project"
 )
 
@@ -34,7 +35,7 @@ func newEnv(t testing.TB, extra ...string) *env {
 	t.Helper()
 	m := coretest.New(t, coretest.Env(extra...))
 	root := filepath.Join(m.Dir, "root")
-	sc, err := m.Sys.ResolveScope(&root)
+	sc, err := profile.ResolveScope(m.Sys, &root)
 	if err != nil {
 		t.Fatal(err)
 	}

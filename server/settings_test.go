@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -153,7 +154,7 @@ func TestPatchSettingsInvalid(t *testing.T) {
 func TestPatchSettingsSharedLink(t *testing.T) {
 	e := newEnv(t)
 	root := filepath.Join(e.home, ".agent-switch", "claude", "work", "charter")
-	sc, err := e.sys.ResolveScope(&root)
+	sc, err := profile.ResolveScope(e.sys, &root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // watchFs notes, when the discovery file is removed, which of the other
@@ -47,7 +48,7 @@ func TestStopRemovesDiscoveryLast(t *testing.T) {
 	m := coretest.New(t, coretest.Fs(w))
 	sys := m.Sys
 	root := filepath.Join(m.Dir, "root")
-	sc, err := sys.ResolveScope(&root)
+	sc, err := profile.ResolveScope(sys, &root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -26,7 +27,7 @@ func newMachine(t *testing.T, env ...string) *machine {
 	t.Helper()
 	cm := coretest.New(t, coretest.Env(env...))
 	home, sys := cm.Home, cm.Sys
-	sc, err := sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

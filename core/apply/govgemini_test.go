@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -16,7 +17,7 @@ import (
 func geminiScope(t *testing.T, layer string) (*core.System, func() *settings.Snapshot, string, string) {
 	t.Helper()
 	cm := coretest.New(t)
-	sc, err := cm.Sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(cm.Sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

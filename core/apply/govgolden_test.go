@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -72,7 +73,7 @@ func govSetup(t *testing.T, level string, opts ...coretest.Option) (*core.System
 	t.Helper()
 	cm := coretest.New(t, opts...)
 	coretest.WriteFile(t, cm.PolicyFile, govPolicy)
-	sc, err := cm.Sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(cm.Sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

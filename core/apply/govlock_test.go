@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/tomledit"
 )
@@ -17,7 +18,7 @@ import (
 // changed its file.
 func reread(t *testing.T, sys *core.System, proj *core.Project) *settings.Snapshot {
 	t.Helper()
-	sc, err := sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

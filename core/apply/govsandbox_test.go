@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -35,7 +36,7 @@ func netSetup(t *testing.T, level, policy string, native map[string]string) (*co
 	t.Helper()
 	cm := coretest.New(t)
 	coretest.WriteFile(t, cm.PolicyFile, policy)
-	sc, err := cm.Sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(cm.Sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

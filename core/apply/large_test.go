@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -124,7 +125,7 @@ func TestRunOnlyRereadsUnderLock(t *testing.T) {
 func BenchmarkApplyLarge(b *testing.B) {
 	m := coretest.New(b)
 	home, sys := m.Home, m.Sys
-	sc, err := sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(sys, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -44,7 +45,7 @@ func TestNewPins(t *testing.T) {
 	if h, err := sys.UserHome(); h != m.Home || err != nil {
 		t.Errorf("user database home %q, %v", h, err)
 	}
-	sc, err := sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(sys, nil)
 	if err != nil || !strings.HasPrefix(sc.Path, m.Home+string(filepath.Separator)) || sc.Kind != "global" {
 		t.Errorf("scope %+v, %v", sc, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/doctor"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -242,7 +243,7 @@ func TestAgentTableEntry(t *testing.T) {
 	}
 
 	// Found: written as `charter apply --agent zork` writes it.
-	scope, err := sys.ResolveScope(nil)
+	scope, err := profile.ResolveScope(sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +366,7 @@ func TestContentAndBudget(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(m.Home, ".codex"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	sc, err := sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

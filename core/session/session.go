@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -104,8 +105,22 @@ func (s *Session) ResolvedScope() (core.Scope, error) {
 		if s.opts.Scope != nil {
 			return *s.opts.Scope, nil
 		}
-		return s.Sys.ResolveScope(s.opts.RootFlag)
+		return profile.ResolveScope(s.Sys, s.opts.RootFlag)
 	})
+}
+
+// OtherProfileScope is, when --config-root chose sc while a profile is
+// active, the profile's scope and settings file that runs without the
+// flag use; ok is false when there is no such other scope.
+func (s *Session) OtherProfileScope(sc core.Scope) (other core.Scope, file string, ok bool) {
+	if sc.Root.Source != core.SourceFlag {
+		return core.Scope{}, "", false
+	}
+	other, err := profile.ResolveScope(s.Sys, nil)
+	if err != nil || other.Kind != core.ScopeProfile || other.Path == sc.Path {
+		return core.Scope{}, "", false
+	}
+	return other, s.SettingsFile(other), true
 }
 
 // Project is the project whose settings apply: nil when there is none or

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -108,7 +109,7 @@ func TestCheckRoot(t *testing.T) {
 // Its project is the one found at start: a later one is not looked for.
 func TestServed(t *testing.T) {
 	sys, _, repo := machine(t)
-	sc, err := sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestServed(t *testing.T) {
 // gates run without one.
 func TestFrom(t *testing.T) {
 	sys, _, repo := machine(t)
-	sc, _ := sys.ResolveScope(nil)
+	sc, _ := profile.ResolveScope(sys, nil)
 	set(t, New(sys, Options{}), settings.LayerProject, "rules.tier", "full")
 	sub := filepath.Join(repo, "sub")
 	os.MkdirAll(sub, 0o755)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/project"
 )
 
@@ -25,7 +26,7 @@ func layeredStore(t *testing.T, policy string) (*Store, *core.Project, string) {
 	}
 	sys := coretest.New(t, coretest.Home(home), coretest.Env("CLAUDE_CONFIG_DIR="+filepath.Join(home, ".agent-switch", "claude", "w", "config"),
 		PolicyVar+"="+filepath.Join(dir, "policy.yaml"))).Sys
-	sc, err := sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(sys, nil)
 	if err != nil || sc.Kind != core.ScopeProfile {
 		t.Fatalf("scope %+v %v", sc, err)
 	}

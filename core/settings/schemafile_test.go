@@ -12,13 +12,14 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/profile"
 )
 
 func schemaScope(t *testing.T) (*core.System, core.Scope) {
 	t.Helper()
 	home := t.TempDir()
 	sys := coretest.New(t, coretest.Home(home)).Sys
-	sc, err := sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

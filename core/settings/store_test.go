@@ -14,12 +14,13 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
+	"github.com/agentkit/charter/core/profile"
 )
 
 func globalStore(t *testing.T, fs afero.Fs, home string, env ...string) *Store {
 	t.Helper()
 	sys := coretest.New(t, coretest.Fs(fs), coretest.Home(home), coretest.Env(env...)).Sys
-	sc, err := sys.ResolveScope(nil)
+	sc, err := profile.ResolveScope(sys, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +204,7 @@ func TestProfileLayers(t *testing.T) {
 	// A host root is not layered on the global file.
 	sys := coretest.New(t, coretest.Fs(fs), coretest.Home(home)).Sys
 	flag := "/srv/host"
-	sc, _ := sys.ResolveScope(&flag)
+	sc, _ := profile.ResolveScope(sys, &flag)
 	sh, _ := New(sys, sc).Read()
 	if sh.Values["rules.tier"] != "balanced" {
 		t.Fatalf("host inherited %v", sh.Values["rules.tier"])

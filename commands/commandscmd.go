@@ -1,6 +1,10 @@
 package commands
 
-import "github.com/agentkit/charter/core/content"
+import (
+	"context"
+
+	"github.com/agentkit/charter/core/content"
+)
 
 // CommandsCmd groups the commands commands (SPEC §12).
 type CommandsCmd struct {
@@ -12,14 +16,18 @@ type CommandsCmd struct {
 // CommandsListCmd lists the effective commands.
 type CommandsListCmd struct{}
 
-func (c *CommandsListCmd) Run(a *App) error { return a.listContent(content.KindCommand, "") }
+func (c *CommandsListCmd) Run(ctx context.Context, a *App) error {
+	return a.listContent(ctx, content.KindCommand, "")
+}
 
 // CommandsShowCmd shows one command.
 type CommandsShowCmd struct {
 	Name string `arg:"" help:"The command's name." complete:"item-command"`
 }
 
-func (c *CommandsShowCmd) Run(a *App) error { return a.showContent(content.KindCommand, c.Name) }
+func (c *CommandsShowCmd) Run(ctx context.Context, a *App) error {
+	return a.showContent(ctx, content.KindCommand, c.Name)
+}
 
 // CommandsNewCmd scaffolds a command, never overwriting one.
 type CommandsNewCmd struct {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -16,8 +17,8 @@ import (
 
 // library reads this run's settings and every content source (SPEC §12):
 // the scope's, the project's and the policy folder's.
-func (a *App) library() (*content.Library, content.Selection, error) {
-	return a.session().Library()
+func (a *App) library(ctx context.Context) (*content.Library, content.Selection, error) {
+	return a.session().Library(ctx)
 }
 
 // commandOf is the command group of a kind.
@@ -35,8 +36,8 @@ type listDoc struct {
 // listContent lists a kind; with path (rules only) the rules that apply
 // to that file, the same filter as MCP's rules_list, and the same path: a
 // relative one is taken from the project root.
-func (a *App) listContent(k content.Kind, path string) error {
-	items, err := a.session().ContentList(k, path)
+func (a *App) listContent(ctx context.Context, k content.Kind, path string) error {
+	items, err := a.session().ContentList(ctx, k, path)
 	if err != nil {
 		return err
 	}
@@ -71,8 +72,8 @@ func (a *App) listContent(k content.Kind, path string) error {
 }
 
 // showContent prints `show`: the entry, its body and a skill's other files.
-func (a *App) showContent(k content.Kind, name string) error {
-	doc, err := a.session().ContentShow(k, name)
+func (a *App) showContent(ctx context.Context, k content.Kind, name string) error {
+	doc, err := a.session().ContentShow(ctx, k, name)
 	if err != nil {
 		return err
 	}
@@ -130,7 +131,7 @@ func (a *App) newContent(k content.Kind, name string, f NewFlags) error {
 // itemNames completes the names of a kind's items in effect here; nothing
 // when the sources cannot be read (completion never prints an error).
 func itemNames(a *App, k content.Kind) []candidate {
-	lib, sel, err := a.library()
+	lib, sel, err := a.library(context.Background()) // completion: no run to cancel
 	if err != nil {
 		return nil
 	}

@@ -26,14 +26,18 @@ type RulesListCmd struct {
 	Path string `name:"path" placeholder:"FILE" help:"Only the rules in effect that apply to FILE (their globs match it, or they have none); FILE relative to the project root (as MCP's rules_list takes it, so a script needs no working directory) or absolute, inside the project."`
 }
 
-func (c *RulesListCmd) Run(a *App) error { return a.listContent(content.KindRule, c.Path) }
+func (c *RulesListCmd) Run(ctx context.Context, a *App) error {
+	return a.listContent(ctx, content.KindRule, c.Path)
+}
 
 // RulesShowCmd shows one rule.
 type RulesShowCmd struct {
 	Name string `arg:"" help:"The rule's name." complete:"item-rule"`
 }
 
-func (c *RulesShowCmd) Run(a *App) error { return a.showContent(content.KindRule, c.Name) }
+func (c *RulesShowCmd) Run(ctx context.Context, a *App) error {
+	return a.showContent(ctx, content.KindRule, c.Name)
+}
 
 // RulesNewCmd scaffolds a rule, never overwriting one.
 type RulesNewCmd struct {

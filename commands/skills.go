@@ -1,6 +1,10 @@
 package commands
 
-import "github.com/agentkit/charter/core/content"
+import (
+	"context"
+
+	"github.com/agentkit/charter/core/content"
+)
 
 // SkillsCmd groups the skills commands (SPEC §12).
 type SkillsCmd struct {
@@ -12,14 +16,18 @@ type SkillsCmd struct {
 // SkillsListCmd lists the effective skills.
 type SkillsListCmd struct{}
 
-func (c *SkillsListCmd) Run(a *App) error { return a.listContent(content.KindSkill, "") }
+func (c *SkillsListCmd) Run(ctx context.Context, a *App) error {
+	return a.listContent(ctx, content.KindSkill, "")
+}
 
 // SkillsShowCmd shows one skill.
 type SkillsShowCmd struct {
 	Name string `arg:"" help:"The skill's name." complete:"item-skill"`
 }
 
-func (c *SkillsShowCmd) Run(a *App) error { return a.showContent(content.KindSkill, c.Name) }
+func (c *SkillsShowCmd) Run(ctx context.Context, a *App) error {
+	return a.showContent(ctx, content.KindSkill, c.Name)
+}
 
 // SkillsNewCmd scaffolds a skill, never overwriting one.
 type SkillsNewCmd struct {

@@ -1,6 +1,10 @@
 package commands
 
-import "github.com/agentkit/charter/core/content"
+import (
+	"context"
+
+	"github.com/agentkit/charter/core/content"
+)
 
 // SubagentsCmd groups the subagents commands (SPEC §12).
 type SubagentsCmd struct {
@@ -12,14 +16,18 @@ type SubagentsCmd struct {
 // SubagentsListCmd lists the effective subagents.
 type SubagentsListCmd struct{}
 
-func (c *SubagentsListCmd) Run(a *App) error { return a.listContent(content.KindSubagent, "") }
+func (c *SubagentsListCmd) Run(ctx context.Context, a *App) error {
+	return a.listContent(ctx, content.KindSubagent, "")
+}
 
 // SubagentsShowCmd shows one subagent.
 type SubagentsShowCmd struct {
 	Name string `arg:"" help:"The subagent's name." complete:"item-subagent"`
 }
 
-func (c *SubagentsShowCmd) Run(a *App) error { return a.showContent(content.KindSubagent, c.Name) }
+func (c *SubagentsShowCmd) Run(ctx context.Context, a *App) error {
+	return a.showContent(ctx, content.KindSubagent, c.Name)
+}
 
 // SubagentsNewCmd scaffolds a subagent, never overwriting one.
 type SubagentsNewCmd struct {

@@ -21,12 +21,12 @@ type NameInput struct {
 // ContentList is the effective items of kind k for the client's
 // directory; for rules, with path, those that apply to it.
 func (l *Local) ContentList(ctx context.Context, dir string, k content.Kind, path string) ([]session.ContentItem, error) {
-	return l.session(dir).ContentList(k, path)
+	return l.session(dir).ContentList(ctx, k, path)
 }
 
 // ContentGet is one item with its body.
 func (l *Local) ContentGet(ctx context.Context, dir string, k content.Kind, name string) (session.ContentBody, error) {
-	return l.session(dir).ContentShow(k, name)
+	return l.session(dir).ContentShow(ctx, k, name)
 }
 
 // addContentTools registers <kind>s_list and <kind>_get for each kind.

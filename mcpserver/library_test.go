@@ -58,7 +58,7 @@ func TestLibraryKeptUntilChanged(t *testing.T) {
 	settle(t, be, filepath.Join(e.wd, ".charter"), e.scope.Path)
 	lib := func() any {
 		t.Helper()
-		l, _, err := sessionWith(be, e.wd).Library()
+		l, _, err := sessionWith(be, e.wd).Library(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,11 +114,11 @@ func TestLibraryNotKeptWhenUnsure(t *testing.T) {
 		})
 	}
 	be.cache().Now = func() time.Time { return newest.Add(time.Millisecond) }
-	l1, _, err := sessionWith(be, e.wd).Library()
+	l1, _, err := sessionWith(be, e.wd).Library(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l2, _, _ := sessionWith(be, e.wd).Library(); l2 == l1 {
+	if l2, _, _ := sessionWith(be, e.wd).Library(context.Background()); l2 == l1 {
 		t.Fatal("a library whose files had just been written was kept")
 	}
 	link := filepath.Join(e.wd, ".charter", "rules", "linked.md")
@@ -126,11 +126,11 @@ func TestLibraryNotKeptWhenUnsure(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle(t, be, filepath.Join(e.wd, ".charter", "rules", "go.md"))
-	l3, _, err := sessionWith(be, e.wd).Library()
+	l3, _, err := sessionWith(be, e.wd).Library(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l4, _, _ := sessionWith(be, e.wd).Library(); l4 == l3 {
+	if l4, _, _ := sessionWith(be, e.wd).Library(context.Background()); l4 == l3 {
 		t.Fatal("a library with a linked source was kept")
 	}
 }

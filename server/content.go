@@ -18,7 +18,7 @@ const contentPrefix = "/api/v1/content/"
 // writable layers' rules.disabled and skills.disabled for a toggle, which
 // writes through PATCH /api/v1/settings.
 func (s *Server) getContent(w http.ResponseWriter, r *http.Request) error {
-	doc, err := s.sess.Contents()
+	doc, err := s.sess.Contents(r.Context())
 	if err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func (s *Server) getContentItem(w http.ResponseWriter, r *http.Request) error {
 	kindName, name, ok := strings.Cut(rest, "/")
 	k, known := kindOf(kindName)
 	if known && !ok {
-		items, err := s.sess.ContentList(k, r.URL.Query().Get("path"))
+		items, err := s.sess.ContentList(r.Context(), k, r.URL.Query().Get("path"))
 		if err != nil {
 			return err
 		}
@@ -51,7 +51,7 @@ func (s *Server) getContentItem(w http.ResponseWriter, r *http.Request) error {
 	if !ok || !known || name == "" || strings.Contains(name, "/") {
 		return errcode.Errorf(core.CodeNotFound, "no such resource: %s (ask /api/v1/content/{rule|skill|command|subagent}/{name}, or without the name for the list)", r.URL.Path)
 	}
-	doc, err := s.sess.ContentShow(k, name)
+	doc, err := s.sess.ContentShow(r.Context(), k, name)
 	if err != nil {
 		return err
 	}

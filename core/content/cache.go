@@ -1,6 +1,7 @@
 package content
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -40,7 +41,7 @@ type cacheEntry struct {
 
 // Load is session.Options.LoadLibrary: the kept library when nothing
 // changed, else a fresh read, kept when it can be vouched for.
-func (c *Cache) Load(sys *core.System, layers []Layer) (*Library, error) {
+func (c *Cache) Load(ctx context.Context, sys *core.System, layers []Layer) (*Library, error) {
 	key := layersKey(layers)
 	c.mu.Lock()
 	e, found := c.entries[key]
@@ -53,7 +54,7 @@ func (c *Cache) Load(sys *core.System, layers []Layer) (*Library, error) {
 		if gen, ok := c.watchLayers(layers); ok {
 			// Watched before the read: a change during the read is a
 			// new generation at the next call.
-			lib, err := LoadLayerNames(sys, layers)
+			lib, err := LoadLayerNames(ctx, sys, layers)
 			c.keep(key, cacheEntry{lib: lib, watched: true, gen: gen}, err == nil)
 			return lib, err
 		}
@@ -63,7 +64,7 @@ func (c *Cache) Load(sys *core.System, layers []Layer) (*Library, error) {
 	if ok && found && !e.watched && sameStamps(e.stamps, stamps) {
 		return e.lib, nil
 	}
-	lib, err := LoadLayerNames(sys, layers)
+	lib, err := LoadLayerNames(ctx, sys, layers)
 	c.keep(key, cacheEntry{lib: lib, stamps: stamps}, err == nil && ok)
 	return lib, err
 }

@@ -1,6 +1,7 @@
 package content_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,7 @@ func TestCacheWatched(t *testing.T) {
 	write("rules/a.md", rule("One."))()
 	load := func() *content.Library {
 		t.Helper()
-		lib, err := c.Load(m.Sys, layers)
+		lib, err := c.Load(context.Background(), m.Sys, layers)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +88,7 @@ func TestCacheUnwatchable(t *testing.T) {
 	c := &content.Cache{Watch: w}
 	for i, body := range []string{"One.", "Three."} {
 		coretest.WriteFile(t, filepath.Join(dir, "rules/a.md"), "---\ndescription: A rule.\n---\n"+body+"\n")
-		lib, err := c.Load(m.Sys, layers)
+		lib, err := c.Load(context.Background(), m.Sys, layers)
 		if err != nil {
 			t.Fatal(err)
 		}

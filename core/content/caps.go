@@ -71,8 +71,12 @@ func (t *tally) addSkillFile(dir string, size int64) error {
 }
 
 // add counts one item's files (at: its file, or a skill's folder) into
-// the library; past a cap, an error naming where it was passed.
+// the library; past a cap, an error naming where it was passed. It is
+// called once per item, so a cancelled load stops here.
 func (l *loader) add(ly Layer, at string, t tally) error {
+	if err := l.ctx.Err(); err != nil {
+		return err
+	}
 	l.total.files += t.files
 	l.total.bytes += t.bytes
 	in := ""

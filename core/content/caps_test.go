@@ -1,6 +1,7 @@
 package content_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func TestSkillFolderByteCap(t *testing.T) {
 	f := newFixture(t)
 	// 3 sparse files of 8 MiB: 24 MiB as listed, under 32 MiB.
 	ok := skill(t, f.scope, "ok", 3, mib8)
-	names, err := content.LoadNames(f.m.Sys, f.sc, nil, "")
+	names, err := content.LoadNames(context.Background(), f.m.Sys, f.sc, nil, "")
 	if err != nil || len(names.Items) != 1 {
 		t.Fatalf("%v", err)
 	}
@@ -101,7 +102,7 @@ func TestSkillFolderByteCap(t *testing.T) {
 	}
 	_, err = f.load(t)
 	wantCap(t, err, "skill folder "+ok+" ", "more than 32 MiB", "ls -lRS "+ok)
-	_, err = content.LoadNames(f.m.Sys, f.sc, nil, "")
+	_, err = content.LoadNames(context.Background(), f.m.Sys, f.sc, nil, "")
 	wantCap(t, err, ok) // a list refuses what apply refuses
 }
 

@@ -1,6 +1,8 @@
 package content
 
 import (
+	"cmp"
+	"context"
 	"io/fs"
 	"slices"
 	"strings"
@@ -55,33 +57,34 @@ type Library struct {
 }
 
 // Load reads the library of a run: Sources, then LoadLayers.
-func Load(sys *core.System, sc core.Scope, project *core.Project, policyPath string) (*Library, error) {
-	return LoadLayers(sys, Sources(sys, sc, project, policyPath))
+func Load(ctx context.Context, sys *core.System, sc core.Scope, project *core.Project, policyPath string) (*Library, error) {
+	return LoadLayers(ctx, sys, Sources(sys, sc, project, policyPath))
 }
 
 // LoadNames is Load without the bytes of a skill's other files (their
 // File.Data is nil): what lists and shows need. The caps are checked as
 // Load checks them, so a library Load refuses is refused here too.
-func LoadNames(sys *core.System, sc core.Scope, project *core.Project, policyPath string) (*Library, error) {
-	return loadLayers(sys, Sources(sys, sc, project, policyPath), true)
+func LoadNames(ctx context.Context, sys *core.System, sc core.Scope, project *core.Project, policyPath string) (*Library, error) {
+	return loadLayers(ctx, sys, Sources(sys, sc, project, policyPath), true)
 }
 
 // LoadLayers reads every item of layers, each file once. A malformed
 // source is a *MalformedError listing every problem with file and line; a
 // file that cannot be read (a link out of the project, a file over the
 // cap, a named pipe) is that error, and so is a skill folder or a library
-// over its caps (caps.go), found before anything is read.
-func LoadLayers(sys *core.System, layers []Layer) (*Library, error) {
-	return loadLayers(sys, layers, false)
+// over its caps (caps.go), found before anything is read. A cancelled ctx
+// stops it between items and files with ctx's error.
+func LoadLayers(ctx context.Context, sys *core.System, layers []Layer) (*Library, error) {
+	return loadLayers(ctx, sys, layers, false)
 }
 
 // LoadLayerNames is LoadLayers as LoadNames reads.
-func LoadLayerNames(sys *core.System, layers []Layer) (*Library, error) {
-	return loadLayers(sys, layers, true)
+func LoadLayerNames(ctx context.Context, sys *core.System, layers []Layer) (*Library, error) {
+	return loadLayers(ctx, sys, layers, true)
 }
 
-func loadLayers(sys *core.System, layers []Layer, names bool) (*Library, error) {
-	l := &loader{sys: sys, agents: sys.AgentNames(), names: names}
+func loadLayers(ctx context.Context, sys *core.System, layers []Layer, names bool) (*Library, error) {
+	l := &loader{ctx: ctx, sys: sys, agents: sys.AgentNames(), names: names}
 	defer l.close()
 	for _, ly := range layers {
 		for _, k := range Kinds() {
@@ -90,7 +93,7 @@ func loadLayers(sys *core.System, layers []Layer, names bool) (*Library, error) 
 			}
 		}
 	}
-	if err := l.finish(); err != nil {
+	if err := cmp.Or(l.finish(), ctx.Err()); err != nil { // cancelled while reading
 		return nil, err
 	}
 	if err := malformed(l.problems); err != nil {
@@ -104,6 +107,7 @@ func loadLayers(sys *core.System, layers []Layer, names bool) (*Library, error) 
 // finish then reads every file and parses every item from a few goroutines
 // at once, and collects items and problems in the order they were found.
 type loader struct {
+	ctx      context.Context // checked per item (add) and per file read
 	sys      *core.System
 	agents   []string
 	slots    []slot
@@ -185,6 +189,9 @@ func (l *loader) readAll(root string, paths []string) ([][]byte, error) {
 	}
 	datas := make([][]byte, len(paths))
 	err := fsys.Parallel(len(paths), func(i int) error {
+		if err := l.ctx.Err(); err != nil {
+			return err
+		}
 		data, err := l.sys.ReadFile(paths[i], fsys.KindContent)
 		if err != nil {
 			return fsys.ReadError(paths[i], err)

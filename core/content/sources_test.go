@@ -1,6 +1,7 @@
 package content_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -43,7 +44,7 @@ func (f *fixture) load(t testing.TB) (*content.Library, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return content.Load(f.m.Sys, f.sc, p, f.m.PolicyFile)
+	return content.Load(context.Background(), f.m.Sys, f.sc, p, f.m.PolicyFile)
 }
 
 func rule(desc, tier string) string {
@@ -210,7 +211,7 @@ func TestGlobalOnlyUnderProfile(t *testing.T) {
 	f := newFixture(t)
 	coretest.WriteFile(t, filepath.Join(f.root, "rules/g.md"), rule("g", "minimal"))
 	sc := core.Scope{Kind: core.ScopeHost, Path: filepath.Join(f.m.Dir, "host"), Root: core.ConfigRoot{Path: filepath.Join(f.m.Dir, "host")}}
-	lib, err := content.Load(f.m.Sys, sc, nil, "")
+	lib, err := content.Load(context.Background(), f.m.Sys, sc, nil, "")
 	if err != nil || len(lib.Items) != 0 || len(lib.Layers) != 1 {
 		t.Fatalf("%v %+v", err, lib)
 	}

@@ -21,7 +21,7 @@ func contentSources(r *run) []Check {
 		return r.needScope(name, label)
 	}
 	policyPath, _ := settings.PolicyPath(r.Sys)
-	lib, err := content.Load(r.Sys, r.scope, r.project, policyPath)
+	lib, err := content.Load(r.ctx, r.Sys, r.scope, r.project, policyPath)
 	if err != nil {
 		return []Check{fail(name, label, err.Error(), "fix the source named above; `charter rules list` shows the sources once they read")}
 	}

@@ -119,7 +119,7 @@ func (s *Session) PlanWith(ctx context.Context, snap *settings.Snapshot, req App
 		r.Project = p
 	}
 	var err error
-	if r.Content, err = s.content(snap, r.Project, req.Force); err != nil {
+	if r.Content, err = s.content(ctx, snap, r.Project, req.Force); err != nil {
 		return nil, err
 	}
 	if r.Content != nil {
@@ -130,8 +130,8 @@ func (s *Session) PlanWith(ctx context.Context, snap *settings.Snapshot, req App
 
 // content is what apply projects at a level: nil when there is nothing to
 // project and nothing was ever projected (the instruction files alone).
-func (s *Session) content(snap *settings.Snapshot, proj *core.Project, force bool) (*apply.Content, error) {
-	items, err := s.activeItems(snap, proj)
+func (s *Session) content(ctx context.Context, snap *settings.Snapshot, proj *core.Project, force bool) (*apply.Content, error) {
+	items, err := s.activeItems(ctx, snap, proj)
 	if err != nil {
 		return nil, err
 	}

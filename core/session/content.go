@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/content"
@@ -13,7 +14,7 @@ import (
 // folder, with the selection the effective settings make. It is what
 // lists and shows read: a skill's other files are named, not read
 // (content.LoadNames), so listing a large library holds only its sources.
-func (s *Session) Library() (*content.Library, content.Selection, error) {
+func (s *Session) Library(ctx context.Context) (*content.Library, content.Selection, error) {
 	st, snap, err := s.Read()
 	if err != nil {
 		return nil, content.Selection{}, err
@@ -30,12 +31,12 @@ func (s *Session) Library() (*content.Library, content.Selection, error) {
 	if s.opts.LoadLibrary != nil {
 		load = s.opts.LoadLibrary
 	}
-	lib, err := load(s.Sys, layers)
+	lib, err := load(ctx, s.Sys, layers)
 	return lib, content.SelectionOf(snap.Values), err
 }
 
 // load reads the sources apply projects at proj's level (nil: user level).
-func (s *Session) load(snap *settings.Snapshot, proj *core.Project) (*content.Library, error) {
+func (s *Session) load(ctx context.Context, snap *settings.Snapshot, proj *core.Project) (*content.Library, error) {
 	policy, err := settings.PolicyPath(s.Sys)
 	if err != nil {
 		return nil, err
@@ -48,13 +49,13 @@ func (s *Session) load(snap *settings.Snapshot, proj *core.Project) (*content.Li
 	if err != nil {
 		return nil, err
 	}
-	return content.LoadLayers(s.Sys, layers)
+	return content.LoadLayers(ctx, s.Sys, layers)
 }
 
 // activeItems are the items apply projects at proj's level, selected by
 // snap: the settings that level renders with.
-func (s *Session) activeItems(snap *settings.Snapshot, proj *core.Project) ([]content.Item, error) {
-	lib, err := s.load(snap, proj)
+func (s *Session) activeItems(ctx context.Context, snap *settings.Snapshot, proj *core.Project) ([]content.Item, error) {
+	lib, err := s.load(ctx, snap, proj)
 	if err != nil {
 		return nil, err
 	}
@@ -127,8 +128,8 @@ func (s *Session) NewSource(k content.Kind, name string, project bool) (string, 
 // ActiveLibrary is what a block rendered for no agent in particular says
 // about content (MCP's charter://governance): how many rules and skills
 // are active here, at both levels, without a place.
-func (s *Session) ActiveLibrary() (apply.Library, error) {
-	lib, sel, err := s.Library()
+func (s *Session) ActiveLibrary(ctx context.Context) (apply.Library, error) {
+	lib, sel, err := s.Library(ctx)
 	if err != nil {
 		return apply.Library{}, err
 	}

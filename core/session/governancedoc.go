@@ -41,7 +41,7 @@ func (s *Session) GovernanceText(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	lib, err := s.ActiveLibrary()
+	lib, err := s.ActiveLibrary(ctx)
 	if err != nil {
 		return "", err
 	}

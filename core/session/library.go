@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -66,8 +67,8 @@ type ContentDoc struct {
 
 // Contents is the effective set for this directory at both levels (what
 // `rules list` and friends show), every kind, each with its receivers.
-func (s *Session) Contents() (ContentDoc, error) {
-	lib, sel, err := s.Library()
+func (s *Session) Contents(ctx context.Context) (ContentDoc, error) {
+	lib, sel, err := s.Library(ctx)
 	if err != nil {
 		return ContentDoc{}, err
 	}
@@ -161,8 +162,8 @@ func (s *Session) contentItem(names []core.Agent, e content.Entry) ContentItem {
 // ContentList is one kind's items in effect here; with path (project-
 // relative, or absolute inside the project) only the rules in effect
 // (active or policy) whose globs match it, and those without globs.
-func (s *Session) ContentList(k content.Kind, path string) ([]ContentItem, error) {
-	lib, sel, err := s.Library()
+func (s *Session) ContentList(ctx context.Context, k content.Kind, path string) ([]ContentItem, error) {
+	lib, sel, err := s.Library(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -185,8 +186,8 @@ func (s *Session) ContentList(k content.Kind, path string) ([]ContentItem, error
 
 // ContentShow is one item in effect here with its body; not_found names
 // the command that lists them.
-func (s *Session) ContentShow(k content.Kind, name string) (ContentBody, error) {
-	lib, sel, err := s.Library()
+func (s *Session) ContentShow(ctx context.Context, k content.Kind, name string) (ContentBody, error) {
+	lib, sel, err := s.Library(ctx)
 	if err != nil {
 		return ContentBody{}, err
 	}

@@ -48,7 +48,7 @@ func (s *Session) ContentStatus(ctx context.Context, k content.Kind) (LoadedDoc,
 	if err := ctx.Err(); err != nil {
 		return LoadedDoc{}, err
 	}
-	lib, sel, err := s.Library()
+	lib, sel, err := s.Library(ctx)
 	if err != nil {
 		return LoadedDoc{}, err
 	}

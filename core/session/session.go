@@ -7,6 +7,7 @@
 package session
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -52,7 +53,7 @@ type Options struct {
 	FetchSources bool
 	// LoadLibrary reads the layers Library lists (nil:
 	// content.LoadLayerNames); a server passes one that keeps what it read.
-	LoadLibrary func(sys *core.System, layers []content.Layer) (*content.Library, error)
+	LoadLibrary func(ctx context.Context, sys *core.System, layers []content.Layer) (*content.Library, error)
 	// Hub reaches the scope's running server (ping --server, doctor's
 	// server line); nil: none is looked for.
 	Hub Hub

@@ -384,7 +384,7 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 // the problems that make it no item. within confines a repository's
 // folder; e is the folder's entry as listed (a link is followed once).
 func ReadSkill(sys *core.System, within, dir string, e fs.FileInfo) (*Item, []Problem, error) {
-	l := &loader{sys: sys, agents: sys.AgentNames()}
+	l := &loader{ctx: context.Background(), sys: sys, agents: sys.AgentNames()}
 	defer l.close()
 	if err := l.skill(Layer{Within: within}, dir, e.Name(), e); err != nil {
 		return nil, nil, err

@@ -35,3 +35,31 @@ func TestGooseDir(t *testing.T) {
 		})
 	}
 }
+
+// On Windows Goose takes etcetera's Windows strategy: the home's
+// AppData\Roaming\Block\goose\config (no XDG, no %APPDATA%);
+// GOOSE_PATH_ROOT still wins when absolute.
+func TestGooseDirWindows(t *testing.T) {
+	for _, c := range []struct {
+		name, want string
+		env        []string
+	}{
+		{"default", `C:\Users\u\AppData\Roaming\Block\goose\config`, nil},
+		{"XDG ignored", `C:\Users\u\AppData\Roaming\Block\goose\config`, []string{`XDG_CONFIG_HOME=C:\x`}},
+		{"APPDATA not read", `C:\Users\u\AppData\Roaming\Block\goose\config`, []string{`APPDATA=D:\roam`}},
+		{"path root", `D:\g\config`, []string{`GOOSE_PATH_ROOT=D:\g`}},
+		{"relative path root ignored", `C:\Users\u\AppData\Roaming\Block\goose\config`, []string{`GOOSE_PATH_ROOT=g`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := windowsSystem(afero.NewMemMapFs(), append([]string{`USERPROFILE=C:\Users\u`}, c.env...)...)
+			goose, _ := s.LookupAgent("goose")
+			if dir, err := s.AgentDir(goose); err != nil || dir != c.want {
+				t.Errorf("AgentDir(goose) = %q, %v; want %q", dir, err, c.want)
+			}
+			claude, _ := s.LookupAgent("claude")
+			if dir, err := s.AgentDir(claude); err != nil || dir != `C:\Users\u\.claude` {
+				t.Errorf("AgentDir(claude) = %q, %v: only Goose moves", dir, err)
+			}
+		})
+	}
+}

@@ -13,8 +13,9 @@ type AgentDoc struct {
 	Provider string    `json:"provider,omitempty"`
 	HomeVar  string    `json:"homeVar,omitempty"`
 	HomeDir  string    `json:"homeDir,omitempty"`
-	HomeSub  string    `json:"homeSub,omitempty"` // below $HomeVar
-	XDGDir   string    `json:"xdgDir,omitempty"`  // below $XDG_CONFIG_HOME
+	HomeSub  string    `json:"homeSub,omitempty"`    // below $HomeVar
+	XDGDir   string    `json:"xdgDir,omitempty"`     // below $XDG_CONFIG_HOME
+	WinDir   string    `json:"windowsDir,omitempty"` // below the home, on Windows
 	User     LevelDoc  `json:"user"`
 	Project  LevelDoc  `json:"project"`
 	Reads    []ReadDoc `json:"reads"`
@@ -53,7 +54,7 @@ const Unsupported = "unsupported"
 
 // Doc is a's entry as documents show it.
 func (a Agent) Doc() AgentDoc {
-	d := AgentDoc{Name: a.Name, Display: a.Display, Provider: a.Provider, HomeVar: a.DirVar, HomeDir: a.DefaultDir, HomeSub: a.DirSub, XDGDir: a.XDGDir,
+	d := AgentDoc{Name: a.Name, Display: a.Display, Provider: a.Provider, HomeVar: a.DirVar, HomeDir: a.DefaultDir, HomeSub: a.DirSub, XDGDir: a.XDGDir, WinDir: a.WindowsDir,
 		User: levelDoc(a.UserFile, a.User), Project: levelDoc(a.ProjectFile, a.Project), Reads: []ReadDoc{},
 		Limit: a.Limit, Scoping: a.Scoping, Trust: a.Trust, Hooks: a.Hooks, NPM: a.NPM, Verified: a.Verified, Sources: a.Docs}
 	if d.Sources == nil {
@@ -145,6 +146,9 @@ func levelCell(d AgentDoc, l LevelDoc) string {
 		}
 		if d.HomeVar != "" {
 			home = "`$" + strings.TrimSuffix(d.HomeVar+"/"+d.HomeSub, "/") + "`, else " + home
+		}
+		if d.WinDir != "" {
+			home += " (on Windows `~/" + d.WinDir + "`)"
 		}
 		parts = append(parts, home)
 	}

@@ -42,6 +42,10 @@ type Agent struct {
 	// XDG strategy); a relative XDG_CONFIG_HOME is ignored, as the XDG spec
 	// says.
 	XDGDir string
+	// WindowsDir, when set, replaces XDG and DefaultDir on Windows: the
+	// folder below the home (Goose: etcetera's Windows strategy, the home's
+	// AppData/Roaming/Block/goose/config; it reads no %APPDATA%).
+	WindowsDir string
 	// DefaultDir is the user-level directory below $HOME when DirVar is
 	// unset.
 	DefaultDir string
@@ -267,6 +271,9 @@ func (s *System) AgentDir(a Agent) (string, error) {
 	home, err := s.Home()
 	if err != nil {
 		return "", err
+	}
+	if a.WindowsDir != "" && s.Paths.Windows {
+		return s.Paths.Join(append([]string{home}, strings.Split(a.WindowsDir, "/")...)...), nil
 	}
 	return s.Paths.Join(home, a.DefaultDir), nil
 }

@@ -45,8 +45,10 @@ func sharedAgents() []Agent {
 		// Goose's config folder (config.yaml, .goosehints, skills/) is
 		// $GOOSE_PATH_ROOT/config when that is absolute, else etcetera's
 		// XDG one: $XDG_CONFIG_HOME/goose, else ~/.config/goose
-		// (crates/goose/src/config/paths.rs; Windows' %APPDATA% is not followed).
-		{Name: "goose", Display: "Goose", DirVar: "GOOSE_PATH_ROOT", DirSub: "config", XDGDir: "goose", DefaultDir: ".config/goose", UserFile: ".goosehints",
+		// (crates/goose/src/config/paths.rs); on Windows etcetera's Windows
+		// strategy: the home's AppData/Roaming/Block/goose/config.
+		{Name: "goose", Display: "Goose", DirVar: "GOOSE_PATH_ROOT", DirSub: "config", XDGDir: "goose", WindowsDir: "AppData/Roaming/Block/goose/config",
+			DefaultDir: ".config/goose", UserFile: ".goosehints",
 			ProjectFile: "AGENTS.md", Format: FormatBlock, Reads: agentsMD,
 			// Servers are extensions in config.yaml (Goose's config-files guide).
 			User:    Places{RulesInBlock: true, Skills: Place{Dir: "skills/"}, MCP: "config.yaml", MCPFormat: "goose", PermNone: goosePermNone},

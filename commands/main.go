@@ -233,6 +233,14 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		}
 		return ExitOK
 	}
+	// charter's own help lists the commands, not their flags: a grammar of
+	// the command tree alone renders the same text.
+	if rootHelpOnly(args, a.JSON) {
+		// Its --help prints and exits; anything else falls through.
+		if parser, err := a.parser(ctx, reflect.New(helpTree()).Interface()); err == nil {
+			_, _ = parser.Parse(args)
+		}
+	}
 	// Most runs name one command: a grammar of that command alone costs a
 	// fraction of the whole one to build and walk, and start-up is most of
 	// a run. Help, completion and every parse error take the whole grammar.

@@ -249,6 +249,12 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 					}
 					continue
 				}
+				if pl.PermFormat == "zed" { // a rule may take several entries
+					if !f.zedAdd(e.Verdict, r, e.Locked) {
+						gaps = append(gaps, GovUnsupported{a.Name, level, e.Verdict + " " + e.Rule, unsupportedWhy(a, pl.PermFormat, r)})
+					}
+					continue
+				}
 				keys, entry, ok := NativeRule(pl.PermFormat, e.Verdict, r)
 				if !ok {
 					gaps = append(gaps, GovUnsupported{a.Name, level, e.Verdict + " " + e.Rule, unsupportedWhy(a, pl.PermFormat, r)})

@@ -121,7 +121,9 @@ func (l *govList) setVal(pattern, verdict string) {
 
 // verdictRank orders charter's entries in an object: the agent takes the
 // last match, so a deny comes last.
-func verdictRank(v string) int { return map[string]int{"allow": 0, "ask": 1, "deny": 2}[v] }
+func verdictRank(v string) int {
+	return map[string]int{"allow": 0, "ask": 1, "confirm": 1, "deny": 2}[v]
+} // confirm: Zed's ask
 
 // objectHave is the members of the object at keys whose value is vals'.
 func objectHave(d *jsonedit.Doc, keys []string, vals map[string]string) []string {

@@ -80,7 +80,7 @@ func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
 	case format == "amp" || format == "augment":
 		return frontWhy(a.Display, format)
 	case format == "zed":
-		return zedWhy(a.Display)
+		return zedWhy(a.Display, r)
 	case format == "gemini" && r.Kind == settings.RuleWeb:
 		return a.Display + "'s web_fetch is one tool for every URL, not per domain: charter writes it for web:* only (a deny or allow; Gemini has no ask list)"
 	case format == "gemini" && r.Kind != settings.RuleShell:

@@ -138,7 +138,7 @@ func govKeyFits(formats, key string) bool {
 			f == "gemini" && (key == "tools.exclude" || key == "tools.allowed"),
 			f == "droid" && (key == "commandBlocklist" || key == "commandDenylist" || key == "commandAllowlist"),
 			f == "continue" && (key == "exclude" || key == "ask" || key == "allow"),
-			f == "amp" && key == "amp.permissions", f == "augment" && key == "toolPermissions", f == "zed" && zedList(key),
+			f == "amp" && key == "amp.permissions", f == "augment" && key == "toolPermissions", f == "zed" && zedKey(key),
 			f == "codextoml" && key == sandboxKey,
 			f != "codex" && f != "claude" && serverKey(key) != nil && key == mcpMembers(f)[0]:
 			return true

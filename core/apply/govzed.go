@@ -12,48 +12,137 @@ package apply
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentkit/charter/core/settings"
 )
 
-// zedTerminal is the object of the terminal tool's lists.
-var zedTerminal = []string{"agent", "tool_permissions", "tools", "terminal"}
+// zedTools is the object of the tools' lists and defaults.
+var zedTools = []string{"agent", "tool_permissions", "tools"}
 
 // zedLists maps charter's verdicts to Zed's list names.
 var zedLists = map[string]string{"deny": "always_deny", "ask": "always_confirm", "allow": "always_allow"}
 
-// zedRule is a shell rule as a terminal pattern: the words anchored at
-// the start, any run of blanks between them, and a blank or the end after
-// the last (shell:git push matches git push --force, not git pushx). Zed
-// matches case-insensitively by default: right for a deny or a confirm
-// (they catch more), too wide for an allow, which is case-sensitive.
-func zedRule(verdict string, r settings.Rule) ([]string, string, bool) {
-	list, known := zedLists[verdict]
-	if r.Kind != settings.RuleShell || !known {
-		return nil, "", false
-	}
-	words := strings.Fields(r.Arg)
-	for i, w := range words {
-		words[i] = regexp.QuoteMeta(w)
-	}
-	entry := map[string]any{"pattern": "^" + strings.Join(words, `\s+`) + `(\s|$)`}
-	if verdict == "allow" {
-		entry["case_sensitive"] = true
-	}
-	b, _ := json.Marshal(entry)
-	return append(append([]string(nil), zedTerminal...), list), string(b), true
+// zedModes maps charter's verdicts to an MCP tool's default.
+var zedModes = map[string]string{"deny": "deny", "ask": "confirm", "allow": "allow"}
+
+// zedWriteTools are Zed's tools that change a file or folder, each
+// matched on its path (both paths for a move or a copy): a write rule
+// goes to every one (write_file is Zed's newer whole-file tool).
+var zedWriteTools = []string{"copy_path", "create_directory", "delete_path", "edit_file", "move_path", "restore_file_from_disk", "save_file", "write_file"}
+
+// zedEntry is one entry of rule r: keys of its list (or of an MCP
+// tool's object, entry "default"), and the entry.
+type zedEntry struct {
+	keys  []string
+	entry string
 }
 
-// zedList says whether key is one of the terminal tool's pattern lists,
-// whose entries are objects compared by meaning.
+// zedEntries is rule r in Zed's tool_permissions: a shell rule in the
+// terminal tool's list, a write rule in every write tool's (deny and ask:
+// the pattern is wider than the rule), a web rule in fetch's, an MCP
+// tool's verdict as its default (Zed matches no pattern for MCP tools).
+func zedEntries(verdict string, r settings.Rule) ([]zedEntry, bool) {
+	list, known := zedLists[verdict]
+	if !known {
+		return nil, false
+	}
+	in := func(tool, pattern string) zedEntry {
+		entry := map[string]any{"pattern": pattern}
+		if verdict == "allow" {
+			entry["case_sensitive"] = true
+		}
+		b, _ := json.Marshal(entry)
+		return zedEntry{append(slices.Clone(zedTools), tool, list), string(b)}
+	}
+	switch r.Kind {
+	case settings.RuleShell:
+		words := strings.Fields(r.Arg)
+		for i, w := range words {
+			words[i] = regexp.QuoteMeta(w)
+		}
+		return []zedEntry{in("terminal", "^"+strings.Join(words, `\s+`)+`(\s|$)`)}, true
+	case settings.RuleWrite:
+		re, ok := zedGlob(r.Arg)
+		if !ok || verdict == "allow" {
+			return nil, false
+		}
+		var out []zedEntry
+		for _, t := range zedWriteTools {
+			out = append(out, in(t, re))
+		}
+		return out, true
+	case settings.RuleWeb:
+		e := in("fetch", zedURL(r.Arg))
+		if verdict == "allow" { // a host has no case: no case_sensitive
+			e.entry = strings.Replace(e.entry, `"case_sensitive":true,`, "", 1)
+		}
+		return []zedEntry{e}, true
+	case settings.RuleMCP:
+		srv, tool, one := strings.Cut(r.Arg, "/")
+		if !one {
+			return nil, false
+		}
+		return []zedEntry{{append(slices.Clone(zedTools), "mcp:"+srv+":"+tool), "default"}}, true
+	}
+	return nil, false
+}
+
+// zedRule is rule r's first entry (the terminal's, fetch's, copy_path's
+// for a write rule): what NativeRule shows.
+func zedRule(verdict string, r settings.Rule) ([]string, string, bool) {
+	es, ok := zedEntries(verdict, r)
+	if !ok {
+		return nil, "", false
+	}
+	return es[0].keys, es[0].entry, true
+}
+
+// zedAdd puts r's entries in f; with a policy deny, a hand-written
+// confirm or allow of the same rule is taken out (Zed's deny wins
+// anyway; the file then says what holds).
+func (f *govFile) zedAdd(verdict string, r settings.Rule, locked bool) bool {
+	es, ok := zedEntries(verdict, r)
+	for _, e := range es {
+		if l := f.list(e.keys); e.entry == "default" {
+			l.setVal(e.entry, zedModes[verdict])
+		} else {
+			l.want = append(l.want, e.entry)
+		}
+	}
+	for _, v := range []string{"ask", "allow"} {
+		others, _ := zedEntries(v, r)
+		for _, o := range others {
+			if locked && verdict == "deny" && o.entry != "default" {
+				f.list(o.keys).drop = append(f.list(o.keys).drop, o.entry)
+			}
+		}
+	}
+	return ok
+}
+
+// zedList says whether key is one of a tool's pattern lists, whose
+// entries are objects compared by meaning.
 func zedList(key string) bool {
+	rest, ok := strings.CutPrefix(key, strings.Join(zedTools, ".")+".")
+	tool, list, two := strings.Cut(rest, ".")
+	if !ok || !two || tool == "" || strings.Contains(list, ".") {
+		return false
+	}
 	for _, l := range zedLists {
-		if key == strings.Join(zedTerminal, ".")+"."+l {
+		if list == l {
 			return true
 		}
 	}
 	return false
+}
+
+// zedKey says whether key is one charter writes in Zed's settings: a
+// pattern list, or an MCP tool's object (its default).
+func zedKey(key string) bool {
+	rest, ok := strings.CutPrefix(key, strings.Join(zedTools, ".")+".mcp:")
+	return zedList(key) || ok && !strings.Contains(rest, ".")
 }
 
 // ZedShellPrefix reads back a terminal pattern charter's form: the prefix
@@ -89,6 +178,17 @@ func unquoteMeta(s string) string {
 }
 
 // zedWhy says why Zed cannot hold rule r (at user level).
-func zedWhy(display string) string {
-	return display + "'s tool_permissions match each tool's input by regex; charter writes the terminal tool's command rules only (its read tool takes no rules, and paths, domains and MCP tools are not translated to edit_file, fetch or mcp: patterns)"
+func zedWhy(display string, r settings.Rule) string {
+	switch r.Kind {
+	case settings.RuleRead:
+		return display + "'s read tools take no tool_permissions rules (they cover the terminal, file-changing tools, fetch and MCP tools)"
+	case settings.RuleWrite:
+		if strings.Contains(r.Arg, "[") {
+			return display + " matches paths with Rust regexes, where a [class] of a glob reads differently: write the characters out"
+		}
+		return display + " matches a file tool's path as the model writes it (with the worktree's folder name, or absolute), so charter writes a write rule as a pattern on the path's end: wider than the rule, right for a deny or an ask, too wide for an allow"
+	case settings.RuleMCP:
+		return display + " keys MCP permissions by tool (mcp:SERVER:TOOL), with no entry for all of a server's tools: write mcp:SERVER/TOOL rules, one per tool"
+	}
+	return display + " has no place for this rule"
 }

@@ -5,9 +5,10 @@ import (
 	"testing"
 )
 
-// Zed's settings.json (with its comments): the terminal tool's patterns
-// written as a command prefix become shell: rules; other patterns and
-// other tools are skipped with why.
+// Zed's settings.json (with its comments): the patterns in apply's forms
+// become shell:, write: and web: rules, an MCP tool's default an mcp:
+// rule; a write rule met in every file tool is one rule; other patterns
+// and other tools are skipped with why.
 func TestImportZedToolPermissions(t *testing.T) {
 	data := `// Zed settings
 {
@@ -20,7 +21,15 @@ func TestImportZedToolPermissions(t *testing.T) {
           "always_confirm": [{"pattern": "^git\\s+push(\\s|$)"}],
           "always_allow": [{"pattern": "^go(\\s|$)", "case_sensitive": true}, {"pattern": "^cargo\\s+(build|test)"}],
         },
-        "edit_file": {"always_deny": [{"pattern": "\\.env"}]},
+        "edit_file": {"always_deny": [{"pattern": "(?:^|/)\\.env$"}, {"pattern": "\\.env"}]},
+        "delete_path": {"always_confirm": [{"pattern": "(?:^~/|/)\\.ssh(?:/.*)?$"}], "always_deny": [{"pattern": "(?:^|/)\\.env$"}]},
+        "fetch": {
+          "always_deny": [{"pattern": "^(?:https?://)?(?:[^/?#@\\\\]*@)?[^/?#@\\\\:]+\\.evil\\.example\\.?(?::[0-9]*)?(?:[/?#\\\\]|$)"}],
+          "always_allow": [{"pattern": "docs\\.rs"}, {"pattern": ".*"}],
+        },
+        "mcp:github:delete_repo": {"default": "deny"},
+        "mcp:notes:search": {"default": "confirm", "always_allow": [{"pattern": ".*"}]},
+        "web_search": {"always_deny": [{"pattern": "x"}]},
       },
     },
   },
@@ -34,14 +43,27 @@ func TestImportZedToolPermissions(t *testing.T) {
 	for _, it := range items {
 		got = append(got, it.State+" "+it.Verdict+" "+it.Rule)
 	}
-	want := []string{"skipped deny ", "imported deny shell:git push --force", "imported ask shell:git push", "imported allow shell:go", "skipped allow "}
+	want := []string{
+		"imported deny write:.env", "imported ask write:~/.ssh/**",
+		"skipped deny ", "skipped deny ",
+		"imported deny web:*.evil.example", "skipped allow ", "imported allow web:*",
+		"imported deny mcp:github/delete_repo", "imported ask mcp:notes/search", "skipped allow ",
+		"imported deny shell:git push --force", "imported ask shell:git push", "imported allow shell:go", "skipped allow ",
+		"skipped deny ",
+	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("imported\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if len(items) == 5 && (!strings.Contains(items[0].Reason, "terminal tool's patterns only") || !strings.Contains(items[4].Reason, "command prefix")) {
-		t.Errorf("reasons %q, %q", items[0].Reason, items[4].Reason)
+	reasons := map[int]string{2: "the same rule as agent.tool_permissions.tools.delete_path.always_deny", 3: "write: rule cannot hold", 5: "web: rule cannot hold",
+		9: "no pattern for an MCP tool", 13: "command prefix", 14: "terminal, file, fetch and MCP"}
+	for i, r := range reasons {
+		if i < len(items) && !strings.Contains(items[i].Reason, r) {
+			t.Errorf("item %d (%s): reason %q, want %q", i, items[i].Native, items[i].Reason, r)
+		}
 	}
-	if _, err := ReadGovernance([]GovFile{{Path: "settings.json", Format: "zed", Perms: true, Data: []byte(`{"agent": {"tool_permissions": {"tools": {"terminal": {"always_deny": "rm"}}}}}`)}}); err == nil || !strings.Contains(err.Error(), "always_deny") {
-		t.Errorf("a list that is not one: %v", err)
+	for _, bad := range []string{`{"agent": {"tool_permissions": {"tools": {"terminal": {"always_deny": "rm"}}}}}`, `{"agent": {"tool_permissions": {"tools": {"mcp:a:b": {"default": 1}}}}}`} {
+		if _, err := ReadGovernance([]GovFile{{Path: "settings.json", Format: "zed", Perms: true, Data: []byte(bad)}}); err == nil || !strings.Contains(err.Error(), "settings.json") {
+			t.Errorf("%s: %v", bad, err)
+		}
 	}
 }

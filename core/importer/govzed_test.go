@@ -1,8 +1,13 @@
 package importer
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/settings"
 )
 
 // Zed's settings.json (with its comments): the patterns in apply's forms
@@ -65,5 +70,60 @@ func TestImportZedToolPermissions(t *testing.T) {
 		if _, err := ReadGovernance([]GovFile{{Path: "settings.json", Format: "zed", Perms: true, Data: []byte(bad)}}); err == nil || !strings.Contains(err.Error(), "settings.json") {
 			t.Errorf("%s: %v", bad, err)
 		}
+	}
+}
+
+// Every rule apply writes for Zed reads back as the same rule: apply's
+// forms are lossless, hostile characters included.
+func TestImportZedRoundTrip(t *testing.T) {
+	rules := map[string][]string{
+		"deny":  {"shell:git push --force", "write:.env", "write:~/.ssh/**", "write:a/**/b?(c)|d+.go", "web:evil.example", "web:*.a|b(c).io", "web:*", "mcp:github/delete_repo"},
+		"ask":   {"shell:make a.b", "write:**/*.pem", "web:*.internal.example", "mcp:notes/write"},
+		"allow": {"shell:go", "web:pkg.go.dev", "mcp:notes/search"},
+	}
+	tools := map[string]map[string]any{}
+	var want []string
+	for _, v := range []string{"deny", "ask", "allow"} {
+		for _, rule := range rules[v] {
+			r, err := settings.ParseRule(rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			keys, entry, ok := apply.NativeRule("zed", v, r)
+			if !ok || len(keys) < 4 {
+				t.Fatalf("%s %s: %v %q %v", v, rule, keys, entry, ok)
+			}
+			tool := tools[keys[3]]
+			if tool == nil {
+				tool = map[string]any{}
+				tools[keys[3]] = tool
+			}
+			if entry == "default" {
+				tool["default"] = map[string]string{"deny": "deny", "ask": "confirm", "allow": "allow"}[v]
+			} else {
+				var e any
+				_ = json.Unmarshal([]byte(entry), &e)
+				l, _ := tool[keys[4]].([]any)
+				tool[keys[4]] = append(l, e)
+			}
+			want = append(want, v+" "+rule)
+		}
+	}
+	data, _ := json.Marshal(map[string]any{"agent": map[string]any{"tool_permissions": map[string]any{"tools": tools}}})
+	items, err := ReadGovernance([]GovFile{{Path: "settings.json", Format: "zed", Perms: true, Data: data}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range items {
+		if it.State != StateImported {
+			t.Errorf("%s: %s (%s)", it.Native, it.State, it.Reason)
+		}
+		got = append(got, it.Verdict+" "+it.Rule)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("read back\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -48,9 +48,11 @@ func zedEntries(verdict string, r settings.Rule) ([]zedEntry, bool) {
 	if !known {
 		return nil, false
 	}
+	// An allow matches with case (Zed's default is without, which for an
+	// allow would be more than the rule); a host has no case.
 	in := func(tool, pattern string) zedEntry {
 		entry := map[string]any{"pattern": pattern}
-		if verdict == "allow" {
+		if verdict == "allow" && tool != "fetch" {
 			entry["case_sensitive"] = true
 		}
 		b, _ := json.Marshal(entry)
@@ -74,11 +76,7 @@ func zedEntries(verdict string, r settings.Rule) ([]zedEntry, bool) {
 		}
 		return out, true
 	case settings.RuleWeb:
-		e := in("fetch", zedURL(r.Arg))
-		if verdict == "allow" { // a host has no case: no case_sensitive
-			e.entry = strings.Replace(e.entry, `"case_sensitive":true,`, "", 1)
-		}
-		return []zedEntry{e}, true
+		return []zedEntry{in("fetch", zedURL(r.Arg))}, true
 	case settings.RuleMCP:
 		srv, tool, one := strings.Cut(r.Arg, "/")
 		if !one {

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // wholeGrammar names the commands that always parse with the whole CLI:
@@ -11,8 +12,21 @@ import (
 var wholeGrammar = []string{"help", "man", "completion", "__complete"}
 
 // split parts a grammar struct's fields: its commands by name, and the rest
-// (flags and arguments).
+// (flags and arguments). Callers must not change what it returns: the
+// CLI's parts are computed once, since every run looks at them up to three
+// times (quickCommand, prune, globals).
 func split(t reflect.Type) (map[string]reflect.StructField, []reflect.StructField) {
+	if t == reflect.TypeFor[CLI]() {
+		return cliParts()
+	}
+	return splitType(t)
+}
+
+var cliParts = sync.OnceValues(func() (map[string]reflect.StructField, []reflect.StructField) {
+	return splitType(reflect.TypeFor[CLI]())
+})
+
+func splitType(t reflect.Type) (map[string]reflect.StructField, []reflect.StructField) {
 	cmds := map[string]reflect.StructField{}
 	var rest []reflect.StructField
 	for i := range t.NumField() {

@@ -213,16 +213,19 @@ type Read struct {
 }
 
 // Agents lists the agents this System knows, in canonical order.
-func (s *System) Agents() []Agent {
+func (s *System) Agents() []Agent { return slices.Clone(s.table()) }
+
+// table is the agent table, not copied: for reads inside core.
+func (s *System) table() []Agent {
 	if s.AgentTable != nil {
-		return slices.Clone(s.AgentTable)
+		return s.AgentTable
 	}
-	return DefaultAgents()
+	return agentTable()
 }
 
 // LookupAgent finds an agent by name.
 func (s *System) LookupAgent(name string) (Agent, bool) {
-	all := s.Agents()
+	all := s.table()
 	i := slices.IndexFunc(all, func(a Agent) bool { return a.Name == name })
 	if i < 0 {
 		return Agent{}, false

@@ -1,5 +1,10 @@
 package core
 
+import (
+	"slices"
+	"sync"
+)
+
 // DefaultAgents is the agent table (SPEC §17), in canonical order: the
 // order apply lists agents in and the order their variables are consulted
 // when charter looks for the active profile. The agents whose CLI runs
@@ -7,9 +12,14 @@ package core
 // versions of scripts/agents.sh (Verified says which; docs/real-agents.md);
 // the others follow their documentation (Docs). docs/agents.md is
 // generated from this table.
-func DefaultAgents() []Agent {
+func DefaultAgents() []Agent { return slices.Clone(agentTable()) }
+
+// agentTable is built once per run: a command looks agents up many times
+// (every profile variable, every agent directory), and the table is fixed.
+// Callers get a copy of the slice; no caller changes an Agent's fields.
+var agentTable = sync.OnceValue(func() []Agent {
 	return append(append(measuredAgents(), rulesAgents()...), sharedAgents()...)
-}
+})
 
 // Formats of a rule file, by how the agent scopes it: "paths" (Claude,
 // Qwen: a paths: list), "cursor" (.mdc: globs, alwaysApply),

@@ -69,7 +69,13 @@ func (s *Session) ApplyMemo(req ApplyRequest) *ApplyMemo {
 	for _, v := range core.Environment(s.Sys.Agents()) {
 		parts = append(parts, v.Name+"="+s.Sys.Getenv(v.Name))
 	}
-	for _, x := range []any{layers, s.Sys.Agents(), snap.Values, snap.Gov, uid} {
+	keyed := []any{layers, snap.Values, snap.Gov, uid}
+	if s.Sys.AgentTable != nil {
+		// The built-in table is the binary's, whose path and stamp are
+		// in the key already: encoding it is a tenth of a replay.
+		keyed = append(keyed, s.Sys.AgentTable)
+	}
+	for _, x := range keyed {
 		data, err := json.Marshal(x)
 		if err != nil {
 			return nil

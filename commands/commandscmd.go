@@ -35,6 +35,6 @@ type CommandsNewCmd struct {
 	NewFlags
 }
 
-func (c *CommandsNewCmd) Run(a *App) error {
-	return a.newContent(content.KindCommand, c.Name, c.NewFlags)
+func (c *CommandsNewCmd) Run(ctx context.Context, a *App) error {
+	return a.newContent(ctx, content.KindCommand, c.Name, c.NewFlags)
 }

@@ -118,8 +118,8 @@ type newDoc struct {
 	Origin string       `json:"origin"`
 }
 
-func (a *App) newContent(k content.Kind, name string, f NewFlags) error {
-	path, err := a.session().NewSource(k, name, f.Project)
+func (a *App) newContent(ctx context.Context, k content.Kind, name string, f NewFlags) error {
+	path, err := a.session().NewSource(ctx, k, name, f.Project)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -22,8 +23,8 @@ type serversDoc struct {
 	Servers []session.ServerRow `json:"servers"`
 }
 
-func (c *McpServersListCmd) Run(a *App) error {
-	rows, err := a.session().MCPServers()
+func (c *McpServersListCmd) Run(ctx context.Context, a *App) error {
+	rows, err := a.session().MCPServers(ctx)
 	if err != nil {
 		return err
 	}

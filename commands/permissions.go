@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"io"
 
@@ -17,8 +18,8 @@ type PermissionsCmd struct {
 // PermissionsListCmd lists the rules in force.
 type PermissionsListCmd struct{}
 
-func (c *PermissionsListCmd) Run(a *App) error {
-	p, err := a.session().Permissions()
+func (c *PermissionsListCmd) Run(ctx context.Context, a *App) error {
+	p, err := a.session().Permissions(ctx)
 	if err != nil {
 		return err
 	}
@@ -50,8 +51,8 @@ type PermissionsCheckCmd struct {
 	Agent  string `name:"agent" placeholder:"AGENT" help:"Also say whether this agent (charter agents lists them) can express the deciding rule, at user and project level." complete:"agent"`
 }
 
-func (c *PermissionsCheckCmd) Run(a *App) error {
-	res, err := a.session().CheckPermission(c.Action, c.Agent)
+func (c *PermissionsCheckCmd) Run(ctx context.Context, a *App) error {
+	res, err := a.session().CheckPermission(ctx, c.Action, c.Agent)
 	if err != nil {
 		return err
 	}

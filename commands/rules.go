@@ -45,4 +45,6 @@ type RulesNewCmd struct {
 	NewFlags
 }
 
-func (c *RulesNewCmd) Run(a *App) error { return a.newContent(content.KindRule, c.Name, c.NewFlags) }
+func (c *RulesNewCmd) Run(ctx context.Context, a *App) error {
+	return a.newContent(ctx, content.KindRule, c.Name, c.NewFlags)
+}

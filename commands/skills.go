@@ -35,4 +35,6 @@ type SkillsNewCmd struct {
 	NewFlags
 }
 
-func (c *SkillsNewCmd) Run(a *App) error { return a.newContent(content.KindSkill, c.Name, c.NewFlags) }
+func (c *SkillsNewCmd) Run(ctx context.Context, a *App) error {
+	return a.newContent(ctx, content.KindSkill, c.Name, c.NewFlags)
+}

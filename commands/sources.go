@@ -157,8 +157,8 @@ type sourcesListDoc struct {
 	Sources []session.SourceEntry `json:"sources"`
 }
 
-func (c *SourcesListCmd) Run(a *App) error {
-	es, err := a.session().SourcesList()
+func (c *SourcesListCmd) Run(ctx context.Context, a *App) error {
+	es, err := a.session().SourcesList(ctx)
 	if err != nil {
 		return err
 	}
@@ -202,10 +202,10 @@ type SourcesRemoveCmd struct {
 	SourceLayerFlags
 }
 
-func (c *SourcesRemoveCmd) Run(a *App) error {
+func (c *SourcesRemoveCmd) Run(ctx context.Context, a *App) error {
 	var res session.SourceUpdate
 	err := a.guarded(c.ConfirmShared, func(confirm bool) (err error) {
-		res, err = a.session().SourcesRemove(c.layer(""), c.Name, confirm)
+		res, err = a.session().SourcesRemove(ctx, c.layer(""), c.Name, confirm)
 		return err
 	})
 	if err != nil {

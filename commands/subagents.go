@@ -35,6 +35,6 @@ type SubagentsNewCmd struct {
 	NewFlags
 }
 
-func (c *SubagentsNewCmd) Run(a *App) error {
-	return a.newContent(content.KindSubagent, c.Name, c.NewFlags)
+func (c *SubagentsNewCmd) Run(ctx context.Context, a *App) error {
+	return a.newContent(ctx, content.KindSubagent, c.Name, c.NewFlags)
 }

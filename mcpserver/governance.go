@@ -28,7 +28,7 @@ type governanceBackend interface {
 
 // Permissions is `charter permissions list --json` for the client's directory.
 func (l *Local) Permissions(ctx context.Context, dir string) (session.Permissions, error) {
-	p, err := l.session(dir).Permissions()
+	p, err := l.session(dir).Permissions(ctx)
 	if err != nil {
 		return session.Permissions{}, err
 	}
@@ -37,7 +37,7 @@ func (l *Local) Permissions(ctx context.Context, dir string) (session.Permission
 
 // CheckPermission is `charter permissions check ACTION [--agent A] --json`.
 func (l *Local) CheckPermission(ctx context.Context, dir, action, agent string) (session.PermCheck, error) {
-	c, err := l.session(dir).CheckPermission(action, agent)
+	c, err := l.session(dir).CheckPermission(ctx, action, agent)
 	if err != nil {
 		return session.PermCheck{}, err
 	}
@@ -46,7 +46,7 @@ func (l *Local) CheckPermission(ctx context.Context, dir, action, agent string) 
 
 // MCPServers is `charter mcp-servers list --json`.
 func (l *Local) MCPServers(ctx context.Context, dir string) (ServerList, error) {
-	rows, err := l.session(dir).MCPServers()
+	rows, err := l.session(dir).MCPServers(ctx)
 	return ServerList{Servers: rows}, err
 }
 

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -28,7 +29,7 @@ func TestGovernanceTools(t *testing.T) {
 
 	var perms session.Permissions
 	structured(t, call(t, cs, "permissions_list", map[string]any{}), &perms)
-	want, err := sess.Permissions()
+	want, err := sess.Permissions(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func TestGovernanceTools(t *testing.T) {
 	if chk.Verdict != "deny" || chk.Rule == nil || !chk.Rule.Locked || chk.Agent == nil || len(chk.Agent.Levels) != 2 || !chk.Agent.Levels[0].Expressed {
 		t.Errorf("permissions_check: %+v", chk)
 	}
-	wantChk, err := sess.CheckPermission("shell:git push --force origin main", "claude")
+	wantChk, err := sess.CheckPermission(context.Background(), "shell:git push --force origin main", "claude")
 	if err != nil {
 		t.Fatal(err)
 	}

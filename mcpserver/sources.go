@@ -21,7 +21,7 @@ type sourcesBackend interface {
 // SourcesList lists the shared sources declared for the client's
 // directory, from the locks and the cache alone: MCP never fetches.
 func (l *Local) SourcesList(ctx context.Context, dir string) (SourceList, error) {
-	es, err := l.session(dir).SourcesList()
+	es, err := l.session(dir).SourcesList(ctx)
 	return SourceList{Sources: es}, err
 }
 

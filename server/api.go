@@ -70,7 +70,7 @@ func (s *Server) detect(w http.ResponseWriter, r *http.Request) error {
 		key += "\x00" + ext
 	}
 	doc, err := s.detectCache.get(sys.Fs, key, func() ([]byte, []string, error) {
-		d, in, err := s.sess.DetectInputs()
+		d, in, err := s.sess.DetectInputs(r.Context())
 		if err != nil {
 			return nil, nil, err
 		}

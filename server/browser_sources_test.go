@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,7 +94,7 @@ func TestBrowserSources(t *testing.T) {
 	git("add", "-A")
 	git("commit", "-q", "-m", "three")
 	// The policy's tree leaves the cache.
-	list, err := cli.SourcesList()
+	list, err := cli.SourcesList(context.Background())
 	if err != nil || len(list) != 2 {
 		t.Fatalf("sources list: %v %v", list, err)
 	}
@@ -153,7 +154,7 @@ func TestBrowserSources(t *testing.T) {
 
 	// The hub fetched nothing: the policy's tree is still missing and the
 	// last fetch still names the second commit.
-	after, err := cli.SourcesList()
+	after, err := cli.SourcesList(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func (s *Server) runGates(w http.ResponseWriter, r *http.Request) error {
 // the project's files suggest where they give one away (the line doctor
 // and `charter gate run` print).
 func (s *Server) getGates(w http.ResponseWriter, r *http.Request) error {
-	setup, err := s.gateSetup()
+	setup, err := s.sess.GateSetup(r.Context())
 	if err != nil {
 		return err
 	}
@@ -49,10 +49,6 @@ func (s *Server) getGates(w http.ResponseWriter, r *http.Request) error {
 	}{setup.Config.Unconfigured()})
 	return nil
 }
-
-// gateSetup is the served project's gate configuration, read now: a run
-// and the list of unconfigured gates both see the files as they are.
-func (s *Server) gateSetup() (gates.Setup, error) { return s.sess.GateSetup() }
 
 // decodeOptional is decode for a body that may be empty.
 func decodeOptional(r *http.Request, v any) error {

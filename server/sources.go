@@ -11,7 +11,7 @@ type sourcesDoc struct {
 // last fetch saw an update: read from the locks and the cache, the hub
 // never fetches on its own (SPEC §15).
 func (s *Server) getSources(w http.ResponseWriter, r *http.Request) error {
-	es, err := s.sess.SourcesList()
+	es, err := s.sess.SourcesList(r.Context())
 	if err != nil {
 		return err
 	}

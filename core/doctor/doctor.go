@@ -88,9 +88,9 @@ type Session interface {
 	Plan(ctx context.Context, snap *settings.Snapshot, project bool) (*apply.Full, error)
 	GateDir() (string, error)
 	// PeerLeft is what ruler or rulesync left in the project.
-	PeerLeft(tool string) (PeerLeft, error)
+	PeerLeft(ctx context.Context, tool string) (PeerLeft, error)
 	// Sources lists the declared shared sources of scope sc's settings.
-	Sources(sc *core.Scope) ([]Source, error)
+	Sources(ctx context.Context, sc *core.Scope) ([]Source, error)
 	// IgnoredProjects lists the projects another user owns that the
 	// project search passes over.
 	IgnoredProjects() ([]project.Foreign, error)

@@ -15,7 +15,7 @@ func peerTools(r *run) []Check {
 	var out []Check
 	for _, tool := range []string{"ruler", "rulesync"} {
 		name, label := "peer-"+tool, "Peer tool "+tool
-		left, err := r.Session.PeerLeft(tool)
+		left, err := r.Session.PeerLeft(r.ctx, tool)
 		switch {
 		case err != nil:
 			out = append(out, warn(name, label, "not checked: "+err.Error(), "fix what the message names, then run `charter doctor` again"))

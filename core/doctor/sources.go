@@ -23,7 +23,7 @@ func sharedSources(r *run) []Check {
 	if _, err := r.store.Read(); err != nil {
 		return nil // the settings check reports it
 	}
-	es, err := r.Session.Sources(&r.scope)
+	es, err := r.Session.Sources(r.ctx, &r.scope)
 	if err != nil {
 		return []Check{fail(name, label, r.Sys.ErrorMessage(err), "fix the file named above; `charter sources list` shows the sources once they read")}
 	}

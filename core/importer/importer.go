@@ -7,6 +7,7 @@
 package importer
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"slices"
@@ -89,7 +90,12 @@ func (c *Candidate) note(format string, args ...any) {
 // Scan finds every item req.From has at req.Level and converts it. A
 // file that cannot be read safely (a link out of the project, over the
 // cap) fails the scan; a file that is no valid item is skipped with why.
-func Scan(sys *core.System, req Request) ([]Candidate, error) {
+// A cancelled ctx stops the scan between two files with ctx's error and
+// no candidates: the caller then writes nothing.
+func Scan(ctx context.Context, sys *core.System, req Request) ([]Candidate, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	_, peer := spotsOf[req.From]
 	a, known := sys.LookupAgent(req.From)
 	if !peer && !known {
@@ -103,7 +109,7 @@ func Scan(sys *core.System, req Request) ([]Candidate, error) {
 	if !ok {
 		return nil, core.Errorf(core.CodeUsage, "%s keeps no %s-level files charter can import: %s", req.From, req.Level, levelHint(sys, req.From))
 	}
-	s := &scanner{sys: sys, req: req, agents: sys.AgentNames()}
+	s := &scanner{ctx: ctx, sys: sys, req: req, agents: sys.AgentNames()}
 	for _, sp := range spots {
 		if err := s.spot(sp); err != nil {
 			return nil, err
@@ -111,6 +117,9 @@ func Scan(sys *core.System, req Request) ([]Candidate, error) {
 	}
 	s.dedupe()
 	for i := range s.out {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if c := &s.out[i]; c.State == StateImported && c.Agent != "" {
 			if err := s.verdict(c); err != nil {
 				return nil, err
@@ -132,6 +141,7 @@ func levelHint(sys *core.System, from string) string {
 }
 
 type scanner struct {
+	ctx    context.Context
 	sys    *core.System
 	req    Request
 	agents []string
@@ -163,6 +173,9 @@ func (s *scanner) spot(sp spot) error {
 		return err
 	}
 	for _, e := range entries {
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
 		name := e.Name()
 		path := s.sys.Paths.Join(dir, name)
 		if strings.HasPrefix(name, ".") || slices.Contains(sp.ignore, name) || (s.req.Recorded != nil && s.req.Recorded(path)) {

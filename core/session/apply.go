@@ -45,7 +45,10 @@ var ErrNoProject = core.Errorf(core.CodeUsage, "there is no project to apply")
 // committed with it alone (defaults, project, policy), so that the files
 // `apply --project` writes are the same whoever applies (SPEC §12 pinned
 // details, "Levels").
-func (s *Session) ApplySettings(project bool) (*settings.Snapshot, error) {
+func (s *Session) ApplySettings(ctx context.Context, project bool) (*settings.Snapshot, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	read := s.CommittedStore
 	if !project {
 		read = s.UserStore
@@ -95,7 +98,7 @@ func (s *Session) PlanAll(ctx context.Context, req ApplyRequest) (*apply.Full, e
 			return nil, err
 		}
 	}
-	snap, err := s.ApplySettings(req.Project)
+	snap, err := s.ApplySettings(ctx, req.Project)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func (r *ApplyReport) Check(fix string) error {
 func (s *Session) Apply(ctx context.Context, req ApplyRequest) (*ApplyReport, error) {
 	req.RunOnly = !req.DryRun // only a status shows a diff
 	// Nothing the last run rested on changed: its report, without a plan.
-	memo := s.ApplyMemo(req)
+	memo := s.ApplyMemo(ctx, req)
 	if rep, ok := memo.Replay(); ok && ctx.Err() == nil {
 		return &ApplyReport{FullReport: rep}, nil
 	}

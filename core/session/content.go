@@ -101,7 +101,10 @@ func (s *Session) SourceDir(project bool) (string, fsys.WriteOptions, error) {
 // makes the project (SPEC §12 decisions of 2026-11-27): a repository that
 // is no charter project yet gets its empty settings file too, so that the
 // next `apply --project` finds it.
-func (s *Session) NewSource(k content.Kind, name string, project bool) (string, error) {
+func (s *Session) NewSource(ctx context.Context, k content.Kind, name string, project bool) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
 	if msg := content.CheckName(name); msg != "" {
 		return "", core.Errorf(core.CodeUsage, "%s", msg)
 	}

@@ -39,8 +39,8 @@ func (v doctorView) Plan(ctx context.Context, snap *settings.Snapshot, project b
 	return v.PlanWith(ctx, snap, ApplyRequest{Project: project})
 }
 
-func (v doctorView) PeerLeft(tool string) (doctor.PeerLeft, error) {
-	left, err := v.Session.PeerLeft(tool)
+func (v doctorView) PeerLeft(ctx context.Context, tool string) (doctor.PeerLeft, error) {
+	left, err := v.Session.PeerLeft(ctx, tool)
 	if err != nil || left == nil {
 		return doctor.PeerLeft{}, err
 	}
@@ -51,8 +51,8 @@ func (v doctorView) PeerLeft(tool string) (doctor.PeerLeft, error) {
 	return out, nil
 }
 
-func (v doctorView) Sources(sc *core.Scope) ([]doctor.Source, error) {
-	es, err := v.SourcesListFor(sc)
+func (v doctorView) Sources(ctx context.Context, sc *core.Scope) ([]doctor.Source, error) {
+	es, err := v.SourcesListFor(ctx, sc)
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,9 @@ func (s *Session) SettingsSchema() map[string]any { return settings.JSONSchema()
 
 // DetectInputs is Detect with the paths whose change would change the
 // answer: a server keeps the answer while they stay.
-func (s *Session) DetectInputs() (companion.Detection, []string, error) {
+func (s *Session) DetectInputs(ctx context.Context) (companion.Detection, []string, error) {
+	if err := ctx.Err(); err != nil {
+		return companion.Detection{}, nil, err
+	}
 	return companion.DetectInputs(s.Sys)
 }

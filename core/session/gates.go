@@ -41,7 +41,10 @@ type GateRun struct {
 // GateSetup is the gates of the settings in force, for a run where they
 // run: the project's root, else the directory the project was looked for
 // from, else the working directory.
-func (s *Session) GateSetup() (gates.Setup, error) {
+func (s *Session) GateSetup(ctx context.Context) (gates.Setup, error) {
+	if err := ctx.Err(); err != nil {
+		return gates.Setup{}, err
+	}
 	_, snap, err := s.Read()
 	if err != nil {
 		return gates.Setup{}, err
@@ -73,7 +76,7 @@ func (s *Session) RunGates(ctx context.Context, req GateRequest) (*GateRun, erro
 		}
 		defer end()
 	}
-	setup, err := s.GateSetup()
+	setup, err := s.GateSetup(ctx)
 	if err != nil {
 		return nil, err
 	}

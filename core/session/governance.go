@@ -5,6 +5,7 @@ package session
 // every layer included, and judged the way apply projects them.
 
 import (
+	"context"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -22,7 +23,10 @@ type Permissions struct {
 }
 
 // Permissions reads the permission rules in force here.
-func (s *Session) Permissions() (*Permissions, error) {
+func (s *Session) Permissions(ctx context.Context) (*Permissions, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	_, snap, err := s.Read()
 	if err != nil {
 		return nil, err
@@ -61,7 +65,10 @@ type Express struct {
 
 // CheckPermission decides action (a rule naming a concrete command, path,
 // domain or server/tool); agent "" asks about no agent.
-func (s *Session) CheckPermission(action, agent string) (*PermCheck, error) {
+func (s *Session) CheckPermission(ctx context.Context, action, agent string) (*PermCheck, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	act, err := settings.ParseRule(action)
 	if err != nil {
 		return nil, core.Errorf(core.CodeUsage, "permissions check: %v", err)
@@ -126,7 +133,10 @@ type ServerRow struct {
 
 // MCPServers lists the servers the layers and the policy declare, each
 // with whether apply projects it.
-func (s *Session) MCPServers() ([]ServerRow, error) {
+func (s *Session) MCPServers(ctx context.Context) ([]ServerRow, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	_, snap, err := s.Read()
 	if err != nil {
 		return nil, err

@@ -20,11 +20,11 @@ func (s *Session) Governance(ctx context.Context) (GovernanceDoc, error) {
 	if err := ctx.Err(); err != nil {
 		return GovernanceDoc{}, err
 	}
-	perms, err := s.Permissions()
+	perms, err := s.Permissions(ctx)
 	if err != nil {
 		return GovernanceDoc{}, err
 	}
-	servers, err := s.MCPServers()
+	servers, err := s.MCPServers(ctx)
 	if err != nil {
 		return GovernanceDoc{}, err
 	}

@@ -45,7 +45,7 @@ func (s *Session) StopHook(ctx context.Context, kind gates.HookKind, stdin io.Re
 		}
 		opts := s.opts
 		opts.From = cwd
-		setup, err := New(s.Sys, opts).GateSetup()
+		setup, err := New(s.Sys, opts).GateSetup(ctx)
 		if err != nil {
 			return gates.HookOptions{}, err
 		}

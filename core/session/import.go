@@ -88,14 +88,14 @@ func (s *Session) importSources(ctx context.Context, req ImportRequest) (*Import
 			}
 		}
 	}
-	if err := s.importSettings(&ireq, req.Project, record); err != nil {
+	if err := s.importSettings(ctx, &ireq, req.Project, record); err != nil {
 		return nil, err
 	}
-	items, err := importer.Scan(s.Sys, ireq)
+	items, err := importer.Scan(ctx, s.Sys, ireq)
 	if err != nil {
 		return nil, err
 	}
-	gov, err := s.importGovernance(ireq, req.Project, req.DryRun)
+	gov, err := s.importGovernance(ctx, ireq, req.Project, req.DryRun)
 	if err != nil {
 		return nil, err
 	}
@@ -202,8 +202,8 @@ func (s *Session) ensureProject(by string) error {
 // importSettings fills in what the level's settings and record say:
 // skills.autoload for the verdict on skills, and the files charter
 // already projected (its own output is not imported back).
-func (s *Session) importSettings(ireq *importer.Request, project bool, record string) error {
-	snap, err := s.ApplySettings(project)
+func (s *Session) importSettings(ctx context.Context, ireq *importer.Request, project bool, record string) error {
+	snap, err := s.ApplySettings(ctx, project)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ package session
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"slices"
 
@@ -22,7 +23,7 @@ import (
 
 // importGovernance reads and, unless dryRun, writes the permissions and
 // servers of the agent ireq names. A peer tool's folder has none.
-func (s *Session) importGovernance(ireq importer.Request, project, dryRun bool) ([]importer.GovItem, error) {
+func (s *Session) importGovernance(ctx context.Context, ireq importer.Request, project, dryRun bool) ([]importer.GovItem, error) {
 	a, ok := s.Sys.LookupAgent(ireq.From)
 	if !ok || importer.Peer(ireq.From) || ireq.Base == "" {
 		return nil, nil
@@ -39,7 +40,7 @@ func (s *Session) importGovernance(ireq importer.Request, project, dryRun bool) 
 	if err != nil {
 		return nil, err
 	}
-	snap, err := s.ApplySettings(project)
+	snap, err := s.ApplySettings(ctx, project)
 	if err != nil {
 		return nil, err
 	}

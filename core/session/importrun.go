@@ -44,10 +44,10 @@ func (s *Session) Import(ctx context.Context, req ImportRequest) (*ImportReport,
 	if req.Retire && !req.DryRun {
 		// Before the projection: charter's files then take the places the
 		// peer's held, and the agents read each item once.
-		if rep.Peer, err = s.PeerLeft(req.From); err != nil {
+		if rep.Peer, err = s.PeerLeft(ctx, req.From); err != nil {
 			return nil, err
 		}
-		if err := s.Retire(rep.Peer, req.ConfirmShared); err != nil {
+		if err := s.Retire(ctx, rep.Peer, req.ConfirmShared); err != nil {
 			return nil, err
 		}
 		rep.Retired = !rep.Peer.Empty()
@@ -58,7 +58,7 @@ func (s *Session) Import(ctx context.Context, req ImportRequest) (*ImportReport,
 		}
 	}
 	if importer.Peer(req.From) && req.Project && !rep.Retired {
-		if rep.Peer, err = s.PeerLeft(req.From); err != nil {
+		if rep.Peer, err = s.PeerLeft(ctx, req.From); err != nil {
 			return nil, err
 		}
 	}

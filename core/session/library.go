@@ -73,11 +73,11 @@ func (s *Session) Contents(ctx context.Context) (ContentDoc, error) {
 		return ContentDoc{}, err
 	}
 	doc := ContentDoc{Items: []ContentItem{}, Layers: []DisabledAt{}}
-	view, err := s.Loaded()
+	view, err := s.Loaded(ctx)
 	if err != nil {
 		return ContentDoc{}, err
 	}
-	files, err := s.levelStates(lib)
+	files, err := s.levelStates(ctx, lib)
 	if err != nil {
 		return ContentDoc{}, err
 	}
@@ -116,10 +116,10 @@ func (s *Session) Contents(ctx context.Context) (ContentDoc, error) {
 // levelStates is the state of every item at each level as the layers
 // that render that level's files select it (ApplySettings), by level and
 // key.
-func (s *Session) levelStates(lib *content.Library) (map[string]string, error) {
+func (s *Session) levelStates(ctx context.Context, lib *content.Library) (map[string]string, error) {
 	out := map[string]string{}
 	for _, level := range []string{content.LevelUser, content.LevelProject} {
-		snap, err := s.ApplySettings(level == content.LevelProject)
+		snap, err := s.ApplySettings(ctx, level == content.LevelProject)
 		if err != nil {
 			return nil, err
 		}

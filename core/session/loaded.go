@@ -13,7 +13,10 @@ const loadedReporter = "claude"
 
 // Loaded is what the agents reported loading (core/loaded), seen from this
 // session's project: View.Of(kind, name) gives an item's status.
-func (s *Session) Loaded() (*loaded.View, error) {
+func (s *Session) Loaded(ctx context.Context) (*loaded.View, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	sc, err := s.Scope()
 	if err != nil {
 		return nil, err
@@ -52,7 +55,7 @@ func (s *Session) ContentStatus(ctx context.Context, k content.Kind) (LoadedDoc,
 	if err != nil {
 		return LoadedDoc{}, err
 	}
-	view, err := s.Loaded()
+	view, err := s.Loaded(ctx)
 	if err != nil {
 		return LoadedDoc{}, err
 	}

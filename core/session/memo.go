@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"slices"
@@ -32,7 +33,7 @@ type ApplyMemo struct {
 // it reads anything; nil when such a run is planned each time: not the
 // project's files, --force, import's requests, shared sources (their
 // trust and pins), or no memo on this system.
-func (s *Session) ApplyMemo(req ApplyRequest) *ApplyMemo {
+func (s *Session) ApplyMemo(ctx context.Context, req ApplyRequest) *ApplyMemo {
 	if !req.Project || !req.RunOnly || req.Force || len(req.Also) > 0 || req.Adopt != nil || req.Hold != nil || !planmemo.Enabled(s.Sys) {
 		return nil
 	}
@@ -41,7 +42,7 @@ func (s *Session) ApplyMemo(req ApplyRequest) *ApplyMemo {
 	if err != nil || p == nil {
 		return nil
 	}
-	snap, err := s.ApplySettings(true)
+	snap, err := s.ApplySettings(ctx, true)
 	if err != nil {
 		return nil
 	}

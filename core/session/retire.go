@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"io/fs"
 	"slices"
 	"strings"
@@ -46,7 +47,10 @@ var peerConfig = map[string][]string{
 }
 
 // PeerLeft finds what is left of tool in the project. It reads only.
-func (s *Session) PeerLeft(tool string) (*PeerLeft, error) {
+func (s *Session) PeerLeft(ctx context.Context, tool string) (*PeerLeft, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	out := &PeerLeft{Tool: tool}
 	p, err := s.Project()
 	if err != nil || p == nil || !importer.Peer(tool) {
@@ -65,7 +69,7 @@ func (s *Session) PeerLeft(tool string) (*PeerLeft, error) {
 	if !hasConfig {
 		return out, nil // retired already, or never here
 	}
-	items, err := importer.Scan(s.Sys, importer.Request{From: tool, Level: content.LevelProject, Base: root, Within: root, Autoload: true})
+	items, err := importer.Scan(ctx, s.Sys, importer.Request{From: tool, Level: content.LevelProject, Base: root, Within: root, Autoload: true})
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +280,10 @@ func (s *Session) walkFiles(dir string, fn func(path string, data []byte)) {
 // are kept first with the files import took over, so that `charter
 // uninstall` puts the peer back as it was; then each file is rewritten
 // or removed, and the peer's folders left empty go.
-func (s *Session) Retire(l *PeerLeft, confirm bool) error {
+func (s *Session) Retire(ctx context.Context, l *PeerLeft, confirm bool) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if l.Empty() {
 		return nil
 	}

@@ -27,11 +27,16 @@ type SourceEntry struct {
 
 // SourcesList lists every declared source with its pin, reading the cache
 // alone: no git, no network.
-func (s *Session) SourcesList() ([]SourceEntry, error) { return s.SourcesListFor(nil) }
+func (s *Session) SourcesList(ctx context.Context) ([]SourceEntry, error) {
+	return s.SourcesListFor(ctx, nil)
+}
 
 // SourcesListFor is SourcesList for the settings of scope sc (nil: the
 // session's): doctor's resolved one, even when a host root cannot be used.
-func (s *Session) SourcesListFor(sc *core.Scope) ([]SourceEntry, error) {
+func (s *Session) SourcesListFor(ctx context.Context, sc *core.Scope) ([]SourceEntry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	ds, err := s.declarations(sc)
 	if err != nil {
 		return nil, err
@@ -90,7 +95,10 @@ func (s *Session) SourcesAdd(ctx context.Context, layer string, d sources.Decl, 
 
 // SourcesRemove drops the source named name from the layer that declares
 // it (layer "" : whichever does, if one alone).
-func (s *Session) SourcesRemove(layer, name string, confirmShared bool) (SourceUpdate, error) {
+func (s *Session) SourcesRemove(ctx context.Context, layer, name string, confirmShared bool) (SourceUpdate, error) {
+	if err := ctx.Err(); err != nil {
+		return SourceUpdate{}, err
+	}
 	layer, err := s.layerOf(layer, name)
 	if err != nil {
 		return SourceUpdate{}, err

@@ -27,4 +27,4 @@ func (b *Batch) Publish() error { return nil }
 func (b *Batch) Held() int { return 0 }
 
 // Release lets every held directory go: none here.
-func (b *Batch) Release() {}
+func (b *Batch) Release(string) {}

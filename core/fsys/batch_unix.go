@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,6 +23,7 @@ type Batch struct {
 	dirs    map[string]*Target
 	missing map[string]*Target // a walk without Create: a directory not there
 	staged  []*Target          // made under a temporary name, not yet published
+	kept    int                // directories Release kept open
 
 	ids             bool // home, bnd and gits are known
 	home, bnd       [2]uint64
@@ -169,6 +171,7 @@ func (b *Batch) Close() {
 		d.Close()
 		delete(b.dirs, k)
 	}
+	b.kept = 0
 }
 
 // listing is a held directory's names, read once: the caller holds the
@@ -234,13 +237,17 @@ func (d *Target) ReadIn(name string, k Kind) (data []byte, done bool, err error)
 	return data, true, err
 }
 
-// Held is how many directories the batch holds open.
-func (b *Batch) Held() int { return len(b.dirs) }
+// Held is how many directories the batch opened since it last let
+// directories go (Release): the ones it keeps are not counted.
+func (b *Batch) Held() int { return len(b.dirs) - b.kept }
 
-// Release lets every held directory go, for a batch that made and staged
-// nothing (a reader's): later targets walk again from the nearest folder
-// they need, with every check of a walk.
-func (b *Batch) Release() {
+// Release lets the held directories go, for a batch that made and staged
+// nothing (a reader's), except the folders on the way to next (a path of
+// the next file, "" for none): the next files' walk starts from the
+// deepest of them rather than from "/", and a target below a folder let go
+// walks again from the nearest held one, with every check of a walk. What
+// stays open is bounded by next's depth, whatever the batch's size.
+func (b *Batch) Release(next string) {
 	if len(b.staged) > 0 {
 		return
 	}
@@ -249,6 +256,25 @@ func (b *Batch) Release() {
 			return // the batch wrote: its folders stay until Close
 		}
 	}
-	b.Close()
+	keep := ""
+	if next != "" {
+		keep = filepath.Dir(filepath.Clean(next))
+	}
+	for k, d := range b.dirs {
+		if keep != "" && !d.Missing && onTheWay(k, keep) {
+			continue
+		}
+		d.Close()
+		delete(b.dirs, k)
+	}
+	b.kept = len(b.dirs)
 	b.missing = map[string]*Target{}
+}
+
+// onTheWay: the clean path dir is p or a folder above it.
+func onTheWay(dir, p string) bool {
+	if !strings.HasPrefix(p, dir) {
+		return false
+	}
+	return len(p) == len(dir) || strings.HasSuffix(dir, string(filepath.Separator)) || p[len(dir)] == filepath.Separator
 }

@@ -65,7 +65,7 @@ func (r *Reader) Read(path string, k Kind) ([]byte, error) {
 		t.Close()
 	}
 	if r.b.Held() >= heldCap {
-		r.b.Release()
+		r.b.Release(path)
 	}
 	switch { // as ReadWithin answers
 	case IsAbsent(err):
@@ -102,17 +102,27 @@ func (r *Reader) ReadEach(paths []string, k Kind, use func(i int, data []byte)) 
 		if first == nil {
 			first = err
 		}
-		r.b.Release()
+		r.b.Release(next(paths, end))
 		start = end
 	}
 	return first
 }
 
-// heldCap is how many folders a Reader holds open at once. Past it, the
-// reader lets them go between files, so that a run's descriptors stay
-// few whatever the library's size: the kernel grows a process's
-// descriptor table by waiting, and a caller's limit may be small.
+// heldCap is how many folders a Reader opens before it lets them go
+// between files, so that a run's descriptors stay few whatever the
+// library's size: the kernel grows a process's descriptor table by
+// waiting, and a caller's limit may be small. The folders on the way to
+// the next file stay open (Batch.Release), so a long list is not walked
+// again from "/" every few files.
 const heldCap = 12
+
+// next is paths[i], "" past the end.
+func next(paths []string, i int) string {
+	if i < len(paths) {
+		return paths[i]
+	}
+	return ""
+}
 
 // chunk is the end of the paths from start whose folders the batch can
 // hold together: at least one path.
@@ -211,7 +221,7 @@ func (r *Reader) ListMax(dir string, max int) ([]fs.FileInfo, bool, error) {
 		}
 		t.Close()
 		if r.b.Held() >= heldCap {
-			r.b.Release()
+			r.b.Release(t.Path)
 		}
 	}
 	return r.s.listDir(r.root, dir, max)

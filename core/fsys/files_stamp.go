@@ -20,7 +20,7 @@ func (r *Reader) StampEach(paths []string) (stamps []Stamp, ok []bool) {
 			}
 			return nil
 		})
-		r.b.Release()
+		r.b.Release(next(paths, end))
 		start = end
 	}
 	return stamps, ok

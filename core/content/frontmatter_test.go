@@ -2,6 +2,7 @@ package content
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -98,6 +99,10 @@ func FuzzFrontmatter(f *testing.F) {
 			if fl.Line < 2 || fl.Line > lines {
 				t.Fatalf("field %q on line %d outside 2..%d", fl.Key, fl.Line, lines)
 			}
+		}
+		// The keys split at parsing are the keys KeyTexts splits alone.
+		if got, want := keyTexts(fm.Raw, fm.Fields, 2), KeyTexts(fm.Raw); !slices.Equal(got, want) {
+			t.Fatalf("keys split at parsing %q, KeyTexts %q", got, want)
 		}
 		for _, k := range Kinds() {
 			Parse(k, "x", "/x", data, []string{"claude"})

@@ -14,18 +14,27 @@ type KeyText struct {
 // source writes them; nil when front holds no valid mapping.
 func KeyTexts(front []byte) []KeyText {
 	fm := Frontmatter{Present: true, Raw: front}
-	if fm.parse(1) != nil || len(fm.Fields) == 0 {
+	if fm.parse(1) != nil {
+		return nil
+	}
+	return keyTexts(front, fm.Fields, 1)
+}
+
+// keyTexts is KeyTexts of front, already parsed into fields whose lines
+// count from first.
+func keyTexts(front []byte, fields []Field, first int) []KeyText {
+	if len(fields) == 0 {
 		return nil
 	}
 	lines := strings.SplitAfter(string(front), "\n")
-	out := make([]KeyText, len(fm.Fields))
-	for i, f := range fm.Fields {
-		from, to := f.Line-1, len(lines)
+	out := make([]KeyText, len(fields))
+	for i, f := range fields {
+		from, to := f.Line-first, len(lines)
 		if i == 0 {
 			from = 0 // comments before the first key go with it
 		}
-		if i+1 < len(fm.Fields) {
-			to = fm.Fields[i+1].Line - 1
+		if i+1 < len(fields) {
+			to = fields[i+1].Line - first
 		}
 		out[i] = KeyText{Key: f.Key, Text: strings.Join(lines[from:to], "")}
 	}

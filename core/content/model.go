@@ -75,6 +75,9 @@ type Item struct {
 	// Front is the frontmatter as written (without the --- lines), so that
 	// a skill's other keys reach the agent as they are.
 	Front []byte `json:"-"`
+	// Keys is Front split at its top-level keys (KeyTexts), split once at
+	// parsing: each agent's projector passes some of them on.
+	Keys []KeyText `json:"-"`
 	// Body is everything after the frontmatter, byte for byte.
 	Body []byte `json:"-"`
 	// Files are a skill's other files, relative to its folder, sorted.

@@ -33,7 +33,7 @@ func Parse(k Kind, name, path string, data []byte, agents []string) (*Item, []Pr
 	if !utf8.Valid(data) {
 		p.add(0, "is not UTF-8 text: save it as UTF-8")
 	}
-	it := &Item{Kind: k, Name: name, Path: path, Front: fm.Raw, Body: fm.Body}
+	it := &Item{Kind: k, Name: name, Path: path, Front: fm.Raw, Body: fm.Body, Keys: keyTexts(fm.Raw, fm.Fields, 2)}
 	switch k {
 	case KindRule:
 		for _, f := range fm.Fields {

@@ -27,7 +27,11 @@ var keyAgent = map[content.Kind]map[string]string{
 // projector writes itself).
 func keptKeys(agent string, it *content.Item, skip ...string) string {
 	var b strings.Builder
-	for _, kt := range content.KeyTexts(it.Front) {
+	keys := it.Keys
+	if keys == nil && len(it.Front) > 0 { // an item not made by content.Parse
+		keys = content.KeyTexts(it.Front)
+	}
+	for _, kt := range keys {
 		owner, owned := keyAgent[it.Kind][kt.Key]
 		switch {
 		case contains(skip, kt.Key), contains(peerKeys, kt.Key), owned && owner != agent, !plainLines(kt.Text):

@@ -383,8 +383,8 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 // is not a layer's (an agent's native skill, for import): the item, or
 // the problems that make it no item. within confines a repository's
 // folder; e is the folder's entry as listed (a link is followed once).
-func ReadSkill(sys *core.System, within, dir string, e fs.FileInfo) (*Item, []Problem, error) {
-	l := &loader{ctx: context.Background(), sys: sys, agents: sys.AgentNames()}
+func ReadSkill(ctx context.Context, sys *core.System, within, dir string, e fs.FileInfo) (*Item, []Problem, error) {
+	l := &loader{ctx: ctx, sys: sys, agents: sys.AgentNames()}
 	defer l.close()
 	if err := l.skill(Layer{Within: within}, dir, e.Name(), e); err != nil {
 		return nil, nil, err

@@ -234,7 +234,7 @@ func (s *scanner) skill(sp spot, dir string, e fs.FileInfo) error {
 		s.out = append(s.out, c)
 		return nil
 	}
-	it, probs, err := content.ReadSkill(s.sys, s.req.Within, dir, e)
+	it, probs, err := content.ReadSkill(s.ctx, s.sys, s.req.Within, dir, e)
 	if err != nil {
 		return err
 	}

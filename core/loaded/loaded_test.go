@@ -1,6 +1,8 @@
 package loaded
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -55,7 +57,7 @@ func (f fixture) record(t *testing.T, payload string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Record(f.sys, f.state, "claude", in); err != nil {
+	if err := Record(context.Background(), f.sys, f.state, "claude", in); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -66,7 +68,7 @@ func TestRealisticEventsMarkTheRightItems(t *testing.T) {
 	f.record(t, event("s1", f.proj, f.userRule, "session_start"))
 	f.record(t, event("s1", f.proj, filepath.Join(f.proj, "CLAUDE.md"), "session_start"))     // not projected
 	f.record(t, event("s1", f.proj, filepath.Join(f.proj, "..", "x", "rules.md"), "include")) // outside any record
-	v := Read(f.sys, f.state, f.proj)
+	v := mustRead(t, f.sys, f.state, f.proj)
 	for item, want := range map[string]string{"always": StateLoaded, "mine": StateLoaded, "go-style": StateNever, "other": StateNever} {
 		if got := v.Of("rule", item); got.State != want {
 			t.Errorf("%s: %+v, want %s", item, got, want)
@@ -78,14 +80,14 @@ func TestRealisticEventsMarkTheRightItems(t *testing.T) {
 	if v.Of("skill", "always").State != StateNever {
 		t.Error("a rule's report marks a skill of the same name")
 	}
-	s := sessions(f.sys, Dir(f.sys, f.state))
+	s, _ := sessions(context.Background(), f.sys, Dir(f.sys, f.state))
 	if len(s) != 1 || len(s[0].Files) != 2 {
 		t.Fatalf("records: %+v", s)
 	}
 
 	// A later session that loads only the scoped rule is the last one.
 	f.record(t, event("s2", filepath.Join(f.proj, "sub"), f.scoped, "path_glob_match"))
-	v = Read(f.sys, f.state, f.proj)
+	v = mustRead(t, f.sys, f.state, f.proj)
 	if got := v.Of("rule", "go-style"); got.State != StateLoaded || got.Reason != "path_glob_match" {
 		t.Errorf("go-style: %+v", got)
 	}
@@ -93,7 +95,7 @@ func TestRealisticEventsMarkTheRightItems(t *testing.T) {
 		t.Errorf("always: %+v", got)
 	}
 	// Seen from another project, the last session there is none.
-	if got := Read(f.sys, f.state, filepath.Join(f.proj, "..", "other")).Of("rule", "always"); got.State != StateNotLoaded {
+	if got := mustRead(t, f.sys, f.state, filepath.Join(f.proj, "..", "other")).Of("rule", "always"); got.State != StateNotLoaded {
 		t.Errorf("from another project: %+v", got)
 	}
 }
@@ -102,7 +104,7 @@ func TestRealisticEventsMarkTheRightItems(t *testing.T) {
 // directory is no error.
 func TestNeverLoaded(t *testing.T) {
 	f := newFixture(t)
-	v := Read(f.sys, f.state, f.proj)
+	v := mustRead(t, f.sys, f.state, f.proj)
 	if s, _ := v.Last(); s != "" {
 		t.Errorf("last session %q", s)
 	}
@@ -133,7 +135,7 @@ func TestHostileInput(t *testing.T) {
 	}
 	f := newFixture(t)
 	in, _ := ReadInput(strings.NewReader(event("s", f.proj, "rules/always.md", "x")))
-	if err := Record(f.sys, f.state, "claude", in); err == nil {
+	if err := Record(context.Background(), f.sys, f.state, "claude", in); err == nil {
 		t.Error("a relative file_path was recorded")
 	}
 	// Session ids never choose a path.
@@ -174,7 +176,7 @@ func TestRecordsAreBounded(t *testing.T) {
 	for i := range MaxSessions + 5 {
 		f.record(t, event(fmt.Sprint("s", i), f.proj, f.always, "session_start"))
 	}
-	s := sessions(f.sys, dir)
+	s, _ := sessions(context.Background(), f.sys, dir)
 	if len(s) != MaxSessions {
 		t.Fatalf("%d records kept, want %d", len(s), MaxSessions)
 	}
@@ -203,13 +205,13 @@ func TestConcurrentEventsOfOneSession(t *testing.T) {
 	for _, p := range []string{f.always, f.scoped, f.userRule, f.always} {
 		wg.Go(func() {
 			in, _ := ReadInput(strings.NewReader(event("s", f.proj, p, "session_start")))
-			if err := Record(f.sys, f.state, "claude", in); err != nil {
+			if err := Record(context.Background(), f.sys, f.state, "claude", in); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	wg.Wait()
-	s := sessions(f.sys, Dir(f.sys, f.state))
+	s, _ := sessions(context.Background(), f.sys, Dir(f.sys, f.state))
 	if len(s) != 1 || len(s[0].Files) != 3 {
 		t.Fatalf("records: %+v", s)
 	}
@@ -221,10 +223,42 @@ func TestMalformedLock(t *testing.T) {
 	f := newFixture(t)
 	coretest.WriteFile(t, filepath.Join(f.proj, ".charter", "projection.lock"), `{"version":7}`)
 	in, _ := ReadInput(strings.NewReader(event("s", f.proj, f.always, "session_start")))
-	if err := Record(f.sys, f.state, "claude", in); err == nil {
+	if err := Record(context.Background(), f.sys, f.state, "claude", in); err == nil {
 		t.Error("a malformed lock was read")
 	}
-	if got := Read(f.sys, f.state, f.proj).Of("rule", "always"); got.State != StateNever {
+	if got := mustRead(t, f.sys, f.state, f.proj).Of("rule", "always"); got.State != StateNever {
 		t.Errorf("%+v", got)
+	}
+}
+
+func mustRead(t *testing.T, sys *core.System, stateDir, root string) *View {
+	t.Helper()
+	v, err := Read(context.Background(), sys, stateDir, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// A cancelled ctx reads no record and records nothing: the report is
+// the cancellation, never a view that says "never loaded".
+func TestCancelled(t *testing.T) {
+	f := newFixture(t)
+	f.record(t, event("s1", f.proj, f.always, "session_start"))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if v, err := Read(ctx, f.sys, f.state, f.proj); !errors.Is(err, context.Canceled) || v != nil {
+		t.Errorf("Read = %v, %v; want no view and context.Canceled", v, err)
+	}
+	before := coretest.Tree(t, f.state)
+	in, err := ReadInput(strings.NewReader(event("s2", f.proj, f.always, "include")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Record(ctx, f.sys, f.state, "claude", in); !errors.Is(err, context.Canceled) {
+		t.Errorf("Record = %v, want context.Canceled", err)
+	}
+	if after := coretest.Tree(t, f.state); after != before {
+		t.Errorf("a cancelled Record wrote:\nbefore:\n%s\nafter:\n%s", before, after)
 	}
 }

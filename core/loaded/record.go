@@ -1,6 +1,7 @@
 package loaded
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -15,8 +16,12 @@ import (
 // projection.json) and the lock of the nearest project above the file
 // (<project>/.charter/projection.lock). A file charter did not project
 // (a user's own CLAUDE.md, a path outside any record) is not recorded;
-// the session still is, so "the last session" stays the last one.
-func Record(sys *core.System, stateDir, agent string, in Input) error {
+// the session still is, so "the last session" stays the last one. A
+// cancelled ctx records nothing.
+func Record(ctx context.Context, sys *core.System, stateDir, agent string, in Input) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if !sys.Paths.IsAbs(in.FilePath) {
 		return fmt.Errorf("file_path %q is not an absolute path: ignored", in.FilePath)
 	}

@@ -1,6 +1,7 @@
 package loaded
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -144,13 +145,16 @@ func prune(sys *core.System, dir, keep string) {
 
 // sessions reads every kept record, newest first; unreadable ones are
 // skipped (a record is proof of loading, never needed to run).
-func sessions(sys *core.System, dir string) []Session {
+func sessions(ctx context.Context, sys *core.System, dir string) ([]Session, error) {
 	entries, err := afero.ReadDir(sys.Fs, dir)
 	if err != nil {
-		return nil
+		return nil, ctx.Err()
 	}
 	var out []Session
 	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".json") || !e.Mode().IsRegular() {
 			continue
 		}
@@ -159,7 +163,7 @@ func sessions(sys *core.System, dir string) []Session {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Session) int { return b.Updated.Compare(a.Updated) })
-	return out
+	return out, nil
 }
 
 // jsonTemp reports whether name is charter's temporary file of a record

@@ -1,6 +1,7 @@
 package loaded
 
 import (
+	"context"
 	"time"
 
 	"github.com/agentkit/charter/core"
@@ -33,16 +34,21 @@ type View struct {
 
 // Read reads the records under stateDir (<scope>/state); projectRoot is
 // the project of the current directory, "" for none. Unreadable records
-// are skipped: no record means never loaded.
-func Read(sys *core.System, stateDir, projectRoot string) *View {
-	v := &View{sessions: sessions(sys, Dir(sys, stateDir))}
+// are skipped: no record means never loaded. A cancelled ctx stops it
+// between two records with ctx's error.
+func Read(ctx context.Context, sys *core.System, stateDir, projectRoot string) (*View, error) {
+	all, err := sessions(ctx, sys, Dir(sys, stateDir))
+	if err != nil {
+		return nil, err
+	}
+	v := &View{sessions: all}
 	for i, s := range v.sessions {
 		if projectRoot == "" || in(sys, projectRoot, s.Cwd) {
 			v.last = &v.sessions[i]
 			break
 		}
 	}
-	return v
+	return v, nil
 }
 
 func in(sys *core.System, root, cwd string) bool {

@@ -17,11 +17,11 @@ func TestCrashLeftRecord(t *testing.T) {
 			if err := os.WriteFile(path, []byte(left), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if got := Read(f.sys, f.state, f.proj).Of("rule", "always"); got.State == StateLoaded {
+			if got := mustRead(t, f.sys, f.state, f.proj).Of("rule", "always"); got.State == StateLoaded {
 				t.Fatalf("a broken record counts: %+v", got)
 			}
 			f.record(t, event("s1", f.proj, f.scoped, "path_glob_match"))
-			v := Read(f.sys, f.state, f.proj)
+			v := mustRead(t, f.sys, f.state, f.proj)
 			if got := v.Of("rule", "go-style"); got.State != StateLoaded {
 				t.Errorf("go-style after the broken record: %+v", got)
 			}

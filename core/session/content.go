@@ -23,7 +23,7 @@ func (s *Session) Library(ctx context.Context) (*content.Library, content.Select
 	if err != nil {
 		return nil, content.Selection{}, err
 	}
-	layers, err := s.withSources(snap.Scope, content.Sources(s.Sys, snap.Scope, st.Project(), policy), "", false)
+	layers, err := s.withSources(ctx, snap.Scope, content.Sources(s.Sys, snap.Scope, st.Project(), policy), "", false)
 	if err != nil {
 		return nil, content.Selection{}, err
 	}
@@ -45,7 +45,7 @@ func (s *Session) load(ctx context.Context, snap *settings.Snapshot, proj *core.
 	if proj != nil {
 		level = content.LevelProject
 	}
-	layers, err := s.withSources(snap.Scope, content.Sources(s.Sys, snap.Scope, proj, policy), level, true)
+	layers, err := s.withSources(ctx, snap.Scope, content.Sources(s.Sys, snap.Scope, proj, policy), level, true)
 	if err != nil {
 		return nil, err
 	}

@@ -69,5 +69,5 @@ func (s *Session) RecordLoaded(ctx context.Context, agent string, stdin io.Reade
 	if err != nil {
 		return err
 	}
-	return loaded.Record(s.Sys, s.Sys.Paths.Join(sc.Path, "state"), agent, in)
+	return loaded.Record(ctx, s.Sys, s.Sys.Paths.Join(sc.Path, "state"), agent, in)
 }

@@ -112,7 +112,7 @@ func (s *Session) importSources(ctx context.Context, req ImportRequest) (*Import
 		c.Source = sourcePath(s.Sys, dir, c)
 		if _, err := s.Sys.Fs.Stat(c.Source); err == nil || !fsys.IsAbsent(err) {
 			c.State, c.Reason = importer.StateClash, c.Source+" exists: charter never overwrites a source; rename one of them and import again"
-			adopted, err := s.clash(c, ireq.Within, req.Project, adopt, hold)
+			adopted, err := s.clash(ctx, c, ireq.Within, req.Project, adopt, hold)
 			if err != nil {
 				return out, err
 			}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"strings"
 
@@ -17,12 +18,12 @@ import (
 // several agents, the projection takes them over (adopt). Otherwise they
 // are left as they are (hold): the projection of the rest goes on, and
 // the reason names both files and the fix.
-func (s *Session) clash(c *importer.Candidate, within string, project bool, adopt, hold map[string]bool) (adopted []string, err error) {
+func (s *Session) clash(ctx context.Context, c *importer.Candidate, within string, project bool, adopt, hold map[string]bool) (adopted []string, err error) {
 	c.Projection = ""
 	if len(c.Paths) == 0 || c.Item == nil {
 		return nil, nil // a peer's source: nothing of it is projected back
 	}
-	same, err := s.sameBody(c, within)
+	same, err := s.sameBody(ctx, c, within)
 	if err != nil {
 		return nil, err
 	}
@@ -53,14 +54,14 @@ func (s *Session) clash(c *importer.Candidate, within string, project bool, adop
 // sameBody reports whether the existing source c.Source has the native
 // item's body, and for a skill the same other files. A source charter
 // cannot read as an item is not the same.
-func (s *Session) sameBody(c *importer.Candidate, within string) (bool, error) {
+func (s *Session) sameBody(ctx context.Context, c *importer.Candidate, within string) (bool, error) {
 	var ex *content.Item
 	if c.Kind == content.KindSkill {
 		fi, err := s.Sys.Fs.Stat(c.Source)
 		if err != nil || !fi.IsDir() {
 			return false, nil
 		}
-		it, probs, err := content.ReadSkill(s.Sys, within, c.Source, fi)
+		it, probs, err := content.ReadSkill(ctx, s.Sys, within, c.Source, fi)
 		if err != nil || len(probs) > 0 {
 			return false, err
 		}

@@ -27,7 +27,7 @@ func (s *Session) Loaded(ctx context.Context) (*loaded.View, error) {
 	} else if p != nil {
 		root = p.Dir
 	}
-	return loaded.Read(s.Sys, s.Sys.Paths.Join(sc.Path, "state"), root), nil
+	return loaded.Read(ctx, s.Sys, s.Sys.Paths.Join(sc.Path, "state"), root)
 }
 
 // LoadedEntry is one item of `charter rules status --json`: the list's

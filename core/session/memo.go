@@ -51,7 +51,7 @@ func (s *Session) ApplyMemo(ctx context.Context, req ApplyRequest) *ApplyMemo {
 		return nil
 	}
 	plain := content.Sources(s.Sys, snap.Scope, p, policy)
-	layers, err := s.withSources(snap.Scope, plain, content.LevelProject, true)
+	layers, err := s.withSources(ctx, snap.Scope, plain, content.LevelProject, true)
 	if err != nil || !slices.Equal(layers, plain) {
 		return nil
 	}

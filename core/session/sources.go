@@ -124,7 +124,7 @@ func containsDecl(ds []sources.Decl, name string) bool {
 // projects ("" : every one). forApply: a project's sources in an
 // untrusted project, or a tree the cache lacks where this session may not
 // fetch, are errors; for a list they are left out with a warning.
-func (s *Session) withSources(sc core.Scope, layers []content.Layer, level string, forApply bool) ([]content.Layer, error) {
+func (s *Session) withSources(ctx context.Context, sc core.Scope, layers []content.Layer, level string, forApply bool) ([]content.Layer, error) {
 	ds, err := s.declarations(&sc)
 	if err != nil || len(ds) == 0 {
 		return layers, err
@@ -166,7 +166,7 @@ func (s *Session) withSources(sc core.Scope, layers []content.Layer, level strin
 		for _, p := range pins {
 			var dir string
 			if s.opts.FetchSources {
-				dir, err = cache.Ensure(context.Background(), p)
+				dir, err = cache.Ensure(ctx, p)
 			} else if dir = cache.TreeDir(p); !cache.Cached(p) {
 				err = core.Errorf(core.CodeNotFound, "source %s (%s) at %s is %w: run `charter sources update %s` or `charter apply` on the command line to fetch it", p.Name, p.URL, p.Commit, sources.ErrNotCached, p.Name)
 			}

@@ -86,7 +86,7 @@ func (s *Session) SourcesAdd(ctx context.Context, layer string, d sources.Decl, 
 		if err != nil {
 			return nil, err
 		}
-		res, err = s.pinned(cache, layer, sources.Pin{}, p)
+		res, err = s.pinned(ctx, cache, layer, sources.Pin{}, p)
 		lock.Set(p)
 		return append(list, d.String()), err
 	})
@@ -198,7 +198,7 @@ func (s *Session) SourcesUpdate(ctx context.Context, layer, name string, dryRun,
 				if !had || !old.Decl.Same(d) {
 					old = sources.Pin{}
 				}
-				res, err := s.pinned(cache, l, old, p)
+				res, err := s.pinned(ctx, cache, l, old, p)
 				if err != nil {
 					return nil, err
 				}
@@ -230,12 +230,12 @@ func (s *Session) SourcesUpdate(ctx context.Context, layer, name string, dryRun,
 }
 
 // pinned reports the move from old to p, with the items it changes.
-func (s *Session) pinned(cache *sources.Cache, layer string, old, p sources.Pin) (SourceUpdate, error) {
+func (s *Session) pinned(ctx context.Context, cache *sources.Cache, layer string, old, p sources.Pin) (SourceUpdate, error) {
 	res := SourceUpdate{Name: p.Name, Layer: layer, URL: p.URL, Ref: p.Ref, Path: p.Path, From: old.Commit, To: p.Commit}
 	oldDir := ""
 	if old.Commit != "" {
 		var err error
-		if oldDir, err = cache.Ensure(context.Background(), old); err != nil {
+		if oldDir, err = cache.Ensure(ctx, old); err != nil {
 			oldDir = "" // the old tree is gone: every item reads as added
 		}
 	}

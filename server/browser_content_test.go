@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,7 +60,7 @@ func TestBrowserContent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := loaded.Record(m.Sys, filepath.Join(sc.Path, "state"), "claude", in); err != nil {
+	if err := loaded.Record(context.Background(), m.Sys, filepath.Join(sc.Path, "state"), "claude", in); err != nil {
 		t.Fatal(err)
 	}
 	// The hub reads the content once, at load.

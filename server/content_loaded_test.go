@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -27,7 +28,7 @@ func TestContentLoaded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := loaded.Record(e.sys, filepath.Join(e.scope.Path, "state"), "claude", in); err != nil {
+	if err := loaded.Record(context.Background(), e.sys, filepath.Join(e.scope.Path, "state"), "claude", in); err != nil {
 		t.Fatal(err)
 	}
 	rp := r.do("GET", "api/v1/content", "")

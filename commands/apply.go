@@ -34,10 +34,9 @@ func (c *ApplyCmd) Run(ctx context.Context, a *App) error {
 	if c.DryRun || c.Check {
 		a.readOnly("apply --dry-run or --check")
 	}
-	// Go's own garbage collector target (GOGC 100) on purpose: at 3,000
-	// rules a cold apply's live heap is about 40 MB and GOGC 400 made its
-	// peak 5× that (172 MB, more than ruler's); a no-change run replays
-	// its memo and allocates little either way (docs/performance.md).
+	if a.Sys.Getenv("GOGC") == "" {
+		defer tuneGC()()
+	}
 	if a.Sys.Getenv("GOMEMLIMIT") == "" {
 		// A library near its caps (hundreds of MB live) would peak at
 		// twice its size: past 256 MiB the collector runs as often as it

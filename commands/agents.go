@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 )
 
 // AgentsCmd is `charter agents`: the agent table (SPEC §17).
@@ -12,12 +12,12 @@ type AgentsCmd struct{}
 
 // AgentsDoc is the answer of `charter agents --json`.
 type AgentsDoc struct {
-	Agents []core.AgentDoc `json:"agents"`
+	Agents []agents.AgentDoc `json:"agents"`
 }
 
 func (c *AgentsCmd) Run(a *App) error {
-	doc := AgentsDoc{Agents: []core.AgentDoc{}}
-	for _, ag := range a.Sys.Agents() {
+	doc := AgentsDoc{Agents: []agents.AgentDoc{}}
+	for _, ag := range a.Sys.AgentTable.All() {
 		doc.Agents = append(doc.Agents, ag.Doc())
 	}
 	return a.emit(doc, func(w io.Writer) {

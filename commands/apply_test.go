@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/coretest"
 )
 
@@ -121,7 +121,7 @@ func TestApplyTableEntry(t *testing.T) {
 	exec := func(args ...string) run {
 		var out, errb bytes.Buffer
 		app := newApp(Build{Version: "t"}, strings.NewReader(""), &out, &errb, environ, afero.NewOsFs(), args)
-		app.Sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zork", DefaultDir: ".zork", UserFile: "ZORK.md", Format: core.FormatBlock})
+		app.Sys.AgentTable = append(agents.Default(), agents.Agent{Name: "zork", DefaultDir: ".zork", UserFile: "ZORK.md", Format: agents.FormatBlock})
 		app.Interactive = func() bool { return false }
 		return run{int(app.run(context.Background(), args)), out.String(), errb.String()}
 	}

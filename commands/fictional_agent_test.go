@@ -10,17 +10,17 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/coretest"
 )
 
 // zork is an agent only this test knows: one table entry, with its own
 // places for every kind in a project.
-var zork = core.Agent{Name: "zork", Display: "Zork", DefaultDir: ".zork", UserFile: "ZORK.md", ProjectFile: ".zork/rules/charter.md",
-	Format: core.FormatRules, Reads: []core.Read{{Path: ".zork/rules/", Scoped: true}},
-	User: core.Places{RulesInBlock: true},
-	Project: core.Places{Rules: core.Place{Dir: ".zork/rules/", Ext: ".md", Format: "paths"}, Skills: core.Place{Dir: ".zork/skills/"},
-		Commands: core.Place{Dir: ".zork/commands/", Ext: ".md", Format: "md"}, Subagents: core.Place{Dir: ".zork/agents/", Ext: ".md", Format: "claude"}},
+var zork = agents.Agent{Name: "zork", Display: "Zork", DefaultDir: ".zork", UserFile: "ZORK.md", ProjectFile: ".zork/rules/charter.md",
+	Format: agents.FormatRules, Reads: []agents.Read{{Path: ".zork/rules/", Scoped: true}},
+	User: agents.Places{RulesInBlock: true},
+	Project: agents.Places{Rules: agents.Place{Dir: ".zork/rules/", Ext: ".md", Format: "paths"}, Skills: agents.Place{Dir: ".zork/skills/"},
+		Commands: agents.Place{Dir: ".zork/commands/", Ext: ".md", Format: "md"}, Subagents: agents.Place{Dir: ".zork/agents/", Ext: ".md", Format: "claude"}},
 	Scoping: "paths:", Trust: "none", Verified: "this test", Docs: []string{"https://example.invalid/zork"}}
 
 // Adding an agent is one table entry (SPEC §17): with zork in the table,
@@ -40,7 +40,7 @@ func TestFictionalAgentEverywhere(t *testing.T) {
 		var out, errb bytes.Buffer
 		args = append([]string{"--project-dir", repo}, args...)
 		app := newApp(Build{Version: "t"}, strings.NewReader(""), &out, &errb, environ, afero.NewOsFs(), args)
-		app.Sys.AgentTable = append(core.DefaultAgents(), zork)
+		app.Sys.AgentTable = append(agents.Default(), zork)
 		app.Interactive = func() bool { return false }
 		return run{int(app.run(context.Background(), args)), out.String(), errb.String()}
 	}

@@ -25,7 +25,7 @@ func TestGooseDir(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := testSystem(afero.NewMemMapFs(), "/w", append([]string{"HOME=/home/u"}, c.env...)...)
-			goose, _ := s.LookupAgent("goose")
+			goose, _ := s.AgentTable.Lookup("goose")
 			if dir, err := s.AgentDir(goose); err != nil || dir != c.want {
 				t.Errorf("AgentDir(goose) = %q, %v; want %q", dir, err, c.want)
 			}
@@ -52,11 +52,11 @@ func TestGooseDirWindows(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := windowsSystem(afero.NewMemMapFs(), append([]string{`USERPROFILE=C:\Users\u`}, c.env...)...)
-			goose, _ := s.LookupAgent("goose")
+			goose, _ := s.AgentTable.Lookup("goose")
 			if dir, err := s.AgentDir(goose); err != nil || dir != c.want {
 				t.Errorf("AgentDir(goose) = %q, %v; want %q", dir, err, c.want)
 			}
-			claude, _ := s.LookupAgent("claude")
+			claude, _ := s.AgentTable.Lookup("claude")
 			if dir, err := s.AgentDir(claude); err != nil || dir != `C:\Users\u\.claude` {
 				t.Errorf("AgentDir(claude) = %q, %v: only Goose moves", dir, err)
 			}

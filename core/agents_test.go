@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agentkit/charter/core/agents"
 	"github.com/spf13/afero"
 )
 
@@ -14,9 +15,9 @@ func TestAgentTableDrivesProfileVars(t *testing.T) {
 	s := testSystem(afero.NewMemMapFs(), "/work", "HOME=/home/u",
 		"A_CONFIG_DIR=/home/u/.agent-switch/claude/first/config",
 		"ZED_HOME=/home/u/.agent-switch/zed/work/config")
-	s.AgentTable = append(DefaultAgents(), Agent{Name: "zork", Provider: "zork", DirVar: "ZED_HOME", DefaultDir: ".zork", UserFile: "ZORK.md", Format: FormatBlock})
+	s.AgentTable = append(agents.Default(), agents.Agent{Name: "zork", Provider: "zork", DirVar: "ZED_HOME", DefaultDir: ".zork", UserFile: "ZORK.md", Format: agents.FormatBlock})
 	var want []string
-	for _, a := range DefaultAgents() {
+	for _, a := range agents.Default() {
 		if a.DirVar != "" {
 			want = append(want, a.DirVar)
 		}
@@ -28,16 +29,16 @@ func TestAgentTableDrivesProfileVars(t *testing.T) {
 	if p := s.ActiveProfile(); p.Name() != "zed/work" {
 		t.Errorf("active profile %q, want zed/work (its variable comes first)", p.Name())
 	}
-	if a, ok := s.LookupAgent("zork"); !ok || a.UserFile != "ZORK.md" {
+	if a, ok := s.AgentTable.Lookup("zork"); !ok || a.UserFile != "ZORK.md" {
 		t.Errorf("LookupAgent(zork) = %+v, %v", a, ok)
 	}
 	// Agents hands out a copy: no caller can change the table.
-	s.Agents()[0].Name = "x"
+	s.AgentTable.All()[0].Name = "x"
 	if s.AgentTable[0].Name != "claude" {
 		t.Error("the table can be changed through Agents()")
 	}
 	// The default table has no such entry.
-	if _, ok := testSystem(afero.NewMemMapFs(), "/work", "HOME=/home/u").LookupAgent("zork"); ok {
+	if _, ok := testSystem(afero.NewMemMapFs(), "/work", "HOME=/home/u").AgentTable.Lookup("zork"); ok {
 		t.Error("the test entry leaked into the default table")
 	}
 }
@@ -75,10 +76,21 @@ func TestAntigravityHomeProfile(t *testing.T) {
 			if root, err := s.DefaultRoot(); err != nil || root != c.root {
 				t.Errorf("DefaultRoot = %q, %v; want %q", root, err, c.root)
 			}
-			gemini, _ := s.LookupAgent("gemini")
+			gemini, _ := s.AgentTable.Lookup("gemini")
 			if dir, err := s.AgentDir(gemini); err != nil || dir != c.agentDir {
 				t.Errorf("AgentDir(gemini) = %q, %v; want %q", dir, err, c.agentDir)
 			}
 		})
 	}
+}
+
+// The agent table names the companion's HOME provider by its own word: the
+// two must agree, or an antigravity profile would pick no agent.
+func TestHomeProviderInTable(t *testing.T) {
+	for _, a := range agents.Default() {
+		if a.Provider == CompanionHomeProvider {
+			return
+		}
+	}
+	t.Errorf("no agent of the table has provider %q (CompanionHomeProvider)", CompanionHomeProvider)
 }

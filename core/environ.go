@@ -1,6 +1,10 @@
 package core
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agentkit/charter/core/agents"
+)
 
 // EnvVar is one environment variable charter reads, and what for.
 type EnvVar struct {
@@ -14,7 +18,7 @@ const PolicyFileVar = "AGENTKIT_POLICY_FILE"
 // Environment lists every variable charter reads, for `charter help
 // environment` and the man page: the one list, which a test in coretest
 // checks against what the code reads.
-func Environment(agents []Agent) []EnvVar {
+func Environment(table []agents.Agent) []EnvVar {
 	vars := []EnvVar{
 		{"HOME", "The user's home: the default config root and agent directories lie below it (USERPROFILE on Windows when HOME is blank)."},
 		{"USERPROFILE", "The home on Windows when HOME is not set."},
@@ -26,7 +30,7 @@ func Environment(agents []Agent) []EnvVar {
 		{"PROGRAMDATA", "The same as ProgramData, as some shells spell it."},
 	}
 	var xdg []string
-	for _, a := range agents {
+	for _, a := range table {
 		switch {
 		case a.DirSub != "":
 			vars = append(vars, EnvVar{a.DirVar, a.Name + "'s user-level directory is " + a.DirSub + "/ below it (an absolute path; a relative one is ignored, as " + a.Name + " ignores it), instead of ~/" + a.DefaultDir + "."})
@@ -38,7 +42,7 @@ func Environment(agents []Agent) []EnvVar {
 		}
 	}
 	if xdg != nil {
-		vars = append(vars, EnvVar{XDGConfigVar, "The user's config folder instead of ~/.config, for the agents that follow it (an absolute path): " + strings.Join(xdg, "; ") + "."})
+		vars = append(vars, EnvVar{agents.XDGConfigVar, "The user's config folder instead of ~/.config, for the agents that follow it (an absolute path): " + strings.Join(xdg, "; ") + "."})
 	}
 	return append(vars,
 		EnvVar{"PATH", "Where charter finds the agents, agent-switch and the editor; gates run with it."},

@@ -233,12 +233,12 @@ func ValidProfileName(s string) bool {
 // *_CONFIG_DIR in lexical order.
 func (s *System) ProfileVarNames() []string {
 	var vars []string
-	for _, a := range s.table() {
+	for a := range s.AgentTable.Each() {
 		if a.Name == s.serves && a.DirVar != "" {
 			vars = append(vars, a.DirVar)
 		}
 	}
-	for _, a := range s.table() {
+	for a := range s.AgentTable.Each() {
 		if a.DirVar != "" && !slices.Contains(vars, a.DirVar) {
 			vars = append(vars, a.DirVar)
 		}

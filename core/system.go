@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/helpers/env"
 )
@@ -37,8 +38,9 @@ type System struct {
 	// UserHome is the account's home from the system user database: the
 	// real home when HOME is an antigravity profile's fake one.
 	UserHome func() (string, error)
-	// AgentTable is the agents this System knows; nil means DefaultAgents.
-	AgentTable []Agent
+	// AgentTable is the agents this System knows; nil means the built-in
+	// table (agents.Default).
+	AgentTable agents.Table
 	// Euid is the user charter runs as, for the ownership check of a
 	// project (ForeignProject); nil means the process's own.
 	Euid func() int

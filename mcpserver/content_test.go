@@ -3,11 +3,11 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"github.com/agentkit/charter/core"
 	"path/filepath"
 	"reflect"
 	"testing"
 
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/session"
 )
@@ -79,7 +79,7 @@ func TestContentTools(t *testing.T) {
 	var cmd session.ContentBody
 	structured(t, call(t, cs, "command_get", map[string]any{"name": "ship"}), &cmd)
 	var withCommands []string // every agent with a user-level place for commands
-	for _, a := range core.DefaultAgents() {
+	for _, a := range agents.Default() {
 		if a.User.Commands.Dir != "" {
 			withCommands = append(withCommands, a.Name)
 		}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates docs/agents.md from the agent table (core/agenttable*.go).
+# Regenerates docs/agents.md from the agent table (core/agents/table*.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-go test ./core -run '^TestAgentsDoc$' -count=1 -update-agents
+go test ./core/agents -run '^TestAgentsDoc$' -count=1 -update-agents

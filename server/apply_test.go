@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/projection"
@@ -154,7 +154,7 @@ func TestApplyProject(t *testing.T) {
 // table shows up there, and ?agent= accepts it.
 func TestApplyListsTableAgents(t *testing.T) {
 	e := newEnv(t)
-	e.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zork", DefaultDir: ".zork", UserFile: "ZORK.md", Format: core.FormatBlock})
+	e.sys.AgentTable = append(agents.Default(), agents.Agent{Name: "zork", DefaultDir: ".zork", UserFile: "ZORK.md", Format: agents.FormatBlock})
 	r := e.start(t, 0)
 	rp := r.do("GET", "api/v1/apply?agent=zork", "")
 	var doc apply.Report

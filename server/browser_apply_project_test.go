@@ -9,7 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
 )
@@ -41,7 +41,7 @@ func (p *page) clickProjectApply() {
 func TestBrowserApplyProject(t *testing.T) {
 	p := newPage(t)
 	e := newHubEnvWith(t, "", false)
-	e.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zork", ProjectFile: "ZORK.md", Format: core.FormatBlock})
+	e.sys.AgentTable = append(agents.Default(), agents.Agent{Name: "zork", ProjectFile: "ZORK.md", Format: agents.FormatBlock})
 	if err := os.MkdirAll(filepath.Join(e.home, ".claude"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestBrowserApplyProject(t *testing.T) {
 		t.Errorf("GEMINI.md exists without the block: %q, want outdated", got)
 	}
 	// The table's test-only entry is named by the panel, from the report.
-	if got := p.text("#apply-agents"); got != "Agents charter knows: "+strings.Join(e.sys.AgentNames(), ", ")+"." || !strings.HasSuffix(got, ", zork.") {
+	if got := p.text("#apply-agents"); got != "Agents charter knows: "+strings.Join(e.sys.AgentTable.Names(), ", ")+"." || !strings.HasSuffix(got, ", zork.") {
 		t.Errorf("known agents %q", got)
 	}
 	// The user part lists only the user-level files.

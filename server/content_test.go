@@ -9,8 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentkit/charter/core"
-
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/session"
 )
@@ -64,7 +63,7 @@ func TestContentList(t *testing.T) {
 	// A rule reaches every agent with a rules folder or its block at that
 	// level: in a project all of them, at user level not Cursor.
 	var project, user []string
-	for _, a := range core.DefaultAgents() {
+	for _, a := range agents.Default() {
 		project = append(project, a.Name)
 		if a.User.Rules.Dir != "" || a.User.RulesInBlock {
 			user = append(user, a.Name)

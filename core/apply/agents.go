@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 )
 
 // All selects every known agent.
@@ -22,7 +23,7 @@ func agentFlag(sys *core.System) string {
 }
 
 // fileAt is the agent's file name at a level, "" when it reads none there.
-func fileAt(a core.Agent, level string) string {
+func fileAt(a agents.Agent, level string) string {
 	if level == LevelProject {
 		return a.ProjectFile
 	}
@@ -33,7 +34,7 @@ func fileAt(a core.Agent, level string) string {
 // No names means the default: at user level the active profile's agents,
 // else every agent whose directory exists; at project level CLAUDE.md and
 // AGENTS.md's agents plus every agent whose file is already there.
-func selectAgents(sys *core.System, names []string, level string, proj *core.Project) ([]core.Agent, error) {
+func selectAgents(sys *core.System, names []string, level string, proj *core.Project) ([]agents.Agent, error) {
 	if len(names) > 0 {
 		return namedAgents(sys, names, level)
 	}
@@ -41,8 +42,8 @@ func selectAgents(sys *core.System, names []string, level string, proj *core.Pro
 		return projectAgents(sys, proj), nil
 	}
 	if p := sys.ActiveProfile(); p.Active {
-		var out []core.Agent
-		for _, a := range sys.Agents() {
+		var out []agents.Agent
+		for _, a := range sys.AgentTable.All() {
 			if a.Provider == *p.Provider && a.UserFile != "" {
 				out = append(out, a)
 			}
@@ -52,9 +53,9 @@ func selectAgents(sys *core.System, names []string, level string, proj *core.Pro
 		}
 		return out, nil
 	}
-	var out []core.Agent
+	var out []agents.Agent
 	var dirs []string
-	for _, a := range sys.Agents() {
+	for _, a := range sys.AgentTable.All() {
 		if a.UserFile == "" {
 			continue
 		}
@@ -77,7 +78,7 @@ func selectAgents(sys *core.System, names []string, level string, proj *core.Pro
 
 // withAlso adds the agents named in also to the default selection (which
 // may have found none), in canonical order.
-func withAlso(sys *core.System, sel []core.Agent, err error, also []string, level string) ([]core.Agent, error) {
+func withAlso(sys *core.System, sel []agents.Agent, err error, also []string, level string) ([]agents.Agent, error) {
 	if err != nil && core.ErrorCode(err) != core.CodeNoAgent {
 		return nil, err
 	}
@@ -85,10 +86,10 @@ func withAlso(sys *core.System, sel []core.Agent, err error, also []string, leve
 	if err != nil {
 		return nil, err
 	}
-	var out []core.Agent
-	for _, a := range sys.Agents() {
-		if slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) ||
-			slices.ContainsFunc(more, func(s core.Agent) bool { return s.Name == a.Name }) {
+	var out []agents.Agent
+	for _, a := range sys.AgentTable.All() {
+		if slices.ContainsFunc(sel, func(s agents.Agent) bool { return s.Name == a.Name }) ||
+			slices.ContainsFunc(more, func(s agents.Agent) bool { return s.Name == a.Name }) {
 			out = append(out, a)
 		}
 	}
@@ -98,11 +99,11 @@ func withAlso(sys *core.System, sel []core.Agent, err error, also []string, leve
 // namedAgents checks --agent names. "all" takes every agent that reads a
 // file at this level; an agent named on its own that reads none there is a
 // usage error that says where it does read one.
-func namedAgents(sys *core.System, names []string, level string) ([]core.Agent, error) {
+func namedAgents(sys *core.System, names []string, level string) ([]agents.Agent, error) {
 	want := map[string]bool{}
 	for _, n := range names {
 		n = strings.ToLower(strings.TrimSpace(n))
-		a, ok := sys.LookupAgent(n)
+		a, ok := sys.AgentTable.Lookup(n)
 		switch {
 		case n == All:
 		case !ok:
@@ -114,8 +115,8 @@ func namedAgents(sys *core.System, names []string, level string) ([]core.Agent, 
 		}
 		want[n] = true
 	}
-	var out []core.Agent
-	for _, a := range sys.Agents() {
+	var out []agents.Agent
+	for _, a := range sys.AgentTable.All() {
 		if (want[a.Name] || want[All]) && fileAt(a, level) != "" {
 			out = append(out, a)
 		}
@@ -126,18 +127,18 @@ func namedAgents(sys *core.System, names []string, level string) ([]core.Agent, 
 // projectAgents are the agents apply --project writes for by default: those
 // marked ProjectAlways, and every other agent whose file is in the project
 // already (for a rules file charter owns whole, whose rules directory is).
-func projectAgents(sys *core.System, proj *core.Project) []core.Agent {
-	var out []core.Agent
+func projectAgents(sys *core.System, proj *core.Project) []agents.Agent {
+	var out []agents.Agent
 	// A file several agents read as their own (AGENTS.md) is a sign of
 	// the first of them in the table only.
 	seen := map[string]bool{}
-	for _, a := range sys.Agents() {
+	for _, a := range sys.AgentTable.All() {
 		if a.ProjectFile == "" || seen[a.ProjectFile] {
 			continue
 		}
 		seen[a.ProjectFile] = true
 		p := sys.ProjectPath(a, proj.Dir)
-		if a.ProjectAlways || exists(sys, p) || (a.Format == core.FormatRules && exists(sys, sys.Paths.Dir(p))) {
+		if a.ProjectAlways || exists(sys, p) || (a.Format == agents.FormatRules && exists(sys, sys.Paths.Dir(p))) {
 			out = append(out, a)
 		}
 	}
@@ -169,7 +170,7 @@ type AgentInfo struct {
 // scope and, when proj is not nil, in that project.
 func Inventory(sys *core.System, proj *core.Project) ([]AgentInfo, error) {
 	var out []AgentInfo
-	for _, a := range sys.Agents() {
+	for _, a := range sys.AgentTable.All() {
 		info := AgentInfo{Name: a.Name, Provider: a.Provider, Format: string(a.Format)}
 		p, err := sys.UserPath(a)
 		if err != nil {

@@ -139,7 +139,7 @@ type Report struct {
 
 // NewReport is the report of results for sys's agents.
 func NewReport(sys *core.System, results []Result) Report {
-	return Report{Agents: sys.AgentNames(), Targets: results}
+	return Report{Agents: sys.AgentTable.Names(), Targets: results}
 }
 
 // FullReport is apply's document in every skin (`apply --json`, the HTTP

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/projection"
 )
 
@@ -18,7 +19,7 @@ import (
 // always-on rule files charter projects into the folders it reads. At
 // user level it is the agent's instruction file plus its always-on rule
 // files.
-func budgets(sys *core.System, sel []core.Agent, targets []Target, always map[string]int, proj *core.Project, where map[string]placement, files []projection.Placed) []Budget {
+func budgets(sys *core.System, sel []agents.Agent, targets []Target, always map[string]int, proj *core.Project, where map[string]placement, files []projection.Placed) []Budget {
 	if proj == nil {
 		return userBudgets(sys, sel, targets, always, files)
 	}
@@ -144,7 +145,7 @@ func finalSize(sys *core.System, t Target) (int, bool) {
 
 // userBudgets measures, per agent, its instruction file as apply leaves
 // it plus the projected files it loads in every session (always, by agent).
-func userBudgets(sys *core.System, sel []core.Agent, targets []Target, always map[string]int, files []projection.Placed) []Budget {
+func userBudgets(sys *core.System, sel []agents.Agent, targets []Target, always map[string]int, files []projection.Placed) []Budget {
 	out := make([]Budget, 0, len(sel))
 	for _, a := range sel {
 		b := Budget{Agent: a.Name, Bytes: always[a.Name], Limit: a.Limit}

@@ -86,7 +86,7 @@ func CodexHookState(sys *core.System, path string, data []byte, project string) 
 // variable, else its directory below the home (not a companion profile's
 // directory of another agent, which is where charter writes for it).
 func codexHome(sys *core.System) (string, error) {
-	a, ok := sys.LookupAgent(gates.CodexStop.Agent())
+	a, ok := sys.AgentTable.Lookup(gates.CodexStop.Agent())
 	if !ok {
 		return "", fmt.Errorf("no agent %s in the agent table", gates.CodexStop.Agent())
 	}

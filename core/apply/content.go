@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/projection"
 )
@@ -84,7 +85,7 @@ func (l Library) ruleCount() int { return l.Rules + len(l.BlockRules) }
 // contentFor projects c for one agent at a level: its files placed under
 // base (the agent's directory, or the project root), and what the block
 // says about them.
-func contentFor(sys *core.System, a core.Agent, level, base string, c *Content, pl placement) (files []projection.Placed, gaps []projection.Gap, lib Library, always int) {
+func contentFor(sys *core.System, a agents.Agent, level, base string, c *Content, pl placement) (files []projection.Placed, gaps []projection.Gap, lib Library, always int) {
 	lvl := content.LevelUser
 	if level == LevelProject {
 		lvl = content.LevelProject

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"slices"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -12,11 +12,11 @@ import (
 // renderers make a target's new bytes from its old ones (nil: absent) and
 // the rendered block, one per file format of the agent table. A new format
 // is one entry here.
-var renderers = map[core.Format]func(a core.Agent, path string, old, block []byte) ([][]byte, error){
-	core.FormatBlock: func(_ core.Agent, path string, old, block []byte) ([][]byte, error) {
+var renderers = map[agents.Format]func(a agents.Agent, path string, old, block []byte) ([][]byte, error){
+	agents.FormatBlock: func(_ agents.Agent, path string, old, block []byte) ([][]byte, error) {
 		return spliceParts(path, old, block)
 	},
-	core.FormatRules: func(a core.Agent, _ string, _, block []byte) ([][]byte, error) {
+	agents.FormatRules: func(a agents.Agent, _ string, _, block []byte) ([][]byte, error) {
 		return [][]byte{rulesFile(a, block)}, nil
 	},
 }
@@ -33,7 +33,7 @@ const rulesFront = "---\n" +
 // rulesFile is the whole rules file: the frontmatter of an always-on rule
 // in the agent's format, then the block. The file is charter's, so a
 // user's edit is replaced (the block says so).
-func rulesFile(a core.Agent, block []byte) []byte {
+func rulesFile(a agents.Agent, block []byte) []byte {
 	if f := a.Project.Rules.Format; f != "" && f != "cursor" {
 		return projection.AlwaysRule(f, rulesDescription, block)
 	}

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/settings"
 )
 
 // Each Codex rule charter cannot write says why for its own kind: a web
 // rule names the on/off network switch, a write rule the allow-only list.
 func TestCodexWhyPerKind(t *testing.T) {
-	a := core.Agent{Display: "Codex"}
+	a := agents.Agent{Display: "Codex"}
 	cases := map[string]string{
 		settings.RuleWeb:   "not per domain",
 		settings.RuleRead:  "no per-path read setting",

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/tomledit"
@@ -187,7 +188,7 @@ func mcpMembers(format string) []string {
 // at level; base is the agent's directory (user) or the project root. A
 // file the record names for a selected agent is planned even when nothing
 // is wanted there any more, so charter's old entries go.
-func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []core.Agent, base func(core.Agent) (string, error), book *govBook) ([]*govFile, []GovUnsupported, error) {
+func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []agents.Agent, base func(agents.Agent) (string, error), book *govBook) ([]*govFile, []GovUnsupported, error) {
 	g := snap.Gov
 	if g == nil {
 		g = &settings.Governance{}
@@ -199,7 +200,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 				return f
 			}
 		}
-		f := &govFile{path: path, agent: agent, level: level, format: format, jsonc: core.JSONC(format)}
+		f := &govFile{path: path, agent: agent, level: level, format: format, jsonc: agents.JSONC(format)}
 		if format == "opencode" {
 			f.format = "json"
 		}
@@ -221,7 +222,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			var f *govFile // made for the first rule the agent expresses
 			if len(g.Permissions) > 0 {
 				f = file(sys.Paths.Join(dir, pl.Permissions), a.Name, jsonKind(pl.PermFormat))
-				f.jsonc = f.jsonc || core.JSONC(pl.PermFormat) // with no server, too
+				f.jsonc = f.jsonc || agents.JSONC(pl.PermFormat) // with no server, too
 			}
 			var shell, policy []string
 			var policyLocked bool
@@ -314,7 +315,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 			continue
 		}
 		f := file(mcpPath(sys, a, level, dir, pl.MCP), a.Name, jsonKind(pl.MCPFormat))
-		f.jsonc = f.jsonc || core.JSONC(pl.MCPFormat)
+		f.jsonc = f.jsonc || agents.JSONC(pl.MCPFormat)
 		f.serverKeys = mcpMembers(pl.MCPFormat)
 		if f.servers == nil {
 			f.servers = map[string]any{}
@@ -337,7 +338,7 @@ func govEdits(sys *core.System, snap *settings.Snapshot, level string, sel []cor
 		}
 	}
 	for path, es := range book.prev {
-		if len(es) > 0 && slices.ContainsFunc(sel, func(a core.Agent) bool { return a.Name == es[0].Agent }) {
+		if len(es) > 0 && slices.ContainsFunc(sel, func(a agents.Agent) bool { return a.Name == es[0].Agent }) {
 			f := file(path, es[0].Agent, recordFormat(path, es))
 			f.jsonc = f.jsonc || recordJSONC(sys, es[0].Agent, path)
 			for _, e := range es {

@@ -11,7 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -60,7 +60,7 @@ func geminiPolicy(rules []string) []byte {
 // the level of pl (`charter permissions check`): the file and the rule as
 // written, or why it is not enforced; ok false when the rule is not one
 // for Gemini's policy engine.
-func GeminiPolicyPlace(pl core.Places, verdict string, r settings.Rule) (file, native, why string, ok bool) {
+func GeminiPolicyPlace(pl agents.Places, verdict string, r settings.Rule) (file, native, why string, ok bool) {
 	if pl.PermFormat != "gemini" || geminiPolicyRule(verdict, r) == "" {
 		return "", "", "", false
 	}

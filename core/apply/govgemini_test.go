@@ -30,7 +30,7 @@ func geminiScope(t *testing.T, layer string) (*core.System, func() *settings.Sna
 		}
 		return snap
 	}
-	gemini, _ := cm.Sys.LookupAgent("gemini")
+	gemini, _ := cm.Sys.AgentTable.Lookup("gemini")
 	dir, err := cm.Sys.AgentDir(gemini)
 	if err != nil {
 		t.Fatal(err)
@@ -111,8 +111,8 @@ func TestGeminiPolicyRuleQuotes(t *testing.T) {
 // at project level why the deny is not enforced.
 func TestGeminiPolicyPlace(t *testing.T) {
 	cm := coretest.New(t)
-	gemini, _ := cm.Sys.LookupAgent("gemini")
-	claude, _ := cm.Sys.LookupAgent("claude")
+	gemini, _ := cm.Sys.AgentTable.Lookup("gemini")
+	claude, _ := cm.Sys.AgentTable.Lookup("claude")
 	push := settings.Rule{Kind: settings.RuleShell, Arg: "git push --force"}
 	file, native, why, ok := GeminiPolicyPlace(gemini.At(LevelUser), "deny", push)
 	if !ok || why != "" || file != "policies/charter.toml" || !strings.Contains(native, `commandPrefix = "git push --force", decision = "deny"`) {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -132,7 +132,7 @@ func TestNativeRuleQwenOpenCode(t *testing.T) {
 		if strings.Join(keys, ".") != c.keys || entry != c.entry || ok != (c.entry != "") {
 			t.Errorf("%s %s: %v %q %v, want %s %q", c.format, c.rule, keys, entry, ok, c.keys, c.entry)
 		}
-		if !ok && !strings.Contains(unsupportedWhy(core.Agent{Display: "OpenCode"}, c.format, r), "OpenCode") {
+		if !ok && !strings.Contains(unsupportedWhy(agents.Agent{Display: "OpenCode"}, c.format, r), "OpenCode") {
 			t.Errorf("%s %s: no reason", c.format, c.rule)
 		}
 	}

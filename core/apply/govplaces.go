@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -37,13 +38,13 @@ func recordFormat(path string, es []GovEntry) string {
 // recordJSONC says whether path, a file only the record names, is one
 // agent reads as JSONC: its permission or server file of a JSONC format.
 func recordJSONC(sys *core.System, agent, path string) bool {
-	for _, a := range sys.Agents() {
+	for _, a := range sys.AgentTable.All() {
 		if a.Name != agent {
 			continue
 		}
-		for _, pl := range []core.Places{a.User, a.Project} {
-			if (core.JSONC(pl.PermFormat) && pl.Permissions != "" && strings.HasSuffix(path, pl.Permissions)) ||
-				(core.JSONC(pl.MCPFormat) && pl.MCP != "" && strings.HasSuffix(path, pl.MCP)) {
+		for _, pl := range []agents.Places{a.User, a.Project} {
+			if (agents.JSONC(pl.PermFormat) && pl.Permissions != "" && strings.HasSuffix(path, pl.Permissions)) ||
+				(agents.JSONC(pl.MCPFormat) && pl.MCP != "" && strings.HasSuffix(path, pl.MCP)) {
 				return true
 			}
 		}
@@ -54,7 +55,7 @@ func recordJSONC(sys *core.System, agent, path string) bool {
 // mcpPath is the agent's MCP file. Claude keeps its user-level servers in
 // .claude.json: inside CLAUDE_CONFIG_DIR (or the profile's directory) when
 // one is set, else beside ~/.claude, in the home.
-func mcpPath(sys *core.System, a core.Agent, level, dir, file string) string {
+func mcpPath(sys *core.System, a agents.Agent, level, dir, file string) string {
 	if level == LevelUser && file == ".claude.json" {
 		if home, err := sys.Home(); err == nil && dir == sys.Paths.Join(home, a.DefaultDir) {
 			return sys.Paths.Join(home, file)
@@ -66,12 +67,12 @@ func mcpPath(sys *core.System, a core.Agent, level, dir, file string) string {
 // UnsupportedWhy says why an agent's permission format has no place for
 // rule r: the table's reason, which apply reports and permissions check
 // shows.
-func UnsupportedWhy(a core.Agent, format string, r settings.Rule) string {
+func UnsupportedWhy(a agents.Agent, format string, r settings.Rule) string {
 	return unsupportedWhy(a, format, r)
 }
 
 // unsupportedWhy says why an agent's format has no place for rule r.
-func unsupportedWhy(a core.Agent, format string, r settings.Rule) string {
+func unsupportedWhy(a agents.Agent, format string, r settings.Rule) string {
 	switch {
 	case format == "codex":
 		return codexWhy(a.Display, r.Kind)
@@ -125,15 +126,15 @@ func codexWebEveryWhy(display string) string {
 // user-level permission or server place (Cursor's CLI): planned for those
 // alone, by default when their directory exists and with --agent all, never
 // inside a profile (it serves its own provider's agents).
-func govOnlyAgents(sys *core.System, names []string) []core.Agent {
+func govOnlyAgents(sys *core.System, names []string) []agents.Agent {
 	if len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), All) }) {
 		return namedGovOnly(sys, names) // named: planned whether or not its directory exists
 	}
 	if sys.ActiveProfile().Active {
 		return nil
 	}
-	var out []core.Agent
-	for _, a := range sys.Agents() {
+	var out []agents.Agent
+	for _, a := range sys.AgentTable.All() {
 		if a.UserFile != "" || a.DefaultDir == "" || (a.User.PermFormat == "" && a.User.MCPFormat == "") {
 			continue
 		}
@@ -150,9 +151,9 @@ func govOnlyAgents(sys *core.System, names []string) []core.Agent {
 
 // namedGovOnly are the agents of names with no user-level instruction file
 // but a user-level permission or server place (Continue, Cline).
-func namedGovOnly(sys *core.System, names []string) []core.Agent {
-	var out []core.Agent
-	for _, a := range sys.Agents() {
+func namedGovOnly(sys *core.System, names []string) []agents.Agent {
+	var out []agents.Agent
+	for _, a := range sys.AgentTable.All() {
 		if a.UserFile == "" && (a.User.PermFormat != "" || a.User.MCPFormat != "") &&
 			slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), a.Name) }) {
 			out = append(out, a)

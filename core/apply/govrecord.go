@@ -104,7 +104,7 @@ func readGovBook(sys *core.System, path, root, level string) (*govBook, error) {
 // level, by agent and path, with their formats.
 func govPlaces(sys *core.System, root, level string) map[string]string {
 	out := map[string]string{}
-	for _, a := range sys.Agents() {
+	for _, a := range sys.AgentTable.All() {
 		pl := a.At(level)
 		dir := root
 		if root == "" {

@@ -11,7 +11,7 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/tomledit"
 )
@@ -122,7 +122,7 @@ func validPrev(line string) string {
 // CodexSandboxPlace says where a deny of web:* goes for Codex at the level
 // of pl (`charter permissions check`): the config.toml and the line; ok
 // false for any other rule or verdict.
-func CodexSandboxPlace(pl core.Places, verdict string, r settings.Rule) (file, native string, ok bool) {
+func CodexSandboxPlace(pl agents.Places, verdict string, r settings.Rule) (file, native string, ok bool) {
 	if pl.PermFormat != "codex" || pl.MCPFormat != "codextoml" || verdict != "deny" || r.Kind != settings.RuleWeb || r.Arg != settings.WebEvery {
 		return "", "", false
 	}

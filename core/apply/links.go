@@ -4,6 +4,7 @@ import (
 	"os"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/projection"
@@ -20,8 +21,8 @@ import (
 // keeps charter's block in one, relative to the project root.
 func instructionFiles(sys *core.System) []string {
 	var out []string
-	for _, a := range sys.Agents() {
-		if a.Format == core.FormatBlock && a.ProjectFile != "" {
+	for _, a := range sys.AgentTable.All() {
+		if a.Format == agents.FormatBlock && a.ProjectFile != "" {
 			out = append(out, a.ProjectFile)
 		}
 	}
@@ -75,7 +76,7 @@ func confineProject(sys *core.System, root string, targets []Target) {
 func share(sys *core.System, a, b *Target) {
 	from := a
 	inBlock := func(t *Target) bool {
-		ag, _ := sys.LookupAgent(t.Agent)
+		ag, _ := sys.AgentTable.Lookup(t.Agent)
 		_, in := projection.Layout(ag, content.LevelProject, content.KindRule)
 		return in
 	}

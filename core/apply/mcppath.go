@@ -1,11 +1,14 @@
 package apply
 
-import "github.com/agentkit/charter/core"
+import (
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
+)
 
 // MCPPath is where agent a keeps its MCP servers at level, dir being the
 // agent's directory (user) or the project root: import reads the file
 // apply writes.
-func MCPPath(sys *core.System, a core.Agent, level, dir string) string {
+func MCPPath(sys *core.System, a agents.Agent, level, dir string) string {
 	pl := a.At(level)
 	if pl.MCP == "" {
 		return ""

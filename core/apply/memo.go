@@ -58,7 +58,7 @@ func (f *Full) Memo(sys *core.System, rep FullReport, w *planmemo.Watch) (FullRe
 	// Detection and placement look for each agent's file: its absence
 	// is watched too (a folder's stamp would be, since Run writes in it).
 	if f.root != "" {
-		for _, a := range sys.Agents() {
+		for _, a := range sys.AgentTable.All() {
 			w.Path(sys.ProjectPath(a, f.root))
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/projection"
@@ -21,14 +22,14 @@ import (
 // for one agent moves only that agent's files, so that, with the others'
 // files as they lie, each agent reads each item once. It returns the
 // placement of every agent counted, which the lock records.
-func placeProject(sys *core.System, sel []core.Agent, root string, c *Content) (map[string]placement, func(string) string, []string) {
-	var all []core.Agent
+func placeProject(sys *core.System, sel []agents.Agent, root string, c *Content) (map[string]placement, func(string) string, []string) {
+	var all []agents.Agent
 	fixed := map[string]placement{}
 	recorded := recordedAgents(sys, root)
 	// A file several agents read as their own (AGENTS.md) says only that
 	// the first of them in the table is here.
 	seen := map[string]bool{}
-	for _, a := range sys.Agents() {
+	for _, a := range sys.AgentTable.All() {
 		if a.ProjectFile == "" {
 			continue
 		}
@@ -40,7 +41,7 @@ func placeProject(sys *core.System, sel []core.Agent, root string, c *Content) (
 			}
 		}
 		switch {
-		case slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }):
+		case slices.ContainsFunc(sel, func(s agents.Agent) bool { return s.Name == a.Name }):
 		case recorded[a.Name] || here:
 			fixed[a.Name] = placedAs(sys, root, a)
 		default:
@@ -62,7 +63,7 @@ func placeProject(sys *core.System, sel []core.Agent, root string, c *Content) (
 }
 
 // placedAs is where a's block lies in the project now.
-func placedAs(sys *core.System, root string, a core.Agent) placement {
+func placedAs(sys *core.System, root string, a agents.Agent) placement {
 	opts := placements(a)
 	for _, p := range opts[1 : len(opts)-1] {
 		at := p.file
@@ -98,7 +99,7 @@ func recordedAgents(sys *core.System, root string) map[string]bool {
 }
 
 // candidates are the files an agent's block may be in, project-relative.
-func candidates(a core.Agent) []string {
+func candidates(a agents.Agent) []string {
 	var out []string
 	for _, p := range []string{a.ProjectFile, a.Private, a.Via} {
 		if p != "" && !slices.Contains(out, p) {
@@ -127,11 +128,11 @@ func holdsMarker(sys *core.System, root, p string) bool {
 
 // sameFiles maps each agent's candidate files to the first of them that is
 // the same file (a link between two instruction files is one file).
-func sameFiles(sys *core.System, root string, agents []core.Agent) func(string) string {
+func sameFiles(sys *core.System, root string, chosen []agents.Agent) func(string) string {
 	var rels []string
 	var places []fsys.Place
 	canon := map[string]string{}
-	for _, a := range agents {
+	for _, a := range chosen {
 		for _, rel := range candidates(a) {
 			if _, ok := canon[rel]; ok {
 				continue
@@ -160,10 +161,10 @@ func sameFiles(sys *core.System, root string, agents []core.Agent) func(string) 
 
 // servedBy names the files that serve agent a, which gets none of its
 // own, for the report.
-func servedBy(a core.Agent, agents []core.Agent, where map[string]placement, same func(string) string) string {
+func servedBy(a agents.Agent, chosen []agents.Agent, where map[string]placement, same func(string) string) string {
 	var pick []placement
-	var sel []core.Agent
-	for _, s := range agents {
+	var sel []agents.Agent
+	for _, s := range chosen {
 		if p, ok := where[s.Name]; ok {
 			sel, pick = append(sel, s), append(pick, p)
 		}
@@ -190,7 +191,7 @@ func importBlock(file, via string) []byte {
 // unplaced are the targets that take charter's block out of a's files it
 // no longer uses, where they hold one. A file that is the same as one a
 // placement writes is left to that placement.
-func unplaced(sys *core.System, root string, a core.Agent, pl placement, chosen map[string]bool, same func(string) string) []Target {
+func unplaced(sys *core.System, root string, a agents.Agent, pl placement, chosen map[string]bool, same func(string) string) []Target {
 	var out []Target
 	for _, rel := range candidates(a) {
 		if chosen[same(rel)] {
@@ -200,7 +201,7 @@ func unplaced(sys *core.System, root string, a core.Agent, pl placement, chosen 
 		if !holdsMarker(sys, root, p) {
 			continue
 		}
-		owned := rel == a.Via || a.Format == core.FormatRules
+		owned := rel == a.Via || a.Format == agents.FormatRules
 		out = append(out, Target{Agent: a.Name, Level: LevelProject, Path: p, unplace: true,
 			edit: func(old []byte) ([][]byte, error) { return withoutBlock(p, old, owned) }})
 	}
@@ -263,7 +264,7 @@ func dropEmptied(sys *core.System, t Target, opts fsys.WriteOptions) error {
 // block holds them written out. It gets those rules there, so its natives
 // go, or it would read each twice. Import kept their bytes: uninstall puts
 // them back.
-func servedNatives(sys *core.System, sel []core.Agent, where map[string]placement, root string, adopt map[string]bool) []projection.Placed {
+func servedNatives(sys *core.System, sel []agents.Agent, where map[string]placement, root string, adopt map[string]bool) []projection.Placed {
 	var out []projection.Placed
 	for _, a := range sel {
 		if pl, ok := where[a.Name]; !ok || !(pl.served() || pl.inline) {
@@ -290,10 +291,10 @@ func servedNatives(sys *core.System, sel []core.Agent, where map[string]placemen
 // withServers adds to sel the agents placed before whose files serve a
 // selected one: an import for Cursor beside Codex's AGENTS.md writes that
 // file too, since Cursor reads its new rules there.
-func withServers(sys *core.System, sel []core.Agent, where map[string]placement, same func(string) string) []core.Agent {
+func withServers(sys *core.System, sel []agents.Agent, where map[string]placement, same func(string) string) []agents.Agent {
 	var pick []placement
-	var all []core.Agent
-	for _, a := range sys.Agents() {
+	var all []agents.Agent
+	for _, a := range sys.AgentTable.All() {
 		if p, ok := where[a.Name]; ok {
 			all, pick = append(all, a), append(pick, p)
 		}
@@ -310,9 +311,9 @@ func withServers(sys *core.System, sel []core.Agent, where map[string]placement,
 			}
 		}
 	}
-	var out []core.Agent
+	var out []agents.Agent
 	for _, a := range all {
-		if add[a.Name] || slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) {
+		if add[a.Name] || slices.ContainsFunc(sel, func(s agents.Agent) bool { return s.Name == a.Name }) {
 			out = append(out, a)
 		}
 	}

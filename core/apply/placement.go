@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/projection"
 )
@@ -40,7 +40,7 @@ type placement struct {
 func (p placement) served() bool { return p.serve }
 
 // placements are an agent's choices, preferred first.
-func placements(a core.Agent) []placement {
+func placements(a agents.Agent) []placement {
 	_, inBlock := projection.Layout(a, content.LevelProject, content.KindRule)
 	out := []placement{{file: a.ProjectFile, inline: inBlock}}
 	if a.Private != "" {
@@ -63,7 +63,7 @@ type carrier struct {
 // (placed before and not asked for now). items are the active items; same
 // maps a project-relative path to the file it is, so that a
 // link between two instruction files counts as one file.
-func place(sel []core.Agent, items []content.Item, same func(string) string, fixed map[string]placement) map[string]placement {
+func place(sel []agents.Agent, items []content.Item, same func(string) string, fixed map[string]placement) map[string]placement {
 	if same == nil {
 		same = func(p string) string { return p }
 	}
@@ -94,7 +94,7 @@ func place(sel []core.Agent, items []content.Item, same func(string) string, fix
 
 // exhaustive tries every combination: the first best one, so that earlier
 // agents keep their preferred placement.
-func exhaustive(sel []core.Agent, opts [][]placement, items []content.Item, same func(string) string) []placement {
+func exhaustive(sel []agents.Agent, opts [][]placement, items []content.Item, same func(string) string) []placement {
 	pick := make([]placement, len(sel))
 	var best []placement
 	var bestScore [4]int
@@ -119,7 +119,7 @@ func exhaustive(sel []core.Agent, opts [][]placement, items []content.Item, same
 // table): from every agent's preferred placement, each agent in turn, the
 // last first, takes the placement that lowers the score most, until none
 // does.
-func improve(sel []core.Agent, opts [][]placement, pick []placement, items []content.Item, same func(string) string) []placement {
+func improve(sel []agents.Agent, opts [][]placement, pick []placement, items []content.Item, same func(string) string) []placement {
 	best := score(sel, pick, items, same)
 	for changed := true; changed; {
 		changed = false
@@ -160,7 +160,7 @@ func rulesFor(agent string, items []content.Item) []string {
 // carriers are the places pick puts text, merged where two paths are one
 // file (the block of the agent whose rules it carries wins, as
 // confineProject gives it).
-func carriers(sel []core.Agent, pick []placement, items []content.Item, same func(string) string) ([]carrier, int) {
+func carriers(sel []agents.Agent, pick []placement, items []content.Item, same func(string) string) ([]carrier, int) {
 	var out []carrier
 	dups := 0
 	byFile := map[string]int{}
@@ -197,19 +197,19 @@ func carriers(sel []core.Agent, pick []placement, items []content.Item, same fun
 
 // readsOf are the places a reads; an agent the table gives none reads its
 // own file and rules folder.
-func readsOf(a core.Agent) []core.Read {
+func readsOf(a agents.Agent) []agents.Read {
 	if len(a.Reads) > 0 {
 		return a.Reads
 	}
-	out := []core.Read{{Path: a.ProjectFile}}
+	out := []agents.Read{{Path: a.ProjectFile}}
 	if prefix, _ := projection.Layout(a, content.LevelProject, content.KindRule); prefix != "" {
-		out = append(out, core.Read{Path: prefix, Scoped: true})
+		out = append(out, agents.Read{Path: prefix, Scoped: true})
 	}
 	return out
 }
 
 // reads reports whether agent a loads c.
-func reads(a core.Agent, c carrier, same func(string) string) bool {
+func reads(a agents.Agent, c carrier, same func(string) string) bool {
 	for _, r := range readsOf(a) {
 		switch {
 		case c.importer != "":
@@ -231,7 +231,7 @@ func reads(a core.Agent, c carrier, same func(string) string) bool {
 // once: items missing or doubled; agents that could scope a glob rule
 // reading it unscoped; rules an agent gets that were meant for another;
 // the steps away from each agent's own files.
-func score(sel []core.Agent, pick []placement, items []content.Item, same func(string) string) [4]int {
+func score(sel []agents.Agent, pick []placement, items []content.Item, same func(string) string) [4]int {
 	cs, dups := carriers(sel, pick, items, same)
 	globbed := map[string]bool{}
 	for _, it := range items {

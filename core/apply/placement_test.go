@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 )
 
-func pickAgents(t *testing.T, names ...string) []core.Agent {
+func pickAgents(t *testing.T, names ...string) []agents.Agent {
 	t.Helper()
-	var out []core.Agent
-	for _, a := range core.DefaultAgents() {
+	var out []agents.Agent
+	for _, a := range agents.Default() {
 		for _, n := range names {
 			if a.Name == n {
 				out = append(out, a)
@@ -25,7 +25,7 @@ func pickAgents(t *testing.T, names ...string) []core.Agent {
 // are written out in the block, "<-via" for an import, "served".
 func where(got map[string]placement) string {
 	var b []string
-	for _, a := range core.DefaultAgents() {
+	for _, a := range agents.Default() {
 		p, ok := got[a.Name]
 		if !ok {
 			continue

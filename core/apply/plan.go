@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/projection"
@@ -34,8 +35,8 @@ type Request struct {
 
 // Plan renders snap for the chosen agents' user-level files (nil: the
 // default ones) and reads each target.
-func Plan(sys *core.System, snap *settings.Snapshot, agents []string) ([]Target, error) {
-	return PlanRequest(sys, snap, Request{Agents: agents})
+func Plan(sys *core.System, snap *settings.Snapshot, names []string) ([]Target, error) {
+	return PlanRequest(sys, snap, Request{Agents: names})
 }
 
 // PlanRequest renders snap for req's targets and reads each one. A target
@@ -89,7 +90,7 @@ func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req
 		pl, placed := where[a.Name]
 		if placed && pl.served() {
 			full.Skipped = append(full.Skipped, Result{Agent: a.Name, Level: level, Path: sys.ProjectPath(a, req.Project.Dir),
-				State: StateSkipped, Reason: servedBy(a, sys.Agents(), where, same)})
+				State: StateSkipped, Reason: servedBy(a, sys.AgentTable.All(), where, same)})
 		}
 		ts, err := pa.targets(a, pl)
 		if err != nil {
@@ -128,7 +129,7 @@ func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req
 	if level == LevelUser {
 		gsel = append(slices.Clone(sel), govOnlyAgents(sys, req.Agents)...)
 	}
-	files, gaps, err := govEdits(sys, snap, level, gsel, func(a core.Agent) (string, error) {
+	files, gaps, err := govEdits(sys, snap, level, gsel, func(a agents.Agent) (string, error) {
 		if level == LevelProject {
 			return req.Project.Dir, nil
 		}
@@ -160,12 +161,12 @@ func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req
 			preq.Drop = servedNatives(sys, sel, where, req.Project.Dir, req.Content.Adopt)
 		}
 		preq.Others = map[string]bool{}
-		for _, a := range sys.Agents() {
-			if !slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) {
+		for _, a := range sys.AgentTable.All() {
+			if !slices.ContainsFunc(sel, func(s agents.Agent) bool { return s.Name == a.Name }) {
 				preq.Others[a.Name] = true
 			}
 		}
-		preq.RecordPath, preq.Placed, preq.Table = req.Content.RecordPath, placed, sys.Agents()
+		preq.RecordPath, preq.Placed, preq.Table = req.Content.RecordPath, placed, sys.AgentTable.All()
 		if level == LevelUser {
 			preq.Bases = userBases(sys)
 		}
@@ -239,7 +240,7 @@ func (t *Target) shared(sys *core.System) error {
 // unplacedGaps reports, when every agent was asked for, the items of the
 // agents that read no file at this level (Cursor and Copilot at user
 // level) as unsupported, rather than dropping them without a word.
-func unplacedGaps(sys *core.System, names []string, sel []core.Agent, level string, c *Content) []projection.Gap {
+func unplacedGaps(sys *core.System, names []string, sel []agents.Agent, level string, c *Content) []projection.Gap {
 	if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), All) }) {
 		return nil
 	}
@@ -248,8 +249,8 @@ func unplacedGaps(sys *core.System, names []string, sel []core.Agent, level stri
 		lvl = content.LevelProject
 	}
 	var out []projection.Gap
-	for _, a := range sys.Agents() {
-		if slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name }) {
+	for _, a := range sys.AgentTable.All() {
+		if slices.ContainsFunc(sel, func(s agents.Agent) bool { return s.Name == a.Name }) {
 			continue
 		}
 		out = append(out, projection.Project(a, c.Items, projection.Options{Level: lvl, Autoload: c.Autoload}).Gaps...)
@@ -261,7 +262,7 @@ func unplacedGaps(sys *core.System, names []string, sel []core.Agent, level stri
 // places a user-level record entry may be acted on.
 func userBases(sys *core.System) map[string]string {
 	out := map[string]string{}
-	for _, a := range sys.Agents() {
+	for _, a := range sys.AgentTable.All() {
 		if p, err := sys.UserPath(a); err == nil {
 			out[a.Name] = sys.Paths.Dir(p)
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
@@ -24,7 +25,7 @@ type planAgents struct {
 // targets are agent a's instruction file (none when other agents' files
 // serve it; two when its file imports the one holding the block) and its
 // Stop hook entry. pl is its placement in a project (zero at user level).
-func (pa *planAgents) targets(a core.Agent, pl placement) ([]Target, error) {
+func (pa *planAgents) targets(a agents.Agent, pl placement) ([]Target, error) {
 	sys, req, level := pa.sys, pa.req, pa.level
 	t := Target{Agent: a.Name, Level: level}
 	var err error
@@ -73,7 +74,7 @@ func (pa *planAgents) targets(a core.Agent, pl placement) ([]Target, error) {
 			block = importBlock(pl.file, pl.via)
 		}
 		t.edit = func(old []byte) ([][]byte, error) { return r(a, path, old, block) }
-		if format == core.FormatBlock {
+		if format == agents.FormatBlock {
 			t.block = block
 		}
 		out = append([]Target{t}, out...)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/profile"
 )
 
@@ -20,16 +21,16 @@ const StateSkipped = "skipped"
 // command that reaches it, and writes nothing for it: Codex's ~/.codex is
 // no Claude profile's folder. One agent named alone is served by its own
 // variable (System.ServeAgent), so it is not skipped.
-func profileSkips(sys *core.System, sel []core.Agent, names []string) ([]core.Agent, []Result) {
+func profileSkips(sys *core.System, sel []agents.Agent, names []string) ([]agents.Agent, []Result) {
 	p := sys.ActiveProfile()
 	if !p.Active || sys.ProfileViaHome() || (len(names) == 1 && !strings.EqualFold(strings.TrimSpace(names[0]), All)) {
 		// A profile entered through HOME holds every agent's folder.
 		return sel, nil
 	}
-	var keep []core.Agent
+	var keep []agents.Agent
 	var out []Result
-	for _, a := range sys.Agents() {
-		named := slices.ContainsFunc(sel, func(s core.Agent) bool { return s.Name == a.Name })
+	for _, a := range sys.AgentTable.All() {
+		named := slices.ContainsFunc(sel, func(s agents.Agent) bool { return s.Name == a.Name })
 		switch {
 		case a.Provider == *p.Provider && named:
 			keep = append(keep, a)
@@ -40,7 +41,7 @@ func profileSkips(sys *core.System, sel []core.Agent, names []string) ([]core.Ag
 	return keep, out
 }
 
-func skipReason(sys *core.System, a core.Agent, p core.Profile) string {
+func skipReason(sys *core.System, a agents.Agent, p core.Profile) string {
 	if a.UserFile == "" {
 		return fmt.Sprintf("%s keeps no user-level files charter writes; in a project: `charter apply --project --agent %s`", a.Name, a.Name)
 	}
@@ -72,8 +73,8 @@ func MixedProfiles(sys *core.System, names []string) error {
 // one an agent before it writes (Antigravity and Gemini CLI both read
 // ~/.gemini/GEMINI.md): one block there, reported with the reason when
 // the agent was asked for by name (or all).
-func sharedUserFiles(sys *core.System, sel []core.Agent, named bool) ([]core.Agent, []Result) {
-	var keep []core.Agent
+func sharedUserFiles(sys *core.System, sel []agents.Agent, named bool) ([]agents.Agent, []Result) {
+	var keep []agents.Agent
 	var out []Result
 	owner := map[string]string{}
 	for _, a := range sel {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/project"
 )
@@ -28,8 +29,8 @@ func TestProjectGolden(t *testing.T) {
 	if _, found, err := findBlock("project", block); err != nil || !found {
 		t.Errorf("the project block does not parse as one block: %v", err)
 	}
-	cursor := core.DefaultAgents()[3]
-	parts, err := renderers[core.FormatRules](cursor, "charter.mdc", []byte("user text charter replaces\n"), block)
+	cursor := agents.Default()[3]
+	parts, err := renderers[agents.FormatRules](cursor, "charter.mdc", []byte("user text charter replaces\n"), block)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestPlanProject(t *testing.T) {
 		t.Fatalf("bare project: %+v %v", ts, err)
 	}
 	// An agent with no project file cannot be asked for there.
-	m2.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "useronly", DefaultDir: ".u", UserFile: "U.md", Format: core.FormatBlock})
+	m2.sys.AgentTable = append(agents.Default(), agents.Agent{Name: "useronly", DefaultDir: ".u", UserFile: "U.md", Format: agents.FormatBlock})
 	if _, err := PlanRequest(m2.sys, m2.snap, Request{Project: newProject(t, m2, "r"), Agents: []string{"useronly"}}); core.ErrorCode(err) != core.CodeUnknownAgent {
 		t.Errorf("user-only agent at project level: %v", err)
 	}
@@ -149,7 +150,7 @@ func TestPlanProjectMCPError(t *testing.T) {
 // inventory (doctor's view) shows its targets.
 func TestTableEntryIsEnough(t *testing.T) {
 	m := newMachine(t)
-	m.sys.AgentTable = append(core.DefaultAgents(), core.Agent{Name: "zork", DefaultDir: ".zork", UserFile: "ZORK.md", ProjectFile: "ZORK.md", Format: core.FormatBlock})
+	m.sys.AgentTable = append(agents.Default(), agents.Agent{Name: "zork", DefaultDir: ".zork", UserFile: "ZORK.md", ProjectFile: "ZORK.md", Format: agents.FormatBlock})
 	m.mkdir(t, ".zork")
 	ts, err := Plan(m.sys, m.snap, nil)
 	if err != nil || len(ts) != 1 || ts[0].Path != m.path(".zork/ZORK.md") {

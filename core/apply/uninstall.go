@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/loaded"
@@ -25,7 +26,7 @@ func PlanUninstall(sys *core.System, proj *core.Project, record string, force bo
 	if err != nil {
 		return nil, err
 	}
-	req := projection.Request{RecordPath: record, Force: force, Table: sys.Agents()}
+	req := projection.Request{RecordPath: record, Force: force, Table: sys.AgentTable.All()}
 	if proj != nil {
 		req.Root, req.RecordPath = proj.Dir, projectFile(sys, proj.Dir, ".charter/projection.lock")
 	} else {
@@ -59,7 +60,7 @@ func PlanRemoval(sys *core.System, proj *core.Project) ([]Target, error) {
 			out = append(out, t)
 		}
 	}
-	for _, a := range sys.Agents() {
+	for _, a := range sys.AgentTable.All() {
 		files, err := blockFiles(sys, a, root)
 		if err != nil {
 			return nil, err
@@ -115,18 +116,18 @@ func PlanRemoval(sys *core.System, proj *core.Project) ([]Target, error) {
 
 // blockFiles are the files a's block may be in at the level, each with
 // whether charter owns it whole (then it goes with the block).
-func blockFiles(sys *core.System, a core.Agent, root string) (map[string]bool, error) {
+func blockFiles(sys *core.System, a agents.Agent, root string) (map[string]bool, error) {
 	out := map[string]bool{}
 	if root == "" {
 		p, err := sys.UserPath(a)
 		if err != nil || p == "" {
 			return out, err
 		}
-		out[p] = a.FormatAt(LevelUser) == core.FormatRules
+		out[p] = a.FormatAt(LevelUser) == agents.FormatRules
 		return out, nil
 	}
 	for _, rel := range candidates(a) {
-		out[projectFile(sys, root, rel)] = rel == a.Via || a.Format == core.FormatRules
+		out[projectFile(sys, root, rel)] = rel == a.Via || a.Format == agents.FormatRules
 	}
 	return out, nil
 }

@@ -84,7 +84,7 @@ func LoadLayerNames(ctx context.Context, sys *core.System, layers []Layer) (*Lib
 }
 
 func loadLayers(ctx context.Context, sys *core.System, layers []Layer, names bool) (*Library, error) {
-	l := &loader{ctx: ctx, sys: sys, agents: sys.AgentNames(), names: names}
+	l := &loader{ctx: ctx, sys: sys, agents: sys.AgentTable.Names(), names: names}
 	defer l.close()
 	for _, ly := range layers {
 		for _, k := range Kinds() {
@@ -384,7 +384,7 @@ func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
 // the problems that make it no item. within confines a repository's
 // folder; e is the folder's entry as listed (a link is followed once).
 func ReadSkill(ctx context.Context, sys *core.System, within, dir string, e fs.FileInfo) (*Item, []Problem, error) {
-	l := &loader{ctx: ctx, sys: sys, agents: sys.AgentNames()}
+	l := &loader{ctx: ctx, sys: sys, agents: sys.AgentTable.Names()}
 	defer l.close()
 	if err := l.skill(Layer{Within: within}, dir, e.Name(), e); err != nil {
 		return nil, nil, err

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/coretest"
 )
 
@@ -111,7 +112,7 @@ func TestVariablesClassified(t *testing.T) {
 // it does.
 func TestEnvironmentTopicComplete(t *testing.T) {
 	listed := map[string]bool{}
-	for _, v := range core.Environment(core.DefaultAgents()) {
+	for _, v := range core.Environment(agents.Default()) {
 		listed[v.Name] = true
 	}
 	seen := readVars(t)

@@ -1,6 +1,9 @@
 package coretest
 
-import "github.com/agentkit/charter/core"
+import (
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
+)
 
 // PolicyVar is settings.PolicyVar, which this package cannot import: the
 // settings package's own tests use it (a test checks the two agree).
@@ -15,7 +18,7 @@ func Cleared() []string {
 		core.ConfigHomeVar,
 		core.CompanionHomeVar,
 		core.ProjectDirVar,
-		core.XDGConfigVar, // moves Goose's folder
+		agents.XDGConfigVar, // moves Goose's folder
 		"NO_COLOR",
 		"CLICOLOR_FORCE",
 		"TERM",
@@ -27,7 +30,7 @@ func Cleared() []string {
 		"SSH_AUTH_SOCK", "SSH_AGENT_PID", "GIT_SSH_COMMAND", "HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY",
 		"https_proxy", "http_proxy", "no_proxy",
 	}
-	for _, a := range core.DefaultAgents() {
+	for _, a := range agents.Default() {
 		if a.DirVar != "" {
 			vars = append(vars, a.DirVar)
 		}

@@ -62,7 +62,7 @@ func profileCheck(r *run) []Check {
 		}
 		// The variables named are the agent table's, in its order.
 		var named []string
-		for _, a := range r.Sys.Agents() {
+		for _, a := range r.Sys.AgentTable.All() {
 			if a.DirVar != "" && !slices.Contains(named, a.DirVar) {
 				named = append(named, a.DirVar)
 			}

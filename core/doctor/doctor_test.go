@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/doctor"
@@ -204,11 +205,11 @@ func TestProjectAndPolicy(t *testing.T) {
 
 // zed is an agent only this test knows: doctor must learn of it from the
 // System's agent table alone.
-var zed = core.Agent{Name: "zork", Provider: "zork", DirVar: "ZED_HOME", DefaultDir: ".zork",
-	UserFile: "ZORK.md", ProjectFile: "ZORK.md", Format: core.FormatBlock}
+var zed = agents.Agent{Name: "zork", Provider: "zork", DirVar: "ZED_HOME", DefaultDir: ".zork",
+	UserFile: "ZORK.md", ProjectFile: "ZORK.md", Format: agents.FormatBlock}
 
 func withZed(sys *core.System) *core.System {
-	sys.AgentTable = append(core.DefaultAgents(), zed)
+	sys.AgentTable = append(agents.Default(), zed)
 	return sys
 }
 

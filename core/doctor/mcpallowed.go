@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/jsonedit"
@@ -35,7 +35,7 @@ func mcpAllowed(r *run) []Check {
 			return
 		}
 		for _, t := range full.Targets {
-			a, known := r.Sys.LookupAgent(t.Agent)
+			a, known := r.Sys.AgentTable.Lookup(t.Agent)
 			if !known || a.At(level).MCPFormat == "" {
 				continue
 			}
@@ -113,7 +113,7 @@ func nativeServerURLs(format string, data []byte) ([]settings.Server, error) {
 		}
 		entries, _ = doc.Lookup("mcp_servers").(map[string]any)
 	} else {
-		if core.JSONC(format) {
+		if agents.JSONC(format) {
 			var err error
 			if data, err = jsonedit.Blank(data, func(off int, msg string) error {
 				line, _ := jsonedit.Position(data, off)

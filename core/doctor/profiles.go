@@ -32,7 +32,7 @@ func companionActive(r *run) []Check {
 
 // varOf is the variable agent-switch sets for provider's profiles.
 func varOf(sys *core.System, provider string) string {
-	for _, a := range sys.Agents() {
+	for _, a := range sys.AgentTable.All() {
 		if a.Provider == provider && a.DirVar != "" {
 			return a.DirVar
 		}

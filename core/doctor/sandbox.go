@@ -23,7 +23,7 @@ func codexSandbox(r *run) []Check {
 		rule, err := settings.ParseRule(s)
 		return err == nil && rule.Kind == settings.RuleWeb && rule.Arg == settings.WebEvery
 	})
-	a, known := r.Sys.LookupAgent("codex")
+	a, known := r.Sys.AgentTable.Lookup("codex")
 	if !denied || !known {
 		return nil
 	}

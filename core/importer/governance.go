@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/jsonedit"
@@ -54,7 +55,7 @@ type GovFile struct {
 // GovFiles are the files of agent a at level that hold permissions or
 // servers, as the agent table places them under base (servers at
 // mcpFile, where apply writes them); absent ones left out.
-func GovFiles(sys *core.System, a core.Agent, level, base, within, mcpFile string) ([]GovFile, error) {
+func GovFiles(sys *core.System, a agents.Agent, level, base, within, mcpFile string) ([]GovFile, error) {
 	pl := a.At(level)
 	var out []GovFile
 	add := func(rel, format string, perms bool) error {
@@ -153,7 +154,7 @@ func ReadGovernance(files []GovFile) ([]GovItem, error) {
 // plainJSON is f's JSON with its comments and trailing commas blanked
 // when the agent reads the file as JSONC.
 func plainJSON(f GovFile) ([]byte, error) {
-	if !core.JSONC(f.Format) {
+	if !agents.JSONC(f.Format) {
 		return f.Data, nil
 	}
 	return jsonedit.Blank(f.Data, func(off int, msg string) error {

@@ -22,7 +22,7 @@ import (
 // Sources lists what `--from` accepts: the agents of the table, then
 // the two peer tools whose source folders it reads.
 func Sources(sys *core.System) []string {
-	return append(sys.AgentNames(), "rulesync", "ruler")
+	return append(sys.AgentTable.Names(), "rulesync", "ruler")
 }
 
 // Peer reports whether from is a peer tool's source folder rather than an
@@ -97,7 +97,7 @@ func Scan(ctx context.Context, sys *core.System, req Request) ([]Candidate, erro
 		return nil, err
 	}
 	_, peer := spotsOf[req.From]
-	a, known := sys.LookupAgent(req.From)
+	a, known := sys.AgentTable.Lookup(req.From)
 	if !peer && !known {
 		return nil, core.Errorf(core.CodeUsage, "import --from %q: no agent or tool of that name: choose an agent `charter agents` lists, rulesync or ruler", req.From)
 	}
@@ -109,7 +109,7 @@ func Scan(ctx context.Context, sys *core.System, req Request) ([]Candidate, erro
 	if !ok {
 		return nil, core.Errorf(core.CodeUsage, "%s keeps no %s-level files charter can import: %s", req.From, req.Level, levelHint(sys, req.From))
 	}
-	s := &scanner{ctx: ctx, sys: sys, req: req, agents: sys.AgentNames()}
+	s := &scanner{ctx: ctx, sys: sys, req: req, agents: sys.AgentTable.Names()}
 	for _, sp := range spots {
 		if err := s.spot(sp); err != nil {
 			return nil, err
@@ -131,7 +131,7 @@ func Scan(ctx context.Context, sys *core.System, req Request) ([]Candidate, erro
 
 func levelHint(sys *core.System, from string) string {
 	_, project := spotsOf[from][content.LevelProject]
-	if a, ok := sys.LookupAgent(from); ok {
+	if a, ok := sys.AgentTable.Lookup(from); ok {
 		project = len(agentSpots(a, content.LevelProject)) > 0
 	}
 	if project {
@@ -309,7 +309,7 @@ func (s *scanner) projectsOver(native, rel string) bool {
 // verdict projects the new item for the agent it came from and compares
 // with the native file(s): Identical when every byte comes back.
 func (s *scanner) verdict(c *Candidate) error {
-	agent, _ := s.sys.LookupAgent(c.Agent)
+	agent, _ := s.sys.AgentTable.Lookup(c.Agent)
 	out := projection.Project(agent, []content.Item{*c.Item}, projection.Options{Level: s.req.Level, Autoload: s.req.Autoload})
 	c.Projection, c.Paths = Identical, map[string]bool{}
 	if len(out.Files) == 0 {

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 )
 
@@ -25,10 +25,10 @@ var readers = map[string]func(c *Candidate, data []byte){
 
 // agentSpots are the places of agent a at level, in the order import
 // reads them: rules, skills, commands, subagents.
-func agentSpots(a core.Agent, level string) []spot {
+func agentSpots(a agents.Agent, level string) []spot {
 	places := a.At(level)
 	var out []spot
-	add := func(k content.Kind, p core.Place, subdirs bool) {
+	add := func(k content.Kind, p agents.Place, subdirs bool) {
 		if p.Dir == "" {
 			return
 		}
@@ -53,7 +53,7 @@ func agentSpots(a core.Agent, level string) []spot {
 	other := func(k content.Kind) {
 		for _, r := range append(a.ImportAlso, a.Retired...) {
 			if r.Level == level && r.Kind == string(k) {
-				add(k, core.Place{Dir: r.Dir, Ext: r.Ext, Format: r.Format}, false)
+				add(k, agents.Place{Dir: r.Dir, Ext: r.Ext, Format: r.Format}, false)
 			}
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 )
 
@@ -34,9 +34,9 @@ func TestRuleReaders(t *testing.T) {
 
 // Every format the table gives a rule or command has a reader.
 func TestEveryTableFormatReads(t *testing.T) {
-	for _, a := range core.DefaultAgents() {
-		for _, p := range []core.Places{a.User, a.Project} {
-			for _, pl := range []core.Place{p.Rules, p.Commands} {
+	for _, a := range agents.Default() {
+		for _, p := range []agents.Places{a.User, a.Project} {
+			for _, pl := range []agents.Place{p.Rules, p.Commands} {
 				if pl.Dir != "" && readers[pl.Format] == nil {
 					t.Errorf("%s: no reader for %s files in %s", a.Name, pl.Format, pl.Dir)
 				}

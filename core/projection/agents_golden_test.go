@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/projection"
@@ -16,7 +16,7 @@ import (
 // writes, byte for byte, the rules its block carries and the kinds it has
 // no place for (testdata/agents/NAME.golden; go test -update rewrites).
 func TestAgentProjectionsGolden(t *testing.T) {
-	for _, a := range core.DefaultAgents() {
+	for _, a := range agents.Default() {
 		t.Run(a.Name, func(t *testing.T) {
 			var b strings.Builder
 			for _, level := range []string{content.LevelUser, content.LevelProject} {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 )
 
@@ -20,7 +20,7 @@ import (
 // the project root, or the agent's directory at user level) is a file the
 // projector makes, or once made in a retired place, for the entry's
 // agent, kind and item at level.
-func produces(a core.Agent, level string, e Recorded, rel string) bool {
+func produces(a agents.Agent, level string, e Recorded, rel string) bool {
 	k := content.Kind(e.Kind)
 	if content.CheckName(e.Item) != "" || a.Name != e.Agent {
 		return false
@@ -48,9 +48,9 @@ func produces(a core.Agent, level string, e Recorded, rel string) bool {
 func (r Request) claims(e Recorded) bool {
 	table := r.Table
 	if table == nil {
-		table = core.DefaultAgents()
+		table = agents.Default()
 	}
-	i := slices.IndexFunc(table, func(a core.Agent) bool { return a.Name == e.Agent })
+	i := slices.IndexFunc(table, func(a agents.Agent) bool { return a.Name == e.Agent })
 	if i < 0 {
 		return false
 	}

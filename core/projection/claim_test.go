@@ -1,9 +1,9 @@
 package projection
 
 import (
-	"github.com/agentkit/charter/core"
 	"testing"
 
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 )
 
@@ -67,7 +67,7 @@ func TestEveryProjectedFileIsClaimed(t *testing.T) {
 		{Kind: content.KindCommand, Name: "c", Body: []byte("C.\n")},
 		{Kind: content.KindSubagent, Name: "g", Description: "d", Body: []byte("G.\n")},
 	}
-	for _, a := range core.DefaultAgents() {
+	for _, a := range agents.Default() {
 		for _, level := range []string{content.LevelUser, content.LevelProject} {
 			for _, f := range Project(a, items, Options{Level: level}).Files {
 				e := Recorded{Path: f.Rel, Kind: string(f.Kind), Item: f.Item, Agent: a.Name}

@@ -19,7 +19,7 @@ func parsed(t *testing.T, k content.Kind, name, src string) []content.Item {
 
 func projected(t *testing.T, agent string, items []content.Item) string {
 	t.Helper()
-	a, ok := (&core.System{}).LookupAgent(agent)
+	a, ok := (&core.System{}).AgentTable.Lookup(agent)
 	if !ok {
 		t.Fatalf("no agent %s", agent)
 	}
@@ -72,7 +72,7 @@ func TestSubagentOtherKeysClaudeOnly(t *testing.T) {
 // for Cursor and is not counted as always loaded there.
 func TestCursorRuleOnRequest(t *testing.T) {
 	items := parsed(t, content.KindRule, "asked", "---\ndescription: Ask me\nalwaysApply: false\n---\nOnly when asked.\n")
-	a, _ := (&core.System{}).LookupAgent("cursor")
+	a, _ := (&core.System{}).AgentTable.Lookup("cursor")
 	out := Project(a, items, Options{Level: content.LevelProject})
 	if len(out.Files) != 1 || out.Files[0].Always || !strings.Contains(string(out.Files[0].Data), "alwaysApply: false\n") {
 		t.Fatalf("got %+v", out.Files)

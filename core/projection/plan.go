@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 )
@@ -55,7 +56,7 @@ type Request struct {
 	Placed []string
 	// Table is the agent table (nil: the default one): a record entry is
 	// claimed only for a path its agent's places produce (claim.go).
-	Table []core.Agent
+	Table []agents.Agent
 	// Bases are, at user level, each agent's directory: a recorded path
 	// outside its agent's is not charter's to act on (claim.go).
 	Bases map[string]string

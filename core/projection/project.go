@@ -12,7 +12,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 )
 
@@ -62,9 +62,9 @@ type Output struct {
 }
 
 // Project renders the active items for agent a at one level, each in the
-// place and format the agent table gives (core/agenttable*.go). Items must
+// place and format the agent table gives (core/agents/table*.go). Items must
 // be the active set (content's effective set, state active or policy).
-func Project(a core.Agent, items []content.Item, opt Options) Output {
+func Project(a agents.Agent, items []content.Item, opt Options) Output {
 	places := a.At(opt.Level)
 	var out Output
 	for i := range items {
@@ -92,7 +92,7 @@ func Project(a core.Agent, items []content.Item, opt Options) Output {
 	return out
 }
 
-func render(a core.Agent, place core.Place, it *content.Item, opt Options) []File {
+func render(a agents.Agent, place agents.Place, it *content.Item, opt Options) []File {
 	f := File{Agent: a.Name, Kind: it.Kind, Item: it.Name, Mode: 0o644, Rel: place.Dir + it.Name + place.Ext}
 	switch it.Kind {
 	case content.KindRule:
@@ -107,7 +107,7 @@ func render(a core.Agent, place core.Place, it *content.Item, opt Options) []Fil
 	return []File{f}
 }
 
-// ruleFile is a rule in format (core/agenttable.go names them), and
+// ruleFile is a rule in format (core/agents/table.go names them), and
 // whether the agent loads it in every session.
 func ruleFile(format string, it *content.Item) ([]byte, bool) {
 	body := string(it.Body)
@@ -224,7 +224,7 @@ func commandFile(agent, format string, it *content.Item) []byte {
 
 // Layout reports where agent a keeps a kind at a level ("" for nowhere),
 // and whether its rules go into its managed block: for docs and doctor.
-func Layout(a core.Agent, level string, k content.Kind) (prefix string, inBlock bool) {
+func Layout(a agents.Agent, level string, k content.Kind) (prefix string, inBlock bool) {
 	places := a.At(level)
 	if k == content.KindRule && places.RulesInBlock {
 		return "", true

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 )
 
@@ -19,7 +19,7 @@ import (
 
 // agentTools translates a source's tools for agent: the names it takes,
 // in the source's order, each once, and the source names it has none for.
-func agentTools(a core.Agent, format string, tools []string) (out, dropped []string) {
+func agentTools(a agents.Agent, format string, tools []string) (out, dropped []string) {
 	table := a.Tools
 	for _, t := range tools {
 		name, ok := "", false
@@ -61,7 +61,7 @@ func mcpTool(format, t string) (string, bool) {
 	return "", false
 }
 
-func subagentFile(a core.Agent, format string, it *content.Item) ([]byte, string) {
+func subagentFile(a agents.Agent, format string, it *content.Item) ([]byte, string) {
 	body := string(it.Body)
 	var notes []string
 	model := func() string {

@@ -3,17 +3,17 @@ package projection
 import (
 	"slices"
 
-	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 )
 
 // agentNamed is the table's entry for name (the zero Agent when none).
-func agentNamed(name string) core.Agent {
-	all := core.DefaultAgents()
-	if i := slices.IndexFunc(all, func(a core.Agent) bool { return a.Name == name }); i >= 0 {
+func agentNamed(name string) agents.Agent {
+	all := agents.Default()
+	if i := slices.IndexFunc(all, func(a agents.Agent) bool { return a.Name == name }); i >= 0 {
 		return all[i]
 	}
-	return core.Agent{Name: name}
+	return agents.Agent{Name: name}
 }
 
 // subagentFor renders it for the named agent in its subagent place (user

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -73,10 +74,10 @@ func (s *Session) CheckPermission(ctx context.Context, action, agent string) (*P
 	if err != nil {
 		return nil, core.Errorf(core.CodeUsage, "permissions check: %v", err)
 	}
-	var ag core.Agent
+	var ag agents.Agent
 	if agent != "" {
 		var ok bool
-		if ag, ok = s.Sys.LookupAgent(strings.ToLower(strings.TrimSpace(agent))); !ok {
+		if ag, ok = s.Sys.AgentTable.Lookup(strings.ToLower(strings.TrimSpace(agent))); !ok {
 			return nil, core.Errorf(core.CodeUnknownAgent, "unknown agent %q: choose one that `charter agents` lists", agent)
 		}
 	}

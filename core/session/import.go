@@ -67,7 +67,7 @@ func (s *Session) importSources(ctx context.Context, req ImportRequest) (*Import
 		return nil, core.Errorf(core.CodeUsage, "--from %q is not a source charter imports: choose an agent `charter agents` lists, rulesync or ruler", req.From)
 	}
 	for _, n := range req.Agents {
-		if _, ok := s.Sys.LookupAgent(strings.ToLower(strings.TrimSpace(n))); !ok && !strings.EqualFold(strings.TrimSpace(n), "all") {
+		if _, ok := s.Sys.AgentTable.Lookup(strings.ToLower(strings.TrimSpace(n))); !ok && !strings.EqualFold(strings.TrimSpace(n), "all") {
 			return nil, core.Errorf(core.CodeUnknownAgent, "--agent %q: no agent of that name: choose one that `charter agents` lists, or all", n)
 		}
 	}
@@ -82,7 +82,7 @@ func (s *Session) importSources(ctx context.Context, req ImportRequest) (*Import
 		record = s.Sys.Paths.Join(ireq.Base, core.ProjectDirName, "projection.lock")
 	} else {
 		record = s.Sys.Paths.Join(dir, "state", "projection.json")
-		if a, ok := s.Sys.LookupAgent(req.From); ok && !importer.Peer(req.From) {
+		if a, ok := s.Sys.AgentTable.Lookup(req.From); ok && !importer.Peer(req.From) {
 			if ireq.Base, err = s.Sys.AgentDir(a); err != nil {
 				return nil, err
 			}

@@ -71,7 +71,7 @@ func (s *Session) sameBody(ctx context.Context, c *importer.Candidate, within st
 		if err != nil || data == nil {
 			return false, err
 		}
-		it, probs := content.Parse(c.Kind, c.Name, c.Source, data, s.Sys.AgentNames())
+		it, probs := content.Parse(c.Kind, c.Name, c.Source, data, s.Sys.AgentTable.Names())
 		if len(probs) > 0 {
 			return false, nil
 		}

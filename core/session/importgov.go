@@ -24,7 +24,7 @@ import (
 // importGovernance reads and, unless dryRun, writes the permissions and
 // servers of the agent ireq names. A peer tool's folder has none.
 func (s *Session) importGovernance(ctx context.Context, ireq importer.Request, project, dryRun bool) ([]importer.GovItem, error) {
-	a, ok := s.Sys.LookupAgent(ireq.From)
+	a, ok := s.Sys.AgentTable.Lookup(ireq.From)
 	if !ok || importer.Peer(ireq.From) || ireq.Base == "" {
 		return nil, nil
 	}

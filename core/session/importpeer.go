@@ -31,7 +31,7 @@ func (s *Session) peerTakeover(out *Imported, ireq importer.Request, dir string,
 		return nil // a peer's sources are a repository's
 	}
 	base := ireq.Base
-	agents := s.Sys.AgentNames()
+	agents := s.Sys.AgentTable.Names()
 	for i := range out.Items {
 		c := &out.Items[i]
 		if c.Data == nil || (c.State != importer.StateImported && !s.sameSource(c, ireq.Within, dir)) {
@@ -42,7 +42,7 @@ func (s *Session) peerTakeover(out *Imported, ireq importer.Request, dir string,
 			continue
 		}
 		it.Files, it.Level = c.Files, ireq.Level
-		for _, a := range s.Sys.Agents() {
+		for _, a := range s.Sys.AgentTable.All() {
 			o := projection.Project(a, []content.Item{*it}, projection.Options{Level: ireq.Level, Autoload: ireq.Autoload})
 			for _, f := range o.Files {
 				path := s.Sys.Paths.Join(append([]string{base}, strings.Split(f.Rel, "/")...)...)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/loaded"
 	"github.com/agentkit/charter/core/projection"
@@ -81,7 +82,7 @@ func (s *Session) Contents(ctx context.Context) (ContentDoc, error) {
 	if err != nil {
 		return ContentDoc{}, err
 	}
-	names := s.Sys.Agents()
+	names := s.Sys.AgentTable.All()
 	for _, e := range lib.Effective("", sel) {
 		here := e.State
 		if st, ok := files[e.Level+"\x00"+e.Key()]; ok {
@@ -137,7 +138,7 @@ func orEmpty(v []string) []string {
 	return v
 }
 
-func (s *Session) contentItem(names []core.Agent, e content.Entry) ContentItem {
+func (s *Session) contentItem(names []agents.Agent, e content.Entry) ContentItem {
 	ci := ContentItem{Entry: e, ReceivedBy: []string{}}
 	if !e.Active() {
 		return ci
@@ -173,7 +174,7 @@ func (s *Session) ContentList(ctx context.Context, k content.Kind, path string) 
 			return nil, err
 		}
 	}
-	names := s.Sys.Agents()
+	names := s.Sys.AgentTable.All()
 	out := []ContentItem{}
 	for _, e := range lib.Effective("", sel) {
 		if e.Kind != k || (path != "" && (!e.Active() || !e.AppliesTo(rel))) {
@@ -199,7 +200,7 @@ func (s *Session) ContentShow(ctx context.Context, k content.Kind, name string) 
 		}
 		return ContentBody{}, core.Errorf(core.CodeNotFound, "there is no %s named %q: `charter %s list` shows them, `charter %s new %s` makes one", k, name, group, group, name)
 	}
-	doc := ContentBody{ContentItem: s.contentItem(s.Sys.Agents(), e), Body: string(e.Body)}
+	doc := ContentBody{ContentItem: s.contentItem(s.Sys.AgentTable.All(), e), Body: string(e.Body)}
 	for _, f := range e.Files {
 		doc.Files = append(doc.Files, f.Rel)
 	}

@@ -67,7 +67,7 @@ func (s *Session) MoveProfile(ctx context.Context, from, to string) (profile.Sco
 
 // Environment lists every variable charter reads, the agents' own
 // directory variables included.
-func (s *Session) Environment() []core.EnvVar { return core.Environment(s.Sys.Agents()) }
+func (s *Session) Environment() []core.EnvVar { return core.Environment(s.Sys.AgentTable.All()) }
 
 // Registration is what an agent's user-level registration of charter's
 // MCP server names: the program, as a user-level hook entry names it (the

@@ -67,7 +67,7 @@ func (s *Session) ApplyMemo(ctx context.Context, req ApplyRequest) *ApplyMemo {
 	uid, _ := s.Sys.RunsAs()
 	parts := []string{"apply --project", exe, exeStamp.ModTime().String(), exeStamp.Mode().String(), cwd, p.Dir,
 		strings.Join(req.Agents, "\x00"), snap.ETag, snap.Scope.Kind, snap.Scope.Path}
-	for _, v := range core.Environment(s.Sys.Agents()) {
+	for _, v := range core.Environment(s.Sys.AgentTable.All()) {
 		parts = append(parts, v.Name+"="+s.Sys.Getenv(v.Name))
 	}
 	keyed := []any{layers, snap.Values, snap.Gov, uid}

@@ -100,7 +100,7 @@ func (s *Session) PeerLeft(ctx context.Context, tool string) (*PeerLeft, error) 
 	}
 	// Every instruction file an agent reads in a project, the table's.
 	seen := map[string]bool{}
-	for _, a := range s.Sys.Agents() {
+	for _, a := range s.Sys.AgentTable.All() {
 		for _, rel := range []string{a.ProjectFile, a.Private} {
 			if rel == "" || seen[rel] {
 				continue
@@ -206,12 +206,12 @@ func (s *Session) leftFiles(out *PeerLeft, items []importer.Candidate, root stri
 		if c.Data == nil || c.State == importer.StateSkipped {
 			continue
 		}
-		it, probs := content.Parse(c.Kind, c.Name, c.Native, c.Data, s.Sys.AgentNames())
+		it, probs := content.Parse(c.Kind, c.Name, c.Native, c.Data, s.Sys.AgentTable.Names())
 		if len(probs) > 0 || it == nil || c.Kind == content.KindSkill {
 			continue // a skill's folder may hold files of the person's
 		}
 		_, want := splitFront(c.Data)
-		for _, a := range s.Sys.Agents() {
+		for _, a := range s.Sys.AgentTable.All() {
 			for _, f := range projection.Project(a, []content.Item{*it}, projection.Options{Level: content.LevelProject, Autoload: true}).Files {
 				path := s.Sys.Paths.Join(append([]string{root}, strings.Split(f.Rel, "/")...)...)
 				if own[f.Rel] || seen[path] {

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/projection"
@@ -204,7 +205,7 @@ func (s *Session) removeSources(folders []string, root string, confirm bool) err
 func (s *Session) dropEmptiedDirs(u *uninstallPlan, results []apply.Result, confirm bool) {
 	o := fsys.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}
 	stop := map[string]bool{u.Root: true}
-	for _, a := range s.Sys.Agents() {
+	for _, a := range s.Sys.AgentTable.All() {
 		if d, err := s.Sys.AgentDir(a); err == nil {
 			stop[d] = true
 		}
@@ -223,8 +224,8 @@ func (s *Session) dropEmptiedDirs(u *uninstallPlan, results []apply.Result, conf
 		}
 	}
 	if u.Root != "" {
-		for _, a := range s.Sys.Agents() {
-			for _, pl := range []core.Place{a.Project.Rules, a.Project.Skills, a.Project.Commands, a.Project.Subagents} {
+		for _, a := range s.Sys.AgentTable.All() {
+			for _, pl := range []agents.Place{a.Project.Rules, a.Project.Skills, a.Project.Commands, a.Project.Subagents} {
 				if pl.Dir != "" {
 					gone = append(gone, s.Sys.Paths.Join(append([]string{u.Root}, strings.Split(pl.Dir+"x", "/")...)...))
 				}

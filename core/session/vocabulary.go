@@ -2,6 +2,7 @@ package session
 
 import (
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -10,7 +11,7 @@ import (
 // completion offers and `--version --json` reports. It needs no scope, so
 // it is a function of the package, not of a session.
 type Vocabulary struct {
-	Agents       []core.Agent       // the agent table
+	Agents       []agents.Agent     // the agent table
 	Gates        []string           // the quality gates
 	Capabilities map[string]bool    // what this build supports
 	Keys         []settings.Key     // every setting, in schema order
@@ -20,7 +21,7 @@ type Vocabulary struct {
 // Words is this build's vocabulary.
 func Words() Vocabulary {
 	return Vocabulary{
-		Agents:       core.DefaultAgents(),
+		Agents:       agents.Default(),
 		Gates:        gates.Names(),
 		Capabilities: core.Capabilities(),
 		Keys:         settings.Keys(),

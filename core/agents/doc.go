@@ -1,4 +1,4 @@
-package core
+package agents
 
 import (
 	"fmt"
@@ -92,7 +92,7 @@ func levelDoc(file string, p Places) LevelDoc {
 // TableMarkdown is docs/agents.md: the table, generated (scripts/gen-agents-doc.sh).
 func TableMarkdown(agents []Agent) string {
 	var b strings.Builder
-	b.WriteString("# Agents\n\n<!-- Generated from the agent table (core/agenttable*.go) by scripts/gen-agents-doc.sh; do not edit. -->\n\n")
+	b.WriteString("# Agents\n\n<!-- Generated from the agent table (core/agents/table*.go) by scripts/gen-agents-doc.sh; do not edit. -->\n\n")
 	b.WriteString("Every fact charter holds about an agent is one entry of its table (SPEC §17): `charter agents` prints it, `--json` whole. ")
 	b.WriteString("A place is relative to the agent's directory at user level and to the project root in a project; NAME is the item's name, ")
 	b.WriteString("the format in brackets how the file is written; `in-block` means the rules are written out in charter's block of the instruction file; ")

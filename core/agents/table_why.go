@@ -1,4 +1,4 @@
-package core
+package agents
 
 // Why an agent known from its documentation has no permission or MCP file
 // charter writes at a level (Places.PermNone, Places.MCPNone): `charter

@@ -1,4 +1,4 @@
-package core
+package agents
 
 // sharedAgents read the shared AGENTS.md (or one file of their own) and
 // keep no rules folder charter writes: the block with every rule written

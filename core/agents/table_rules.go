@@ -1,4 +1,4 @@
-package core
+package agents
 
 // rulesAgents have a rules folder of their own: charter's block is an
 // always-on rule file there, and their rules keep their scoping. Each also

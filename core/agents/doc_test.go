@@ -1,4 +1,4 @@
-package core
+package agents
 
 import (
 	"flag"
@@ -12,8 +12,8 @@ var updateDoc = flag.Bool("update-agents", false, "rewrite docs/agents.md from t
 // docs/agents.md is the table, generated: a change to the table that the
 // page does not show fails here (scripts/gen-agents-doc.sh rewrites it).
 func TestAgentsDoc(t *testing.T) {
-	path := filepath.Join("..", "docs", "agents.md")
-	want := TableMarkdown(DefaultAgents())
+	path := filepath.Join("..", "..", "docs", "agents.md")
+	want := TableMarkdown(Default())
 	if *updateDoc {
 		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -29,7 +29,7 @@ func TestAgentsDoc(t *testing.T) {
 // its block in a project or at user level, a reading set where it has a
 // project file, how it was verified, and the pages its facts come from.
 func TestAgentTableComplete(t *testing.T) {
-	all := DefaultAgents()
+	all := Default()
 	if len(all) < 22 {
 		t.Fatalf("%d agents, SPEC §17 lists 22", len(all))
 	}

@@ -1,18 +1,18 @@
-package core
+package agents
 
 import (
 	"slices"
 	"sync"
 )
 
-// DefaultAgents is the agent table (SPEC §17), in canonical order: the
+// Default is the agent table (SPEC §17), in canonical order: the
 // order apply lists agents in and the order their variables are consulted
 // when charter looks for the active profile. The agents whose CLI runs
 // against a local model endpoint are checked with the real agent at the
 // versions of scripts/agents.sh (Verified says which; docs/real-agents.md);
 // the others follow their documentation (Docs). docs/agents.md is
 // generated from this table.
-func DefaultAgents() []Agent { return slices.Clone(agentTable()) }
+func Default() []Agent { return slices.Clone(agentTable()) }
 
 // agentTable is built once per run: a command looks agents up many times
 // (every profile variable, every agent directory), and the table is fixed.
@@ -126,10 +126,11 @@ func measuredAgents() []Agent {
 			Trust:    "folder trust prompt", NPM: "@github/copilot", Verified: "real agent 1.0.102",
 			Docs: []string{"https://docs.github.com/en/copilot/how-tos/configure-custom-instructions",
 				"https://docs.github.com/en/copilot/reference/cli-command-reference"}},
-		// The companion's third provider: Antigravity keeps ~/.gemini like
+		// The companion's third provider, its HOME provider (a test holds it
+		// to core.CompanionHomeProvider): Antigravity keeps ~/.gemini like
 		// Gemini CLI (an antigravity profile is selected through HOME) and
 		// reads its own .agents/ folder in a project (legacy .agent/).
-		{Name: "antigravity", Display: "Google Antigravity", Provider: CompanionHomeProvider, DefaultDir: ".gemini",
+		{Name: "antigravity", Display: "Google Antigravity", Provider: "antigravity", DefaultDir: ".gemini",
 			UserFile: "GEMINI.md", ProjectFile: ".agents/rules/charter.md", Format: FormatRules,
 			Reads: []Read{{Path: ".agents/rules/", Scoped: true}, {Path: "AGENTS.md"}, {Path: "GEMINI.md"}},
 			// Servers as Windsurf's (serverUrl): ~/.gemini/config/mcp_config.json

@@ -62,8 +62,10 @@ func program(sys *core.System, level, what string) (string, error) {
 		named := arg
 		if !strings.ContainsAny(arg, `/\`) {
 			named = sys.LookPath(arg)
-		} else if abs, err := filepath.Abs(arg); err == nil {
-			named = abs
+		} else if sys.Paths.IsAbs(arg) {
+			named = sys.Paths.Clean(arg)
+		} else if wd, err := sys.Getwd(); err == nil { // the System's, not the process's
+			named = sys.Paths.Join(wd, arg)
 		}
 		if named != "" && sameFile(sys, named, exe) {
 			exe = named

@@ -10,8 +10,9 @@ import (
 )
 
 // shellCommand runs command through sh in a new process group, so that
-// the command and everything it starts can be signalled together.
-func shellCommand(command string) *exec.Cmd {
+// the command and everything it starts can be signalled together. sh is
+// at a fixed path: no PATH is searched.
+func shellCommand(command string, _ []string) *exec.Cmd {
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	return cmd

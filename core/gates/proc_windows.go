@@ -6,16 +6,24 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
 // shellCommand runs command through cmd.exe in a new process group. The
 // command line is given as is (/S /C "…"): cmd.exe does not parse its
-// arguments the way exec's quoting expects.
-func shellCommand(command string) *exec.Cmd {
-	comspec, err := exec.LookPath("cmd.exe")
-	if err != nil {
-		comspec = "cmd.exe"
+// arguments the way exec's quoting expects. cmd.exe is the one env's
+// ComSpec (else SystemRoot's) names: the System's environment, never
+// this process's PATH.
+func shellCommand(command string, env []string) *exec.Cmd {
+	comspec := envValue(env, "ComSpec")
+	if comspec == "" {
+		if root := envValue(env, "SystemRoot"); root != "" {
+			comspec = root + `\System32\cmd.exe`
+		}
+	}
+	if comspec == "" {
+		comspec = `C:\Windows\System32\cmd.exe`
 	}
 	cmd := exec.Command(comspec)
 	cmd.SysProcAttr = &syscall.SysProcAttr{
@@ -23,6 +31,16 @@ func shellCommand(command string) *exec.Cmd {
 		CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP,
 	}
 	return cmd
+}
+
+// envValue is name's value in env; Windows' names ignore case.
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.EqualFold(k, name) {
+			return v
+		}
+	}
+	return ""
 }
 
 // group is a started gate's process tree, rooted at the leader. Windows

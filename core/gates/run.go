@@ -290,7 +290,7 @@ func runCommand(ctx context.Context, cfg Config, name, command string, onLine fu
 	if err != nil {
 		return finish(StatusFailed, fmt.Sprintf("start %s: %v", name, err))
 	}
-	cmd := shellCommand(command)
+	cmd := shellCommand(command, cfg.Env)
 	// Never this process's own environment: the System's, as Load gave.
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = cfg.Dir, append([]string{}, cfg.Env...), w, w
 	mark, endReap := gateReaper() // reap_linux.go: what leaves the group is ended too

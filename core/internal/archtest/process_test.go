@@ -11,10 +11,23 @@ import (
 	"testing"
 )
 
-// processReads are the os functions that read or change the process's
-// environment or working directory.
-var processReads = map[string]bool{"Getenv": true, "LookupEnv": true, "Environ": true, "Setenv": true,
-	"Unsetenv": true, "Clearenv": true, "ExpandEnv": true, "Getwd": true, "Chdir": true}
+// processReads are the functions, by package, that read or change the
+// process's environment or working directory, directly or inside (a
+// relative path made absolute, a PATH search, a home or temp folder).
+var processReads = map[string]map[string]bool{
+	"os": {"Getenv": true, "LookupEnv": true, "Environ": true, "Setenv": true, "Unsetenv": true, "Clearenv": true,
+		"ExpandEnv": true, "Getwd": true, "Chdir": true, "UserHomeDir": true, "UserCacheDir": true,
+		"UserConfigDir": true, "TempDir": true},
+	"syscall":       {"Getenv": true, "Environ": true, "Setenv": true, "Getwd": true, "Chdir": true},
+	"path/filepath": {"Abs": true},
+	"os/exec":       {"LookPath": true},
+}
+
+// instead is what a package's reads are asked of.
+var instead = map[string]string{
+	"os": "core.System's Getenv, Getwd, Vars", "syscall": "core.System's Getenv, Getwd, Vars",
+	"path/filepath": "join to core.System's Getwd", "os/exec": "core.System's LookPath",
+}
 
 // processEdge is where the process is read: the System's constructor takes
 // what cmd/charter hands it, fsys is the OS edge, and the test kits build
@@ -49,16 +62,19 @@ func TestNoProcessReadsBelowSkins(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			osName := ""
+			names := map[string]string{} // local name → import path
 			for _, im := range f.Imports {
-				if p, _ := strconv.Unquote(im.Path.Value); p == "os" {
-					osName = "os"
-					if im.Name != nil {
-						osName = im.Name.Name
-					}
+				p, _ := strconv.Unquote(im.Path.Value)
+				if processReads[p] == nil {
+					continue
 				}
+				name := p[strings.LastIndex(p, "/")+1:]
+				if im.Name != nil {
+					name = im.Name.Name
+				}
+				names[name] = p
 			}
-			if osName == "" {
+			if len(names) == 0 {
 				return nil
 			}
 			ast.Inspect(f, func(n ast.Node) bool {
@@ -66,8 +82,8 @@ func TestNoProcessReadsBelowSkins(t *testing.T) {
 				if !ok {
 					return true
 				}
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == osName && processReads[sel.Sel.Name] {
-					t.Errorf("%s: os.%s reads the process; take it from the System (core.System's Getenv, Getwd, Vars)", fset.Position(sel.Pos()), sel.Sel.Name)
+				if x, ok := sel.X.(*ast.Ident); ok && processReads[names[x.Name]][sel.Sel.Name] {
+					t.Errorf("%s: %s.%s reads the process; take it from the System (%s)", fset.Position(sel.Pos()), x.Name, sel.Sel.Name, instead[names[x.Name]])
 				}
 				return true
 			})

@@ -133,6 +133,7 @@ func render(g map[string][]string) string {
 	b.WriteString("- A skin imports `core/session`, another skin and the ground (`core/fsys`, `core/errcode`, `core/inert`, `helpers/*`); of a domain package it uses only the types it renders (their fields and methods) and constants, never a function or a package variable: a test type-checks the skins and fails on each such use, and on a domain import used for none of its types.\n")
 	b.WriteString("- Which companion profile the environment names, and the scope a run uses, is `core/profile` (`ResolveScope`, `Vars`, `Mixed`). The root `core` package keeps only the lookups its own guard and agent paths need (`CompanionHome`, `ResolveRoot`, `ProfileDir`, the share links): moving them out would make `core` import `core/profile`, a cycle.\n")
 	b.WriteString("- Code that reads or writes files, takes locks or walks paths goes into `core/fsys`; code that decides what charter does goes into the domain package it is about, never into the root `core` package, which holds the injected environment (`System`).\n")
+	b.WriteString(ctxDoc())
 	b.WriteString(stillToMoveDoc())
 	return b.String()
 }

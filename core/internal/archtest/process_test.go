@@ -94,3 +94,15 @@ func TestNoProcessReadsBelowSkins(t *testing.T) {
 		}
 	}
 }
+
+// ctxDoc is docs/architecture.md's section on cancellation and on what
+// below the skins may read of the process.
+func ctxDoc() string {
+	return "\n## Cancellation and the process\n\n" +
+		"Every method of `core/session` that reads or writes more than the session's own resolution takes the `context.Context` of its request and hands it down. " +
+		"The CLI's is cancelled by the first SIGINT or SIGTERM (`commands/signals.go`), the HTTP server's is the request's (`r.Context()`: a client that hangs up cancels it), the MCP server's is the tool call's (`notifications/cancelled` cancels it). " +
+		"Below the session, every loop over many files (content loading, import's scan, the loaded records, doctor's checks, apply's plan and run) checks `ctx.Err()` between two files and returns it before anything more is written; git for shared sources runs under `exec.CommandContext`, and a gate's process group is ended. " +
+		"The resolution itself (scope, project, policy, the settings layers: a handful of small files, read once per session) takes no `ctx`: a workflow checks it before and hands it to what follows.\n\n" +
+		"No package below the skins reads the process: its environment, working directory, PATH search, a relative path made absolute, the home or temp folder all come from the `core.System` it was given (`Getenv`, `Vars`, `Getwd`, `LookPath`). " +
+		"A test (`process_test.go`) fails on `os.Getenv`, `os.Getwd`, `filepath.Abs`, `exec.LookPath` and their kin anywhere in `core` or `helpers` outside the OS edge (`core/fsys`, `helpers/env`) and the test kits.\n"
+}

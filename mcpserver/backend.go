@@ -72,18 +72,11 @@ func (l *Local) cache() *content.Cache {
 	return l.libs
 }
 
-// read returns the effective settings. The files are read on every call:
-// an agent asks for its governance live.
-func (l *Local) read(dir string) (*settings.Store, *settings.Snapshot, error) {
-	return l.session(dir).Read()
-}
-
+// Settings is the effective settings, read on every call: an agent asks
+// for its governance live.
 func (l *Local) Settings(ctx context.Context, dir string) (settings.Doc, error) {
-	st, snap, err := l.read(dir)
-	if err != nil {
-		return settings.Doc{}, err
-	}
-	return st.Doc(snap), nil
+	doc, err := l.session(dir).SettingsList(ctx, "")
+	return doc.Doc, err
 }
 
 func (l *Local) Get(ctx context.Context, dir, key string) (session.KeyDoc, error) {

@@ -236,12 +236,13 @@ func (s *Server) gatesRun(ctx context.Context, req *mcp.CallToolRequest, dir str
 // rules took longer to check than to make): the tests check it instead.
 func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, req *mcp.CallToolRequest, dir string, in In) (Out, error)) {
 	in := inputSchemaFor[In]()
-	t.InputSchema = in
-	t.OutputSchema = schemaFor[Out]()
 	resolved, err := in.Resolve(nil)
 	if err != nil {
 		panic(fmt.Sprintf("input schema of %s: %v", t.Name, err)) // the types are this package's own
 	}
+	// Encoded once: the SDK would encode each schema again, by reflection,
+	// on every tools/list (most of that call's time).
+	t.InputSchema, t.OutputSchema = rawSchema(t.Name, in), rawSchema(t.Name, schemaFor[Out]())
 	s.srv.AddTool(t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		in, err := decodeArgs[In](req.Params.Arguments, resolved)
 		if err != nil {
@@ -271,6 +272,15 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, re
 		}
 		return &mcp.CallToolResult{StructuredContent: json.RawMessage(data), Content: []mcp.Content{&mcp.TextContent{Text: string(data)}}}, nil
 	})
+}
+
+// rawSchema is s as JSON, for a tool's schema.
+func rawSchema(tool string, s *jsonschema.Schema) json.RawMessage {
+	data, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("schema of %s: %v", tool, err)) // the types are this package's own
+	}
+	return data
 }
 
 // decodeArgs checks a call's arguments against the input schema, fills

@@ -1,7 +1,9 @@
 package content
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/agentkit/charter/core/settings"
 )
@@ -55,45 +57,66 @@ func tierRank(t string) int {
 // the tier shows disabled.
 func (l *Library) Effective(level string, sel Selection) []Entry {
 	hasProject := slices.ContainsFunc(l.Layers, func(ly Layer) bool { return ly.Name == settings.LayerProject })
-	byKey := map[string]int{}
-	var out []Entry
+	// Sorted and replaced by pointer: an Entry is a few hundred bytes, and
+	// a library holds thousands.
+	type pick struct {
+		it           *Item
+		state, level string
+	}
+	byKey := make(map[string]int, len(l.Items))
+	picks := make([]pick, 0, len(l.Items))
 	for _, it := range l.Items {
 		if !inLevel(it.Layer, level) {
 			continue
 		}
-		e := Entry{Item: *it, State: StateActive}
+		p := pick{it: it, state: StateActive, level: it.Level}
 		switch {
 		case it.Layer == settings.LayerPolicy:
-			e.State = StatePolicy
+			p.state = StatePolicy
 			if level == LevelProject || (level == "" && hasProject) {
-				e.Level = LevelProject
+				p.level = LevelProject
 			}
 		case it.Kind == KindRule && slices.Contains(sel.RulesDisabled, it.Name),
 			it.Kind == KindSkill && slices.Contains(sel.SkillsDisabled, it.Name):
-			e.State = StateDisabled
+			p.state = StateDisabled
 		case it.Kind == KindRule && tierRank(it.Tier) > tierRank(sel.Tier):
-			e.State = StateBelowTier
+			p.state = StateBelowTier
 		}
-		if i, ok := byKey[it.Key()]; ok {
-			out[i] = e // Items are lowest layer first
+		key := it.Key()
+		if i, ok := byKey[key]; ok {
+			picks[i] = p // Items are lowest layer first
 			continue
 		}
-		byKey[it.Key()] = len(out)
-		out = append(out, e)
+		byKey[key] = len(picks)
+		picks = append(picks, p)
 	}
-	slices.SortFunc(out, func(a, b Entry) int {
-		if a.Kind != b.Kind {
-			return slices.Index(Kinds(), a.Kind) - slices.Index(Kinds(), b.Kind)
+	slices.SortFunc(picks, func(a, b pick) int {
+		if c := cmp.Compare(kindRank(a.it.Kind), kindRank(b.it.Kind)); c != 0 {
+			return c
 		}
-		if a.Name < b.Name {
-			return -1
-		}
-		if a.Name > b.Name {
-			return 1
-		}
-		return 0
+		return strings.Compare(a.it.Name, b.it.Name)
 	})
+	out := make([]Entry, len(picks))
+	for i, p := range picks {
+		out[i] = Entry{Item: *p.it, State: p.state}
+		out[i].Level = p.level
+	}
 	return out
+}
+
+// kindRank orders kinds as Kinds lists them.
+func kindRank(k Kind) int {
+	switch k {
+	case KindRule:
+		return 0
+	case KindSkill:
+		return 1
+	case KindCommand:
+		return 2
+	case KindSubagent:
+		return 3
+	}
+	return 4
 }
 
 // ActiveItems is the entries of Effective that are projected.

@@ -175,8 +175,9 @@ func (s *Session) ContentList(ctx context.Context, k content.Kind, path string) 
 		}
 	}
 	names := s.Sys.AgentTable.All()
-	out := []ContentItem{}
-	for _, e := range lib.Effective("", sel) {
+	all := lib.Effective("", sel)
+	out := make([]ContentItem, 0, len(all))
+	for _, e := range all {
 		if e.Kind != k || (path != "" && (!e.Active() || !e.AppliesTo(rel))) {
 			continue
 		}

@@ -167,8 +167,11 @@ func (s *Session) withSources(ctx context.Context, sc core.Scope, layers []conte
 			var dir string
 			if s.opts.FetchSources {
 				dir, err = cache.Ensure(ctx, p)
-			} else if dir = cache.TreeDir(p); !cache.Cached(p) {
+			} else if dir = cache.TreeDir(p); !cache.Cached(ctx, p) {
 				err = core.Errorf(core.CodeNotFound, "source %s (%s) at %s is %w: run `charter sources update %s` or `charter apply` on the command line to fetch it", p.Name, p.URL, p.Commit, sources.ErrNotCached, p.Name)
+			}
+			if cerr := ctx.Err(); cerr != nil {
+				return nil, cerr // not "not cached": the request is gone
 			}
 			if err != nil {
 				if forApply {

@@ -50,11 +50,14 @@ func (s *Session) SourcesListFor(ctx context.Context, sc *core.Scope) ([]SourceE
 		for _, dc := range d.Decls {
 			e := SourceEntry{Decl: dc, Layer: d.Layer, Settings: d.Settings, Lock: d.LockPath, Latest: cache.Latest(dc)}
 			if p, ok := d.Lock.Find(dc.Name); ok && p.Decl.Same(dc) {
-				e.Commit, e.Tree, e.Cached = p.Commit, p.Tree, cache.Cached(p)
+				e.Commit, e.Tree, e.Cached = p.Commit, p.Tree, cache.Cached(ctx, p)
 			}
 			e.Update = e.Latest != "" && e.Latest != e.Commit
 			out = append(out, e)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // a Cached cut short says false: no list then
 	}
 	return out, nil
 }
@@ -239,7 +242,7 @@ func (s *Session) pinned(ctx context.Context, cache *sources.Cache, layer string
 			oldDir = "" // the old tree is gone: every item reads as added
 		}
 	}
-	changes, err := cache.Diff(oldDir, cache.TreeDir(p))
+	changes, err := cache.Diff(ctx, oldDir, cache.TreeDir(p))
 	if changes == nil {
 		changes = []sources.Change{}
 	}

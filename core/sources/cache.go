@@ -122,8 +122,10 @@ func (c *Cache) Take(ctx context.Context, d Decl) (Pin, error) {
 // that hashes otherwise than the lock says is refused.
 func (c *Cache) Ensure(ctx context.Context, p Pin) (string, error) {
 	dir := c.TreeDir(p)
-	if h, err := c.HashDir(dir); err == nil && h == p.Tree {
+	if h, err := c.HashDir(ctx, dir); err == nil && h == p.Tree {
 		return dir, nil
+	} else if ctx.Err() != nil {
+		return "", ctx.Err()
 	}
 	err := c.repo(ctx, p.URL, func(g *Git, repo string) error {
 		if g.hasCommit(ctx, repo, p.Commit) != nil {
@@ -150,8 +152,9 @@ func (c *Cache) Ensure(ctx context.Context, p Pin) (string, error) {
 var ErrNotCached = core.Errorf(core.CodeNotFound, "not in charter's cache yet")
 
 // Cached reports whether p's tree is in the cache as pinned, without git.
-func (c *Cache) Cached(p Pin) bool {
-	h, err := c.HashDir(c.TreeDir(p))
+// A cancelled ctx answers false: the caller checks ctx.
+func (c *Cache) Cached(ctx context.Context, p Pin) bool {
+	h, err := c.HashDir(ctx, c.TreeDir(p))
 	return err == nil && h == p.Tree
 }
 
@@ -217,7 +220,7 @@ func (c *Cache) extract(ctx context.Context, g *Git, repo string, p Pin) (string
 	}
 	_ = c.Sys.Fs.RemoveAll(final)
 	if err := c.Sys.Fs.Rename(tmp, final); err != nil {
-		if hd, herr := c.HashDir(final); herr != nil || hd != h { // another charter took it meanwhile
+		if hd, herr := c.HashDir(ctx, final); herr != nil || hd != h { // another charter took it meanwhile
 			return "", fmt.Errorf("keep the tree of %s in %s: %w", p.Name, final, err)
 		}
 	}
@@ -267,9 +270,10 @@ func sumOf(lines []string) string {
 }
 
 // HashDir is the hash of the tree kept in dir, computed as extract
-// computes it: every file and link under it, dotfiles included.
-func (c *Cache) HashDir(dir string) (string, error) {
-	sums, err := c.fileSums(dir)
+// computes it: every file and link under it, dotfiles included. A
+// cancelled ctx stops it between two files.
+func (c *Cache) HashDir(ctx context.Context, dir string) (string, error) {
+	sums, err := c.fileSums(ctx, dir)
 	if err != nil {
 		return "", err
 	}
@@ -281,7 +285,7 @@ func (c *Cache) HashDir(dir string) (string, error) {
 }
 
 // fileSums is each file's line of the hash of the tree in dir, by path.
-func (c *Cache) fileSums(dir string) (map[string]string, error) {
+func (c *Cache) fileSums(ctx context.Context, dir string) (map[string]string, error) {
 	lst, ok := c.Sys.Fs.(afero.Lstater)
 	rl, ok2 := c.Sys.Fs.(afero.LinkReader)
 	if !ok || !ok2 {
@@ -303,6 +307,9 @@ func (c *Cache) fileSums(dir string) (map[string]string, error) {
 			return err
 		}
 		for _, n := range names {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			r := path.Join(rel, n)
 			p := c.Sys.Paths.Join(dir, r)
 			fi, _, err := lst.LstatIfPossible(p)

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"context"
 	"slices"
 	"strings"
 
@@ -40,14 +41,15 @@ func itemOf(rel string) (kind, name string) {
 }
 
 // Diff lists the items added, removed and changed between two trees in
-// the cache (old "" : none), by kind then name.
-func (c *Cache) Diff(oldDir, newDir string) ([]Change, error) {
+// the cache (old "" : none), by kind then name. A cancelled ctx stops it
+// between two files.
+func (c *Cache) Diff(ctx context.Context, oldDir, newDir string) ([]Change, error) {
 	group := func(dir string) (map[[2]string][]string, error) {
 		out := map[[2]string][]string{}
 		if dir == "" {
 			return out, nil
 		}
-		sums, err := c.fileSums(dir)
+		sums, err := c.fileSums(ctx, dir)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package sources
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ func TestNoGitOnPath(t *testing.T) {
 	if _, err := c.Take(t.Context(), d); !errors.Is(err, ErrNoGit) {
 		t.Errorf("Take = %v, want ErrNoGit", err)
 	}
-	if c.Cached(Pin{Decl: d, Commit: strings.Repeat("a", 40), Tree: strings.Repeat("b", 64)}) {
+	if c.Cached(context.Background(), Pin{Decl: d, Commit: strings.Repeat("a", 40), Tree: strings.Repeat("b", 64)}) {
 		t.Error("a tree never taken reads as cached")
 	}
 }

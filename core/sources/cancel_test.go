@@ -1,0 +1,52 @@
+package sources
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+)
+
+// Hashing or diffing a cached tree stops between two files when ctx is
+// cancelled, with ctx's error; a cancelled Ensure reports the
+// cancellation, not a fetch that failed.
+func TestTreeReadsCancelled(t *testing.T) {
+	dir := t.TempDir()
+	sys := core.NewSystem(afero.NewOsFs(), []string{"PATH=", "HOME=" + dir}, time.Now, func() (string, error) { return dir, nil })
+	c, err := OpenCache(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := filepath.Join(dir, "tree", "rules")
+	if err := os.MkdirAll(tree, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		if err := os.WriteFile(filepath.Join(tree, fmt.Sprintf("r%02d.md", i)), []byte("Rule.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := filepath.Dir(tree)
+	if _, err := c.HashDir(context.Background(), root); err != nil {
+		t.Fatalf("live hash: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.HashDir(ctx, root); !errors.Is(err, context.Canceled) {
+		t.Errorf("HashDir = %v, want context.Canceled", err)
+	}
+	if _, err := c.Diff(ctx, "", root); !errors.Is(err, context.Canceled) {
+		t.Errorf("Diff = %v, want context.Canceled", err)
+	}
+	d, _ := ParseDecl("file:///nowhere/lib")
+	if _, err := c.Ensure(ctx, Pin{Decl: d, Commit: "a", Tree: "b"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Ensure = %v, want context.Canceled", err)
+	}
+}

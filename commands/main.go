@@ -250,7 +250,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 			if kctx, err := parser.Parse(args); err == nil {
 				var cli CLI
 				globals(pruned.Elem(), reflect.ValueOf(&cli).Elem())
-				return a.runParsed(kctx, &cli)
+				return a.runParsed(ctx, kctx, &cli)
 			}
 		}
 	}
@@ -269,17 +269,30 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		}
 		return a.fail(err)
 	}
-	return a.runParsed(kctx, &cli)
+	return a.runParsed(ctx, kctx, &cli)
 }
 
-func (a *App) runParsed(kctx *kong.Context, cli *CLI) ExitCode {
+func (a *App) runParsed(ctx context.Context, kctx *kong.Context, cli *CLI) ExitCode {
 	a.rootFlag = cli.ConfigRoot
 	a.projectFlag, a.noProject = cli.ProjectDir, cli.NoProject
 	a.Sys, a.sess = a.Sys.WithConfigRoot(cli.ConfigRoot), nil
 	if err := kctx.Run(); err != nil {
-		return a.fail(err)
+		return a.fail(stopped(ctx, err))
 	}
 	return ExitOK
+}
+
+// stopped says a run a signal cancelled in the user's words rather than
+// as "context canceled"; any other error stays as it is.
+func stopped(ctx context.Context, err error) error {
+	if !errors.Is(err, context.Canceled) || ctx.Err() == nil {
+		return err
+	}
+	why := "cancelled"
+	if c := context.Cause(ctx); c != nil && c != context.Canceled {
+		why = c.Error()
+	}
+	return errcode.Errorf(core.CodeInternal, "stopped (%s) before the command finished: no file is left half-written; run it again", why)
 }
 
 // parser builds the Kong parser of grammar, the CLI or a part of it.

@@ -2,37 +2,19 @@ package core
 
 import "github.com/agentkit/charter/core/fsys"
 
-// guard is what the file layer asks a System about a write: the companion
-// tree, the shared sources, the run's config root, and how to explain a
-// refusal.
-type guard struct{ s *System }
+// Guard builds what the file layer asks a System about each write: the
+// companion tree, the shared sources, the run's config root. The System
+// takes it in (core/profile.Guard is charter's, which resolves them), and
+// builds it again for every copy, so a copy's guard asks the copy.
+type Guard func(*System) fsys.Guard
 
-func (g guard) Home() string {
-	home, err := g.s.CompanionHome()
-	if err != nil {
-		return "" // without a home there is no companion tree to protect
-	}
-	return home
-}
+// ConfigRootFlag is this run's --config-root (nil: none), as
+// WithConfigRoot set it: the guard keeps lock files under the root it
+// resolves to.
+func (s *System) ConfigRootFlag() *string { return s.rootFlag }
 
-func (g guard) Blocked(target, link string) error {
-	return &SharedWriteError{Target: target, SharedPath: link}
-}
-
-func (g guard) Sources() func(target string, t *fsys.Target) error {
-	srcs := g.s.shareSources()
-	return func(target string, t *fsys.Target) error { return sourceErrorIn(srcs, target, t) }
-}
-
-func (g guard) ConfigRoot() string {
-	root, err := g.s.ResolveRoot(g.s.rootFlag)
-	if err != nil {
-		return ""
-	}
-	return root.Path
-}
-
-func (g guard) NotWritable(target string, err error) error { return g.s.notWritable(target, err) }
+// Serves is the agent this run serves alone (Serving), "" for none.
+func (s *System) Serves() string { return s.serves }
 
 // WithConfigRoot is s for a run given --config-root flag (nil: none), so
 // that its lock files live under the run's own root: a host that chose a
@@ -58,7 +40,7 @@ func (s *System) Serving(agent string) *System {
 // derive is a copy of s whose guard asks the copy; it shares s's locks.
 func (s *System) derive() *System {
 	c := *s
-	c.Files = s.Files.Derive(s.Fs, guard{&c})
+	c.Files = s.Files.Derive(s.Fs, s.guard(&c))
 	return &c
 }
 
@@ -67,6 +49,6 @@ func (s *System) derive() *System {
 // the error a write gets.
 func (s *System) ReadOnly(why string) *System {
 	ro := *s
-	ro.Files = s.Files.Derive(fsys.NewReadOnlyFs(s.Fs, why), guard{&ro})
+	ro.Files = s.Files.Derive(fsys.NewReadOnlyFs(s.Fs, why), s.guard(&ro))
 	return &ro
 }

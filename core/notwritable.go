@@ -40,9 +40,11 @@ func (e *NotWritableError) Error() string {
 	return fmt.Sprintf("cannot write %s: %s: %s; `charter doctor` checks the setup", e.Target, why, fix)
 }
 
-// notWritable turns an uncoded permission or read-only failure of a write
+// NotWritable turns an uncoded permission or read-only failure of a write
 // to target into a NotWritableError; any other error is returned as is.
-func (s *System) notWritable(target string, err error) error {
+// root is the run's config root ("" when unknown): a target inside it gets
+// the hint to choose another.
+func (s *System) NotWritable(target string, err error, root string) error {
 	if err == nil || ErrorCode(err) != CodeInternal {
 		return err
 	}
@@ -71,9 +73,9 @@ func (s *System) notWritable(target string, err error) error {
 		at = parent
 	}
 	e := &NotWritableError{Target: target, Dir: at, ReadOnly: ro, Err: err}
-	if root, rerr := s.ResolveRoot(s.rootFlag); rerr == nil {
-		if _, inside := s.Paths.Within(root.Path, target); inside {
-			e.Root = root.Path
+	if root != "" {
+		if _, inside := s.Paths.Within(root, target); inside {
+			e.Root = root
 		}
 	}
 	return e

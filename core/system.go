@@ -23,7 +23,8 @@ import (
 // System is everything core learns from the machine.
 type System struct {
 	// Files is the file system (Fs, Paths, Now) behind the guarded reads
-	// and writes; its guard asks this System about the companion tree.
+	// and writes; its guard (built by guard) asks this System about the
+	// companion tree.
 	*fsys.Files
 	Vars  *env.Env
 	Getwd func() (string, error)
@@ -34,6 +35,8 @@ type System struct {
 	// serves is the agent a command serves alone (ServeAgent): its own
 	// variable chooses the profile first.
 	serves string
+	// guard builds the write guard for this System and each copy of it.
+	guard Guard
 
 	// UserHome is the account's home from the system user database: the
 	// real home when HOME is an antigravity profile's fake one.
@@ -52,8 +55,14 @@ type System struct {
 	Executable func() (string, error)
 }
 
-// NewSystem builds a System from an environment in os.Environ form.
-func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func() (string, error)) *System {
+// NewSystem builds a System from an environment in os.Environ form, its
+// writes checked by guard (charter's is core/profile.Guard: session.NewSystem
+// and coretest pass it). A nil guard is a programming error: no System
+// writes unguarded.
+func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func() (string, error), guard Guard) *System {
+	if guard == nil {
+		panic("core.NewSystem: no write guard; build the System with session.NewSystem, or pass profile.Guard")
+	}
 	vars := make(map[string]string, len(environ))
 	names := make([]string, 0, len(environ))
 	for _, kv := range environ {
@@ -74,8 +83,9 @@ func NewSystem(fs afero.Fs, environ []string, now func() time.Time, getwd func()
 		}),
 		Getwd: getwd,
 		names: names,
+		guard: guard,
 	}
-	s.Files = fsys.NewFiles(fs, fsys.PathStyle{Windows: runtime.GOOS == "windows"}, now, guard{s})
+	s.Files = fsys.NewFiles(fs, fsys.PathStyle{Windows: runtime.GOOS == "windows"}, now, guard(s))
 	s.UserHome = userHome
 	return s
 }

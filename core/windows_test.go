@@ -1,7 +1,11 @@
-package core
+package core_test
 
 import (
+	"time"
+
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/profile"
 
 	"testing"
 
@@ -10,7 +14,12 @@ import (
 
 // Windows rules run on every platform through an injected fsys.PathStyle.
 
-func windowsSystem(fs afero.Fs, environ ...string) *System {
+// testSystem is a System as charter builds one, guard included.
+func testSystem(fs afero.Fs, wd string, environ ...string) *core.System {
+	return core.NewSystem(fs, environ, time.Now, func() (string, error) { return wd, nil }, profile.Guard)
+}
+
+func windowsSystem(fs afero.Fs, environ ...string) *core.System {
 	s := testSystem(fs, `C:\work`, environ...)
 	s.Paths = fsys.PathStyle{Windows: true}
 	return s
@@ -43,32 +52,22 @@ func TestWindowsPathStyle(t *testing.T) {
 	}
 }
 
-func TestWindowsProfile(t *testing.T) {
-	s := windowsSystem(afero.NewMemMapFs(),
-		`USERPROFILE=C:\Users\me`,
-		`CLAUDE_CONFIG_DIR=C:/Users/me/.agent-switch/claude/work/config/`)
-	p := s.ActiveProfile()
-	if !p.Active || *p.Provider != "claude" || *p.Profile != "work" {
-		t.Fatalf("got %+v", p)
-	}
-}
-
 func TestWindowsPathext(t *testing.T) {
 	fs := afero.NewMemMapFs()
 	afero.WriteFile(fs, `D:\tools\agent-switch.cmd`, []byte("@echo off"), 0o644)
 	afero.WriteFile(fs, `D:\other\agent-switch`, []byte("not for windows"), 0o755)
 	s := windowsSystem(fs, `USERPROFILE=C:\Users\me`, `PATH=D:\other;;D:\tools`, `PATHEXT=.COM;.EXE;.BAT;.CMD`)
-	if got := s.LookPathIn(CompanionBinary, new([]string)); got != `D:\tools\agent-switch.cmd` {
+	if got := s.LookPathIn(core.CompanionBinary, new([]string)); got != `D:\tools\agent-switch.cmd` {
 		t.Fatalf("LookPathIn = %q", got)
 	}
 	// Without PATHEXT the standard list applies.
 	s = windowsSystem(fs, `USERPROFILE=C:\Users\me`, `PATH=D:\tools`)
-	if got := s.LookPathIn(CompanionBinary, new([]string)); got != `D:\tools\agent-switch.cmd` {
+	if got := s.LookPathIn(core.CompanionBinary, new([]string)); got != `D:\tools\agent-switch.cmd` {
 		t.Fatalf("default PATHEXT: %q", got)
 	}
 	// An extension that is not listed is not run-able.
 	s = windowsSystem(fs, `USERPROFILE=C:\Users\me`, `PATH=D:\tools`, `PATHEXT=.EXE`)
-	if got := s.LookPathIn(CompanionBinary, new([]string)); got != "" {
+	if got := s.LookPathIn(core.CompanionBinary, new([]string)); got != "" {
 		t.Fatalf("found %q with PATHEXT=.EXE", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
 	"github.com/agentkit/charter/core/dismiss"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -196,7 +197,7 @@ func detectCacheHome(t *testing.T, mode func(*running)) {
 	e := newEnv(t, "PATH="+t.TempDir())
 	r := e.start(t, 0)
 	mode(r)
-	home, err := e.sys.CompanionHome()
+	home, err := profile.CompanionHome(e.sys)
 	if err != nil {
 		t.Fatal(err)
 	}

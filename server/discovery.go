@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/session"
 )
 
 // askTimeout bounds a client's whole request to a server.
@@ -44,7 +45,7 @@ func (e *NoServerError) Error() string {
 // profileSetting says how a shell selects a companion profile.
 func profileSetting(sys *core.System, provider, profile string) string {
 	dir := "<agent-switch home>"
-	if home, err := sys.CompanionHome(); err == nil {
+	if home, err := session.CompanionHome(sys); err == nil {
 		dir = home
 	}
 	dir = sys.Paths.Join(dir, provider, profile, "config")
@@ -72,7 +73,7 @@ type Elsewhere struct {
 // in another shell, with another profile active or without the
 // --config-root given here, is found this way.
 func OtherServers(sys *core.System, sc core.Scope) []Elsewhere {
-	root, err := sys.DefaultRoot()
+	root, err := session.DefaultRoot(sys)
 	if err != nil {
 		return nil
 	}

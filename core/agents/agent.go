@@ -4,6 +4,12 @@
 // environment: the paths an agent uses in one are core/profile's.
 package agents
 
+import (
+	"strings"
+
+	"github.com/agentkit/charter/core/fsys"
+)
+
 // Format is how charter writes an agent's instruction file.
 type Format string
 
@@ -208,4 +214,13 @@ type Read struct {
 	Scoped bool
 	// Imports: the agent expands `@path` lines of this file.
 	Imports bool
+}
+
+// ProjectPath is the agent's instruction file in the project at dir, ""
+// when it reads none.
+func (a Agent) ProjectPath(ps fsys.PathStyle, dir string) string {
+	if a.ProjectFile == "" {
+		return ""
+	}
+	return ps.Join(append([]string{dir}, strings.Split(a.ProjectFile, "/")...)...)
 }

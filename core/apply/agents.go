@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/agents"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // All selects every known agent.
@@ -41,7 +42,7 @@ func selectAgents(sys *core.System, names []string, level string, proj *core.Pro
 	if level == LevelProject {
 		return projectAgents(sys, proj), nil
 	}
-	if p := sys.ActiveProfile(); p.Active {
+	if p := profile.Active(sys); p.Active {
 		var out []agents.Agent
 		for _, a := range sys.AgentTable.All() {
 			if a.Provider == *p.Provider && a.UserFile != "" {
@@ -59,7 +60,7 @@ func selectAgents(sys *core.System, names []string, level string, proj *core.Pro
 		if a.UserFile == "" {
 			continue
 		}
-		dir, err := sys.AgentDir(a)
+		dir, err := profile.AgentDir(sys, a)
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +138,7 @@ func projectAgents(sys *core.System, proj *core.Project) []agents.Agent {
 			continue
 		}
 		seen[a.ProjectFile] = true
-		p := sys.ProjectPath(a, proj.Dir)
+		p := a.ProjectPath(sys.Paths, proj.Dir)
 		if a.ProjectAlways || exists(sys, p) || (a.Format == agents.FormatRules && exists(sys, sys.Paths.Dir(p))) {
 			out = append(out, a)
 		}
@@ -172,7 +173,7 @@ func Inventory(sys *core.System, proj *core.Project) ([]AgentInfo, error) {
 	var out []AgentInfo
 	for _, a := range sys.AgentTable.All() {
 		info := AgentInfo{Name: a.Name, Provider: a.Provider, Format: string(a.Format)}
-		p, err := sys.UserPath(a)
+		p, err := profile.UserPath(sys, a)
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +183,7 @@ func Inventory(sys *core.System, proj *core.Project) ([]AgentInfo, error) {
 		switch {
 		case a.ProjectFile == "":
 		case proj != nil:
-			info.ProjectPath = sys.ProjectPath(a, proj.Dir)
+			info.ProjectPath = a.ProjectPath(sys.Paths, proj.Dir)
 			info.ProjectExists = exists(sys, info.ProjectPath)
 		default:
 			info.ProjectPath = a.ProjectFile

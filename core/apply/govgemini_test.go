@@ -31,7 +31,7 @@ func geminiScope(t *testing.T, layer string) (*core.System, func() *settings.Sna
 		return snap
 	}
 	gemini, _ := cm.Sys.AgentTable.Lookup("gemini")
-	dir, err := cm.Sys.AgentDir(gemini)
+	dir, err := profile.AgentDir(cm.Sys, gemini)
 	if err != nil {
 		t.Fatal(err)
 	}

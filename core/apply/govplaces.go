@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/agents"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -130,7 +131,7 @@ func govOnlyAgents(sys *core.System, names []string) []agents.Agent {
 	if len(names) > 0 && !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(strings.TrimSpace(n), All) }) {
 		return namedGovOnly(sys, names) // named: planned whether or not its directory exists
 	}
-	if sys.ActiveProfile().Active {
+	if profile.Active(sys).Active {
 		return nil
 	}
 	var out []agents.Agent
@@ -138,7 +139,7 @@ func govOnlyAgents(sys *core.System, names []string) []agents.Agent {
 		if a.UserFile != "" || a.DefaultDir == "" || (a.User.PermFormat == "" && a.User.MCPFormat == "") {
 			continue
 		}
-		dir, err := sys.AgentDir(a)
+		dir, err := profile.AgentDir(sys, a)
 		if err != nil {
 			continue
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // GovStateFile is the user-level record below the scope; GovLockFile the
@@ -108,7 +109,7 @@ func govPlaces(sys *core.System, root, level string) map[string]string {
 		pl := a.At(level)
 		dir := root
 		if root == "" {
-			d, err := sys.AgentDir(a)
+			d, err := profile.AgentDir(sys, a)
 			if err != nil {
 				continue
 			}

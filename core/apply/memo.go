@@ -59,7 +59,7 @@ func (f *Full) Memo(sys *core.System, rep FullReport, w *planmemo.Watch) (FullRe
 	// is watched too (a folder's stamp would be, since Run writes in it).
 	if f.root != "" {
 		for _, a := range sys.AgentTable.All() {
-			w.Path(sys.ProjectPath(a, f.root))
+			w.Path(a.ProjectPath(sys.Paths, f.root))
 		}
 	}
 	if home, err := codexHome(sys); err == nil {

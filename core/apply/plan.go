@@ -10,6 +10,7 @@ import (
 	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -89,7 +90,7 @@ func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req
 	for _, a := range sel {
 		pl, placed := where[a.Name]
 		if placed && pl.served() {
-			full.Skipped = append(full.Skipped, Result{Agent: a.Name, Level: level, Path: sys.ProjectPath(a, req.Project.Dir),
+			full.Skipped = append(full.Skipped, Result{Agent: a.Name, Level: level, Path: a.ProjectPath(sys.Paths, req.Project.Dir),
 				State: StateSkipped, Reason: servedBy(a, sys.AgentTable.All(), where, same)})
 		}
 		ts, err := pa.targets(a, pl)
@@ -133,7 +134,7 @@ func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req
 		if level == LevelProject {
 			return req.Project.Dir, nil
 		}
-		return sys.AgentDir(a)
+		return profile.AgentDir(sys, a)
 	}, book)
 	if err != nil {
 		return nil, err
@@ -263,7 +264,7 @@ func unplacedGaps(sys *core.System, names []string, sel []agents.Agent, level st
 func userBases(sys *core.System) map[string]string {
 	out := map[string]string{}
 	for _, a := range sys.AgentTable.All() {
-		if p, err := sys.UserPath(a); err == nil {
+		if p, err := profile.UserPath(sys, a); err == nil {
 			out[a.Name] = sys.Paths.Dir(p)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -33,9 +34,9 @@ func (pa *planAgents) targets(a agents.Agent, pl placement) ([]Target, error) {
 	case level == LevelProject && pl.file != "" && !pl.served():
 		t.Path = projectFile(sys, req.Project.Dir, pl.file)
 	case level == LevelProject:
-		t.Path = sys.ProjectPath(a, req.Project.Dir)
+		t.Path = a.ProjectPath(sys.Paths, req.Project.Dir)
 	default:
-		if t.Path, err = sys.UserPath(a); err != nil {
+		if t.Path, err = profile.UserPath(sys, a); err != nil {
 			return nil, err
 		}
 	}

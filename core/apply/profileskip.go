@@ -22,8 +22,8 @@ const StateSkipped = "skipped"
 // no Claude profile's folder. One agent named alone is served by its own
 // variable (System.ServeAgent), so it is not skipped.
 func profileSkips(sys *core.System, sel []agents.Agent, names []string) ([]agents.Agent, []Result) {
-	p := sys.ActiveProfile()
-	if !p.Active || sys.ProfileViaHome() || (len(names) == 1 && !strings.EqualFold(strings.TrimSpace(names[0]), All)) {
+	p := profile.Active(sys)
+	if !p.Active || profile.ViaHome(sys) || (len(names) == 1 && !strings.EqualFold(strings.TrimSpace(names[0]), All)) {
 		// A profile entered through HOME holds every agent's folder.
 		return sel, nil
 	}
@@ -45,7 +45,7 @@ func skipReason(sys *core.System, a agents.Agent, p core.Profile) string {
 	if a.UserFile == "" {
 		return fmt.Sprintf("%s keeps no user-level files charter writes; in a project: `charter apply --project --agent %s`", a.Name, a.Name)
 	}
-	dir, err := sys.AgentDir(a)
+	dir, err := profile.AgentDir(sys, a)
 	if err != nil {
 		dir = a.DefaultDir
 	}
@@ -78,7 +78,7 @@ func sharedUserFiles(sys *core.System, sel []agents.Agent, named bool) ([]agents
 	var out []Result
 	owner := map[string]string{}
 	for _, a := range sel {
-		p, err := sys.UserPath(a)
+		p, err := profile.UserPath(sys, a)
 		if err == nil && p != "" && owner[p] != "" {
 			if !named {
 				continue

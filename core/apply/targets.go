@@ -1,6 +1,9 @@
 package apply
 
-import "github.com/agentkit/charter/core"
+import (
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
+)
 
 // File is an agent instruction file apply would write.
 type File struct {
@@ -19,7 +22,7 @@ func Files(sys *core.System, agents []string) ([]File, error) {
 	sel, _ = sharedUserFiles(sys, sel, false)
 	out := make([]File, 0, len(sel))
 	for _, a := range sel {
-		p, err := sys.UserPath(a)
+		p, err := profile.UserPath(sys, a)
 		if err != nil {
 			return nil, err
 		}

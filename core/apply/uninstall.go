@@ -9,6 +9,7 @@ import (
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
 	"github.com/agentkit/charter/core/loaded"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/projection"
 )
 
@@ -80,7 +81,7 @@ func PlanRemoval(sys *core.System, proj *core.Project) ([]Target, error) {
 		dir := ""
 		if root != "" {
 			dir = sys.Paths.Join(root, h.projectDir)
-		} else if up, err := sys.UserPath(a); err == nil && up != "" {
+		} else if up, err := profile.UserPath(sys, a); err == nil && up != "" {
 			dir = sys.Paths.Dir(up)
 		}
 		if dir != "" {
@@ -119,7 +120,7 @@ func PlanRemoval(sys *core.System, proj *core.Project) ([]Target, error) {
 func blockFiles(sys *core.System, a agents.Agent, root string) (map[string]bool, error) {
 	out := map[string]bool{}
 	if root == "" {
-		p, err := sys.UserPath(a)
+		p, err := profile.UserPath(sys, a)
 		if err != nil || p == "" {
 			return out, err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/dismiss"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // Detection is the companion as charter sees it. It deliberately has no
@@ -41,7 +42,7 @@ func DetectInputs(s *core.System) (Detection, []string, error) {
 	if bin != "" {
 		d.Installed = true
 		d.Version = companionVersion(s, bin, &in)
-	} else if home, err := s.CompanionHome(); err == nil {
+	} else if home, err := profile.CompanionHome(s); err == nil {
 		in = append(in, home)
 		if fi, err := s.Fs.Stat(home); err == nil && fi.IsDir() {
 			d.Installed = true

@@ -7,11 +7,12 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 )
 
 func TestDetectOnMemFs(t *testing.T) {
 	fs := afero.NewMemMapFs()
-	s := core.NewSystem(fs, []string{"HOME=/h", "PATH=/usr/bin:/opt/as/bin"}, time.Now, func() (string, error) { return "/", nil })
+	s := core.NewSystem(fs, []string{"HOME=/h", "PATH=/usr/bin:/opt/as/bin"}, time.Now, func() (string, error) { return "/", nil }, profile.Guard)
 	d, _ := Detect(s)
 	if d.Installed || d.InstallCommand == nil || d.Dismissed {
 		t.Fatalf("nothing: %+v", d)

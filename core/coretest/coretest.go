@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // Machine is a pinned system and where it lives.
@@ -123,7 +124,7 @@ func New(t testing.TB, opts ...Option) *Machine {
 // process would see it: same environment and files, its own locks.
 func (m *Machine) Another() *core.System {
 	wd, home := m.wd, m.Home
-	sys := core.NewSystem(m.fs, m.environ, time.Now, func() (string, error) { return wd, nil })
+	sys := core.NewSystem(m.fs, m.environ, time.Now, func() (string, error) { return wd, nil }, profile.Guard)
 	sys.UserHome = func() (string, error) { return home, nil }
 	return sys
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // recommendations lists the ids that can be dismissed.
@@ -29,7 +30,7 @@ type dismissalsFile struct {
 // Path is user-global, whatever the config root or profile, so a
 // dismissal survives updates, profile switches and host-supplied roots.
 func Path(s *core.System) (string, error) {
-	root, err := s.DefaultRoot()
+	root, err := profile.DefaultRoot(s)
 	if err != nil {
 		return "", err
 	}

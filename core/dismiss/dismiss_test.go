@@ -9,11 +9,12 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 )
 
 func TestDismissals(t *testing.T) {
 	fs := afero.NewMemMapFs()
-	s := core.NewSystem(fs, []string{"HOME=/h", "AGENTKIT_CONFIG_HOME=/elsewhere"}, time.Now, func() (string, error) { return "/", nil })
+	s := core.NewSystem(fs, []string{"HOME=/h", "AGENTKIT_CONFIG_HOME=/elsewhere"}, time.Now, func() (string, error) { return "/", nil }, profile.Guard)
 	for i := 0; i < 2; i++ {
 		ids, err := Dismiss(s, "agent-switch", false)
 		if err != nil || len(ids) != 1 {

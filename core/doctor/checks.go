@@ -45,7 +45,7 @@ func companionCheck(r *run) []Check {
 func profileCheck(r *run) []Check {
 	const name, label = "profile", "Profile"
 	var out []Check
-	p := r.Sys.ActiveProfile()
+	p := profile.Active(r.Sys)
 	vars := profile.Vars(r.Sys)
 	if p.Active {
 		msg := p.Name()
@@ -56,7 +56,7 @@ func profileCheck(r *run) []Check {
 		}
 		out = append(out, ok(name, label, msg))
 	} else {
-		home, err := r.Sys.CompanionHome()
+		home, err := profile.CompanionHome(r.Sys)
 		if err != nil {
 			home = "the agent-switch home"
 		}

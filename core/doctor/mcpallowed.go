@@ -9,6 +9,7 @@ import (
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/jsonedit"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/tomledit"
 )
@@ -41,7 +42,7 @@ func mcpAllowed(r *run) []Check {
 			}
 			dir := root
 			if root == "" {
-				d, err := r.Sys.AgentDir(a)
+				d, err := profile.AgentDir(r.Sys, a)
 				if err != nil {
 					continue
 				}

@@ -13,7 +13,7 @@ import (
 // global scope while the user believes they are in the profile. `use`
 // exports nothing: only `agent-switch run` and the shell wrappers do.
 func companionActive(r *run) []Check {
-	if r.Sys.ActiveProfile().Active {
+	if profile.Active(r.Sys).Active {
 		return nil
 	}
 	var out []Check
@@ -44,7 +44,7 @@ func varOf(sys *core.System, provider string) string {
 // longer has (renamed or removed) are read by no one.
 func profileScopes(r *run) []Check {
 	const label = "Profile settings"
-	home, err := r.Sys.CompanionHome()
+	home, err := profile.CompanionHome(r.Sys)
 	if err != nil || !exists(r.Sys, home) {
 		return nil // without the companion every scope would look orphaned
 	}

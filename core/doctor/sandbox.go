@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/tomledit"
 )
@@ -34,7 +35,7 @@ func codexSandbox(r *run) []Check {
 		}
 		dir := root
 		if root == "" {
-			d, err := r.Sys.AgentDir(a)
+			d, err := profile.AgentDir(r.Sys, a)
 			if err != nil {
 				return
 			}

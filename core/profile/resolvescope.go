@@ -5,11 +5,11 @@ import "github.com/agentkit/charter/core"
 // ResolveScope decides where this run keeps its files: the root flag (or
 // the environment's root), then the active profile under the default root.
 func ResolveScope(s *core.System, flag *string) (core.Scope, error) {
-	root, err := s.ResolveRoot(flag)
+	root, err := ResolveRoot(s, flag)
 	if err != nil {
 		return core.Scope{}, err
 	}
-	prof := s.ActiveProfile()
+	prof := Active(s)
 	sc := core.Scope{Kind: core.ScopeGlobal, Path: root.Path, Root: root, Profile: prof}
 	switch {
 	case root.Source != core.SourceDefault:

@@ -12,7 +12,7 @@ import (
 )
 
 func sys(wd string, env ...string) *core.System {
-	return core.NewSystem(afero.NewMemMapFs(), env, time.Now, func() (string, error) { return wd, nil })
+	return core.NewSystem(afero.NewMemMapFs(), env, time.Now, func() (string, error) { return wd, nil }, profile.Guard)
 }
 
 func TestScope(t *testing.T) {

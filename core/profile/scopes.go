@@ -35,7 +35,7 @@ func (p Scope) Name() string { return p.Provider + "/" + p.Profile }
 // under the default root, sorted; a scope whose profile the companion no
 // longer has (renamed or removed) has InCompanion false.
 func Scopes(s *core.System) ([]Scope, error) {
-	root, err := s.DefaultRoot()
+	root, err := DefaultRoot(s)
 	if err != nil {
 		return nil, err
 	}
@@ -47,9 +47,9 @@ func Scopes(s *core.System) ([]Scope, error) {
 		}
 		return byName[k]
 	}
-	if home, err := s.CompanionHome(); err == nil {
+	if home, err := CompanionHome(s); err == nil {
 		for _, provider := range subdirs(s, home) {
-			profiles, err := s.CompanionProfiles(provider)
+			profiles, err := CompanionProfiles(s, provider)
 			if err != nil {
 				return nil, err
 			}
@@ -81,7 +81,7 @@ func subdirs(s *core.System, dir string) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() && core.ValidProfileName(e.Name()) {
+		if e.IsDir() && ValidName(e.Name()) {
 			out = append(out, e.Name())
 		}
 	}
@@ -95,7 +95,7 @@ func ParseName(s string) (provider, profile string, err error) {
 	if !ok {
 		provider, profile = core.CompanionShareProvider, s
 	}
-	if !core.ValidProfileName(provider) || !core.ValidProfileName(profile) {
+	if !ValidName(provider) || !ValidName(profile) {
 		return "", "", core.Errorf(core.CodeUsage, "%q is not a profile: write PROVIDER/PROFILE (letters, digits, _ and -), e.g. claude/work", s)
 	}
 	return provider, profile, nil
@@ -107,7 +107,7 @@ func ParseName(s string) (provider, profile string, err error) {
 // never overwritten: the rename itself refuses a directory that is not
 // empty, so a file that appears meanwhile is safe too.
 func Move(s *core.System, from, to string) (Scope, Scope, error) {
-	root, err := s.DefaultRoot()
+	root, err := DefaultRoot(s)
 	if err != nil {
 		return Scope{}, Scope{}, err
 	}
@@ -142,7 +142,7 @@ func Move(s *core.System, from, to string) (Scope, Scope, error) {
 }
 
 func hasCompanionProfile(s *core.System, provider, profile string) bool {
-	home, err := s.CompanionHome()
+	home, err := CompanionHome(s)
 	if err != nil {
 		return false
 	}
@@ -155,7 +155,7 @@ func hasCompanionProfile(s *core.System, provider, profile string) bool {
 // old {"active":"work"} for claude), as provider/profile pairs sorted by
 // provider; nil when there is none or the file cannot be read.
 func CompanionActive(s *core.System) []core.VarProfile {
-	home, err := s.CompanionHome()
+	home, err := CompanionHome(s)
 	if err != nil {
 		return nil
 	}
@@ -178,7 +178,7 @@ func CompanionActive(s *core.System) []core.VarProfile {
 	}
 	var out []core.VarProfile
 	for provider, p := range active {
-		if p != nil && core.ValidProfileName(provider) && core.ValidProfileName(*p) {
+		if p != nil && ValidName(provider) && ValidName(*p) {
 			out = append(out, core.VarProfile{Provider: provider, Profile: *p})
 		}
 	}

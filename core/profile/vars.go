@@ -22,11 +22,11 @@ type ProfileVar struct {
 // order, and which one selected the profile. It decides nothing itself:
 // the selected one is the first whose value is the profile's directory.
 func Vars(s *core.System) []ProfileVar {
-	home, herr := s.CompanionHome()
-	dir, active := s.ProfileDir()
+	home, herr := CompanionHome(s)
+	dir, active := Dir(s)
 	var out []ProfileVar
 	chosen := false
-	for _, name := range s.ProfileVarNames() {
+	for _, name := range VarNames(s) {
 		v := s.Getenv(name)
 		if strings.TrimSpace(v) == "" {
 			continue
@@ -45,7 +45,7 @@ func Vars(s *core.System) []ProfileVar {
 			case !inside:
 			case len(segs) < 2:
 				pv.Ignored = "it names a provider but no profile"
-			case !core.ValidProfileName(segs[0]) || !core.ValidProfileName(segs[1]):
+			case !ValidName(segs[0]) || !ValidName(segs[1]):
 				pv.Ignored = "a provider or profile name holds characters other than letters, digits, _ and -"
 			case chosen:
 				pv.Ignored = "an earlier variable already chose the profile"
@@ -60,7 +60,7 @@ func Vars(s *core.System) []ProfileVar {
 // profiles of more than one provider (nil otherwise): a session of one
 // agent started inside another's profile. The first is the one chosen.
 func Mixed(s *core.System) []core.VarProfile {
-	out := s.VarProfiles()
+	out := VarProfiles(s)
 	providers := map[string]bool{}
 	for _, h := range out {
 		providers[h.Provider] = true

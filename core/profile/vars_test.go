@@ -21,7 +21,7 @@ func TestProfileVars(t *testing.T) {
 		"BAD_CONFIG_DIR=" + home + "/bad/not ok/config", // invalid name
 		"HOMEONLY_CONFIG_DIR=" + home,                   // the home itself
 		"BLANK_CONFIG_DIR=  ",                           // unset
-	}, time.Now, func() (string, error) { return "/work", nil })
+	}, time.Now, func() (string, error) { return "/work", nil }, profile.Guard)
 	got := map[string]profile.ProfileVar{}
 	var order []string
 	for _, v := range profile.Vars(s) {
@@ -52,7 +52,7 @@ func TestProfileVars(t *testing.T) {
 			t.Errorf("%s: %+v, want ignored for %q", name, v, reason)
 		}
 	}
-	if p := s.ActiveProfile(); p.Name() != "codex/work" {
+	if p := profile.Active(s); p.Name() != "codex/work" {
 		t.Errorf("active profile %q", p.Name())
 	}
 }
@@ -60,7 +60,7 @@ func TestProfileVars(t *testing.T) {
 func TestMixed(t *testing.T) {
 	const home = "/home/u/.agent-switch"
 	sys := func(env ...string) *core.System {
-		return core.NewSystem(afero.NewMemMapFs(), append([]string{"HOME=/home/u"}, env...), time.Now, func() (string, error) { return "/work", nil })
+		return core.NewSystem(afero.NewMemMapFs(), append([]string{"HOME=/home/u"}, env...), time.Now, func() (string, error) { return "/work", nil }, profile.Guard)
 	}
 	if m := profile.Mixed(sys("CLAUDE_CONFIG_DIR="+home+"/claude/a/config", "ZED_CONFIG_DIR="+home+"/claude/b/config")); m != nil {
 		t.Errorf("one provider: %v, want nil", m)

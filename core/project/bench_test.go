@@ -9,11 +9,12 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // testSystem is a system on fs whose working directory is wd.
 func testSystem(fs afero.Fs, wd string, environ ...string) *core.System {
-	return core.NewSystem(fs, environ, time.Now, func() (string, error) { return wd, nil })
+	return core.NewSystem(fs, environ, time.Now, func() (string, error) { return wd, nil }, profile.Guard)
 }
 
 func BenchmarkFindProject(b *testing.B) {

@@ -2,6 +2,7 @@ package project
 
 import (
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 
 	"errors"
 	"os"
@@ -257,7 +258,7 @@ func TestFindProjectErrors(t *testing.T) {
 		})
 	}
 
-	s := core.NewSystem(fs, []string{"HOME=/h"}, nil, func() (string, error) { return "", os.ErrNotExist })
+	s := core.NewSystem(fs, []string{"HOME=/h"}, nil, func() (string, error) { return "", os.ErrNotExist }, profile.Guard)
 	if _, err := Find(s, nil, false); err == nil || !strings.Contains(err.Error(), "--no-project") {
 		t.Fatalf("unknown working directory: %v", err)
 	}

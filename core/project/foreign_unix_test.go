@@ -4,6 +4,7 @@ package project
 
 import (
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/trust"
 
 	"os"
@@ -22,7 +23,7 @@ const otherUID = 12345
 func ownerSystem(t *testing.T, wd string, home string) (*core.System, *[]string) {
 	t.Helper()
 	var warnings []string
-	s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home}, time.Now, func() (string, error) { return wd, nil })
+	s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home}, time.Now, func() (string, error) { return wd, nil }, profile.Guard)
 	s.Warn = func(msg string) { warnings = append(warnings, msg) }
 	return s, &warnings
 }

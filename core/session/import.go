@@ -9,6 +9,7 @@ import (
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/importer"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -83,7 +84,7 @@ func (s *Session) importSources(ctx context.Context, req ImportRequest) (*Import
 	} else {
 		record = s.Sys.Paths.Join(dir, "state", "projection.json")
 		if a, ok := s.Sys.AgentTable.Lookup(req.From); ok && !importer.Peer(req.From) {
-			if ireq.Base, err = s.Sys.AgentDir(a); err != nil {
+			if ireq.Base, err = profile.AgentDir(s.Sys, a); err != nil {
 				return nil, err
 			}
 		}

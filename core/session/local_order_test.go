@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -38,7 +39,7 @@ func TestReplaceListsLocalFileFirst(t *testing.T) {
 		}
 	}
 	environ := []string{"HOME=/home", "PATH=", "AGENTKIT_POLICY_FILE=/policy.yaml"}
-	sys := core.NewSystem(fs, environ, time.Now, func() (string, error) { return "/repo", nil })
+	sys := core.NewSystem(fs, environ, time.Now, func() (string, error) { return "/repo", nil }, profile.Guard)
 	ignore := filepath.Join("/repo", ".charter", ".gitignore")
 	body := []byte("worktrees:\n  mode: off\n")
 	edit := func() error {

@@ -13,6 +13,7 @@ import (
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/planmemo"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/sources"
 	"github.com/agentkit/charter/core/trust"
@@ -135,7 +136,7 @@ func (m *ApplyMemo) Remember(full *apply.Full, rep apply.FullReport) {
 	if policy, err := settings.PolicyPath(sys); err == nil {
 		w.Path(policy)
 	}
-	if home, err := sys.CompanionHome(); err == nil {
+	if home, err := profile.CompanionHome(sys); err == nil {
 		w.Below(home, 2) // profiles and shared links
 	}
 	if t, err := trust.Path(sys); err == nil {

@@ -29,7 +29,7 @@ func machine(t *testing.T) (sys *core.System, home, repo string) {
 		}
 	}
 	environ := []string{"HOME=" + home, "PATH=", "AGENTKIT_POLICY_FILE=" + filepath.Join(dir, "policy.yaml")}
-	sys = core.NewSystem(afero.NewOsFs(), environ, time.Now, func() (string, error) { return repo, nil })
+	sys = core.NewSystem(afero.NewOsFs(), environ, time.Now, func() (string, error) { return repo, nil }, profile.Guard)
 	return sys, home, repo
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/profile"
 	"github.com/agentkit/charter/core/projection"
 )
 
@@ -206,7 +207,7 @@ func (s *Session) dropEmptiedDirs(u *uninstallPlan, results []apply.Result, conf
 	o := fsys.WriteOptions{ConfirmShared: confirm, Within: u.Root, Whole: u.Root != ""}
 	stop := map[string]bool{u.Root: true}
 	for _, a := range s.Sys.AgentTable.All() {
-		if d, err := s.Sys.AgentDir(a); err == nil {
+		if d, err := profile.AgentDir(s.Sys, a); err == nil {
 			stop[d] = true
 		}
 	}

@@ -10,13 +10,14 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // Without git on PATH every fetch fails with one error that names what to
 // install; reading a cached tree needs no git.
 func TestNoGitOnPath(t *testing.T) {
 	dir := t.TempDir()
-	sys := core.NewSystem(afero.NewOsFs(), []string{"PATH=" + dir, "HOME=" + dir}, time.Now, func() (string, error) { return dir, nil })
+	sys := core.NewSystem(afero.NewOsFs(), []string{"PATH=" + dir, "HOME=" + dir}, time.Now, func() (string, error) { return dir, nil }, profile.Guard)
 	if _, err := FindGit(sys); !errors.Is(err, ErrNoGit) {
 		t.Fatalf("FindGit = %v, want ErrNoGit", err)
 	}

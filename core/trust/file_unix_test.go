@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // within fails the test when f has not returned after a few seconds: a
@@ -63,7 +64,7 @@ func TestTrustFileNotBelieved(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + t.TempDir()}, time.Now, os.Getwd)
+			s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + t.TempDir()}, time.Now, os.Getwd, profile.Guard)
 			path, err := Path(s)
 			if err != nil {
 				t.Fatal(err)
@@ -100,7 +101,7 @@ func TestTrustFileNotBelieved(t *testing.T) {
 
 // A trust file the user owns and only the user writes is believed.
 func TestTrustFileBelieved(t *testing.T) {
-	s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + t.TempDir()}, time.Now, os.Getwd)
+	s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + t.TempDir()}, time.Now, os.Getwd, profile.Guard)
 	path, _ := Path(s)
 	os.MkdirAll(filepath.Dir(path), 0o700)
 	writeMode(t, path, `{"version":1,"projects":[{"root":"/p","sha256":"`+strings.Repeat("b", 64)+`","trusted":"2026-01-01T00:00:00Z"}]}`, 0o644)

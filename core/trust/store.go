@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // FileName is the user-global record of trusted projects (SPEC §13).
@@ -42,7 +43,7 @@ type file struct {
 // Path is user-global, like the dismissals: a trust survives profile
 // switches and host-supplied roots, and a host root cannot bring its own.
 func Path(s *core.System) (string, error) {
-	root, err := s.DefaultRoot()
+	root, err := profile.DefaultRoot(s)
 	if err != nil {
 		return "", err
 	}

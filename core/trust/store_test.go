@@ -10,13 +10,14 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // trust.json is user-global, 0600, replaced atomically; revoke removes one
 // root; a malformed file names itself and is never overwritten.
 func TestTrustFile(t *testing.T) {
 	home := t.TempDir()
-	s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home, core.ConfigHomeVar + "=" + t.TempDir()}, time.Now, os.Getwd)
+	s := core.NewSystem(afero.NewOsFs(), []string{"HOME=" + home, core.ConfigHomeVar + "=" + t.TempDir()}, time.Now, os.Getwd, profile.Guard)
 	path, err := Path(s)
 	if err != nil || path != filepath.Join(home, ".agentkit", "charter", "trust.json") {
 		t.Fatalf("%s %v: the trust file is user-global, whatever the config root", path, err)

@@ -1,9 +1,10 @@
-package core
+package profile
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/agents"
 )
 
@@ -12,8 +13,8 @@ import (
 // agent, so a profile's settings never land in another scope's file.
 // Otherwise (no profile, or a profile entered through HOME, whose home is
 // the agents' home) the agent's own variable, else its default below $HOME.
-func (s *System) AgentDir(a agents.Agent) (string, error) {
-	if dir, ok := s.ProfileDir(); ok && !s.ProfileViaHome() {
+func AgentDir(s *core.System, a agents.Agent) (string, error) {
+	if dir, ok := Dir(s); ok && !ViaHome(s) {
 		return dir, nil
 	}
 	if a.DirVar != "" {
@@ -43,22 +44,13 @@ func (s *System) AgentDir(a agents.Agent) (string, error) {
 }
 
 // UserPath is the agent's user-level instruction file, "" when it has none.
-func (s *System) UserPath(a agents.Agent) (string, error) {
+func UserPath(s *core.System, a agents.Agent) (string, error) {
 	if a.UserFile == "" {
 		return "", nil
 	}
-	dir, err := s.AgentDir(a)
+	dir, err := AgentDir(s, a)
 	if err != nil {
 		return "", err
 	}
 	return s.Paths.Join(dir, a.UserFile), nil
-}
-
-// ProjectPath is the agent's instruction file in the project at dir, ""
-// when it reads none.
-func (s *System) ProjectPath(a agents.Agent, dir string) string {
-	if a.ProjectFile == "" {
-		return ""
-	}
-	return s.Paths.Join(append([]string{dir}, strings.Split(a.ProjectFile, "/")...)...)
 }

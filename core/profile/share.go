@@ -1,4 +1,4 @@
-package core
+package profile
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 )
 
@@ -23,8 +24,8 @@ type shareSource struct {
 // CompanionProfiles lists the companion's profiles of provider: the
 // directories under <home>/<provider> that hold a config directory, as
 // agent-switch's listProfiles does, sorted.
-func (s *System) CompanionProfiles(provider string) ([]string, error) {
-	home, err := s.CompanionHome()
+func CompanionProfiles(s *core.System, provider string) ([]string, error) {
+	home, err := CompanionHome(s)
 	if err != nil {
 		return nil, err
 	}
@@ -38,10 +39,10 @@ func (s *System) CompanionProfiles(provider string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if !e.IsDir() || !ValidProfileName(e.Name()) {
+		if !e.IsDir() || !ValidName(e.Name()) {
 			continue
 		}
-		if fi, err := s.Fs.Stat(s.Paths.Join(dir, e.Name(), CompanionProfileConfig)); err == nil && fi.IsDir() {
+		if fi, err := s.Fs.Stat(s.Paths.Join(dir, e.Name(), core.CompanionProfileConfig)); err == nil && fi.IsDir() {
 			out = append(out, e.Name())
 		}
 	}
@@ -52,19 +53,19 @@ func (s *System) CompanionProfiles(provider string) ([]string, error) {
 // shareSources finds where every companion share link leads: each profile's
 // manifest names its links, and each link that still is one is followed to
 // the place it ends at. A manifest that cannot be read shares nothing.
-func (s *System) shareSources() []shareSource {
+func shareSources(s *core.System) []shareSource {
 	if !fsys.IsOS(s.Fs) {
 		return nil
 	}
-	home, err := s.CompanionHome()
+	home, err := CompanionHome(s)
 	if err != nil {
 		return nil
 	}
-	profiles, _ := s.CompanionProfiles(CompanionShareProvider)
+	profiles, _ := CompanionProfiles(s, core.CompanionShareProvider)
 	var out []shareSource
 	for _, p := range profiles {
-		config := s.Paths.Join(home, CompanionShareProvider, p, CompanionProfileConfig)
-		for _, name := range s.shareLinks(config) {
+		config := s.Paths.Join(home, core.CompanionShareProvider, p, core.CompanionProfileConfig)
+		for _, name := range shareLinks(s, config) {
 			link := s.Paths.Join(config, name)
 			fi, err := os.Lstat(link) // onOS: the real file system
 			if err != nil || fi.Mode()&(fs.ModeSymlink|fs.ModeIrregular) == 0 {
@@ -81,8 +82,8 @@ func (s *System) shareSources() []shareSource {
 }
 
 // shareLinks reads a profile's manifest: {"links":[names],"tool":"agent-switch"}.
-func (s *System) shareLinks(config string) []string {
-	data, err := s.ReadFile(s.Paths.Join(config, CompanionShareManifest), fsys.KindManifest)
+func shareLinks(s *core.System, config string) []string {
+	data, err := s.ReadFile(s.Paths.Join(config, core.CompanionShareManifest), fsys.KindManifest)
 	if err != nil {
 		return nil
 	}
@@ -111,14 +112,9 @@ func addReader(srcs []shareSource, place fsys.Place, profile string) []shareSour
 	return append(srcs, shareSource{place: place, readers: []string{profile}})
 }
 
-// sourceError is the refusal of a write whose walked target is a shared
-// source or lies in one; nil when it is neither. The answer comes from the
-// directories the walk holds.
-func (s *System) sourceError(target string, t *fsys.Target) error {
-	return sourceErrorIn(s.shareSources(), target, t)
-}
-
-// sourceErrorIn is sourceError against srcs, read beforehand.
+// sourceErrorIn is the refusal of a write whose walked target is a shared
+// source or lies in one, against srcs read beforehand; nil when it is
+// neither. The answer comes from the directories the walk holds.
 func sourceErrorIn(srcs []shareSource, target string, t *fsys.Target) error {
 	if len(srcs) == 0 {
 		return nil
@@ -131,7 +127,7 @@ func sourceErrorIn(srcs []shareSource, target string, t *fsys.Target) error {
 	if !ok {
 		return nil
 	}
-	e := &SharedWriteError{Target: target, SharedPath: p.Path, Kind: "dir"}
+	e := &core.SharedWriteError{Target: target, SharedPath: p.Path, Kind: "dir"}
 	if t.Place().Same(p) {
 		e.Kind = "file"
 	}

@@ -1,4 +1,4 @@
-package core
+package profile
 
 import (
 	"testing"
@@ -12,18 +12,18 @@ func TestDerivedSystemsLeaveTheOriginal(t *testing.T) {
 	s := testSystem(afero.NewMemMapFs(), "/", "HOME=/home/u",
 		"CLAUDE_CONFIG_DIR=/home/u/.agent-switch/claude/c/config",
 		"CODEX_HOME=/home/u/.agent-switch/codex/x/config")
-	before := s.ActiveProfile().Name()
+	before := Active(s).Name()
 	codex := s.Serving("codex")
-	if got := codex.ActiveProfile().Name(); got != "codex/x" {
+	if got := Active(codex).Name(); got != "codex/x" {
 		t.Fatalf("serving codex chose %q, want codex/x", got)
 	}
-	if got := s.ActiveProfile().Name(); got != before || got == "codex/x" {
+	if got := Active(s).Name(); got != before || got == "codex/x" {
 		t.Fatalf("the original now chooses %q (was %q)", got, before)
 	}
 	flag := "/elsewhere/root"
 	hosted := s.WithConfigRoot(&flag)
-	if hosted.rootFlag != &flag || s.rootFlag != nil {
-		t.Fatalf("root flag: derived %v, original %v", hosted.rootFlag, s.rootFlag)
+	if hosted.ConfigRootFlag() != &flag || s.ConfigRootFlag() != nil {
+		t.Fatalf("root flag: derived %v, original %v", hosted.ConfigRootFlag(), s.ConfigRootFlag())
 	}
 	if hosted.Files == s.Files {
 		t.Fatal("the derived System shares the original's guard")

@@ -1,6 +1,6 @@
 //go:build unix
 
-package core
+package profile
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 )
 
@@ -27,7 +28,7 @@ func TestTwoSpellingsShareALock(t *testing.T) {
 	os.MkdirAll(filepath.Join(home, "real"), 0o755)
 	os.Symlink("real", filepath.Join(home, "alias"))
 	spellings := []string{filepath.Join(home, "real/notes.md"), filepath.Join(home, "alias/notes.md"), filepath.Join(home, "alias/../real/./notes.md")}
-	systems := []*System{
+	systems := []*core.System{
 		testSystem(afero.NewOsFs(), "/", "HOME="+home),
 		testSystem(afero.NewOsFs(), "/", "HOME="+home),
 	}
@@ -65,12 +66,12 @@ func TestHostRootLocks(t *testing.T) {
 	_, home := tempHome(t)
 	host := filepath.Join(home, "host")
 	flag := filepath.Join(home, "flagroot")
-	for _, s := range []*System{
-		testSystem(afero.NewOsFs(), "/", "HOME="+home, ConfigHomeVar+"="+host),
+	for _, s := range []*core.System{
+		testSystem(afero.NewOsFs(), "/", "HOME="+home, core.ConfigHomeVar+"="+host),
 		testSystem(afero.NewOsFs(), "/", "HOME="+home).WithConfigRoot(&flag),
 	} {
 		// Both roots are hosts: the scope directory is the root itself.
-		sc, err := s.ResolveRoot(s.rootFlag)
+		sc, err := ResolveRoot(s, s.ConfigRootFlag())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package core
+package profile
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/internal/swaptest"
 )
 
@@ -60,7 +61,7 @@ func TestSwapRace(t *testing.T) {
 				err := s.UpdateFile(target, false, func(old []byte) ([]byte, error) {
 					return append(old, fmt.Sprintf("write %d\n", i)...), nil
 				})
-				var se *SharedWriteError
+				var se *core.SharedWriteError
 				switch {
 				case err == nil:
 					return

@@ -1,6 +1,7 @@
-package core
+package profile
 
 import (
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 
 	"errors"
@@ -13,7 +14,7 @@ import (
 )
 
 // tempHome builds a real home with a companion tree, for links and modes.
-func tempHome(t *testing.T) (*System, string) {
+func tempHome(t *testing.T) (*core.System, string) {
 	t.Helper()
 	home := t.TempDir()
 	for _, d := range []string{".agent-switch/claude/work", ".agent-switch/shared"} {
@@ -24,7 +25,7 @@ func tempHome(t *testing.T) (*System, string) {
 	return testSystem(afero.NewOsFs(), home, "HOME="+home), home
 }
 
-func write(s *System, path, data string, confirm bool) error {
+func write(s *core.System, path, data string, confirm bool) error {
 	return s.UpdateFile(path, confirm, func([]byte) ([]byte, error) { return []byte(data), nil })
 }
 
@@ -36,7 +37,7 @@ func TestSharedLinkTargetIsLink(t *testing.T) {
 	os.Symlink("../../shared/CLAUDE.md", link)
 
 	err := write(s, link, "new", false)
-	var se *SharedWriteError
+	var se *core.SharedWriteError
 	if !errors.As(err, &se) || se.SharedPath != link || se.Target != link {
 		t.Fatalf("want shared write error at %s, got %v", link, err)
 	}
@@ -194,8 +195,8 @@ func TestUpdateNilWritesNothing(t *testing.T) {
 
 // writeDismissals writes the user-global dismissals file as core/dismiss
 // does: one of charter's own files, outside a host root.
-func writeDismissals(s *System) error {
-	root, err := s.DefaultRoot()
+func writeDismissals(s *core.System) error {
+	root, err := DefaultRoot(s)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package core
+package profile
 
 import (
 	"errors"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"syscall"
 	"testing"
+
+	"github.com/agentkit/charter/core"
 )
 
 // Issue 32: work's skills/ bind-mounted from the folder personal's share
@@ -32,7 +34,7 @@ func TestSharedFolderBindMount(t *testing.T) {
 	}
 	t.Cleanup(func() { syscall.Unmount(skills, syscall.MNT_DETACH) })
 	target := filepath.Join(skills, "review/SKILL.md")
-	var se *SharedWriteError
+	var se *core.SharedWriteError
 	err := write(s, target, "new", false)
 	if !errors.As(err, &se) || !slices.Equal(se.Readers, []string{"personal"}) || se.SharedKind() != "dir" || se.SharedPath != shared {
 		t.Fatalf("got %v, want a shared-source refusal naming personal", err)

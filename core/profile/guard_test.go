@@ -1,6 +1,6 @@
 //go:build unix
 
-package core
+package profile
 
 import (
 	"errors"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/afero"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 )
 
@@ -79,7 +80,7 @@ func TestGuardAliasSpellings(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := testSystem(afero.NewOsFs(), "/", c.env...)
 			err := write(s, c.target, "profile block\n", false)
-			var se *SharedWriteError
+			var se *core.SharedWriteError
 			if !errors.As(err, &se) || se.Target != c.target || se.SharedPath != filepath.Dir(c.target) {
 				t.Fatalf("want a shared write error at %s, got %v", filepath.Dir(c.target), err)
 			}
@@ -106,11 +107,11 @@ func TestGuardHostRootThroughAlias(t *testing.T) {
 	alias := filepath.Join(t.TempDir(), "alias")
 	os.Symlink(home, alias)
 	hostRoot := filepath.Join(alias, ".agent-switch/claude/work/charter")
-	s := testSystem(afero.NewOsFs(), "/", "HOME="+home, ConfigHomeVar+"="+hostRoot)
+	s := testSystem(afero.NewOsFs(), "/", "HOME="+home, core.ConfigHomeVar+"="+hostRoot)
 	target := filepath.Join(hostRoot, "settings.yaml")
 	own := fsys.WriteOptions{Owned: true}
 	err := s.UpdateFileOpts(target, own, func([]byte) ([]byte, error) { return []byte("rules: x\n"), nil })
-	var se *SharedWriteError
+	var se *core.SharedWriteError
 	if !errors.As(err, &se) || se.SharedPath != target {
 		t.Fatalf("want blocked at %s, got %v", target, err)
 	}

@@ -1,15 +1,16 @@
-package core
+package profile
 
 import (
 	"errors"
 	"testing"
 	"time"
 
+	"github.com/agentkit/charter/core"
 	"github.com/spf13/afero"
 )
 
-func testSystem(fs afero.Fs, wd string, environ ...string) *System {
-	return NewSystem(fs, environ, time.Now, func() (string, error) { return wd, nil })
+func testSystem(fs afero.Fs, wd string, environ ...string) *core.System {
+	return core.NewSystem(fs, environ, time.Now, func() (string, error) { return wd, nil }, Guard)
 }
 
 func TestResolveRoot(t *testing.T) {
@@ -18,27 +19,27 @@ func TestResolveRoot(t *testing.T) {
 		name    string
 		env     []string
 		flag    *string
-		want    ConfigRoot
+		want    core.ConfigRoot
 		wantErr bool
 	}{
-		{"default", nil, nil, ConfigRoot{"/home/u/.agentkit/charter", SourceDefault}, false},
-		{"env", []string{"AGENTKIT_CONFIG_HOME=/srv/c/"}, nil, ConfigRoot{"/srv/c", SourceEnv}, false},
-		{"blank env is unset", []string{"AGENTKIT_CONFIG_HOME=  "}, nil, ConfigRoot{"/home/u/.agentkit/charter", SourceDefault}, false},
-		{"flag beats env", []string{"AGENTKIT_CONFIG_HOME=/srv/c"}, str("/f"), ConfigRoot{"/f", SourceFlag}, false},
-		{"relative flag", nil, str("a/../b"), ConfigRoot{"/work/b", SourceFlag}, false},
-		{"tilde flag", nil, str(" ~/x/ "), ConfigRoot{"/home/u/x", SourceFlag}, false},
-		{"bare tilde", nil, str("~"), ConfigRoot{"/home/u", SourceFlag}, false},
-		{"other user's tilde is a relative name", nil, str("~bob/x"), ConfigRoot{"/work/~bob/x", SourceFlag}, false},
-		{"blank flag", nil, str(" "), ConfigRoot{}, true},
-		{"empty flag", nil, str(""), ConfigRoot{}, true},
+		{"default", nil, nil, core.ConfigRoot{Path: "/home/u/.agentkit/charter", Source: core.SourceDefault}, false},
+		{"env", []string{"AGENTKIT_CONFIG_HOME=/srv/c/"}, nil, core.ConfigRoot{Path: "/srv/c", Source: core.SourceEnv}, false},
+		{"blank env is unset", []string{"AGENTKIT_CONFIG_HOME=  "}, nil, core.ConfigRoot{Path: "/home/u/.agentkit/charter", Source: core.SourceDefault}, false},
+		{"flag beats env", []string{"AGENTKIT_CONFIG_HOME=/srv/c"}, str("/f"), core.ConfigRoot{Path: "/f", Source: core.SourceFlag}, false},
+		{"relative flag", nil, str("a/../b"), core.ConfigRoot{Path: "/work/b", Source: core.SourceFlag}, false},
+		{"tilde flag", nil, str(" ~/x/ "), core.ConfigRoot{Path: "/home/u/x", Source: core.SourceFlag}, false},
+		{"bare tilde", nil, str("~"), core.ConfigRoot{Path: "/home/u", Source: core.SourceFlag}, false},
+		{"other user's tilde is a relative name", nil, str("~bob/x"), core.ConfigRoot{Path: "/work/~bob/x", Source: core.SourceFlag}, false},
+		{"blank flag", nil, str(" "), core.ConfigRoot{}, true},
+		{"empty flag", nil, str(""), core.ConfigRoot{}, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := testSystem(afero.NewMemMapFs(), "/work", append([]string{"HOME=/home/u"}, c.env...)...)
-			got, err := s.ResolveRoot(c.flag)
+			got, err := ResolveRoot(s, c.flag)
 			if c.wantErr {
-				var ue *Error
-				if !errors.As(err, &ue) || ue.Code() != CodeUsage {
+				var ue *core.Error
+				if !errors.As(err, &ue) || ue.Code() != core.CodeUsage {
 					t.Fatalf("want usage error, got %v", err)
 				}
 				return
@@ -52,10 +53,10 @@ func TestResolveRoot(t *testing.T) {
 
 func TestNoHome(t *testing.T) {
 	s := testSystem(afero.NewMemMapFs(), "/work")
-	if _, err := s.ResolveRoot(nil); !errors.Is(err, ErrNoHome) {
+	if _, err := ResolveRoot(s, nil); !errors.Is(err, core.ErrNoHome) {
 		t.Fatalf("got %v", err)
 	}
-	if p := s.ActiveProfile(); p.Active {
+	if p := Active(s); p.Active {
 		t.Fatalf("profile without a home: %+v", p)
 	}
 }
@@ -91,7 +92,7 @@ func TestActiveProfile(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := testSystem(afero.NewMemMapFs(), "/home/u", append([]string{"HOME=/home/u"}, c.env...)...)
-			p := s.ActiveProfile()
+			p := Active(s)
 			if c.provider == "" {
 				if p.Active || p.Provider != nil || p.Profile != nil {
 					t.Fatalf("want inactive, got %s", p.Name())

@@ -1,6 +1,6 @@
 //go:build unix
 
-package core
+package profile
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
 )
 
@@ -23,7 +24,7 @@ func sharedByIdentity(t *testing.T) {
 	t.Helper()
 	s, home := tempHome(t)
 	shareOn(t, home, "personal")
-	srcs := s.shareSources()
+	srcs := shareSources(s)
 	shared := filepath.Join(home, ".claude/skills")
 	skills := filepath.Join(home, ".agent-switch/claude/work/config/skills")
 	os.MkdirAll(filepath.Dir(skills), 0o755)
@@ -39,7 +40,7 @@ func sharedByIdentity(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var se *SharedWriteError
+		var se *core.SharedWriteError
 		err = sourceErrorIn(srcs, path, tg)
 		tg.Close()
 		if got := errors.As(err, &se); got != want {

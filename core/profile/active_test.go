@@ -1,9 +1,10 @@
-package core
+package profile
 
 import (
 	"slices"
 	"testing"
 
+	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/agents"
 	"github.com/spf13/afero"
 )
@@ -23,10 +24,10 @@ func TestAgentTableDrivesProfileVars(t *testing.T) {
 		}
 	}
 	want = append(want, "ZED_HOME", "A_CONFIG_DIR")
-	if got := s.ProfileVarNames(); !slices.Equal(got, want) {
+	if got := VarNames(s); !slices.Equal(got, want) {
 		t.Errorf("profileVars = %v, want %v", got, want)
 	}
-	if p := s.ActiveProfile(); p.Name() != "zed/work" {
+	if p := Active(s); p.Name() != "zed/work" {
 		t.Errorf("active profile %q, want zed/work (its variable comes first)", p.Name())
 	}
 	if a, ok := s.AgentTable.Lookup("zork"); !ok || a.UserFile != "ZORK.md" {
@@ -70,14 +71,14 @@ func TestAntigravityHomeProfile(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := testSystem(fs, "/work", c.env...)
 			s.UserHome = func() (string, error) { return "/db/home", nil }
-			if got := s.ActiveProfile().Name(); got != c.profile {
+			if got := Active(s).Name(); got != c.profile {
 				t.Errorf("profile %q, want %q", got, c.profile)
 			}
-			if root, err := s.DefaultRoot(); err != nil || root != c.root {
+			if root, err := DefaultRoot(s); err != nil || root != c.root {
 				t.Errorf("DefaultRoot = %q, %v; want %q", root, err, c.root)
 			}
 			gemini, _ := s.AgentTable.Lookup("gemini")
-			if dir, err := s.AgentDir(gemini); err != nil || dir != c.agentDir {
+			if dir, err := AgentDir(s, gemini); err != nil || dir != c.agentDir {
 				t.Errorf("AgentDir(gemini) = %q, %v; want %q", dir, err, c.agentDir)
 			}
 		})
@@ -88,9 +89,9 @@ func TestAntigravityHomeProfile(t *testing.T) {
 // two must agree, or an antigravity profile would pick no agent.
 func TestHomeProviderInTable(t *testing.T) {
 	for _, a := range agents.Default() {
-		if a.Provider == CompanionHomeProvider {
+		if a.Provider == core.CompanionHomeProvider {
 			return
 		}
 	}
-	t.Errorf("no agent of the table has provider %q (CompanionHomeProvider)", CompanionHomeProvider)
+	t.Errorf("no agent of the table has provider %q (CompanionHomeProvider)", core.CompanionHomeProvider)
 }

@@ -1,4 +1,4 @@
-package core
+package profile
 
 import (
 	"testing"
@@ -26,10 +26,10 @@ func TestGooseDir(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := testSystem(afero.NewMemMapFs(), "/w", append([]string{"HOME=/home/u"}, c.env...)...)
 			goose, _ := s.AgentTable.Lookup("goose")
-			if dir, err := s.AgentDir(goose); err != nil || dir != c.want {
+			if dir, err := AgentDir(s, goose); err != nil || dir != c.want {
 				t.Errorf("AgentDir(goose) = %q, %v; want %q", dir, err, c.want)
 			}
-			if hints, err := s.UserPath(goose); err != nil || hints != c.want+"/.goosehints" {
+			if hints, err := UserPath(s, goose); err != nil || hints != c.want+"/.goosehints" {
 				t.Errorf("UserPath(goose) = %q, %v; want .goosehints in %s", hints, err, c.want)
 			}
 		})
@@ -53,11 +53,11 @@ func TestGooseDirWindows(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := windowsSystem(afero.NewMemMapFs(), append([]string{`USERPROFILE=C:\Users\u`}, c.env...)...)
 			goose, _ := s.AgentTable.Lookup("goose")
-			if dir, err := s.AgentDir(goose); err != nil || dir != c.want {
+			if dir, err := AgentDir(s, goose); err != nil || dir != c.want {
 				t.Errorf("AgentDir(goose) = %q, %v; want %q", dir, err, c.want)
 			}
 			claude, _ := s.AgentTable.Lookup("claude")
-			if dir, err := s.AgentDir(claude); err != nil || dir != `C:\Users\u\.claude` {
+			if dir, err := AgentDir(s, claude); err != nil || dir != `C:\Users\u\.claude` {
 				t.Errorf("AgentDir(claude) = %q, %v: only Goose moves", dir, err)
 			}
 		})

@@ -1,6 +1,6 @@
 //go:build unix
 
-package core
+package profile
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/agentkit/charter/core"
 )
 
 // shareOn lays out what `agent-switch share on` makes (src/share.ts):
@@ -25,7 +27,7 @@ func shareOn(t *testing.T, home string, profiles ...string) {
 				t.Fatal(err)
 			}
 		}
-		os.WriteFile(filepath.Join(config, CompanionShareManifest), []byte(`{"links":["CLAUDE.md","skills"],"tool":"agent-switch"}`), 0o600)
+		os.WriteFile(filepath.Join(config, core.CompanionShareManifest), []byte(`{"links":["CLAUDE.md","skills"],"tool":"agent-switch"}`), 0o600)
 	}
 }
 
@@ -40,7 +42,7 @@ func TestSharedSourceFolderByIdentity(t *testing.T) {
 	}
 	target := filepath.Join(alias, ".claude/skills/review/SKILL.md")
 	err := write(s, target, "new", false)
-	var se *SharedWriteError
+	var se *core.SharedWriteError
 	if !errors.As(err, &se) || !slices.Equal(se.Readers, []string{"personal", "work"}) || se.SharedKind() != "dir" {
 		t.Fatalf("got %v, want a shared-source refusal naming personal and work", err)
 	}

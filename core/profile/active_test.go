@@ -31,7 +31,7 @@ func TestAgentTableDrivesProfileVars(t *testing.T) {
 		t.Errorf("active profile %q, want zed/work (its variable comes first)", p.Name())
 	}
 	if a, ok := s.AgentTable.Lookup("zork"); !ok || a.UserFile != "ZORK.md" {
-		t.Errorf("LookupAgent(zork) = %+v, %v", a, ok)
+		t.Errorf("Lookup(zork) = %+v, %v", a, ok)
 	}
 	// Agents hands out a copy: no caller can change the table.
 	s.AgentTable.All()[0].Name = "x"

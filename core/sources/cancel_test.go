@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/profile"
 )
 
 // Hashing or diffing a cached tree stops between two files when ctx is
@@ -19,7 +20,7 @@ import (
 // cancellation, not a fetch that failed.
 func TestTreeReadsCancelled(t *testing.T) {
 	dir := t.TempDir()
-	sys := core.NewSystem(afero.NewOsFs(), []string{"PATH=", "HOME=" + dir}, time.Now, func() (string, error) { return dir, nil })
+	sys := core.NewSystem(afero.NewOsFs(), []string{"PATH=", "HOME=" + dir}, time.Now, func() (string, error) { return dir, nil }, profile.Guard)
 	c, err := OpenCache(sys)
 	if err != nil {
 		t.Fatal(err)

@@ -104,6 +104,9 @@ func (c *Cache) Take(ctx context.Context, d Decl) (Pin, error) {
 	var p Pin
 	err := c.repo(ctx, d.URL, func(g *Git, dir string) error {
 		commit, err := g.fetch(ctx, dir, d.URL, d.RefOrHead())
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		if err != nil {
 			return sourceError(d, core.Errorf(core.CodeNotFound, "cannot fetch %s: %v; check the URL, the ref and your access to the repository", d.RefOrHead(), err))
 		}
@@ -129,7 +132,9 @@ func (c *Cache) Ensure(ctx context.Context, p Pin) (string, error) {
 	}
 	err := c.repo(ctx, p.URL, func(g *Git, repo string) error {
 		if g.hasCommit(ctx, repo, p.Commit) != nil {
-			if _, err := g.fetch(ctx, repo, p.URL, p.Commit); err != nil {
+			if _, err := g.fetch(ctx, repo, p.URL, p.Commit); ctx.Err() != nil {
+				return ctx.Err()
+			} else if err != nil {
 				return sourceError(p.Decl, core.Errorf(core.CodeNotFound, "the pinned commit %s is not in charter's cache and cannot be fetched (%v): reach the remote once (network, VPN, access), or if the commit is gone from it, run `charter sources update %s` to pin what the ref names now",
 					p.Commit, err, p.Name))
 			}
@@ -164,6 +169,9 @@ func (c *Cache) Cached(ctx context.Context, p Pin) bool {
 // with a name that is no plain path is refused before a byte is written.
 func (c *Cache) extract(ctx context.Context, g *Git, repo string, p Pin) (string, error) {
 	es, ok, err := g.list(ctx, repo, p.Commit, p.Path)
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
 	if err != nil {
 		return "", sourceError(p.Decl, core.Errorf(core.CodeInternal, "%v", err))
 	}
@@ -210,6 +218,9 @@ func (c *Cache) extract(ctx context.Context, g *Git, repo string, p Pin) (string
 	})
 	if core.ErrorCode(err) == core.CodeOutsideProject {
 		return "", err
+	}
+	if ctx.Err() != nil {
+		return "", ctx.Err() // the half-taken tree goes with tmp
 	}
 	if err != nil {
 		return "", sourceError(p.Decl, core.Errorf(core.CodeInternal, "take commit %s into the cache: %v", short8(p.Commit), err))

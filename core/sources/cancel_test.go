@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -49,5 +50,32 @@ func TestTreeReadsCancelled(t *testing.T) {
 	d, _ := ParseDecl("file:///nowhere/lib")
 	if _, err := c.Ensure(ctx, Pin{Decl: d, Commit: "a", Tree: "b"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Ensure = %v, want context.Canceled", err)
+	}
+}
+
+// A fetch cancelled (a signal, a client gone) reports the cancellation,
+// not git's words for being killed, and keeps no tree.
+func TestTakeCancelled(t *testing.T) {
+	bin, err := exec.LookPath("git")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but git is missing: %v", err)
+		}
+		t.Skipf("no git on PATH: %v", err)
+	}
+	dir := t.TempDir()
+	sys := core.NewSystem(afero.NewOsFs(), []string{"PATH=" + filepath.Dir(bin), "HOME=" + dir}, time.Now, func() (string, error) { return dir, nil })
+	c, err := OpenCache(sys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _ := ParseDecl("file://" + filepath.ToSlash(filepath.Join(dir, "nowhere")) + "/lib")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.Take(ctx, d); !errors.Is(err, context.Canceled) {
+		t.Errorf("Take = %v, want context.Canceled", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(c.entryDir(d.URL), "trees")); len(entries) > 0 {
+		t.Errorf("a cancelled take kept a tree: %v", entries)
 	}
 }

@@ -65,6 +65,9 @@ func (g *Git) run(ctx context.Context, dir string, stdin io.Reader, args ...stri
 	var out, errb bytes.Buffer
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, &out, &errb
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil { // killed for the cancellation: say that, not git's last words
+			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
+		}
 		// One line: git's own lines, joined; a long tail kept.
 		msg := strings.Join(strings.Fields(strings.ReplaceAll(errb.String(), "\n", "; ")), " ")
 		if len(msg) > 600 {

@@ -64,7 +64,7 @@ func TestTakeCancelled(t *testing.T) {
 		t.Skipf("no git on PATH: %v", err)
 	}
 	dir := t.TempDir()
-	sys := core.NewSystem(afero.NewOsFs(), []string{"PATH=" + filepath.Dir(bin), "HOME=" + dir}, time.Now, func() (string, error) { return dir, nil })
+	sys := core.NewSystem(afero.NewOsFs(), []string{"PATH=" + filepath.Dir(bin), "HOME=" + dir}, time.Now, func() (string, error) { return dir, nil }, profile.Guard)
 	c, err := OpenCache(sys)
 	if err != nil {
 		t.Fatal(err)

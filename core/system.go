@@ -1,6 +1,8 @@
-// Package core is charter's domain: where its files live, which companion
-// profile is active, what the companion looks like on this machine, and the
-// guarded, atomic writes every command and the HTTP API share.
+// Package core is the injected environment every domain package works on
+// (System: variables, file system, clock, working directory, the write
+// guard it is given) and the words they share: errors, the scope and
+// profile documents, the companion's facts. Which profile is active and
+// where files live is core/profile's; the agent table is core/agents.
 //
 // Core never reads the process environment, the clock or the working
 // directory itself: a System carries them in, so tests can pin each one.

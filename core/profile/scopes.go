@@ -1,6 +1,9 @@
-// Package profile is charter's view of the companion's profiles: the
-// scope directories charter keeps for them, which profile the environment
-// names, and moving a scope when a profile is renamed.
+// Package profile is charter's view of the companion and its profiles:
+// which profile the environment names (SPEC §2), the config root and scope
+// a run uses, each agent's directory in it, the links the companion shares
+// between profiles and the write guard that refuses a write through them
+// (Guard), the scope directories charter keeps, and moving a scope when a
+// profile is renamed.
 package profile
 
 import (

@@ -59,6 +59,7 @@ func Environment(table []agents.Agent) []EnvVar {
 		EnvVar{"XDG_CACHE_HOME", "Where Go's build cache is when GOCACHE is not set."},
 		EnvVar{"LocalAppData", "Windows: where Go's build cache is when GOCACHE is not set."},
 		EnvVar{"GOMEMLIMIT", "Go's soft memory limit: when it is set, apply keeps it instead of its own (256 MiB)."},
+		EnvVar{"GOGC", "Go's collector target: when it is set, apply keeps it instead of its own (400 while the live heap is under 16 MB, then Go's 100)."},
 		EnvVar{"SSH_AUTH_SOCK", "Passed to git when charter fetches a shared source, so that ssh keys in an agent reach private repositories."},
 		EnvVar{"SSH_AGENT_PID", "Passed to git with SSH_AUTH_SOCK when charter fetches a shared source."},
 		EnvVar{"GIT_SSH_COMMAND", "Passed to git when charter fetches a shared source: the ssh command git runs."},

@@ -89,6 +89,7 @@ var (
 		// scripts' own `go` builds start cold).
 		"GOCACHE", "XDG_CACHE_HOME", "LocalAppData",
 		"GOMEMLIMIT", // the Go runtime's own: when set, apply keeps it instead of its own
+		"GOGC",       // the Go runtime's own: when set, apply keeps it instead of its own
 	}
 )
 

@@ -3,50 +3,10 @@
 package fsys
 
 import (
-	"fmt"
 	"path/filepath"
 	"slices"
 	"testing"
 )
-
-// A reader's batch that lets its folders go after every target, keeping
-// the way to the next, still answers each target exactly as Walk does.
-func TestBatchReleaseIsWalk(t *testing.T) {
-	for _, confirm := range []bool{false, true} {
-		for _, bounded := range []bool{false, true} {
-			t.Run(fmt.Sprintf("confirm=%v,bound=%v", confirm, bounded), func(t *testing.T) {
-				a, b := hostileTree(t), hostileTree(t)
-				opts := func(tr tree) Options {
-					o := Options{Home: tr.p("home/.agent-switch"), Confirmed: confirm}
-					if bounded {
-						o.Boundary = tr.p("proj")
-					}
-					return o
-				}
-				batch := NewBatch(opts(a))
-				defer batch.Close()
-				for i, p := range batchPaths {
-					bt, berr := batch.Target(a.p(p))
-					wt, werr := Walk(b.p(p), opts(b))
-					if got, want := describe(a.base, bt, berr), describe(b.base, wt, werr); got != want {
-						t.Errorf("%s:\nbatch %s\nwalk  %s", p, got, want)
-					}
-					if bt != nil {
-						bt.Close()
-					}
-					next := ""
-					if i+1 < len(batchPaths) {
-						next = a.p(batchPaths[i+1])
-					}
-					batch.Release(next)
-					if batch.Held() != 0 {
-						t.Fatalf("after Release, Held() = %d, want 0 (kept folders are not counted)", batch.Held())
-					}
-				}
-			})
-		}
-	}
-}
 
 // Release keeps open exactly the folders on the way to the next file, so
 // a long list of files is not walked again from "/" every few files.

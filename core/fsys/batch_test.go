@@ -58,35 +58,56 @@ func describe(base string, t *Target, err error) string {
 
 // A batch answers every target exactly as Walk does: the same directory,
 // the same links refused, blocked or followed, the same folders created.
+// With release, it lets its folders go after every target as a reader
+// does, keeping the way to the next (Release is a no-op once it made one).
 func TestBatchIsWalk(t *testing.T) {
 	for _, create := range []bool{false, true} {
 		for _, confirm := range []bool{false, true} {
 			for _, bounded := range []bool{false, true} {
-				t.Run(fmt.Sprintf("create=%v,confirm=%v,bound=%v", create, confirm, bounded), func(t *testing.T) {
-					a, b := hostileTree(t), hostileTree(t)
-					opts := func(tr tree) Options {
-						o := Options{Home: tr.p("home/.agent-switch"), Confirmed: confirm, Create: create, DirMode: 0o755}
-						if bounded {
-							o.Boundary = tr.p("proj")
-						}
-						return o
-					}
-					batch := NewBatch(opts(a))
-					defer batch.Close()
-					for _, p := range batchPaths {
-						bt, berr := batch.Target(a.p(p))
-						wt, werr := Walk(b.p(p), opts(b))
-						got, want := describe(a.base, bt, berr), describe(b.base, wt, werr)
-						if got != want {
-							t.Errorf("%s:\nbatch %s\nwalk  %s", p, got, want)
-						}
-					}
-					if got, want := listing(t, a), listing(t, b); got != want {
-						t.Errorf("the batch made other folders:\nbatch %s\nwalk  %s", got, want)
-					}
-				})
+				for _, release := range []bool{false, true} {
+					t.Run(fmt.Sprintf("create=%v,confirm=%v,bound=%v,release=%v", create, confirm, bounded, release), func(t *testing.T) {
+						batchIsWalk(t, create, confirm, bounded, release)
+					})
+				}
 			}
 		}
+	}
+}
+
+func batchIsWalk(t *testing.T, create, confirm, bounded, release bool) {
+	a, b := hostileTree(t), hostileTree(t)
+	opts := func(tr tree) Options {
+		o := Options{Home: tr.p("home/.agent-switch"), Confirmed: confirm, Create: create, DirMode: 0o755}
+		if bounded {
+			o.Boundary = tr.p("proj")
+		}
+		return o
+	}
+	batch := NewBatch(opts(a))
+	defer batch.Close()
+	for i, p := range batchPaths {
+		bt, berr := batch.Target(a.p(p))
+		wt, werr := Walk(b.p(p), opts(b))
+		if got, want := describe(a.base, bt, berr), describe(b.base, wt, werr); got != want {
+			t.Errorf("%s:\nbatch %s\nwalk  %s", p, got, want)
+		}
+		if !release {
+			continue
+		}
+		if bt != nil {
+			bt.Close()
+		}
+		next := ""
+		if i+1 < len(batchPaths) {
+			next = a.p(batchPaths[i+1])
+		}
+		batch.Release(next)
+		if !create && batch.Held() != 0 {
+			t.Fatalf("after Release, Held() = %d, want 0 (kept folders are not counted)", batch.Held())
+		}
+	}
+	if got, want := listing(t, a), listing(t, b); got != want {
+		t.Errorf("the batch made other folders:\nbatch %s\nwalk  %s", got, want)
 	}
 }
 

@@ -71,8 +71,16 @@ func govRequest(proj *core.Project) Request {
 // the machine's environment.
 func govSetup(t *testing.T, level string, opts ...coretest.Option) (*core.System, *settings.Snapshot, *core.Project, string) {
 	t.Helper()
+	return layerSetup(t, level, govPolicy, govLayer, govNative[level], opts...)
+}
+
+// layerSetup is a system with policy as the administrator's file, layer
+// as the settings at level (the project's committed file at project
+// level) and native as files of the agents below the level's base.
+func layerSetup(t *testing.T, level, policy, layer string, native map[string]string, opts ...coretest.Option) (*core.System, *settings.Snapshot, *core.Project, string) {
+	t.Helper()
 	cm := coretest.New(t, opts...)
-	coretest.WriteFile(t, cm.PolicyFile, govPolicy)
+	coretest.WriteFile(t, cm.PolicyFile, policy)
 	sc, err := profile.ResolveScope(cm.Sys, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -81,21 +89,21 @@ func govSetup(t *testing.T, level string, opts ...coretest.Option) (*core.System
 	var proj *core.Project
 	if level == LevelProject {
 		base = filepath.Join(cm.Home, "src", "shop")
-		coretest.WriteFile(t, filepath.Join(base, ".charter", "settings.yaml"), govLayer)
+		coretest.WriteFile(t, filepath.Join(base, ".charter", "settings.yaml"), layer)
 		if proj, err = project.Find(cm.Sys, &base, false); err != nil {
 			t.Fatal(err)
 		}
 	} else {
-		coretest.WriteFile(t, filepath.Join(sc.Path, "settings.yaml"), govLayer)
+		coretest.WriteFile(t, filepath.Join(sc.Path, "settings.yaml"), layer)
 	}
-	for rel, data := range govNative[level] {
+	for rel, data := range native {
 		coretest.WriteFile(t, filepath.Join(base, filepath.FromSlash(rel)), data)
 	}
-	policy, err := settings.LoadPolicy(cm.Sys)
+	pol, err := settings.LoadPolicy(cm.Sys)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := settings.Open(cm.Sys, sc, proj, policy)
+	st := settings.Open(cm.Sys, sc, proj, pol)
 	if proj != nil {
 		st = st.Committed()
 	}

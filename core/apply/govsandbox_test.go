@@ -9,8 +9,6 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/coretest"
-	"github.com/agentkit/charter/core/profile"
-	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -34,40 +32,7 @@ var netNative = map[string]map[string]string{
 
 func netSetup(t *testing.T, level, policy string, native map[string]string) (*core.System, *settings.Snapshot, *core.Project, string) {
 	t.Helper()
-	cm := coretest.New(t)
-	coretest.WriteFile(t, cm.PolicyFile, policy)
-	sc, err := profile.ResolveScope(cm.Sys, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, layer := cm.Home, filepath.Join(sc.Path, "settings.yaml")
-	var proj *core.Project
-	if level == LevelProject {
-		base = filepath.Join(cm.Home, "src", "shop")
-		layer = filepath.Join(base, ".charter", "settings.yaml")
-	}
-	coretest.WriteFile(t, layer, netLayer)
-	if level == LevelProject {
-		if proj, err = project.Find(cm.Sys, &base, false); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for rel, data := range native {
-		coretest.WriteFile(t, filepath.Join(base, filepath.FromSlash(rel)), data)
-	}
-	pol, err := settings.LoadPolicy(cm.Sys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := settings.Open(cm.Sys, sc, proj, pol)
-	if proj != nil {
-		st = st.Committed()
-	}
-	snap, err := st.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cm.Sys, snap, proj, base
+	return layerSetup(t, level, policy, netLayer, native)
 }
 
 // Goldens of the sandbox line at both levels (Claude beside it: web:* as

@@ -25,6 +25,22 @@ func zedPattern(t *testing.T, verdict, rule string) (string, []zedEntry) {
 	return e.Pattern, es
 }
 
+// matches checks that rule's pattern p (compiled as re) matches every
+// string of match and none of not.
+func matches(t *testing.T, rule, p string, re *regexp.Regexp, match, not []string) {
+	t.Helper()
+	for _, m := range match {
+		if !re.MatchString(m) {
+			t.Errorf("%s (%s) does not match %q", rule, p, m)
+		}
+	}
+	for _, m := range not {
+		if re.MatchString(m) {
+			t.Errorf("%s (%s) matches %q", rule, p, m)
+		}
+	}
+}
+
 // A write rule's pattern matches the glob's paths as Zed's tools get them
 // (after the worktree's folder, absolute, with .. folded by Zed) and
 // nothing the glob's segments do not; hostile characters are literals;
@@ -46,17 +62,7 @@ func TestZedWritePattern(t *testing.T) {
 		if len(es) != len(zedWriteTools) {
 			t.Errorf("%s: %d entries, want one per write tool (%d)", c.rule, len(es), len(zedWriteTools))
 		}
-		re := regexp.MustCompile(p)
-		for _, m := range c.match {
-			if !re.MatchString(m) {
-				t.Errorf("%s (%s) does not match %q", c.rule, p, m)
-			}
-		}
-		for _, m := range c.not {
-			if re.MatchString(m) {
-				t.Errorf("%s (%s) matches %q", c.rule, p, m)
-			}
-		}
+		matches(t, c.rule, p, regexp.MustCompile(p), c.match, c.not)
 		if g, ok := ZedGlobOf(p); !ok || "write:"+g != c.rule {
 			t.Errorf("ZedGlobOf(%s) = %q %v, want %s", p, g, ok, c.rule)
 		}
@@ -96,17 +102,7 @@ func TestZedFetchPattern(t *testing.T) {
 			if k := strings.Join(es[0].keys, "."); k != "agent.tool_permissions.tools.fetch."+zedLists[verdict] || strings.Contains(es[0].entry, "case_sensitive") {
 				t.Errorf("%s %s: %s %s", verdict, c.rule, k, es[0].entry)
 			}
-			re := regexp.MustCompile("(?i)" + p) // Zed's default: no case
-			for _, m := range c.match {
-				if !re.MatchString(m) {
-					t.Errorf("%s (%s) does not match %q", c.rule, p, m)
-				}
-			}
-			for _, m := range c.not {
-				if re.MatchString(m) {
-					t.Errorf("%s (%s) matches %q", c.rule, p, m)
-				}
-			}
+			matches(t, c.rule, p, regexp.MustCompile("(?i)"+p), c.match, c.not) // Zed's default: no case
 			if d, ok := ZedDomainOf(p); !ok || "web:"+d != c.rule {
 				t.Errorf("ZedDomainOf(%s) = %q %v, want %s", p, d, ok, c.rule)
 			}

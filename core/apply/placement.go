@@ -55,8 +55,10 @@ type carrier struct {
 	path     string // project-relative; a rules folder ends in "/"
 	importer string // the file whose `@` line brings it in ("" when read directly)
 	block    bool
-	agent    string   // whose block
-	rules    []string // names of the rules it holds
+	agent    string // whose block
+	// of is the index in the selection of the agent whose rules it holds
+	// (all of them), -1 for none.
+	of int
 }
 
 // place decides the placement of each agent in sel, but for those fixed
@@ -80,10 +82,11 @@ func place(sel []agents.Agent, items []content.Item, same func(string) string, f
 		pick[i] = opts[i][0]
 		n *= len(opts[i])
 	}
+	g := groupRules(sel, items)
 	if n <= 1<<12 {
-		pick = exhaustive(sel, opts, items, same)
+		pick = exhaustive(sel, opts, g, same)
 	} else {
-		pick = improve(sel, opts, pick, items, same)
+		pick = improve(sel, opts, pick, g, same)
 	}
 	best := map[string]placement{}
 	for i, a := range sel {
@@ -94,7 +97,7 @@ func place(sel []agents.Agent, items []content.Item, same func(string) string, f
 
 // exhaustive tries every combination: the first best one, so that earlier
 // agents keep their preferred placement.
-func exhaustive(sel []agents.Agent, opts [][]placement, items []content.Item, same func(string) string) []placement {
+func exhaustive(sel []agents.Agent, opts [][]placement, g *ruleGroups, same func(string) string) []placement {
 	pick := make([]placement, len(sel))
 	var best []placement
 	var bestScore [4]int
@@ -107,7 +110,7 @@ func exhaustive(sel []agents.Agent, opts [][]placement, items []content.Item, sa
 			}
 			return
 		}
-		if s := score(sel, pick, items, same); best == nil || less(s, bestScore) {
+		if s := score(sel, pick, g, same); best == nil || less(s, bestScore) {
 			best, bestScore = slices.Clone(pick), s
 		}
 	}
@@ -119,15 +122,15 @@ func exhaustive(sel []agents.Agent, opts [][]placement, items []content.Item, sa
 // table): from every agent's preferred placement, each agent in turn, the
 // last first, takes the placement that lowers the score most, until none
 // does.
-func improve(sel []agents.Agent, opts [][]placement, pick []placement, items []content.Item, same func(string) string) []placement {
-	best := score(sel, pick, items, same)
+func improve(sel []agents.Agent, opts [][]placement, pick []placement, g *ruleGroups, same func(string) string) []placement {
+	best := score(sel, pick, g, same)
 	for changed := true; changed; {
 		changed = false
 		for i := len(sel) - 1; i >= 0; i-- {
 			keep := pick[i]
 			for _, p := range opts[i] {
 				pick[i] = p
-				if s := score(sel, pick, items, same); less(s, best) {
+				if s := score(sel, pick, g, same); less(s, best) {
 					best, keep, changed = s, p, true
 				}
 			}
@@ -146,45 +149,39 @@ func less(a, b [4]int) bool {
 	return false
 }
 
-// rulesFor are the names of the rules agent gets.
-func rulesFor(agent string, items []content.Item) []string {
-	var out []string
-	for _, it := range items {
-		if it.Kind == content.KindRule && (len(it.Agents) == 0 || slices.Contains(it.Agents, agent)) {
-			out = append(out, it.Name)
-		}
-	}
-	return out
-}
-
 // carriers are the places pick puts text, merged where two paths are one
 // file (the block of the agent whose rules it carries wins, as
 // confineProject gives it).
-func carriers(sel []agents.Agent, pick []placement, items []content.Item, same func(string) string) ([]carrier, int) {
+func carriers(sel []agents.Agent, pick []placement, g *ruleGroups, same func(string) string) ([]carrier, int) {
 	var out []carrier
 	dups := 0
 	byFile := map[string]int{}
+	held := func(c carrier) int { // how many rules c holds
+		if c.of < 0 {
+			return 0
+		}
+		return g.count(c.of)
+	}
 	for i, a := range sel {
 		p := pick[i]
 		if p.served() {
 			continue
 		}
-		rules := rulesFor(a.Name, items)
-		c := carrier{path: p.file, block: true, agent: a.Name}
+		c := carrier{path: p.file, block: true, agent: a.Name, of: -1}
 		if p.via != "" {
 			c.path, c.importer = p.via, p.file
 		}
 		if p.inline {
-			c.rules = rules
-		} else if prefix, _ := projection.Layout(a, content.LevelProject, content.KindRule); prefix != "" && len(rules) > 0 {
-			out = append(out, carrier{path: prefix, agent: a.Name, rules: rules})
+			c.of = i
+		} else if prefix, _ := projection.Layout(a, content.LevelProject, content.KindRule); prefix != "" && g.count(i) > 0 {
+			out = append(out, carrier{path: prefix, agent: a.Name, of: i})
 		}
 		key := same(c.path)
 		if j, ok := byFile[key]; ok && c.importer == "" {
 			// Two agents' blocks in one file: one is left (confineProject
 			// gives it the block of the agent whose rules it carries).
 			dups++
-			if len(c.rules) > len(out[j].rules) {
+			if held(c) > held(out[j]) {
 				out[j] = c
 			}
 			continue
@@ -231,20 +228,16 @@ func reads(a agents.Agent, c carrier, same func(string) string) bool {
 // once: items missing or doubled; agents that could scope a glob rule
 // reading it unscoped; rules an agent gets that were meant for another;
 // the steps away from each agent's own files.
-func score(sel []agents.Agent, pick []placement, items []content.Item, same func(string) string) [4]int {
-	cs, dups := carriers(sel, pick, items, same)
-	globbed := map[string]bool{}
-	for _, it := range items {
-		if it.Kind == content.KindRule && len(it.Globs) > 0 {
-			globbed[it.Name] = true
-		}
-	}
+func score(sel []agents.Agent, pick []placement, g *ruleGroups, same func(string) string) [4]int {
+	cs, dups := carriers(sel, pick, g, same)
 	var s [4]int
 	s[0] = dups
+	seen := make([]int, len(g.groups)) // per group: how many carriers a reads hold it
 	for i, a := range sel {
 		s[3] += pick[i].cost
 		prefix, _ := projection.Layout(a, content.LevelProject, content.KindRule)
-		blocks, seen, unscoped := 0, map[string]int{}, false
+		blocks, unscoped := 0, false
+		clear(seen)
 		for _, c := range cs {
 			if !reads(a, c, same) {
 				continue
@@ -252,21 +245,26 @@ func score(sel []agents.Agent, pick []placement, items []content.Item, same func
 			if c.block {
 				blocks++
 			}
-			for _, r := range c.rules {
-				seen[r]++
-				unscoped = unscoped || (c.block && globbed[r])
+			if c.of < 0 {
+				continue
+			}
+			for k, gr := range g.groups {
+				if gr.gets[c.of] {
+					seen[k]++
+					unscoped = unscoped || (c.block && gr.globbed)
+				}
 			}
 		}
 		s[0] += abs(blocks - 1)
 		if unscoped && prefix != "" {
 			s[1]++
 		}
-		for _, r := range rulesFor(a.Name, items) {
-			s[0] += abs(seen[r] - 1)
-			delete(seen, r)
-		}
-		for _, n := range seen {
-			s[2] += n
+		for k, gr := range g.groups {
+			if gr.gets[i] {
+				s[0] += gr.n * abs(seen[k]-1) // each of its rules once
+			} else {
+				s[2] += gr.n * seen[k] // rules meant for another agent
+			}
 		}
 	}
 	return s

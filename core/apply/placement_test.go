@@ -90,7 +90,7 @@ func TestPlaceEachItemOnce(t *testing.T) {
 		for i, a := range sel {
 			pick[i] = got[a.Name]
 		}
-		if s := score(sel, pick, items, same); s[0] != 0 {
+		if s := score(sel, pick, groupRules(sel, items), same); s[0] != 0 {
 			t.Errorf("%v: %d items missing or doubled", tc.agents, s[0])
 		}
 	}

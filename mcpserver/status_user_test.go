@@ -25,7 +25,7 @@ func TestStatusUserLevelLeavesProjectOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	targets, err := apply.Plan(e.sys, snap, []string{"claude"})
+	targets, err := apply.Plan(context.Background(), e.sys, snap, []string{"claude"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func TestTargets(t *testing.T) {
 			for _, d := range tt.dirs {
 				m.mkdir(t, d)
 			}
-			ts, err := Plan(m.sys, m.snap, tt.agents)
+			ts, err := Plan(context.Background(), m.sys, m.snap, tt.agents)
 			if tt.code != "" {
 				if core.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), "--agent") && tt.code == "no_agent" {
 					t.Fatalf("got %v, want a usage error %s naming --agent", err, tt.code)
@@ -130,7 +130,7 @@ func TestTargets(t *testing.T) {
 func TestRunStatus(t *testing.T) {
 	m := newMachine(t)
 	m.write(t, ".claude/CLAUDE.md", "# Mine\n")
-	ts, err := Plan(m.sys, m.snap, []string{"claude", "codex"})
+	ts, err := Plan(context.Background(), m.sys, m.snap, []string{"claude", "codex"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestRunStatus(t *testing.T) {
 		t.Errorf("AGENTS.md:\n%s", got)
 	}
 
-	ts, err = Plan(m.sys, m.snap, nil)
+	ts, err = Plan(context.Background(), m.sys, m.snap, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestPlanBadMarkersWritesNothing(t *testing.T) {
 	bad := "x\n" + BeginMarker + "\n"
 	m.write(t, ".claude/CLAUDE.md", bad)
 	m.mkdir(t, ".codex")
-	_, err := Plan(m.sys, m.snap, nil)
+	_, err := Plan(context.Background(), m.sys, m.snap, nil)
 	var me *MarkerError
 	if !errors.As(err, &me) || !strings.Contains(err.Error(), "CLAUDE.md: unbalanced charter markers: begin at line 2 has no end") {
 		t.Fatalf("got %v", err)
@@ -200,7 +200,7 @@ func TestRunSharedLink(t *testing.T) {
 		}
 	}
 	link := m.path(".agent-switch/claude/a/config/CLAUDE.md")
-	ts, err := Plan(m.sys, m.snap, []string{"claude", "codex"})
+	ts, err := Plan(context.Background(), m.sys, m.snap, []string{"claude", "codex"})
 	if err != nil {
 		t.Fatal(err)
 	}

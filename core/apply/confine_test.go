@@ -20,14 +20,14 @@ func TestProjectTargetsConfined(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, runOnly := range []bool{false, true} {
-		_, err := PlanRequest(m.sys, m.snap, Request{Project: proj, RunOnly: runOnly})
+		_, err := PlanRequest(context.Background(), m.sys, m.snap, Request{Project: proj, RunOnly: runOnly})
 		if core.ErrorCode(err) != core.CodeOutsideProject {
 			t.Fatalf("plan (run only %v): %v", runOnly, err)
 		}
 	}
 	os.Remove(m.path("repo/CLAUDE.md"))
 	for _, runOnly := range []bool{false, true} {
-		ts, err := PlanRequest(m.sys, m.snap, Request{Project: proj, RunOnly: runOnly})
+		ts, err := PlanRequest(context.Background(), m.sys, m.snap, Request{Project: proj, RunOnly: runOnly})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestProjectTargetsConfined(t *testing.T) {
 	// The user-level files still follow links out (dotfiles managers).
 	m.mkdir(t, ".claude")
 	os.Symlink("../outside.md", m.path(".claude/CLAUDE.md"))
-	ts, err := Plan(m.sys, m.snap, []string{"claude"})
+	ts, err := Plan(context.Background(), m.sys, m.snap, []string{"claude"})
 	if err != nil {
 		t.Fatal(err)
 	}

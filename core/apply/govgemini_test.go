@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,7 +89,7 @@ func TestGeminiPolicyFileEditedByHandIsTheUsers(t *testing.T) {
 	if k := full.Kept(); len(k) != 1 || !strings.Contains(k[0].Reason, "yours now") {
 		t.Fatalf("kept %+v", k)
 	}
-	u, err := PlanUninstall(sys, nil, filepath.Join(read().Scope.Path, "state", "projection.json"), false)
+	u, err := PlanUninstall(context.Background(), sys, nil, filepath.Join(read().Scope.Path, "state", "projection.json"), false)
 	if err != nil {
 		t.Fatal(err)
 	}

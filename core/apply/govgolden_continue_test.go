@@ -49,7 +49,7 @@ func TestContinueNoConfigKept(t *testing.T) {
 	if data, _ := os.ReadFile(perm); string(data) != "allow:\n  - \"Bash(go)\"\nask:\n  - \"Bash(git push*)\"\nexclude:\n  - \"Bash(git push --force*)\"\n" {
 		t.Errorf("permissions.yaml charter made:\n%s", data)
 	}
-	u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
+	u, err := PlanUninstall(context.Background(), sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,7 @@ func TestGooseHandEditKept(t *testing.T) {
 	data, _ := os.ReadFile(file)
 	edited := strings.Replace(string(data), "timeout: 300", "timeout: 600", 1)
 	coretest.WriteFile(t, file, edited)
-	u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
+	u, err := PlanUninstall(context.Background(), sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
 	if err != nil {
 		t.Fatal(err)
 	}

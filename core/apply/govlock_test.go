@@ -134,7 +134,7 @@ func TestGovKeepsTheUsersServers(t *testing.T) {
 	if k := full.Kept(); len(k) != 1 || k[0].What != "server notes" {
 		t.Fatalf("kept %+v", k)
 	}
-	u, err := PlanUninstall(sys, proj, "", false)
+	u, err := PlanUninstall(context.Background(), sys, proj, "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestGovRecordNamesOnlyCharterPlaces(t *testing.T) {
 	}
 	govRun(t, sys, snap, proj)
 	holds(t, filepath.Join(base, ".claude/settings.json"), `"Read(secrets/**)"`)
-	u, err := PlanUninstall(sys, proj, "", false)
+	u, err := PlanUninstall(context.Background(), sys, proj, "", false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func govRound(t *testing.T, sys *core.System, snap *settings.Snapshot, proj *cor
 			t.Errorf("a second apply would change %s", tg.Path)
 		}
 	}
-	u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
+	u, err := PlanUninstall(context.Background(), sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
 	if err != nil {
 		t.Fatal(err)
 	}

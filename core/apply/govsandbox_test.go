@@ -130,7 +130,7 @@ func TestCodexSandboxPrevIsChecked(t *testing.T) {
 
 func netUninstall(t *testing.T, sys *core.System, snap *settings.Snapshot, proj *core.Project) {
 	t.Helper()
-	u, err := PlanUninstall(sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
+	u, err := PlanUninstall(context.Background(), sys, proj, filepath.Join(snap.Scope.Path, "state", "projection.json"), false)
 	if err != nil {
 		t.Fatal(err)
 	}

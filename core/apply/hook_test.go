@@ -54,7 +54,7 @@ func TestHookTimeoutFollowsGatesTimeout(t *testing.T) {
 	m.write(t, ".claude/settings.json", mine)
 	apply := func(snap *settings.Snapshot) []Result {
 		t.Helper()
-		ts, err := Plan(m.sys, snap, []string{"claude"})
+		ts, err := Plan(context.Background(), m.sys, snap, []string{"claude"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestHookTimeoutFollowsGatesTimeout(t *testing.T) {
 	}
 
 	longer := withTimeout(m.snap, "20m0s")
-	ts, err := Plan(m.sys, longer, []string{"claude"})
+	ts, err := Plan(context.Background(), m.sys, longer, []string{"claude"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestApplyLargeFileKeepsText(t *testing.T) {
 		data := bigFile(20 << 20)
 		m.write(t, ".claude/CLAUDE.md", string(data))
 		req := Request{Agents: []string{"claude"}, RunOnly: runOnly}
-		ts, err := PlanRequest(m.sys, m.snap, req)
+		ts, err := PlanRequest(context.Background(), m.sys, m.snap, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestApplyLargeFileKeepsText(t *testing.T) {
 			t.Fatalf("runOnly %v: the text around the block changed (len %d, was %d)", runOnly, len(got), len(data))
 		}
 		// A second apply finds it current and writes nothing.
-		ts, err = PlanRequest(m.sys, m.snap, req)
+		ts, err = PlanRequest(context.Background(), m.sys, m.snap, req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestRunOnlyRereadsUnderLock(t *testing.T) {
 	m := newMachine(t)
 	m.write(t, ".claude/CLAUDE.md", "mine\n")
 	req := Request{Agents: []string{"claude"}, RunOnly: true}
-	ts, err := PlanRequest(m.sys, m.snap, req)
+	ts, err := PlanRequest(context.Background(), m.sys, m.snap, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestRunOnlyRereadsUnderLock(t *testing.T) {
 	if err != nil || rs[0].State != StateCurrent {
 		t.Fatalf("%+v %v", rs, err)
 	}
-	ts, err = PlanRequest(m.sys, m.snap, req)
+	ts, err = PlanRequest(context.Background(), m.sys, m.snap, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func BenchmarkApplyLarge(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		snap.Values["commands.suggestions.max_options"] = int64(i % 21) // a new block every run
-		ts, err := PlanRequest(sys, snap, Request{Agents: []string{"claude"}, RunOnly: true})
+		ts, err := PlanRequest(context.Background(), sys, snap, Request{Agents: []string{"claude"}, RunOnly: true})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -36,15 +36,15 @@ type Request struct {
 
 // Plan renders snap for the chosen agents' user-level files (nil: the
 // default ones) and reads each target.
-func Plan(sys *core.System, snap *settings.Snapshot, names []string) ([]Target, error) {
-	return PlanRequest(sys, snap, Request{Agents: names})
+func Plan(ctx context.Context, sys *core.System, snap *settings.Snapshot, names []string) ([]Target, error) {
+	return PlanRequest(ctx, sys, snap, Request{Agents: names})
 }
 
 // PlanRequest renders snap for req's targets and reads each one. A target
 // that cannot be edited safely (broken markers, a malformed .mcp.json)
 // fails the whole plan, so that nothing is written.
-func PlanRequest(sys *core.System, snap *settings.Snapshot, req Request) ([]Target, error) {
-	full, err := PlanAll(context.Background(), sys, snap, req)
+func PlanRequest(ctx context.Context, sys *core.System, snap *settings.Snapshot, req Request) ([]Target, error) {
+	full, err := PlanAll(ctx, sys, snap, req)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +175,10 @@ func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req
 			preq.Root = req.Project.Dir
 			preq.RecordPath = sys.Paths.Join(req.Project.Dir, ".charter", "projection.lock")
 		}
-		if full.Content, err = projection.Make(sys, preq); err != nil {
+		if full.Content, err = projection.Make(ctx, sys, preq); err != nil {
+			if ctx.Err() != nil {
+				return nil, Stopped(ctx)
+			}
 			return nil, err
 		}
 		full.Budget = budgets(sys, sel, out, always, req.Project, where, preq.Files)

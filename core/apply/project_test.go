@@ -118,14 +118,14 @@ func TestPlanProject(t *testing.T) {
 	// Without the Cursor directory or Copilot's file, only the two (and
 	// .mcp.json).
 	m2 := newMachine(t)
-	ts, err := PlanRequest(m2.sys, m2.snap, Request{Project: newProject(t, m2, "r")})
+	ts, err := PlanRequest(context.Background(), m2.sys, m2.snap, Request{Project: newProject(t, m2, "r")})
 	if err != nil || len(ts) != 5 || ts[4].Path != filepath.Join(m2.home, "r", MCPFile) || ts[0].Agent != "claude" || ts[1].Path != filepath.Join(m2.home, "r", ".claude", HookFile) || ts[2].Agent != "codex" ||
 		ts[3].Path != filepath.Join(m2.home, "r", ".codex", CodexHookFile) {
 		t.Fatalf("bare project: %+v %v", ts, err)
 	}
 	// An agent with no project file cannot be asked for there.
 	m2.sys.AgentTable = append(agents.Default(), agents.Agent{Name: "useronly", DefaultDir: ".u", UserFile: "U.md", Format: agents.FormatBlock})
-	if _, err := PlanRequest(m2.sys, m2.snap, Request{Project: newProject(t, m2, "r"), Agents: []string{"useronly"}}); core.ErrorCode(err) != core.CodeUnknownAgent {
+	if _, err := PlanRequest(context.Background(), m2.sys, m2.snap, Request{Project: newProject(t, m2, "r"), Agents: []string{"useronly"}}); core.ErrorCode(err) != core.CodeUnknownAgent {
 		t.Errorf("user-only agent at project level: %v", err)
 	}
 }
@@ -135,7 +135,7 @@ func TestPlanProjectMCPError(t *testing.T) {
 	m := newMachine(t)
 	proj := newProject(t, m, "repo")
 	m.write(t, "repo/.mcp.json", "{\n  \"mcpServers\": [\n")
-	_, err := PlanRequest(m.sys, m.snap, Request{Project: proj})
+	_, err := PlanRequest(context.Background(), m.sys, m.snap, Request{Project: proj})
 	var me *MCPJSONError
 	if !errors.As(err, &me) || me.Line != 3 || !strings.Contains(err.Error(), ".mcp.json") {
 		t.Fatalf("got %v", err)
@@ -152,11 +152,11 @@ func TestTableEntryIsEnough(t *testing.T) {
 	m := newMachine(t)
 	m.sys.AgentTable = append(agents.Default(), agents.Agent{Name: "zork", DefaultDir: ".zork", UserFile: "ZORK.md", ProjectFile: "ZORK.md", Format: agents.FormatBlock})
 	m.mkdir(t, ".zork")
-	ts, err := Plan(m.sys, m.snap, nil)
+	ts, err := Plan(context.Background(), m.sys, m.snap, nil)
 	if err != nil || len(ts) != 1 || ts[0].Path != m.path(".zork/ZORK.md") {
 		t.Fatalf("default selection: %+v %v", ts, err)
 	}
-	if ts, err = Plan(m.sys, m.snap, []string{"zork"}); err != nil || len(ts) != 1 {
+	if ts, err = Plan(context.Background(), m.sys, m.snap, []string{"zork"}); err != nil || len(ts) != 1 {
 		t.Fatalf("--agent zed: %+v %v", ts, err)
 	}
 	doc, _ := json.Marshal(NewReport(m.sys, Status(ts)))

@@ -1,6 +1,9 @@
 package apply
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // Files names the same files Plan plans.
 func TestFilesMatchPlan(t *testing.T) {
@@ -12,7 +15,7 @@ func TestFilesMatchPlan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts, err := Plan(m.sys, m.snap, agents)
+		ts, err := Plan(context.Background(), m.sys, m.snap, agents)
 		if err != nil {
 			t.Fatal(err)
 		}

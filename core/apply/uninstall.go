@@ -2,6 +2,7 @@ package apply
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 
 	"github.com/agentkit/charter/core"
@@ -18,7 +19,7 @@ import (
 // edited since is a conflict, or with force left where it is). record is
 // the scope's projection.json at user level; the project's lock is found
 // by itself.
-func PlanUninstall(sys *core.System, proj *core.Project, record string, force bool) (*Full, error) {
+func PlanUninstall(ctx context.Context, sys *core.System, proj *core.Project, record string, force bool) (*Full, error) {
 	targets, err := PlanRemoval(sys, proj)
 	if err != nil {
 		return nil, err
@@ -33,7 +34,7 @@ func PlanUninstall(sys *core.System, proj *core.Project, record string, force bo
 	} else {
 		req.Bases = userBases(sys)
 	}
-	plan, err := projection.Make(sys, req)
+	plan, err := projection.Make(ctx, sys, req)
 	if err != nil {
 		return nil, err
 	}

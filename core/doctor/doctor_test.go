@@ -252,7 +252,7 @@ func TestAgentTableEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	targets, err := apply.Plan(sys, snap, []string{"zork"})
+	targets, err := apply.Plan(context.Background(), sys, snap, []string{"zork"})
 	if err != nil {
 		t.Fatal(err)
 	}

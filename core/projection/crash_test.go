@@ -231,7 +231,7 @@ func benchPlan(b *testing.B, m *coretest.Machine, root string, items []content.I
 			files = append(files, projection.Placed{File: f, Path: filepath.Join(root, filepath.FromSlash(f.Rel))})
 		}
 	}
-	p, err := projection.Make(m.Sys, projection.Request{Root: root, RecordPath: filepath.Join(root, ".charter", "projection.lock"), Files: files})
+	p, err := projection.Make(context.Background(), m.Sys, projection.Request{Root: root, RecordPath: filepath.Join(root, ".charter", "projection.lock"), Files: files})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package projection
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -121,8 +122,12 @@ func (r Request) absPath(sys *core.System, rec string) string {
 }
 
 // Make plans req: every target is read and given its state. A foreign or
-// edited target without Force is a conflict: Conflict() says which.
-func Make(sys *core.System, req Request) (*Plan, error) {
+// edited target without Force is a conflict: Conflict() says which. A
+// cancelled ctx stops it between files with ctx's error; Make writes nothing.
+func Make(ctx context.Context, sys *core.System, req Request) (*Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	raw, err := ReadRecord(sys, req.RecordPath, req.Root)
 	if err != nil {
 		return nil, err
@@ -153,6 +158,9 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 	fsys.Parallel(len(todo), func(i int) error { sums[i] = Sum(todo[i].Data); return nil })
 	disks, err := p.readTargets(sys, rd, todo, paths, recPaths, sums)
 	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	for i, f := range todo {
@@ -196,6 +204,9 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 	var gone []Recorded
 	paths = paths[:0]
 	for _, r := range old.Files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if planned[r.Path] {
 			continue
 		}
@@ -207,6 +218,9 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 	}
 	disks = make([]seen, len(gone))
 	if err := rd.ReadEach(paths, fsys.KindInstructions, func(i int, disk []byte) { disks[i] = see(disk, nil, false) }); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	for i, r := range gone {
@@ -230,6 +244,9 @@ func Make(sys *core.System, req Request) (*Plan, error) {
 		p.Entries = append(p.Entries, e)
 	}
 	for _, f := range req.Drop {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if planned[req.recPath(sys, f.Path)] {
 			continue
 		}

@@ -120,7 +120,7 @@ func plan(t testing.TB, sys *core.System, root string, items []content.Item, for
 		}
 		gaps = append(gaps, out.Gaps...)
 	}
-	p, err := projection.Make(sys, projection.Request{Root: root, RecordPath: filepath.Join(root, ".charter", "projection.lock"), Files: files, Gaps: gaps, Force: force})
+	p, err := projection.Make(context.Background(), sys, projection.Request{Root: root, RecordPath: filepath.Join(root, ".charter", "projection.lock"), Files: files, Gaps: gaps, Force: force})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func TestRetiredPlacePruned(t *testing.T) {
 	if len(out.Files) != 0 || len(out.Gaps) != 1 || out.Gaps[0].Kind != content.KindCommand {
 		t.Fatalf("codex command at user level: files %v, gaps %v", out.Files, out.Gaps)
 	}
-	p, err := projection.Make(m.Sys, projection.Request{RecordPath: recPath, Gaps: out.Gaps, Bases: map[string]string{"codex": home}})
+	p, err := projection.Make(context.Background(), m.Sys, projection.Request{RecordPath: recPath, Gaps: out.Gaps, Bases: map[string]string{"codex": home}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestCopilotCommandIsClaudes(t *testing.T) {
 	if string(got[0]) != string(got[1]) || !strings.Contains(string(got[1]), "Ship $ARGUMENTS.") {
 		t.Fatalf("claude and copilot differ:\n%s\n%s", got[0], got[1])
 	}
-	p, err := projection.Make(m.Sys, projection.Request{Root: root, RecordPath: lock, Files: files})
+	p, err := projection.Make(context.Background(), m.Sys, projection.Request{Root: root, RecordPath: lock, Files: files})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ import (
 )
 func f() {
 	s.Open(nil, sc, nil, nil)
-	apply.PlanRequest(nil, nil, apply.Request{})
+	apply.PlanRequest(nil, nil, nil, apply.Request{})
 	project.Find(a.Sys, nil, false)
 	apply.Status(nil) // rendering a plan is a skin's
 }`

@@ -44,7 +44,7 @@ type uninstallPlan struct {
 
 // planUninstall plans taking charter out of the agents' files at a level
 // (SPEC §16). Nothing is written.
-func (s *Session) planUninstall(req UninstallRequest) (*uninstallPlan, error) {
+func (s *Session) planUninstall(ctx context.Context, req UninstallRequest) (*uninstallPlan, error) {
 	var proj *core.Project
 	if req.Project {
 		p, err := s.Project()
@@ -62,7 +62,7 @@ func (s *Session) planUninstall(req UninstallRequest) (*uninstallPlan, error) {
 		u.Root = proj.Dir
 		u.record = s.Sys.Paths.Join(proj.Dir, core.ProjectDirName, "projection.lock")
 	}
-	if u.Full, err = apply.PlanUninstall(s.Sys, proj, u.record, req.Force); err != nil {
+	if u.Full, err = apply.PlanUninstall(ctx, s.Sys, proj, u.record, req.Force); err != nil {
 		return nil, err
 	}
 	if u.originals, err = s.originalsPath(u.Root); err != nil {

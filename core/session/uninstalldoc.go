@@ -36,7 +36,7 @@ func (s *Session) Uninstall(ctx context.Context, req UninstallRequest) (Uninstal
 	if req.Project {
 		doc.Level, command = apply.LevelProject, command+" --project"
 	}
-	u, err := s.planUninstall(req)
+	u, err := s.planUninstall(ctx, req)
 	if err != nil {
 		return doc, err
 	}

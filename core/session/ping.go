@@ -79,7 +79,9 @@ func (s *Session) Status(ctx context.Context) (StatusDoc, error) {
 	}
 	full, err := s.PlanAll(ctx, ApplyRequest{})
 	switch {
-	case applyUnknown(err):
+	case applyUnknown(err) || len(ping.MixedProfiles) > 0 && core.ErrorCode(err) == core.CodeUsage:
+		// Mixed profiles: which agent's files to check is the caller's
+		// to say (`apply --agent`); the rest of the status still holds.
 		// The status is still worth having; say why apply's part is missing.
 		body := core.NewErrorBody(err, s.Sys.ErrorMessage(err))
 		doc.Apply.Error = &body

@@ -129,6 +129,22 @@ func TestSkinsAgree(t *testing.T) {
 			t.Errorf("%s ping after trust: %s", what, encoded(doc))
 		}
 	}
+
+	// A revoke is one trust document too: the CLI's and DELETE's agree.
+	revoked := cli("trust", "--revoke")
+	if !strings.Contains(encoded(revoked), `"revoked":true`) {
+		t.Errorf("the CLI's revoke: %s", encoded(revoked))
+	}
+	cli("trust")
+	req, _ := http.NewRequest(http.MethodDelete, srv.URL()+"api/v1/trust", nil)
+	req.Header.Set("Authorization", "Bearer "+srv.Token())
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	sameDoc(t, "DELETE /api/v1/trust", decoded(t, body), revoked)
 }
 
 func decoded(t testing.TB, data []byte) any {

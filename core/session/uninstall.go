@@ -161,10 +161,14 @@ func (s *Session) sourceFolders(project bool) ([]string, error) {
 // removeSources removes the folders sourceFolders named, file by file
 // through the guarded write path, deepest folders first. A link or
 // anything but a file or folder inside stops it, named: charter removes
-// only what it can tell is a source.
-func (s *Session) removeSources(folders []string, root string, confirm bool) error {
+// only what it can tell is a source. A cancelled ctx stops it between
+// folders, so each folder is either removed or left whole.
+func (s *Session) removeSources(ctx context.Context, folders []string, root string, confirm bool) error {
 	o := fsys.WriteOptions{ConfirmShared: confirm, Within: root, Whole: root != ""}
 	for _, top := range folders {
+		if ctx.Err() != nil {
+			return apply.Stopped(ctx)
+		}
 		var files, dirs []string
 		err := afero.Walk(s.Sys.Fs, top, func(p string, fi fs.FileInfo, err error) error {
 			switch {

@@ -72,7 +72,7 @@ func (s *Session) Uninstall(ctx context.Context, req UninstallRequest) (Uninstal
 	}
 	doc.Changes = done(u, results, restored, left)
 	if len(sources) > 0 {
-		if err := s.removeSources(sources, u.Root, confirm); err != nil {
+		if err := s.removeSources(ctx, sources, u.Root, confirm); err != nil {
 			return doc, err
 		}
 		for _, p := range sources {

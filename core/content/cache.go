@@ -51,7 +51,7 @@ func (c *Cache) Load(ctx context.Context, sys *core.System, layers []Layer) (*Li
 		if found && e.watched && e.gen == c.Watch.Generation() {
 			return e.lib, nil
 		}
-		if gen, ok := c.watchLayers(layers); ok {
+		if gen, ok := c.watchLayers(ctx, layers); ok {
 			// Watched before the read: a change during the read is a
 			// new generation at the next call.
 			lib, err := LoadLayerNames(ctx, sys, layers)
@@ -95,8 +95,8 @@ func (c *Cache) keep(key string, e cacheEntry, ok bool) {
 // repeated after the generation is taken until both agree. ok is false
 // when the folders cannot vouch for the content: a link, an error, or a
 // folder the kernel will not watch (then the cache stamps from now on).
-func (c *Cache) watchLayers(layers []Layer) (gen uint64, ok bool) {
-	dirs, ok := layerDirs(layers)
+func (c *Cache) watchLayers(ctx context.Context, layers []Layer) (gen uint64, ok bool) {
+	dirs, ok := layerDirs(ctx, layers)
 	for range 3 {
 		if !ok {
 			return 0, false
@@ -108,7 +108,7 @@ func (c *Cache) watchLayers(layers []Layer) (gen uint64, ok bool) {
 			return 0, false
 		}
 		gen = c.Watch.Generation()
-		again, ok2 := layerDirs(layers)
+		again, ok2 := layerDirs(ctx, layers)
 		if ok2 && slices.Equal(again, dirs) {
 			return gen, true
 		}
@@ -119,14 +119,18 @@ func (c *Cache) watchLayers(layers []Layer) (gen uint64, ok bool) {
 
 // layerDirs lists each layer's kind folders (present or not: watching a
 // missing one watches the parent its creation shows in) and every folder
-// under them. ok is false at a link or an unreadable folder.
-func layerDirs(layers []Layer) ([]string, bool) {
+// under them. ok is false at a link or an unreadable folder, and under a
+// cancelled ctx (the load that follows then reports the cancellation).
+func layerDirs(ctx context.Context, layers []Layer) ([]string, bool) {
 	var dirs []string
 	for _, ly := range layers {
 		for _, k := range Kinds() {
 			root := filepath.Join(ly.Dir, k.Dir())
 			dirs = append(dirs, root)
 			err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
 				if err != nil {
 					if p == root && os.IsNotExist(err) {
 						return filepath.SkipDir

@@ -2,6 +2,7 @@ package content_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,5 +97,32 @@ func TestCacheUnwatchable(t *testing.T) {
 		if len(items) != 1 || !strings.Contains(string(items[0].Body), body) {
 			t.Fatalf("step %d: %d items, want one saying %q", i, len(items), body)
 		}
+	}
+}
+
+// A cancelled load under a watch reports the cancellation and leaves the
+// cache watching: the next load reads, and the one after it is kept.
+func TestCacheWatchedCancelled(t *testing.T) {
+	m := coretest.New(t)
+	dir := t.TempDir()
+	coretest.WriteFile(t, filepath.Join(dir, "rules", "a.md"), "---\ndescription: A rule.\n---\nOne.\n")
+	layers := []content.Layer{{Name: "scope", Dir: dir, Level: "user"}}
+	w := fsys.NewDirWatch(m.Sys.Fs)
+	if w == nil {
+		t.Fatal("no inotify on linux")
+	}
+	defer w.Close()
+	c := &content.Cache{Watch: w}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if lib, err := c.Load(ctx, m.Sys, layers); !errors.Is(err, context.Canceled) || lib != nil {
+		t.Fatalf("cancelled load = %v, %v; want context.Canceled and no library", lib, err)
+	}
+	lib, err := c.Load(context.Background(), m.Sys, layers)
+	if err != nil || lib == nil {
+		t.Fatalf("load after a cancelled one: %v", err)
+	}
+	if again, _ := c.Load(context.Background(), m.Sys, layers); again != lib {
+		t.Error("after a cancelled load the cache no longer keeps an unchanged library")
 	}
 }

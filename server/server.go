@@ -263,6 +263,8 @@ func (s *Server) Serve(ctx context.Context) error {
 	case err := <-errc:
 		return fmt.Errorf("serve: %w", err)
 	}
+	// Not ctx: it may be done already, and the requests in flight still
+	// get drainTimeout to finish.
 	sctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
 	if err := s.http.Shutdown(sctx); err != nil {

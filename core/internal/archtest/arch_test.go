@@ -5,10 +5,12 @@ package archtest
 import (
 	"flag"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -39,11 +41,10 @@ func ground(p string) bool {
 	return p == "core/fsys" || p == "core/errcode" || p == "core/inert" || strings.HasPrefix(p, "helpers/")
 }
 
-// graph is each package of the module (directory, slash-separated) with
-// the module packages its non-test files import.
-func graph(t *testing.T, root string) map[string][]string {
+// eachSource parses every non-test Go file of the module below root with
+// mode and hands it to fn with its slash-separated path from root.
+func eachSource(t *testing.T, root string, mode parser.Mode, fn func(rel string, f *ast.File)) {
 	t.Helper()
-	out := map[string][]string{}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -54,26 +55,36 @@ func graph(t *testing.T, root string) map[string][]string {
 		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, mode)
 		if err != nil {
 			return err
 		}
-		dir, _ := filepath.Rel(root, filepath.Dir(p))
-		pkg := filepath.ToSlash(dir)
-		if _, ok := out[pkg]; !ok {
-			out[pkg] = []string{}
-		}
-		for _, imp := range f.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			if dep, ok := strings.CutPrefix(path, module); ok && !slices.Contains(out[pkg], dep) {
-				out[pkg] = append(out[pkg], dep)
-			}
-		}
+		rel, _ := filepath.Rel(root, p)
+		fn(filepath.ToSlash(rel), f)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// graph is each package of the module (directory, slash-separated) with
+// the module packages its non-test files import.
+func graph(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	eachSource(t, root, parser.ImportsOnly, func(rel string, f *ast.File) {
+		pkg := path.Dir(rel)
+		if _, ok := out[pkg]; !ok {
+			out[pkg] = []string{}
+		}
+		for _, imp := range f.Imports {
+			ip, _ := strconv.Unquote(imp.Path.Value)
+			if dep, ok := strings.CutPrefix(ip, module); ok && !slices.Contains(out[pkg], dep) {
+				out[pkg] = append(out[pkg], dep)
+			}
+		}
+	})
 	for p := range out {
 		slices.Sort(out[p])
 	}

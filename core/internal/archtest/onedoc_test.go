@@ -4,7 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,20 +16,7 @@ import (
 func TestOneDeclarationPerDoc(t *testing.T) {
 	root := filepath.Join("..", "..", "..")
 	where := map[string][]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "node_modules") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
+	eachSource(t, root, parser.SkipObjectResolution, func(rel string, f *ast.File) {
 		for _, decl := range f.Decls {
 			g, ok := decl.(*ast.GenDecl)
 			if !ok || g.Tok != token.TYPE {
@@ -38,15 +25,11 @@ func TestOneDeclarationPerDoc(t *testing.T) {
 			for _, spec := range g.Specs {
 				name := spec.(*ast.TypeSpec).Name.Name
 				if strings.HasSuffix(name, "Doc") && name != "Doc" { // Doc alone: a parsed file, per format
-					where[name] = append(where[name], filepath.ToSlash(filepath.Dir(strings.TrimPrefix(p, root+string(filepath.Separator)))))
+					where[name] = append(where[name], path.Dir(rel))
 				}
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(where["KeyDoc"]) == 0 {
 		t.Fatal("no KeyDoc found: the scan reads no source")
 	}

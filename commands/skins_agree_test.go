@@ -63,9 +63,9 @@ func TestSkinsAgree(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx) }()
 	defer func() { cancel(); <-served }()
-	api := func(path string) any {
+	call := func(method, path string) any {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodGet, srv.URL()+path, nil)
+		req, _ := http.NewRequest(method, srv.URL()+path, nil)
 		req.Header.Set("Authorization", "Bearer "+srv.Token())
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -74,10 +74,11 @@ func TestSkinsAgree(t *testing.T) {
 		defer res.Body.Close()
 		body, _ := io.ReadAll(res.Body)
 		if res.StatusCode != http.StatusOK {
-			t.Fatalf("GET %s: %d %s", path, res.StatusCode, body)
+			t.Fatalf("%s %s: %d %s", method, path, res.StatusCode, body)
 		}
 		return decoded(t, body)
 	}
+	api := func(path string) any { t.Helper(); return call(http.MethodGet, path) }
 
 	cs, stop := inProcessMCP(t, func(in io.Reader, out io.Writer) *App {
 		a := testApp(t, new(bytes.Buffer), new(bytes.Buffer))
@@ -136,15 +137,7 @@ func TestSkinsAgree(t *testing.T) {
 		t.Errorf("the CLI's revoke: %s", encoded(revoked))
 	}
 	cli("trust")
-	req, _ := http.NewRequest(http.MethodDelete, srv.URL()+"api/v1/trust", nil)
-	req.Header.Set("Authorization", "Bearer "+srv.Token())
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
-	sameDoc(t, "DELETE /api/v1/trust", decoded(t, body), revoked)
+	sameDoc(t, "DELETE /api/v1/trust", call(http.MethodDelete, "api/v1/trust"), revoked)
 }
 
 func decoded(t testing.TB, data []byte) any {

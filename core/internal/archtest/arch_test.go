@@ -146,7 +146,6 @@ func render(g map[string][]string) string {
 	b.WriteString("- Code that reads or writes files, takes locks or walks paths goes into `core/fsys`; code that decides what charter does goes into the domain package it is about, never into the root `core` package, which holds the injected environment (`System`).\n")
 	b.WriteString("- The root `core` package opens no file. Two of its error helpers stat one path through the System's file system (`Fs`, the same one `core/fsys` is handed), and only once a write or read has already failed: `NotWritable` finds the nearest existing directory that refused, `ErrorMessage` the file in the way of a directory. They stay in `core` because they build `core`'s coded errors (`NotWritableError`) from its `System`, and `core/fsys` sits below `core` and knows neither; `Private` (`stamp.go`) only judges a `FileInfo` it is given.\n")
 	b.WriteString(ctxDoc())
-	b.WriteString(stillToMoveDoc())
 	return b.String()
 }
 

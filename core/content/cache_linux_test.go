@@ -13,19 +13,26 @@ import (
 	"github.com/agentkit/charter/core/fsys"
 )
 
-// Under a watch the library is kept while nothing changes, with no stamp
-// taken, and read again after every kind of change under the layers,
-// including one inside a folder made after the first read.
-func TestCacheWatched(t *testing.T) {
+// watchedCache is a machine and a content cache under an inotify watch,
+// closed with the test.
+func watchedCache(t *testing.T) (*coretest.Machine, *content.Cache) {
+	t.Helper()
 	m := coretest.New(t)
-	dir := t.TempDir()
-	layers := []content.Layer{{Name: "scope", Dir: dir, Level: "user"}}
 	w := fsys.NewDirWatch(m.Sys.Fs)
 	if w == nil {
 		t.Fatal("no inotify on linux")
 	}
-	defer w.Close()
-	c := &content.Cache{Watch: w}
+	t.Cleanup(func() { w.Close() })
+	return m, &content.Cache{Watch: w}
+}
+
+// Under a watch the library is kept while nothing changes, with no stamp
+// taken, and read again after every kind of change under the layers,
+// including one inside a folder made after the first read.
+func TestCacheWatched(t *testing.T) {
+	m, c := watchedCache(t)
+	dir := t.TempDir()
+	layers := []content.Layer{{Name: "scope", Dir: dir, Level: "user"}}
 	write := func(rel, data string) func() {
 		return func() { coretest.WriteFile(t, filepath.Join(dir, rel), data) }
 	}
@@ -103,16 +110,10 @@ func TestCacheUnwatchable(t *testing.T) {
 // A cancelled load under a watch reports the cancellation and leaves the
 // cache watching: the next load reads, and the one after it is kept.
 func TestCacheWatchedCancelled(t *testing.T) {
-	m := coretest.New(t)
+	m, c := watchedCache(t)
 	dir := t.TempDir()
 	coretest.WriteFile(t, filepath.Join(dir, "rules", "a.md"), "---\ndescription: A rule.\n---\nOne.\n")
 	layers := []content.Layer{{Name: "scope", Dir: dir, Level: "user"}}
-	w := fsys.NewDirWatch(m.Sys.Fs)
-	if w == nil {
-		t.Fatal("no inotify on linux")
-	}
-	defer w.Close()
-	c := &content.Cache{Watch: w}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if lib, err := c.Load(ctx, m.Sys, layers); !errors.Is(err, context.Canceled) || lib != nil {

@@ -48,13 +48,14 @@ func profileSetting(sys *core.System, provider, profile string) string {
 	if home, err := session.CompanionHome(sys); err == nil {
 		dir = home
 	}
-	dir = sys.Paths.Join(dir, provider, profile, "config")
-	switch provider {
-	case "claude":
-		return "CLAUDE_CONFIG_DIR=" + dir
-	case "codex":
-		return "CODEX_HOME=" + dir
-	case "antigravity":
+	dir = sys.Paths.Join(dir, provider, profile, core.CompanionProfileConfig)
+	// The agent table names each provider's variable (SPEC §5).
+	for _, a := range sys.AgentTable.All() {
+		if a.Provider == provider && a.DirVar != "" {
+			return a.DirVar + "=" + dir
+		}
+	}
+	if provider == core.CompanionHomeProvider {
 		return "HOME=" + dir
 	}
 	return "the profile's *_CONFIG_DIR set to " + dir

@@ -28,7 +28,7 @@ var keyAgent = map[content.Kind]map[string]string{
 func keptKeys(agent string, it *content.Item, skip ...string) string {
 	var b strings.Builder
 	keys := it.Keys
-	if keys == nil && len(it.Front) > 0 { // an item not made by content.Parse
+	if keys == nil && len(it.Front) > 0 { // not split at parsing: an item built elsewhere
 		keys = content.KeyTexts(it.Front)
 	}
 	for _, kt := range keys {

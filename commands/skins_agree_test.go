@@ -99,6 +99,20 @@ func TestSkinsAgree(t *testing.T) {
 			if _, more := m["nextCursor"]; more {
 				t.Fatalf("%s: more than one page", name)
 			}
+			// A page names each set of receivers once; spelled out per
+			// item it is the CLI's receivedBy.
+			sets, _ := m["receiverSets"].(map[string]any)
+			items, _ := m["items"].([]any)
+			for _, it := range items {
+				item := it.(map[string]any)
+				set, ok := sets[item["receiverSet"].(string)]
+				if !ok {
+					t.Fatalf("%s: item %v names no set of %v", name, item["name"], sets)
+				}
+				item["receivedBy"] = set
+				delete(item, "receiverSet")
+			}
+			delete(m, "receiverSets")
 		}
 		return doc
 	}

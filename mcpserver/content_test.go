@@ -28,7 +28,7 @@ func contentWorld(t *testing.T) *env {
 	return e
 }
 
-func names(items []session.ContentItem) []string {
+func names(items []PageItem) []string {
 	out := []string{}
 	for _, it := range items {
 		out = append(out, it.Name)
@@ -76,6 +76,7 @@ func TestContentTools(t *testing.T) {
 	if len(list.Items) != 1 || list.Items[0].Name != "ship" || list.Items[0].ArgHint != "VERSION" || list.Items[0].Layer != "scope" {
 		t.Errorf("commands_list %+v", list.Items)
 	}
+	shipSet := list.ReceiverSets[list.Items[0].ReceiverSet]
 	var cmd session.ContentBody
 	structured(t, call(t, cs, "command_get", map[string]any{"name": "ship"}), &cmd)
 	var withCommands []string // every agent with a user-level place for commands
@@ -86,6 +87,9 @@ func TestContentTools(t *testing.T) {
 	}
 	if cmd.Body != "Ship $ARGUMENTS.\n" || cmd.State != "active" || !reflect.DeepEqual(cmd.ReceivedBy, withCommands) || withCommands[0] != "claude" {
 		t.Errorf("command_get %+v", cmd)
+	}
+	if !reflect.DeepEqual(shipSet, withCommands) || len(list.ReceiverSets) != 1 {
+		t.Errorf("commands_list receivers %v in %v, want %v", list.Items[0].ReceiverSet, list.ReceiverSets, withCommands)
 	}
 	var rule session.ContentBody
 	structured(t, call(t, cs, "rule_get", map[string]any{"name": "off-go"}), &rule)

@@ -1,9 +1,12 @@
 package mcpserver
 
 import (
+	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/session"
 )
@@ -30,12 +33,28 @@ type RulesInput struct {
 }
 
 // ItemList is a page of a kind's items, as `charter rules list --json`
-// prints them; NextCursor is set while items follow.
+// prints them but for the receivers: a page names each set of receiving
+// agents once, in ReceiverSets, and each item names its set. An agent
+// pays for every byte in tokens, and a rule every agent gets would
+// otherwise name the same sixteen agents a hundred times a page.
+// NextCursor is set while items follow.
 type ItemList struct {
-	Items      []session.ContentItem `json:"items"`
-	Total      int                   `json:"total"`
-	NextCursor string                `json:"nextCursor,omitempty"`
+	Items        []PageItem          `json:"items"`
+	ReceiverSets map[string][]string `json:"receiverSets" jsonschema:"the agents that get an item, by the key its receiverSet names; none is the empty set (an item that is disabled or below the tier)"`
+	Total        int                 `json:"total"`
+	NextCursor   string              `json:"nextCursor,omitempty"`
 }
+
+// PageItem is one item of a page: its fields as the CLI shows them, and
+// the key of its receivers in the page's receiverSets.
+type PageItem struct {
+	content.Entry
+	ReceiverSet string `json:"receiverSet" jsonschema:"the key in this page's receiverSets of the agents that get this item"`
+}
+
+// noReceivers is the key of the empty set: self-describing for an agent
+// that reads a disabled item.
+const noReceivers = "none"
 
 // page cuts items to the page in asks for. The cursor is the name of the
 // last item of the page before, so no page repeats an item, and none of
@@ -55,9 +74,30 @@ func page(items []session.ContentItem, in PageInput) (ItemList, error) {
 		start = sort.Search(len(items), func(i int) bool { return items[i].Name > in.Cursor })
 	}
 	end := min(start+limit, len(items))
-	out := ItemList{Items: append([]session.ContentItem{}, items[start:end]...), Total: len(items)}
+	out := ItemList{Items: make([]PageItem, 0, end-start), ReceiverSets: map[string][]string{}, Total: len(items)}
+	var sets [][]string // the page's sets in order of first use; key sN is sets[N-1]
+	for _, it := range items[start:end] {
+		key := noReceivers
+		if len(it.ReceivedBy) > 0 {
+			i := slices.IndexFunc(sets, func(s []string) bool { return slices.Equal(s, it.ReceivedBy) })
+			if i < 0 {
+				sets = append(sets, it.ReceivedBy)
+				i = len(sets) - 1
+			}
+			key = "s" + strconv.Itoa(i+1)
+		}
+		out.ReceiverSets[key] = orNone(it.ReceivedBy)
+		out.Items = append(out.Items, PageItem{Entry: it.Entry, ReceiverSet: key})
+	}
 	if end < len(items) {
 		out.NextCursor = items[end-1].Name
 	}
 	return out, nil
+}
+
+func orNone(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

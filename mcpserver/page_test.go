@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/agentkit/charter/core/session"
 )
 
 // A list tool pages through the whole list: every item once, in order,
@@ -80,5 +82,36 @@ func TestListLimitRange(t *testing.T) {
 		if !res.IsError || toolErr(t, res)["code"] != "usage" {
 			t.Errorf("limit %d: %v", limit, res.Content)
 		}
+	}
+}
+
+// A page names each set of receivers once; every item's set is the
+// receivedBy its _get tool spells out, a disabled item's is "none", and
+// the page holds no set that no item uses.
+func TestListReceiverSets(t *testing.T) {
+	e := newEnv(t)
+	rules := filepath.Join(e.scope.Path, "rules")
+	e.write(t, filepath.Join(e.scope.Path, "settings.yaml"), "rules:\n  disabled: [off]\n")
+	for _, n := range []string{"a", "b", "off"} {
+		e.write(t, filepath.Join(rules, n+".md"), "---\ndescription: one.\n---\nDo it.\n")
+	}
+	e.write(t, filepath.Join(rules, "c.md"), "---\ndescription: one.\nagents: [claude, codex]\n---\nDo it.\n")
+	e.write(t, filepath.Join(rules, "d.md"), "---\ndescription: one.\nagents: [codex, claude]\n---\nDo it.\n")
+	cs := connect(t, e.server(), newClient(noRoots), "")
+	var l ItemList
+	structured(t, call(t, cs, "rules_list", map[string]any{}), &l)
+	used := map[string]bool{}
+	for _, it := range l.Items {
+		var one session.ContentBody
+		structured(t, call(t, cs, "rule_get", map[string]any{"name": it.Name}), &one)
+		set, ok := l.ReceiverSets[it.ReceiverSet]
+		if !ok || !slices.Equal(set, one.ReceivedBy) || (it.State == "disabled") != (it.ReceiverSet == "none") {
+			t.Errorf("%s: receiverSet %q = %v, rule_get says %v", it.Name, it.ReceiverSet, set, one.ReceivedBy)
+		}
+		used[it.ReceiverSet] = true
+	}
+	// a and b share every agent; c and d the same two; off none.
+	if len(l.ReceiverSets) != 3 || len(used) != 3 || l.Items[0].ReceiverSet != l.Items[1].ReceiverSet || l.Items[2].ReceiverSet != l.Items[3].ReceiverSet {
+		t.Errorf("receiverSets %v, items %+v", l.ReceiverSets, l.Items)
 	}
 }

@@ -93,6 +93,15 @@ func (fm *Frontmatter) parse(first int) (p *Problem) {
 	if len(fm.Raw) > MaxFrontmatter {
 		return &Problem{Line: first, Message: fmt.Sprintf("the frontmatter is larger than %d KiB: keep it to a few fields and put the rest in the body", MaxFrontmatter>>10)}
 	}
+	if fields, ok := simpleFields(fm.Raw, first); ok {
+		fm.Fields = fields
+		return nil
+	}
+	return fm.parseYAML(first)
+}
+
+// parseYAML reads Raw with the YAML library.
+func (fm *Frontmatter) parseYAML(first int) (p *Problem) {
 	defer func() {
 		// The YAML library has panicked on hostile input before; a source
 		// is repository input, so a panic is a malformed file, not a crash.

@@ -74,7 +74,8 @@ func TestFrontmatterLines(t *testing.T) {
 // inside the file, and never panics; a parse splits the input exactly.
 func FuzzFrontmatter(f *testing.F) {
 	for _, s := range []string{"", "---\n---\n", "---\na: 1\n---\nbody", "---\na: &x [*x]\n---\n", "---\n- a\n---\n", "---\na: 1\n",
-		"---\r\nname: x\r\ndescription: y\r\n---\r\n", "---\n<<: {a: 1}\n---\n", "---\n? [a]\n: b\n---\n"} {
+		"---\r\nname: x\r\ndescription: y\r\n---\r\n", "---\n<<: {a: 1}\n---\n", "---\n? [a]\n: b\n---\n",
+		"---\ndescription: rule 1\nglobs: [\"src/**/*.go\", b]\n---\nbody", "---\ntools: [Read, 'Bash']\nname: x\n---\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -100,6 +101,7 @@ func FuzzFrontmatter(f *testing.F) {
 				t.Fatalf("field %q on line %d outside 2..%d", fl.Key, fl.Line, lines)
 			}
 		}
+		simpleSame(t, fm.Raw)
 		// The keys split at parsing are the keys KeyTexts splits alone.
 		if got, want := keyTexts(fm.Raw, fm.Fields, 2), KeyTexts(fm.Raw); !slices.Equal(got, want) {
 			t.Fatalf("keys split at parsing %q, KeyTexts %q", got, want)

@@ -236,6 +236,9 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 	// charter's own help lists the commands, not their flags: a grammar of
 	// the command tree alone renders the same text.
 	if rootHelpOnly(args, a.JSON) {
+		if a.printRootHelp() {
+			return ExitOK
+		}
 		// Its --help prints and exits; anything else falls through.
 		if parser, err := a.parser(ctx, reflect.New(helpTree()).Interface()); err == nil {
 			_, _ = parser.Parse(args)

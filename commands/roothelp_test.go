@@ -16,8 +16,13 @@ import (
 // does, and returns stdout.
 func helpBy(t *testing.T, grammar any, args []string) string {
 	t.Helper()
+	return helpByBuild(t, Build{Version: "t"}, grammar, args)
+}
+
+func helpByBuild(t *testing.T, build Build, grammar any, args []string) string {
+	t.Helper()
 	var out, errb bytes.Buffer
-	a := newApp(Build{Version: "t"}, strings.NewReader(""), &out, &errb, coretest.New(t).Environ(), afero.NewMemMapFs(), args)
+	a := newApp(build, strings.NewReader(""), &out, &errb, coretest.New(t).Environ(), afero.NewMemMapFs(), args)
 	parser, err := a.parser(context.Background(), grammar)
 	if err != nil {
 		t.Fatalf("grammar: %v", err)

@@ -55,6 +55,7 @@ func Environment(table []agents.Agent) []EnvVar {
 		EnvVar{"NO_COLOR", "Set and not empty: no colour in any output."},
 		EnvVar{"CLICOLOR_FORCE", "Set and not 0: colour even when the output is not a terminal (NO_COLOR still wins)."},
 		EnvVar{"TERM", "dumb: no colour and no progress line."},
+		EnvVar{"COLUMNS", "The width the help is wrapped to, instead of the terminal's (80 when there is none)."},
 		EnvVar{"GOCACHE", "Go's build cache: apply will not write a hook that runs a charter built by `go run` inside it (also XDG_CACHE_HOME, LocalAppData)."},
 		EnvVar{"XDG_CACHE_HOME", "Where Go's build cache is when GOCACHE is not set."},
 		EnvVar{"LocalAppData", "Windows: where Go's build cache is when GOCACHE is not set."},

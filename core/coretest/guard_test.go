@@ -90,6 +90,7 @@ var (
 		"GOCACHE", "XDG_CACHE_HOME", "LocalAppData",
 		"GOMEMLIMIT", // the Go runtime's own: when set, apply keeps it instead of its own
 		"GOGC",       // the Go runtime's own: when set, apply keeps it instead of its own
+		"COLUMNS",    // only the help's width, as Kong reads it
 	}
 )
 

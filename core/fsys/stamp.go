@@ -1,6 +1,9 @@
 package fsys
 
-import "time"
+import (
+	"strconv"
+	"time"
+)
 
 // Stamp is what the kernel says of a file without reading it, as git's
 // index keeps it: a file whose stamp is unchanged since its bytes were
@@ -53,3 +56,12 @@ func (s Stamp) ChangedSince(ns int64) bool { return s.Mtime >= ns || s.Ctime >= 
 // Racy reports whether s changed within RacyWindow before taken, the
 // time it was stamped: such a stamp does not vouch for the file later.
 func (s Stamp) Racy(taken time.Time) bool { return s.ChangedSince(taken.Add(-RacyWindow).UnixNano()) }
+
+// AppendStamp appends " dev ino size mode mtime ctime" to b, the way the
+// caches write a stamp.
+func AppendStamp(b []byte, s Stamp) []byte {
+	for _, v := range [6]int64{int64(s.Dev), int64(s.Ino), s.Size, int64(s.Mode), s.Mtime, s.Ctime} {
+		b = strconv.AppendInt(append(b, ' '), v, 10)
+	}
+	return b
+}

@@ -256,11 +256,18 @@ func Save(sys *core.System, path, key string, w *Watch, start time.Time, report 
 		if sum == "" {
 			sum = "-"
 		}
-		fmt.Fprintf(&b, "%d %d %d %d %d %d %s %s\n", int64(e.st.Dev), int64(e.st.Ino), e.st.Size, e.st.Mode, e.st.Mtime, e.st.Ctime, sum, e.path)
+		b.Write(fsys.AppendStamp(b.AvailableBuffer(), e.st)[1:])
+		b.WriteByte(' ')
+		b.WriteString(sum)
+		b.WriteByte(' ')
+		b.WriteString(e.path)
+		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "%d\n", len(report))
 	b.Write(report)
-	return sys.WriteAtomicOpts(path, fsys.WriteOptions{Owned: true}, b.Bytes()) == nil
+	// A memo needs no fsync: one lost or torn in a crash (out of shape, or
+	// a report that does not decode) is no memo, and the run plans.
+	return sys.WriteAtomicOpts(path, fsys.WriteOptions{Owned: true, Volatile: true}, b.Bytes()) == nil
 }
 
 // Forget removes the memo at path: a run that changed something, or one

@@ -2,7 +2,6 @@ package projection
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -127,7 +126,11 @@ func encodeStatCache(paths []string, entries map[string]stamped) []byte {
 		if !ok || strings.ContainsAny(p, "\n\r") {
 			continue
 		}
-		fmt.Fprintf(&b, "%s %d %d %d %d %d %d %s\n", e.sum, int64(e.st.Dev), int64(e.st.Ino), e.st.Size, e.st.Mode, e.st.Mtime, e.st.Ctime, p)
+		b.WriteString(e.sum)
+		b.Write(fsys.AppendStamp(b.AvailableBuffer(), e.st))
+		b.WriteByte(' ')
+		b.WriteString(p)
+		b.WriteByte('\n')
 	}
 	return b.Bytes()
 }
@@ -137,5 +140,7 @@ func (c *statCache) save(sys *core.System, paths []string, entries map[string]st
 	if c == nil {
 		return
 	}
-	_ = sys.WriteAtomicOpts(c.path, fsys.WriteOptions{Owned: true}, encodeStatCache(paths, entries))
+	// A cache needs no fsync: a run that finds it lost or torn (any line
+	// out of shape) reads the outputs instead.
+	_ = sys.WriteAtomicOpts(c.path, fsys.WriteOptions{Owned: true, Volatile: true}, encodeStatCache(paths, entries))
 }

@@ -174,6 +174,7 @@ func TestStatCacheCorrupt(t *testing.T) {
 		{"charter-stat 1\n" + strings.Repeat("0", 64) + " 1 2 3 4 5 6 .claude/rules/go-style.md\n", 0o600},
 		{"charter-stat 1\nshort 1 2 3 4 5 6 x\n", 0o600},
 		{lie + "truncated", 0o600},
+		{lie[:40] + strings.Repeat("\x00", len(lie)-40), 0o600}, // torn in a crash (no fsync)
 		{lie, 0o666}, // others may write it
 	} {
 		os.Remove(path)

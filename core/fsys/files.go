@@ -28,6 +28,7 @@ type Files struct {
 	once  sync.Once
 	mem   *lockTable // in-process locks for file systems without flock
 	flock *Locks     // lock files and in-process mutexes on the real file system
+	held  *heldSet   // folders the walks start from, shared with Derive's copies
 }
 
 // Guard is what the domain tells the file layer about a write.
@@ -59,7 +60,7 @@ func NewFiles(afs afero.Fs, paths PathStyle, now func() time.Time, g Guard) *Fil
 // two views of one system still keep each other's writers apart.
 func (f *Files) Derive(afs afero.Fs, g Guard) *Files {
 	f.init()
-	return &Files{Fs: afs, Paths: f.Paths, Now: f.Now, Guard: g, BeforeRename: f.BeforeRename, mem: f.mem, flock: f.flock}
+	return &Files{Fs: afs, Paths: f.Paths, Now: f.Now, Guard: g, BeforeRename: f.BeforeRename, mem: f.mem, flock: f.flock, held: f.held}
 }
 
 func (f *Files) init() {
@@ -70,12 +71,28 @@ func (f *Files) init() {
 		if f.flock == nil {
 			f.flock = NewLocks()
 		}
+		if f.held == nil {
+			f.held = &heldSet{}
+		}
 	})
 }
 
 func (f *Files) lockTable() *lockTable { f.init(); return f.mem }
 
 func (f *Files) fsLocks() *Locks { f.init(); return f.flock }
+
+func (f *Files) heldSet() *heldSet { f.init(); return f.held }
+
+// Hold lets the walks on the operating system's file system keep the
+// folders they open (a handful, bounded; see heldSet) and start from them,
+// until the returned func is called: for a run of many walks in one
+// project (an apply). Without it every walk starts from "/". Holds may
+// overlap (a server's runs); the last one done lets the folders go.
+func (f *Files) Hold() (done func()) {
+	h := f.heldSet()
+	h.hold()
+	return sync.OnceFunc(h.done)
+}
 
 func (f *Files) guard() Guard {
 	if f.Guard == nil {

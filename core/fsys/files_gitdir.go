@@ -45,7 +45,16 @@ func (s *Files) gitDirs(root string) []string {
 // within is a read's walk confined to the project root: links out of it
 // refused, its git folder never reached.
 func (s *Files) within(root string) Options {
-	return Options{Boundary: root, Confirmed: true, GitDirs: s.gitDirs(root)}
+	return Options{Boundary: root, Confirmed: true, GitDirs: s.gitDirs(root), held: s.heldFor()}
+}
+
+// heldFor is the held folders for a walk on the operating system's file
+// system; nil for any other.
+func (s *Files) heldFor() *heldSet {
+	if !s.onOS() {
+		return nil
+	}
+	return s.heldSet()
 }
 
 // writeWalk is a write's walk for o.

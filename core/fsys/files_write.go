@@ -80,7 +80,7 @@ func (o WriteOptions) dirMode() fs.FileMode {
 }
 
 func (s *Files) walkOptions(confirm bool, within string) Options {
-	return Options{Home: s.guard().Home(), Confirmed: confirm, Boundary: within, GitDirs: s.gitDirs(within)}
+	return Options{Home: s.guard().Home(), Confirmed: confirm, Boundary: within, GitDirs: s.gitDirs(within), held: s.heldFor()}
 }
 
 // WalkOptions is the walk a write to a path within (the project root, or

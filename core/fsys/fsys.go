@@ -71,6 +71,8 @@ type Options struct {
 	// relative to the boundary, slash-separated).
 	StrictLinks bool
 	LinkTo      []string
+
+	held *heldSet // the Files' folders a walk starts from (held_unix.go)
 }
 
 // Perm says which mode a written file gets.

@@ -16,7 +16,8 @@ type frame struct {
 	inside   bool   // this directory is the companion home or lies below it
 	bound    bool   // this directory is the boundary or lies below it
 	dev, ino uint64
-	at       Place // this directory as an entry of its parent (not for "/")
+	at       Place    // this directory as an entry of its parent (not for "/")
+	held     *heldDir // fd is the Files' held folder's: never closed here
 }
 
 type walker struct {
@@ -34,8 +35,10 @@ type walker struct {
 	stack    []frame
 	links    int
 	shared   string
-	made     bool // the last openDir created the directory
-	fresh    bool // the next openDir is in a directory this batch made: make first
+	made     bool       // the last openDir created the directory
+	fresh    bool       // the next openDir is in a directory this batch made: make first
+	pins     []*heldDir // held folders this walk uses (heldSet.unpin)
+	dir      bool       // the walk ends on a directory (WalkDir)
 }
 
 var errIsLink = errors.New("is a link")
@@ -57,7 +60,7 @@ func walk(path string, o Options, dir bool) (t *Target, err error) {
 	if !filepath.IsAbs(path) {
 		return nil, &NotAbsError{Path: path}
 	}
-	w := &walker{o: o, path: filepath.Clean(path)}
+	w := &walker{o: o, path: filepath.Clean(path), dir: dir}
 	w.home, w.hasHome = identity(o.Home)
 	if o.Boundary != "" {
 		if w.bound, w.hasBound = identity(o.Boundary); !w.hasBound {
@@ -65,19 +68,16 @@ func walk(path string, o Options, dir bool) (t *Target, err error) {
 		}
 		w.gits = gitIdentities(o.GitDirs)
 	}
+	defer func() { o.held.unpin(w.pins) }()
 	defer func() {
 		if err != nil {
 			w.closeAll()
 		}
 	}()
-	root, err := unix.Open("/", dirFlags, 0)
+	queue, err := w.begin()
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: "/", Err: err}
-	}
-	if err := w.push(root, "/"); err != nil {
 		return nil, err
 	}
-	queue := userComps(w.path)
 	for len(queue) > 0 {
 		c := queue[0]
 		queue = queue[1:]
@@ -136,14 +136,19 @@ func walk(path string, o Options, dir bool) (t *Target, err error) {
 		return nil, err
 	}
 	if dir {
-		t = &Target{Path: w.path, Dir: top.path, Shared: w.shared, IsDir: true, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino,
-			inside: top.inside, bound: top.bound, chain: w.chain()}
-		w.stack = w.stack[:len(w.stack)-1] // the target owns top.fd now
+		chain := w.chain()
+		fd, err := w.own()
+		if err != nil {
+			return nil, err
+		}
+		t = &Target{Path: w.path, Dir: top.path, Shared: w.shared, IsDir: true, fd: fd, rfd: -1, dev: top.dev, ino: top.ino,
+			inside: top.inside, bound: top.bound, chain: chain}
 		w.closeAll()
 		return t, nil
 	}
 	t = &Target{Path: w.path, Dir: filepath.Dir(top.path), Name: filepath.Base(top.path), Shared: w.shared, IsDir: true, fd: -1, rfd: -1}
 	t.chain = w.chain()
+	w.keep()
 	w.closeAll()
 	return t, nil
 }
@@ -179,7 +184,13 @@ func (w *walker) push(fd int, path string) error {
 		unix.Close(fd)
 		return &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
-	f := frame{fd: fd, path: path, dev: uint64(st.Dev), ino: uint64(st.Ino)}
+	return w.adopt(frame{fd: fd, path: path, dev: uint64(st.Dev), ino: uint64(st.Ino)})
+}
+
+// adopt pushes f, a directory opened in the top one (or "/"), with this
+// walk's verdicts on it by its identity.
+func (w *walker) adopt(f frame) error {
+	path := f.path
 	if len(w.stack) > 0 {
 		top := w.top()
 		f.at = Place{Path: path, Name: filepath.Base(path), dev: top.dev, ino: top.ino}
@@ -195,7 +206,9 @@ func (w *walker) push(fd int, path string) error {
 	}
 	for _, g := range w.gits {
 		if f.dev == g[0] && f.ino == g[1] {
-			unix.Close(fd)
+			if f.held == nil {
+				unix.Close(f.fd)
+			}
 			return &GitDirError{Path: w.path, Link: w.outLink, Git: path}
 		}
 	}
@@ -207,7 +220,9 @@ func (w *walker) push(fd int, path string) error {
 // physical chain from "/", since every push is a real child of the last.
 func (w *walker) pop() {
 	if len(w.stack) > 1 {
-		unix.Close(w.top().fd)
+		if w.top().held == nil {
+			unix.Close(w.top().fd)
+		}
 		w.stack = w.stack[:len(w.stack)-1]
 	}
 }
@@ -220,7 +235,9 @@ func (w *walker) toRoot() {
 
 func (w *walker) closeAll() {
 	for _, f := range w.stack {
-		unix.Close(f.fd)
+		if f.held == nil {
+			unix.Close(f.fd)
+		}
 	}
 	w.stack = nil
 }
@@ -332,54 +349,6 @@ func (w *walker) confined(inside bool) error {
 		return nil
 	}
 	return &OutsideError{Path: w.path, Link: w.outLink, Root: w.o.Boundary}
-}
-
-func (w *walker) finish(name string, exists bool, st *unix.Stat_t) (*Target, error) {
-	top := w.top()
-	if err := w.confined(top.bound); err != nil {
-		return nil, err
-	}
-	if err := w.o.linked(w.path, w.outLink, w.boundAt, join(top.path, name)); err != nil {
-		return nil, err
-	}
-	t := &Target{Path: w.path, Dir: top.path, Name: name, Shared: w.shared, fd: top.fd, rfd: -1, dev: top.dev, ino: top.ino}
-	t.IsDir = exists && st.Mode&unix.S_IFMT == unix.S_IFDIR
-	t.chain = append(w.chain(), Place{Path: join(top.path, name), Name: name, dev: top.dev, ino: top.ino})
-	w.stack = w.stack[:len(w.stack)-1] // the target owns top.fd now
-	w.closeAll()
-	return t, nil
-}
-
-// missing describes a target below a directory that does not exist.
-func (w *walker) missing(c comp, rest []comp) (*Target, error) {
-	if w.hasBound {
-		bound := make([]bool, len(w.stack))
-		for i, f := range w.stack {
-			bound[i] = f.bound
-		}
-		if err := w.confined(!escapes(bound, append([]comp{c}, rest...))); err != nil {
-			return nil, err
-		}
-	}
-	if w.o.Create && c.shown == "" {
-		return nil, &DanglingError{Path: w.path, Link: w.lastLink, Missing: join(w.top().path, c.name)}
-	}
-	names := []string{w.top().path, c.name}
-	for _, r := range rest {
-		names = append(names, r.name)
-	}
-	full := filepath.Join(names...)
-	if err := w.o.linked(w.path, w.outLink, w.boundAt, full); err != nil {
-		return nil, err
-	}
-	t := &Target{Path: w.path, Dir: filepath.Dir(full), Name: filepath.Base(full), Shared: w.shared, Missing: true, fd: -1, rfd: -1}
-	if c.shown == "" {
-		t.dangling = w.lastLink
-	}
-	top := w.top()
-	t.chain = append(w.chain(), Place{Path: join(top.path, c.name), Name: c.name, dev: top.dev, ino: top.ino})
-	w.closeAll()
-	return t, nil
 }
 
 func isLink(st *unix.Stat_t) bool { return st.Mode&unix.S_IFMT == unix.S_IFLNK }

@@ -41,6 +41,9 @@ func (r *ApplyReport) Check(fix string) error {
 // written. Any other error returns a nil report.
 func (s *Session) Apply(ctx context.Context, req ApplyRequest) (*ApplyReport, error) {
 	req.RunOnly = !req.DryRun // only a status shows a diff
+	// One project, a few hundred walks: each starts from the folders the
+	// last ones opened rather than from "/" (fsys.Files.Hold).
+	defer s.Sys.Files.Hold()()
 	// Nothing the last run rested on changed: its report, without a plan.
 	memo := s.ApplyMemo(ctx, req)
 	if rep, ok := memo.Replay(); ok && ctx.Err() == nil {

@@ -80,8 +80,9 @@ func supervise(sigs <-chan os.Signal, grace time.Duration, stderr io.Writer, hel
 
 // readOnlyQuick reports whether args name a command that reads a few
 // files, writes nothing and starts nothing: the version, help, completion
-// and man page, `settings get|list|path`, `ping` (not --server) and
-// `agents`. A flag's value is never taken for the command.
+// and man page, `settings get|list|path`, `ping` (not --server), `agents`
+// and `detect` (it reads the companion's files, it never runs it). A
+// flag's value is never taken for the command.
 func readOnlyQuick(args []string) bool {
 	var words []string
 	for i := 0; i < len(args) && len(words) < 2; i++ {
@@ -102,7 +103,7 @@ func readOnlyQuick(args []string) bool {
 		return versionOnly(args)
 	}
 	switch words[0] {
-	case "version", "help", "completion", "man", "__complete", "agents":
+	case "version", "help", "completion", "man", "__complete", "agents", "detect":
 		return true
 	case "ping":
 		return !slices.Contains(args, "--server")

@@ -11,12 +11,12 @@ func TestReadOnlyQuick(t *testing.T) {
 	quick := []string{
 		"--version", "-v --json", "version", "help settings", "--json settings get rules.tier",
 		"settings list", "--config-root /r settings path", "ping --json", "agents", "man",
-		"completion bash", "__complete settings",
+		"completion bash", "__complete settings", "detect --json",
 	}
 	planned := []string{
 		"", "apply", "settings set rules.tier full", "settings edit", "ping --server",
 		"--config-root settings apply", "--project-dir ping apply", "serve", "mcp", "gate hook claude-stop",
-		"settings", "detect", "-- version", "import --from claude",
+		"settings", "dismiss agent-switch", "-- version", "import --from claude",
 	}
 	for _, line := range quick {
 		if !readOnlyQuick(strings.Fields(line)) {

@@ -17,8 +17,10 @@ func Default() []Agent { return slices.Clone(agentTable()) }
 // agentTable is built once per run: a command looks agents up many times
 // (every profile variable, every agent directory), and the table is fixed.
 // Callers get a copy of the slice; no caller changes an Agent's fields.
+// One allocation of the whole table: growing it part by part moved every
+// kilobyte-sized row twice into fresh pages at each start.
 var agentTable = sync.OnceValue(func() []Agent {
-	return append(append(measuredAgents(), rulesAgents()...), sharedAgents()...)
+	return slices.Concat(measuredAgents(), rulesAgents(), sharedAgents())
 })
 
 // Formats of a rule file, by how the agent scopes it: "paths" (Claude,

@@ -100,6 +100,22 @@ func isSection(name string) bool {
 	return index().sections[name]
 }
 
+// defaultCopy is k's default for a snapshot: a value no caller can change
+// in place (a string, a bool, a number) is shared, anything else copied.
+// Most defaults are scalars, and a copy by reflection is a start-up cost
+// of every command that reads settings.
+func defaultCopy(k Key) (any, error) {
+	switch k.Default.(type) {
+	case nil, string, bool, int64, Dec:
+		return k.Default, nil
+	}
+	def, err := objcopy.Copy(k.Default, true, objcopy.DefaultMaxLevel)
+	if err != nil {
+		return nil, fmt.Errorf("copy default of %s: %w", k.Name, err)
+	}
+	return def, nil
+}
+
 // readLayer reads one file, refusing one above MaxFileSize before reading it.
 // Only the file writes go to can be repaired by this store's writes.
 func (st *Store) readLayer(path string) (*layer, error) {
@@ -169,9 +185,9 @@ func (st *Store) snapshot(ls []*layer) (*Snapshot, error) {
 		Locks:   st.locks(),
 	}
 	for _, k := range schema() {
-		def, err := objcopy.Copy(k.Default, true, objcopy.DefaultMaxLevel)
+		def, err := defaultCopy(k)
 		if err != nil {
-			return nil, fmt.Errorf("copy default of %s: %w", k.Name, err)
+			return nil, err
 		}
 		snap.Values[k.Name] = def // callers may change it; the schema's stays
 		snap.Origins[k.Name] = OriginDefault

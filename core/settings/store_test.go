@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -52,6 +53,9 @@ func TestDefaults(t *testing.T) {
 	for _, k := range Keys() {
 		if snap.Origins[k.Name] != OriginDefault {
 			t.Errorf("%s origin %q", k.Name, snap.Origins[k.Name])
+		}
+		if !reflect.DeepEqual(snap.Values[k.Name], k.Default) {
+			t.Errorf("%s: %#v, want the default %#v", k.Name, snap.Values[k.Name], k.Default)
 		}
 	}
 	if got := snap.Values["commands.suggestions.confidence_floor"]; got != Dec("0.6") {

@@ -79,6 +79,7 @@ func New(b Backend, opts Options) *Server {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Resources: &mcp.ResourceCapabilities{}},
 	})
 	s.srv.AddReceivingMiddleware(codeArgumentErrors)
+	s.srv.AddReceivingMiddleware(encodeResults) // outermost: sees the final result
 	s.addResources()
 	s.addTools()
 	return s

@@ -138,11 +138,35 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			return nil
 		}
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
+	data, err := encodeMessage(msg)
 	if err != nil {
 		return err
 	}
 	return c.writeLine(data)
+}
+
+// encodeMessage is jsonrpc.EncodeMessage, but a successful response is
+// put together around its result, which the SDK encoded compact: the
+// SDK would scan and copy the whole result once more (a page of a list
+// tool is tens of kilobytes).
+func encodeMessage(msg jsonrpc.Message) ([]byte, error) {
+	r, ok := msg.(*jsonrpc.Response)
+	if !ok || r.Error != nil || len(r.Result) == 0 || !r.ID.IsValid() {
+		return jsonrpc.EncodeMessage(msg)
+	}
+	var idBuf bytes.Buffer
+	enc := json.NewEncoder(&idBuf)
+	enc.SetEscapeHTML(false) // as the SDK writes an id
+	if err := enc.Encode(r.ID.Raw()); err != nil {
+		return nil, err
+	}
+	id := bytes.TrimSuffix(idBuf.Bytes(), []byte("\n"))
+	out := make([]byte, 0, len(r.Result)+len(id)+len(`{"jsonrpc":"2.0","id":,"result":}`)+1)
+	out = append(out, `{"jsonrpc":"2.0","id":`...)
+	out = append(out, id...)
+	out = append(out, `,"result":`...)
+	out = append(out, r.Result...)
+	return append(out, '}'), nil
 }
 
 func (c *stdioConn) writeLine(data []byte) error {

@@ -198,3 +198,28 @@ func TestStdioCancelledGetsNoReply(t *testing.T) {
 		t.Errorf("read at the end of input: %v, want EOF", err)
 	}
 }
+
+// A response put together around its result is what the SDK's encoder
+// writes; every other message goes through that encoder.
+func TestEncodeMessageIsTheSDKs(t *testing.T) {
+	var msgs []jsonrpc.Message
+	for _, v := range []any{float64(7), "call-\"1\"<x>"} {
+		id, err := jsonrpc.MakeID(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msgs = append(msgs,
+			&jsonrpc.Response{ID: id, Result: json.RawMessage(`{"content":[],"text":"a\"b<c>"}`)},
+			&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "no"}},
+			&jsonrpc.Request{ID: id, Method: "ping"})
+	}
+	for _, m := range msgs {
+		want, err := jsonrpc.EncodeMessage(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := encodeMessage(m); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%v\n got %s\nwant %s", err, got, want)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// encodedResult is a tool's result whose wire form is made in one pass.
+// Left to the SDK, a page's JSON was copied through encoding/json five
+// times on its way out (each MarshalJSON's output is compacted again by
+// the one that called it, the text block escaped once more), most of a
+// rules_list call's own CPU in the server.
+type encodedResult struct{ *mcp.CallToolResult }
+
+// MarshalJSON runs when the SDK sends the result, after it has set the
+// result type and _meta of the stateless protocol on it.
+func (r encodedResult) MarshalJSON() ([]byte, error) {
+	if wire, ok := encodeResult(r.CallToolResult); ok {
+		return wire, nil
+	}
+	return json.Marshal(r.CallToolResult)
+}
+
+// encodeResults is the outermost receiving middleware: it hands the
+// SDK a tool result that encodes itself.
+func encodeResults(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.CallToolResult); ok && err == nil {
+			return encodedResult{r}, nil
+		}
+		return res, err
+	}
+}
+
+// Stand-ins for the two blocks while the SDK encodes the rest of a
+// result: NUL is escaped in JSON, so no other text encodes to them.
+const (
+	textMark       = "\x00charter:text\x00"
+	structuredMark = `"\u0000charter:structured\u0000"`
+)
+
+// encodeResult is the JSON the SDK would send for r, when r is a
+// successful result of addTool's shape: structured content as
+// json.Marshal writes it, and the same JSON as its one text block. ok is
+// false for any other result.
+func encodeResult(r *mcp.CallToolResult) (wire []byte, ok bool) {
+	data, ok := r.StructuredContent.(json.RawMessage)
+	if !ok || r.IsError || len(r.Content) != 1 || !plainJSON(data) {
+		return nil, false
+	}
+	tc, ok := r.Content[0].(*mcp.TextContent)
+	if !ok || tc.Meta != nil || tc.Annotations != nil || tc.Text != string(data) {
+		return nil, false
+	}
+	// The SDK encodes what surrounds the blocks (a result type, _meta);
+	// the blocks are spliced in where their stand-ins went.
+	shell := *r
+	shell.Content = []mcp.Content{&mcp.TextContent{Text: textMark}}
+	shell.StructuredContent = json.RawMessage(structuredMark)
+	around, err := json.Marshal(&shell)
+	if err != nil {
+		return nil, false
+	}
+	text, _ := json.Marshal(textMark)
+	t := bytes.Index(around, text)
+	s := bytes.Index(around, []byte(structuredMark))
+	if t < 0 || s < t {
+		return nil, false
+	}
+	out := make([]byte, 0, len(around)+2*len(data)+len(data)/4)
+	out = append(out, around[:t]...)
+	out = append(out, '"')
+	out = appendEscaped(out, data)
+	out = append(out, '"')
+	out = append(out, around[t+len(text):s]...)
+	out = append(out, data...)
+	return append(out, around[s+len(structuredMark):]...), true
+}
+
+// plainJSON reports whether data, valid JSON, is as json.Marshal
+// writes it: compact, valid UTF-8, with <, >, &, U+2028 and U+2029
+// escaped. Then the SDK would copy it unchanged, and its text block
+// needs a backslash before quotes and backslashes alone.
+func plainJSON(data []byte) bool {
+	inString, escaped := false, false
+	for i, c := range data {
+		switch {
+		case c < 0x20, c == '<', c == '>', c == '&', c == ' ' && !inString:
+			return false
+		case c == 0xE2 && i+2 < len(data) && data[i+1] == 0x80 && (data[i+2] == 0xA8 || data[i+2] == 0xA9):
+			return false
+		case escaped:
+			escaped = false
+		case c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		}
+	}
+	return utf8.Valid(data)
+}
+
+// appendEscaped appends plain JSON (plainJSON) as the inside of a JSON
+// string.
+func appendEscaped(out, data []byte) []byte {
+	for len(data) > 0 {
+		i := bytes.IndexAny(data, `"\`)
+		if i < 0 {
+			return append(out, data...)
+		}
+		out = append(out, data[:i]...)
+		out = append(out, '\\', data[i])
+		data = data[i+1:]
+	}
+	return out
+}

@@ -33,13 +33,36 @@ func TestBatchReleaseKeepsTheWay(t *testing.T) {
 	}
 	batch.Release(next)
 	var held []string
-	for d := range batch.dirs {
-		held = append(held, d)
+	for d, tg := range batch.dirs {
+		if !tg.Missing {
+			held = append(held, d)
+		}
 	}
 	slices.Sort(held)
 	slices.Sort(want)
 	if !slices.Equal(held, want) {
 		t.Fatalf("held after Release:\n%q\nwant the way to the next file:\n%q", held, want)
+	}
+	batch.Release("")
+	if len(batch.dirs) != 0 {
+		t.Fatalf("Release(\"\") kept %d folders", len(batch.dirs))
+	}
+}
+
+// A folder the batch found missing holds no descriptor: Release(next)
+// keeps its verdict (not counted as held), Release("") forgets it.
+func TestBatchReleaseKeepsMissing(t *testing.T) {
+	tr := newTree(t)
+	tr.dir("proj/docs")
+	batch := NewBatch(Options{})
+	defer batch.Close()
+	tg, err := batch.Target(tr.p("proj/none/x.md"))
+	if err != nil || !tg.Missing {
+		t.Fatalf("a file in a missing folder: %+v, %v", tg, err)
+	}
+	batch.Release(tr.p("proj/docs/b.md"))
+	if d := batch.dirs[tr.p("proj/none")]; d == nil || !d.Missing || batch.Held() != 0 {
+		t.Fatalf("after Release(next): %+v, %d held", d, batch.Held())
 	}
 	batch.Release("")
 	if len(batch.dirs) != 0 {

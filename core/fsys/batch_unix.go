@@ -24,6 +24,7 @@ type Batch struct {
 	missing map[string]*Target // a walk without Create: a directory not there
 	staged  []*Target          // made under a temporary name, not yet published
 	kept    int                // directories Release kept open
+	absent  int                // of dirs, the Missing ones
 
 	ids             bool // home, bnd and gits are known
 	home, bnd       [2]uint64
@@ -111,6 +112,9 @@ func (b *Batch) dir(dir string) (*Target, error) {
 		}
 	}
 	b.dirs[dir] = d
+	if d.Missing {
+		b.absent++
+	}
 	return d, nil
 }
 
@@ -171,7 +175,7 @@ func (b *Batch) Close() {
 		d.Close()
 		delete(b.dirs, k)
 	}
-	b.kept = 0
+	b.kept, b.absent = 0, 0
 }
 
 // listing is a held directory's names, read once: the caller holds the
@@ -238,15 +242,18 @@ func (d *Target) ReadIn(name string, k Kind) (data []byte, done bool, err error)
 }
 
 // Held is how many directories the batch opened since it last let
-// directories go (Release): the ones it keeps are not counted.
-func (b *Batch) Held() int { return len(b.dirs) - b.kept }
+// directories go (Release): the ones it keeps are not counted, nor the
+// folders it found missing, which hold no descriptor.
+func (b *Batch) Held() int { return len(b.dirs) - b.absent - b.kept }
 
 // Release lets the held directories go, for a batch that made and staged
 // nothing (a reader's), except the folders on the way to next (a path of
 // the next file, "" for none): the next files' walk starts from the
 // deepest of them rather than from "/", and a target below a folder let go
 // walks again from the nearest held one, with every check of a walk. What
-// stays open is bounded by next's depth, whatever the batch's size.
+// stays open is bounded by next's depth, whatever the batch's size. The
+// folders found missing hold nothing and stay missing until Release(""):
+// a cold run's reads do not look for its missing folders again.
 func (b *Batch) Release(next string) {
 	if len(b.staged) > 0 {
 		return
@@ -260,15 +267,22 @@ func (b *Batch) Release(next string) {
 	if next != "" {
 		keep = filepath.Dir(filepath.Clean(next))
 	}
+	b.kept = 0
 	for k, d := range b.dirs {
-		if keep != "" && !d.Missing && onTheWay(k, keep) {
+		switch {
+		case keep != "" && d.Missing:
+			continue // no descriptor: a cold run's missing folders, not walked again
+		case keep != "" && onTheWay(k, keep):
+			b.kept++
 			continue
 		}
 		d.Close()
 		delete(b.dirs, k)
 	}
-	b.kept = len(b.dirs)
-	b.missing = map[string]*Target{}
+	if keep == "" {
+		b.absent = 0
+		b.missing = map[string]*Target{}
+	}
 }
 
 // onTheWay: the clean path dir is p or a folder above it.

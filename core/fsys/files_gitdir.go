@@ -18,6 +18,10 @@ func (s *Files) gitDirs(root string) []string {
 	if root == "" || !s.onOS() {
 		return nil
 	}
+	return s.heldSet().gitDirs(root, findGitDirs)
+}
+
+func findGitDirs(root string) []string {
 	name := filepath.Join(root, ".git")
 	fi, err := os.Lstat(name)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {

@@ -29,6 +29,16 @@ type heldSet struct {
 	n      int
 	clock  uint64
 	active int // runs holding the set (hold, done)
+	// What a run learns once (as a Batch does): the identities of the
+	// companion home, the boundary and the git folders, and the git
+	// folders a project's ".git" file names.
+	ids  map[string]ident
+	gits map[string][]string
+}
+
+type ident struct {
+	id [2]uint64
+	ok bool
 }
 
 // heldMax bounds the descriptors a Files keeps between walks: a project's
@@ -217,7 +227,70 @@ func (h *heldSet) hold() {
 func (h *heldSet) done() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.active--; h.active == 0 && h.root != nil {
-		h.detach(h.root)
+	if h.active--; h.active == 0 {
+		if h.root != nil {
+			h.detach(h.root)
+		}
+		h.ids, h.gits = nil, nil
 	}
+}
+
+// identity is identity(path), taken once in a run.
+func (h *heldSet) identity(path string) ([2]uint64, bool) {
+	if h == nil || path == "" {
+		return identity(path)
+	}
+	h.mu.Lock()
+	v, found := h.ids[path]
+	active := h.active > 0
+	h.mu.Unlock()
+	if found {
+		return v.id, v.ok
+	}
+	id, ok := identity(path)
+	if active {
+		h.mu.Lock()
+		if h.active > 0 {
+			if h.ids == nil {
+				h.ids = map[string]ident{}
+			}
+			h.ids[path] = ident{id, ok}
+		}
+		h.mu.Unlock()
+	}
+	return id, ok
+}
+
+// gitIdentities is gitIdentities(dirs), each taken once in a run.
+func (h *heldSet) gitIdentities(dirs []string) [][2]uint64 {
+	var out [][2]uint64
+	for _, d := range dirs {
+		if id, ok := h.identity(d); ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// gitDirs is find(root), asked once in a run.
+func (h *heldSet) gitDirs(root string, find func(string) []string) []string {
+	h.mu.Lock()
+	v, found := h.gits[root]
+	active := h.active > 0
+	h.mu.Unlock()
+	if found {
+		return v
+	}
+	v = find(root)
+	if active {
+		h.mu.Lock()
+		if h.active > 0 {
+			if h.gits == nil {
+				h.gits = map[string][]string{}
+			}
+			h.gits[root] = v
+		}
+		h.mu.Unlock()
+	}
+	return v
 }

@@ -145,3 +145,27 @@ func openFDs(t *testing.T) int {
 	}
 	return len(entries)
 }
+
+// What a run learned once (the companion home missing) is forgotten when
+// the run ends: the next run finds the home made since, and a link in it
+// blocks the write.
+func TestHeldIdentitiesLastOneRun(t *testing.T) {
+	tr := newTree(t)
+	tr.dir("proj", "shared")
+	s := &Files{Fs: afero.NewOsFs(), Now: time.Now, Guard: homeGuard{home: tr.p("home/.agent-switch")}}
+	done := s.Hold()
+	if err := s.WriteAtomicOpts(tr.p("proj/a.md"), WriteOptions{}, []byte("a\n")); err != nil {
+		t.Fatal(err)
+	}
+	done()
+	tr.link("home/.agent-switch/p1/config", "../../../shared")
+	defer s.Hold()()
+	err := s.WriteAtomicOpts(tr.p("home/.agent-switch/p1/config/b.md"), WriteOptions{}, []byte("b\n"))
+	var be *BlockedError
+	if !errors.As(err, &be) {
+		t.Fatalf("a write through a link in the companion home made after the last run: %v, want it blocked", err)
+	}
+	if _, err := os.Lstat(tr.p("shared/b.md")); err == nil {
+		t.Fatal("written through the link")
+	}
+}

@@ -61,12 +61,12 @@ func walk(path string, o Options, dir bool) (t *Target, err error) {
 		return nil, &NotAbsError{Path: path}
 	}
 	w := &walker{o: o, path: filepath.Clean(path), dir: dir}
-	w.home, w.hasHome = identity(o.Home)
+	w.home, w.hasHome = o.held.identity(o.Home)
 	if o.Boundary != "" {
-		if w.bound, w.hasBound = identity(o.Boundary); !w.hasBound {
+		if w.bound, w.hasBound = o.held.identity(o.Boundary); !w.hasBound {
 			return nil, &fs.PathError{Op: "find project", Path: o.Boundary, Err: fs.ErrNotExist}
 		}
-		w.gits = gitIdentities(o.GitDirs)
+		w.gits = o.held.gitIdentities(o.GitDirs)
 	}
 	defer func() { o.held.unpin(w.pins) }()
 	defer func() {

@@ -244,6 +244,10 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 			_, _ = parser.Parse(args)
 		}
 	}
+	// A command path and its words alone need no grammar at all.
+	if cmd, cli, ok := directCommand(args); ok {
+		return a.runWith(ctx, &cli, func() error { return cmd.Run(ctx, a) })
+	}
 	// Most runs name one command: a grammar of that command alone costs a
 	// fraction of the whole one to build and walk, and start-up is most of
 	// a run. Help, completion and every parse error take the whole grammar.
@@ -276,10 +280,15 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 }
 
 func (a *App) runParsed(ctx context.Context, kctx *kong.Context, cli *CLI) ExitCode {
+	return a.runWith(ctx, cli, func() error { return kctx.Run() })
+}
+
+// runWith runs a parsed command under the global flags of cli.
+func (a *App) runWith(ctx context.Context, cli *CLI, run func() error) ExitCode {
 	a.rootFlag = cli.ConfigRoot
 	a.projectFlag, a.noProject = cli.ProjectDir, cli.NoProject
 	a.Sys, a.sess = a.Sys.WithConfigRoot(cli.ConfigRoot), nil
-	if err := kctx.Run(); err != nil {
+	if err := run(); err != nil {
 		return a.fail(stopped(ctx, err))
 	}
 	return ExitOK

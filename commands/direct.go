@@ -1,0 +1,177 @@
+package commands
+
+import (
+	"context"
+	"reflect"
+	"slices"
+)
+
+// runner is a command that needs nothing of Kong's to run.
+type runner interface {
+	Run(ctx context.Context, a *App) error
+}
+
+// Tag keys that change nothing when a flag is not given and an argument
+// is a plain string: a command whose fields carry only these can be set
+// from the words alone. Anything else (default, env, enum, required,
+// type, embed…) is Kong's to apply.
+var (
+	directFlagTags = []string{"name", "help", "short", "placeholder", "complete", "xor", "group", "hidden"}
+	directArgTags  = []string{"arg", "optional", "help", "complete", "name", "placeholder"}
+)
+
+// directCommand reads args without building a grammar when they are a
+// command path of the CLI and its positional words, with no flag but
+// --json and --no-project, and the command is one whose value Kong would
+// fill from those words alone (directLeaf). It returns the command, ready
+// to run, and the global flags; ok false leaves args to Kong, which also
+// says every error. TestDirectCommandAsKong holds that whatever it takes,
+// Kong takes the same way.
+func directCommand(args []string) (cmd runner, cli CLI, ok bool) {
+	var words []string
+	for _, arg := range args {
+		switch {
+		case arg == "--json" && !cli.JSON:
+			cli.JSON = true
+		case arg == "--no-project" && !cli.NoProject:
+			cli.NoProject = true
+		case arg == "" || arg[0] != '-':
+			words = append(words, arg)
+		default:
+			return nil, cli, false
+		}
+	}
+	t := reflect.TypeFor[CLI]()
+	i := 0
+	for ; ; i++ {
+		cmds, flags := split(t)
+		if len(cmds) == 0 {
+			break // a leaf: the rest are its arguments
+		}
+		if i == len(words) || !plainFlags(flags) {
+			return nil, cli, false
+		}
+		f, ok := cmds[words[i]]
+		if !ok || slices.Contains(wholeGrammar, words[i]) || !kongName(f) || !plainStruct(f.Type) {
+			return nil, cli, false
+		}
+		t = f.Type
+	}
+	v := reflect.New(t)
+	cmd, ok = v.Interface().(runner)
+	if !ok || !directLeaf(t, v.Elem(), words[i:]) {
+		return nil, cli, false
+	}
+	return cmd, cli, true
+}
+
+// plainStruct: a struct with no methods Kong calls (hooks, Validate); Run
+// and Help are only called or read for the command chosen.
+func plainStruct(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	p := reflect.PointerTo(t)
+	for i := range p.NumMethod() {
+		if n := p.Method(i).Name; n != "Run" && n != "Help" {
+			return false
+		}
+	}
+	return true
+}
+
+// plainFlags: a group's own flags are ones Kong leaves unset when not given.
+func plainFlags(flags []reflect.StructField) bool {
+	for _, f := range flags {
+		if f.Anonymous || !onlyTags(f.Tag, directFlagTags) {
+			return false
+		}
+	}
+	return true
+}
+
+// kongName: the name split gives the command is Kong's too (a name tag, or
+// a one-word field name, which Kong lowercases as split does).
+func kongName(f reflect.StructField) bool {
+	if f.Tag.Get("name") != "" {
+		return true
+	}
+	for _, r := range f.Name[1:] {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// directLeaf sets the leaf command v of type t from its positional words,
+// when every field is a flag left unset or a plain string argument, and
+// the words fill the required arguments without one too many.
+func directLeaf(t reflect.Type, v reflect.Value, words []string) bool {
+	n := 0
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || f.Anonymous {
+			return false
+		}
+		_, isArg := f.Tag.Lookup("arg")
+		allowed := directFlagTags
+		if isArg {
+			allowed = directArgTags
+		}
+		if !onlyTags(f.Tag, allowed) {
+			return false
+		}
+		if !isArg {
+			continue
+		}
+		if f.Type != reflect.TypeFor[string]() {
+			return false
+		}
+		if n == len(words) {
+			if _, optional := f.Tag.Lookup("optional"); !optional {
+				return false
+			}
+			continue
+		}
+		v.Field(i).SetString(words[n])
+		n++
+	}
+	return n == len(words)
+}
+
+// onlyTags reports whether tag has no key outside allowed.
+func onlyTags(tag reflect.StructTag, allowed []string) bool {
+	s := string(tag)
+	for s != "" {
+		i := 0
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		s = s[i:]
+		if s == "" {
+			break
+		}
+		i = 0
+		for i < len(s) && s[i] > ' ' && s[i] != ':' && s[i] != '"' {
+			i++
+		}
+		if i == 0 || i+1 >= len(s) || s[i] != ':' || s[i+1] != '"' {
+			return false // not the conventional form: Kong decides
+		}
+		key := s[:i]
+		s = s[i+1:]
+		i = 1
+		for i < len(s) && s[i] != '"' {
+			if s[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(s) || !slices.Contains(allowed, key) {
+			return false
+		}
+		s = s[i+1:]
+	}
+	return true
+}

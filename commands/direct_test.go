@@ -1,0 +1,122 @@
+package commands
+
+import (
+	"bytes"
+	"context"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core/coretest"
+)
+
+// leafPaths lists every command path of t that ends in a leaf.
+func leafPaths(t reflect.Type, prefix []string) [][]string {
+	cmds, _ := split(t)
+	if len(cmds) == 0 {
+		return [][]string{prefix}
+	}
+	var out [][]string
+	for name, f := range cmds {
+		out = append(out, leafPaths(f.Type, append(slices.Clip(prefix), name))...)
+	}
+	return out
+}
+
+// kongParse parses args by the whole grammar, as run does when no quicker
+// path takes them: the command chosen (nil when Kong refuses args or
+// exits, as for help) and the global flags.
+func kongParse(t *testing.T, args []string) (cmd any, cli *CLI) {
+	t.Helper()
+	var out bytes.Buffer
+	a := newApp(Build{Version: "t"}, strings.NewReader(""), &out, &out, coretest.New(t).Environ(), afero.NewMemMapFs(), args)
+	cli = &CLI{}
+	parser, err := a.parser(context.Background(), cli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(*exitError); !ok {
+				panic(r)
+			}
+			cmd = nil
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		return nil, cli
+	}
+	return kctx.Selected().Target.Interface(), cli
+}
+
+// Whatever directCommand takes, Kong takes the same way: the same command
+// with the same fields and the same global flags. Every command path is
+// tried with none to three words and with the flags it may see, and the
+// commands a start-up is measured on must be taken.
+func TestDirectCommandAsKong(t *testing.T) {
+	words := [][]string{{}, {"rules.tier"}, {""}, {"a b", "c"}, {"x", "y", "z"}, {"settings"}}
+	flags := [][]string{{}, {"--json"}, {"--no-project", "--json"}, {"--json", "--json"}, {"--show-origin"},
+		{"--json=true"}, {"-h"}, {"--"}, {"--server"}, {"--project", "--require", "x"}}
+	taken := map[string]bool{}
+	var lines [][]string
+	for _, path := range leafPaths(reflect.TypeFor[CLI](), nil) {
+		for _, w := range words {
+			for _, f := range flags {
+				line := slices.Concat(path, w)
+				lines = append(lines, slices.Concat(line, f), slices.Concat(f, line))
+				if len(f) > 0 && len(line) > 0 {
+					lines = append(lines, slices.Concat(line[:1], f, line[1:]))
+				}
+			}
+		}
+	}
+	lines = append(lines, []string{"gate"}, []string{"settings"}, []string{"rules.tier", "settings", "get"},
+		[]string{"settingsget"}, []string{"mcpservers", "list"}, []string{"-"}, nil)
+	for _, args := range lines {
+		cmd, cli, ok := directCommand(args)
+		if !ok {
+			continue
+		}
+		taken[strings.Join(args, " ")] = true
+		want, wantCLI := kongParse(t, args)
+		if want == nil {
+			t.Errorf("charter %q: taken without Kong, which refuses it", args)
+			continue
+		}
+		got := reflect.ValueOf(cmd).Elem().Interface()
+		if !reflect.DeepEqual(got, want) || cli.JSON != wantCLI.JSON || cli.NoProject != wantCLI.NoProject || wantCLI.ConfigRoot != nil || wantCLI.ProjectDir != nil || bool(wantCLI.Version) {
+			t.Errorf("charter %q: without Kong %#v (json %v, no-project %v), Kong %#v (json %v, no-project %v)", args, got, cli.JSON, cli.NoProject, want, wantCLI.JSON, wantCLI.NoProject)
+		}
+	}
+	for _, line := range []string{"settings get rules.tier", "detect --json", "ping --json", "--json settings get rules.tier", "settings list", "--no-project --json ping"} {
+		if !taken[line] {
+			t.Errorf("charter %s: not taken without Kong", line)
+		}
+	}
+	t.Logf("%d command lines taken without Kong", len(taken))
+	if len(taken) < 50 {
+		t.Errorf("only %d command lines taken without Kong", len(taken))
+	}
+}
+
+// A command run without Kong prints what it prints through Kong.
+func TestDirectCommandRuns(t *testing.T) {
+	home := t.TempDir()
+	for _, line := range []string{"settings get rules.tier", "detect --json", "ping --json", "settings get nope"} {
+		args := strings.Fields(line)
+		direct := runCharter(t, home, "", false, args...)
+		// The same words with a flag that changes nothing, which
+		// directCommand leaves to Kong.
+		viaKong := runCharter(t, home, "", false, append(args, "--no-project=false")...)
+		if _, _, ok := directCommand(args); !ok {
+			t.Errorf("charter %s: not taken without Kong", line)
+		}
+		if direct.code != viaKong.code || direct.stdout != viaKong.stdout || direct.stderr != viaKong.stderr {
+			t.Errorf("charter %s: without Kong %+v, through Kong %+v", line, direct, viaKong)
+		}
+	}
+}

@@ -52,6 +52,8 @@ type Local struct {
 	gateRun  gates.OneRun // one gates_run at a time, as the HTTP server has
 	libsOnce sync.Once
 	libs     *content.Cache // the content library, kept while nothing under it changes
+	listsMu  sync.Mutex
+	lists    map[content.Kind]keptList // each kind's last list (ContentList)
 }
 
 var _ Backend = (*Local)(nil)

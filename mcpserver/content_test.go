@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/coretest"
@@ -153,6 +154,34 @@ func TestContentSaysOrigin(t *testing.T) {
 		}
 		if p := s.Properties.Items.Items.Properties; p["origin"] == nil || p["path"] != nil {
 			t.Errorf("rules_list output schema: item properties %v", p)
+		}
+	}
+}
+
+// A kind's kept list follows the settings: disabling a rule in a running
+// server shows in the next list, and so does enabling it again.
+func TestContentListFollowsSelection(t *testing.T) {
+	e := contentWorld(t)
+	be := e.backend()
+	be.cache().Now = func() time.Time { return time.Now().Add(time.Hour) } // the files were just written
+	srv := New(be, Options{Version: "1.2.3-test", Getwd: e.sys.Getwd, Paths: e.sys.Paths, Message: e.sys.ErrorMessage})
+	cs := connect(t, srv, newClient(noRoots), "")
+	state := func() (string, []string) {
+		var l ItemList
+		structured(t, call(t, cs, "rules_list", map[string]any{}), &l)
+		for _, it := range l.Items {
+			if it.Name == "always" {
+				return it.State, l.ReceiverSets[it.ReceiverSet]
+			}
+		}
+		t.Fatal("no rule always")
+		return "", nil
+	}
+	settings := filepath.Join(e.wd, ".charter", "settings.yaml")
+	for _, c := range []struct{ disabled, want string }{{"[off-go]", "active"}, {"[off-go, always]", "disabled"}, {"[off-go]", "active"}} {
+		e.write(t, settings, "rules:\n  disabled: "+c.disabled+"\n")
+		if st, to := state(); st != c.want || (len(to) == 0) != (c.want == "disabled") {
+			t.Errorf("disabled %s: always is %s, received by %v; want %s", c.disabled, st, to, c.want)
 		}
 	}
 }

@@ -168,6 +168,13 @@ func (s *Session) ContentList(ctx context.Context, k content.Kind, path string) 
 	if err != nil {
 		return nil, err
 	}
+	return s.ContentListOf(lib, sel, k, path)
+}
+
+// ContentListOf is ContentList over the library and selection Library
+// gave, for a server that keeps lists while both stay the same.
+func (s *Session) ContentListOf(lib *content.Library, sel content.Selection, k content.Kind, path string) ([]ContentItem, error) {
+	var err error
 	rel := ""
 	if path != "" {
 		if rel, err = s.projectRel(path); err != nil {

@@ -144,7 +144,7 @@ func (b *Batch) below(p *Target, dir string) *Target {
 	if w.gitStep(top, name) != nil {
 		return nil // Walk words the refusal
 	}
-	if b.o.StageNew && !p.hidden {
+	if b.o.StageNew && !p.hidden && p.staged == "" { // below a staged folder: hidden already, made in place
 		if t := b.stageBelow(w, p, dir); t != nil {
 			return t
 		}

@@ -42,7 +42,8 @@ func names(t *testing.T, dir string) []string {
 }
 
 // A folder the batch makes is nowhere to be seen until Publish, then
-// there whole; a folder that existed gets its file by the usual rename.
+// there whole, with the folders below it; a folder that existed gets its
+// file by the usual rename.
 func TestStagedFolderAppearsWhole(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, "old"), 0o755)
@@ -53,8 +54,14 @@ func TestStagedFolderAppearsWhole(t *testing.T) {
 		filepath.Join(dir, "new", "sub", "b.md"): "b",
 		filepath.Join(dir, "old", "c.md"):        "c",
 	})
-	if got := names(t, dir); len(got) != 2 || got[0] == "new" || !isTempOf(got[0], "new") {
+	got := names(t, dir)
+	if len(got) != 2 || got[0] == "new" || !isTempOf(got[0], "new") {
 		t.Fatalf("before Publish: %v", got)
+	}
+	// A folder below the staged one is hidden with it: made in place, and
+	// it appears with it (not after it, under a name of its own).
+	if in := names(t, filepath.Join(dir, got[0])); !slices.Equal(in, []string{"a.md", "sub"}) {
+		t.Fatalf("in the staged folder before Publish: %v", in)
 	}
 	for _, s := range staged {
 		if err := s.Commit(); err != nil {

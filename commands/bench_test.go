@@ -30,6 +30,16 @@ func BenchmarkMainDetect(b *testing.B) {
 	}
 }
 
+// BenchmarkMainSettingsGet is the in-process cost of one `charter settings
+// get rules.tier`: the command most hosts run at start.
+func BenchmarkMainSettingsGet(b *testing.B) {
+	environ := coretest.New(b).Environ()
+	b.ReportAllocs()
+	for b.Loop() {
+		Main(context.Background(), Build{Version: "b"}, []string{"settings", "get", "rules.tier"}, strings.NewReader(""), io.Discard, io.Discard, environ, afero.NewOsFs())
+	}
+}
+
 // BenchmarkMainHelp is the in-process cost of `charter --help`: the whole
 // grammar built and rendered.
 func BenchmarkMainHelp(b *testing.B) {

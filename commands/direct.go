@@ -66,18 +66,21 @@ func directCommand(args []string) (cmd runner, cli CLI, ok bool) {
 }
 
 // plainStruct: a struct with no methods Kong calls (hooks, Validate); Run
-// and Help are only called or read for the command chosen.
+// and Help are only called or read for the command chosen. Counted, not
+// named: naming a method builds its function type, a start-up cost.
 func plainStruct(t reflect.Type) bool {
 	if t.Kind() != reflect.Struct {
 		return false
 	}
 	p := reflect.PointerTo(t)
-	for i := range p.NumMethod() {
-		if n := p.Method(i).Name; n != "Run" && n != "Help" {
-			return false
-		}
+	known := 0
+	if p.Implements(reflect.TypeFor[runner]()) {
+		known++
 	}
-	return true
+	if p.Implements(reflect.TypeFor[interface{ Help() string }]()) {
+		known++
+	}
+	return p.NumMethod() == known
 }
 
 // plainFlags: a group's own flags are ones Kong leaves unset when not given.

@@ -105,9 +105,11 @@ func isSection(name string) bool {
 // Most defaults are scalars, and a copy by reflection is a start-up cost
 // of every command that reads settings.
 func defaultCopy(k Key) (any, error) {
-	switch k.Default.(type) {
+	switch d := k.Default.(type) {
 	case nil, string, bool, int64, Dec:
-		return k.Default, nil
+		return d, nil
+	case []string:
+		return slices.Clone(d), nil
 	}
 	def, err := objcopy.Copy(k.Default, true, objcopy.DefaultMaxLevel)
 	if err != nil {

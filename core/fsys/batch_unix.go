@@ -4,6 +4,7 @@ package fsys
 
 import (
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -291,4 +292,29 @@ func onTheWay(dir, p string) bool {
 		return false
 	}
 	return len(p) == len(dir) || strings.HasSuffix(dir, string(filepath.Separator)) || p[len(dir)] == filepath.Separator
+}
+
+// list is the entries of the folder dir the batch holds (readDirMax of
+// at most max+1, all for max 0), read through its handle; ok is false when
+// the batch holds no such folder (missing, or not walked), and the caller
+// lists it by its path.
+func (b *Batch) list(dir string, max int) (entries []fs.FileInfo, ok bool, err error) {
+	d := b.dirs[dir]
+	if d == nil || d.Missing || d.staged != "" {
+		return nil, false, nil
+	}
+	fd, err := unix.Openat(d.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false, nil
+	}
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	n := max + 1
+	if max <= 0 {
+		n = 0
+	}
+	if entries, err = readDirMax(f, n); err != nil {
+		return nil, true, ReadError(dir, err)
+	}
+	return entries, true, nil
 }

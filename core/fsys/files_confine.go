@@ -124,7 +124,11 @@ func (s *Files) listDir(root, dir string, max int) (entries []fs.FileInfo, notDi
 	if max <= 0 {
 		entries, err = afero.ReadDir(s.Fs, dir)
 	} else {
-		entries, err = readDirMax(s.Fs, dir, max+1)
+		var f afero.File
+		if f, err = s.Fs.Open(dir); err == nil {
+			entries, err = readDirMax(f, max+1)
+			f.Close()
+		}
 	}
 	if err != nil {
 		return nil, false, ReadError(dir, err)
@@ -132,13 +136,17 @@ func (s *Files) listDir(root, dir string, max int) (entries []fs.FileInfo, notDi
 	return entries, false, nil
 }
 
-// readDirMax is afero.ReadDir of at most n entries.
-func readDirMax(afs afero.Fs, dir string, n int) ([]fs.FileInfo, error) {
-	f, err := afs.Open(dir)
-	if err != nil {
-		return nil, err
+// readDirMax is afero.ReadDir of at most n entries of the open folder f
+// (all of them, sorted, for n <= 0).
+func readDirMax(f afero.File, n int) ([]fs.FileInfo, error) {
+	if n <= 0 {
+		entries, err := f.Readdir(-1)
+		if err != nil {
+			return nil, err
+		}
+		slices.SortFunc(entries, func(a, b fs.FileInfo) int { return strings.Compare(a.Name(), b.Name()) })
+		return entries, nil
 	}
-	defer f.Close()
 	var entries []fs.FileInfo
 	for len(entries) < n {
 		batch, err := f.Readdir(n - len(entries))

@@ -220,8 +220,14 @@ func (r *Reader) ListMax(dir string, max int) ([]fs.FileInfo, bool, error) {
 			return nil, false, err
 		}
 		t.Close()
+		// The folder the walk checked, listed by its handle: no path
+		// resolved again, and the folder listed is the one checked.
+		entries, ok, err := r.b.list(r.s.Paths.Dir(t.Path), max)
 		if r.b.Held() >= heldCap {
 			r.b.Release(t.Path)
+		}
+		if ok {
+			return entries, false, err
 		}
 	}
 	return r.s.listDir(r.root, dir, max)

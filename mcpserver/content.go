@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -109,8 +110,40 @@ func (s *Server) addContentTools(readOnly *mcp.ToolAnnotations) {
 // list is one page of a kind's items.
 func (s *Server) list(ctx context.Context, dir string, k content.Kind, path string, in PageInput) (ItemList, error) {
 	items, err := s.b.ContentList(ctx, dir, k, path)
+	if err != nil || path != "" || len(items) == 0 {
+		if err != nil {
+			return ItemList{}, err
+		}
+		return page(items, in)
+	}
+	// The backend hands out the same kept list while nothing changed:
+	// then the page and its JSON are the ones made for it before.
+	s.pagesMu.Lock()
+	kept, ok := s.pages[k]
+	s.pagesMu.Unlock()
+	if ok && kept.in == in && len(kept.from) == len(items) && &kept.from[0] == &items[0] {
+		return kept.page, nil
+	}
+	out, err := page(items, in)
 	if err != nil {
 		return ItemList{}, err
 	}
-	return page(items, in)
+	if out.encoded, err = json.Marshal(out); err != nil {
+		return ItemList{}, err
+	}
+	s.pagesMu.Lock()
+	defer s.pagesMu.Unlock()
+	if s.pages == nil {
+		s.pages = map[content.Kind]keptPage{}
+	}
+	s.pages[k] = keptPage{from: items, in: in, page: out}
+	return out, nil
+}
+
+// keptPage is the last page of a kind's list and its JSON. It holds the
+// list it was cut from, so that list's address is not reused meanwhile.
+type keptPage struct {
+	from []session.ContentItem
+	in   PageInput
+	page ItemList
 }

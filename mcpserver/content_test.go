@@ -184,4 +184,12 @@ func TestContentListFollowsSelection(t *testing.T) {
 			t.Errorf("disabled %s: always is %s, received by %v; want %s", c.disabled, st, to, c.want)
 		}
 	}
+	// The same kept list cut differently is another page.
+	for _, limit := range []int{1, 2, 1} {
+		var l ItemList
+		structured(t, call(t, cs, "rules_list", map[string]any{"limit": limit}), &l)
+		if len(l.Items) != limit || l.Total != 5 {
+			t.Errorf("limit %d: %d items of %d", limit, len(l.Items), l.Total)
+		}
+	}
 }

@@ -4,10 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// encodeOutput is a tool's output as JSON: the JSON it keeps, if any.
+func encodeOutput(out any) ([]byte, error) {
+	if k, ok := out.(interface{ encodedJSON() []byte }); ok && k.encodedJSON() != nil {
+		return k.encodedJSON(), nil
+	}
+	return json.Marshal(out)
+}
 
 // encodedResult is a tool's result whose wire form is made in one pass.
 // Left to the SDK, a page's JSON was copied through encoding/json five
@@ -50,11 +59,15 @@ const (
 // false for any other result.
 func encodeResult(r *mcp.CallToolResult) (wire []byte, ok bool) {
 	data, ok := r.StructuredContent.(json.RawMessage)
-	if !ok || r.IsError || len(r.Content) != 1 || !plainJSON(data) {
+	if !ok || r.IsError || len(r.Content) != 1 || len(data) == 0 {
 		return nil, false
 	}
 	tc, ok := r.Content[0].(*mcp.TextContent)
 	if !ok || tc.Meta != nil || tc.Annotations != nil || tc.Text != string(data) {
+		return nil, false
+	}
+	text := escapedText(data)
+	if text == nil {
 		return nil, false
 	}
 	// The SDK encodes what surrounds the blocks (a result type, _meta);
@@ -66,20 +79,44 @@ func encodeResult(r *mcp.CallToolResult) (wire []byte, ok bool) {
 	if err != nil {
 		return nil, false
 	}
-	text, _ := json.Marshal(textMark)
-	t := bytes.Index(around, text)
+	mark, _ := json.Marshal(textMark)
+	t := bytes.Index(around, mark)
 	s := bytes.Index(around, []byte(structuredMark))
 	if t < 0 || s < t {
 		return nil, false
 	}
-	out := make([]byte, 0, len(around)+2*len(data)+len(data)/4)
+	out := make([]byte, 0, len(around)+len(text)+len(data)+2)
 	out = append(out, around[:t]...)
 	out = append(out, '"')
-	out = appendEscaped(out, data)
+	out = append(out, text...)
 	out = append(out, '"')
-	out = append(out, around[t+len(text):s]...)
+	out = append(out, around[t+len(mark):s]...)
 	out = append(out, data...)
 	return append(out, around[s+len(structuredMark):]...), true
+}
+
+// lastText is the text block last escaped, by the JSON it escapes: a
+// kept page (Server.list) hands the same bytes to each call. Holding
+// them keeps their address from being reused.
+var lastText struct {
+	sync.Mutex
+	data, text []byte
+}
+
+// escapedText is plain JSON (plainJSON) as the inside of a JSON string,
+// nil for other JSON.
+func escapedText(data []byte) []byte {
+	lastText.Lock()
+	defer lastText.Unlock()
+	if len(lastText.data) == len(data) && &lastText.data[0] == &data[0] {
+		return lastText.text
+	}
+	if !plainJSON(data) {
+		return nil
+	}
+	text := appendEscaped(make([]byte, 0, len(data)+len(data)/4), data)
+	lastText.data, lastText.text = data, text
+	return text
 }
 
 // plainJSON reports whether data, valid JSON, is as json.Marshal

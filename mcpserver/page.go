@@ -43,7 +43,12 @@ type ItemList struct {
 	ReceiverSets map[string][]string `json:"receiverSets" jsonschema:"the agents that get an item, by the key its receiverSet names; none is the empty set (an item that is disabled or below the tier)"`
 	Total        int                 `json:"total"`
 	NextCursor   string              `json:"nextCursor,omitempty"`
+
+	encoded []byte // the page as JSON, when it was kept (Server.list)
 }
+
+// encodedJSON is the page's JSON when it is kept, else nil.
+func (l ItemList) encodedJSON() []byte { return l.encoded }
 
 // PageItem is one item of a page: its fields as the CLI shows them, and
 // the key of its receivers in the page's receiverSets.

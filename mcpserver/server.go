@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
@@ -58,6 +59,9 @@ type Server struct {
 
 	mu    sync.Mutex
 	roots map[*mcp.ServerSession]*clientDir // the directory of each session whose client announced roots
+
+	pagesMu sync.Mutex
+	pages   map[content.Kind]keptPage // each list tool's last page (list)
 }
 
 // New builds the server over b. A *Local's System is made read-only
@@ -267,7 +271,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, re
 		if err != nil {
 			return fail(err)
 		}
-		data, err := json.Marshal(out)
+		data, err := encodeOutput(out)
 		if err != nil {
 			return nil, fmt.Errorf("marshaling output: %w", err)
 		}

@@ -100,7 +100,7 @@ func readOnlyQuick(args []string) bool {
 		}
 	}
 	if len(words) == 0 {
-		return versionOnly(args)
+		return versionOnly(args) || helpOnly(args)
 	}
 	switch words[0] {
 	case "version", "help", "completion", "man", "__complete", "agents", "detect":
@@ -111,6 +111,17 @@ func readOnlyQuick(args []string) bool {
 		return len(words) == 2 && (words[1] == "get" || words[1] == "list" || words[1] == "path")
 	}
 	return false
+}
+
+// helpOnly reports whether args ask for charter's own help alone (bare
+// charter included), as text or JSON.
+func helpOnly(args []string) bool {
+	for _, arg := range args {
+		if arg != "-h" && arg != "--help" && arg != "--json" {
+			return false
+		}
+	}
+	return true
 }
 
 func signalName(s os.Signal) string {

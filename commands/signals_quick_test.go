@@ -12,9 +12,10 @@ func TestReadOnlyQuick(t *testing.T) {
 		"--version", "-v --json", "version", "help settings", "--json settings get rules.tier",
 		"settings list", "--config-root /r settings path", "ping --json", "agents", "man",
 		"completion bash", "__complete settings", "detect --json",
+		"--help", "-h --json", "",
 	}
 	planned := []string{
-		"", "apply", "settings set rules.tier full", "settings edit", "ping --server",
+		"apply", "settings set rules.tier full", "settings edit", "ping --server",
 		"--config-root settings apply", "--project-dir ping apply", "serve", "mcp", "gate hook claude-stop",
 		"settings", "dismiss agent-switch", "-- version", "import --from claude",
 	}

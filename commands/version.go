@@ -10,6 +10,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/session"
 )
 
 // versionFlag prints the version and stops, before commands are required.
@@ -66,7 +67,7 @@ func (a *App) printVersion() error {
 		Version:      a.Build().Version,
 		Commit:       a.Build().Commit,
 		Module:       a.Build().Module,
-		Capabilities: core.Capabilities(), // not session.Words(): that builds every table
+		Capabilities: session.Capabilities(),
 	}, func(w io.Writer) {
 		if a.Build().Module != "" {
 			fmt.Fprintf(w, "%s %s (%s)\n", core.Name, a.Build().Version, a.Build().Module)

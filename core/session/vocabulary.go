@@ -29,5 +29,10 @@ func Words() Vocabulary {
 	}
 }
 
+// Capabilities are Words().Capabilities without building the other
+// tables: the version document, printed on every host's probe, needs only
+// these.
+func Capabilities() map[string]bool { return core.Capabilities() }
+
 // Key is the setting called name, or false when there is none.
 func (Vocabulary) Key(name string) (settings.Key, bool) { return settings.Lookup(name) }

@@ -69,3 +69,29 @@ func TestBatchReleaseKeepsMissing(t *testing.T) {
 		t.Fatalf("Release(\"\") kept %d folders", len(batch.dirs))
 	}
 }
+
+// split is filepath.Dir and filepath.Base of a clean absolute path.
+func TestSplitIsDirBase(t *testing.T) {
+	for _, p := range []string{"/", "/a", "/a/b", "/a/b/c.md", "/.x/..y"} {
+		dir, name := split(p)
+		if dir != filepath.Dir(p) || name != filepath.Base(p) {
+			t.Errorf("split(%q) = %q, %q; want %q, %q", p, dir, name, filepath.Dir(p), filepath.Base(p))
+		}
+	}
+}
+
+// BenchmarkBatchFolder is a reader's look-up of held folders, the path
+// cleaned and split each time.
+func BenchmarkBatchFolder(b *testing.B) {
+	tr := newTree(b)
+	tr.dir("proj/.claude/skills/s/b")
+	batch := NewBatch(Options{})
+	defer batch.Close()
+	p := tr.p("proj/.claude/skills/s/b/c.md")
+	b.ReportAllocs()
+	for b.Loop() {
+		if d, _, _ := batch.Folder(p); d == nil {
+			b.Fatal("no folder")
+		}
+	}
+}

@@ -44,7 +44,7 @@ func (b *Batch) Target(path string) (*Target, error) {
 		return nil, &NotAbsError{Path: path}
 	}
 	path = filepath.Clean(path)
-	dir, name := filepath.Dir(path), filepath.Base(path)
+	dir, name := split(path)
 	if dir == path || name == ".." {
 		return Walk(path, b.o)
 	}
@@ -95,7 +95,7 @@ func (b *Batch) dir(dir string) (*Target, error) {
 	if d, ok := b.dirs[dir]; ok {
 		return d, nil
 	}
-	parent := filepath.Dir(dir)
+	parent, _ := split(dir)
 	var d *Target
 	if parent != dir {
 		if p, err := b.dir(parent); err == nil && p.Missing {
@@ -206,7 +206,7 @@ func (b *Batch) Folder(path string) (d *Target, name string, absent bool) {
 		return nil, "", false
 	}
 	path = filepath.Clean(path)
-	dir, name := filepath.Dir(path), filepath.Base(path)
+	dir, name := split(path)
 	if dir == path || name == ".." {
 		return nil, "", false
 	}
@@ -284,6 +284,19 @@ func (b *Batch) Release(next string) {
 		b.absent = 0
 		b.missing = map[string]*Target{}
 	}
+}
+
+// split is filepath.Dir and filepath.Base of a clean absolute path,
+// without cleaning it again: a batch splits every path it is asked.
+func split(path string) (dir, name string) {
+	i := strings.LastIndexByte(path, '/')
+	switch {
+	case path == "/":
+		return "/", "/"
+	case i == 0:
+		return "/", path[1:]
+	}
+	return path[:i], path[i+1:]
 }
 
 // onTheWay: the clean path dir is p or a folder above it.

@@ -51,9 +51,8 @@ type Local struct {
 
 	gateRun  gates.OneRun // one gates_run at a time, as the HTTP server has
 	libsOnce sync.Once
-	libs     *content.Cache // the content library, kept while nothing under it changes
-	listsMu  sync.Mutex
-	lists    map[content.Kind]keptList // each kind's last list (ContentList)
+	libs     *content.Cache    // the content library, kept while nothing under it changes
+	lists    session.KeptLists // each kind's last list (ContentList)
 }
 
 var _ Backend = (*Local)(nil)
@@ -62,7 +61,7 @@ var _ Backend = (*Local)(nil)
 // named by --project-dir or CHARTER_PROJECT_DIR, else found from dir, and
 // the policy as it is now.
 func (l *Local) session(dir string) *session.Session {
-	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir, LoadLibrary: l.cache().Load, Version: l.Version})
+	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir, LoadLibrary: l.cache().Load, Lists: &l.lists, Version: l.Version})
 }
 
 func (l *Local) cache() *content.Cache {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -21,52 +20,11 @@ type NameInput struct {
 }
 
 // ContentList is the effective items of kind k for the client's
-// directory; for rules, with path, those that apply to it. A kind's whole
-// list is kept while the library (content.Cache hands out the same one
-// while nothing under it changed) and the selection stay the same: the
-// effective set of a thousand items, each a few hundred bytes, was most
-// of a call's work and garbage. The list is shared: callers only read it.
+// directory; for rules, with path, those that apply to it. The whole
+// list of a kind is kept while the library and the selection stay the
+// same (session.KeptLists).
 func (l *Local) ContentList(ctx context.Context, dir string, k content.Kind, path string) ([]session.ContentItem, error) {
-	sess := l.session(dir)
-	lib, sel, err := sess.Library(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if path != "" {
-		return sess.ContentListOf(lib, sel, k, path)
-	}
-	key := listKey{lib: lib, kind: k, sel: sel.Tier + "\x00" + strings.Join(sel.RulesDisabled, "\x01") + "\x00" + strings.Join(sel.SkillsDisabled, "\x01")}
-	l.listsMu.Lock()
-	items, ok := l.lists[k]
-	l.listsMu.Unlock()
-	if ok && items.key == key {
-		return items.items, nil
-	}
-	list, err := sess.ContentListOf(lib, sel, k, path)
-	if err != nil {
-		return nil, err
-	}
-	l.listsMu.Lock()
-	defer l.listsMu.Unlock()
-	if l.lists == nil {
-		l.lists = map[content.Kind]keptList{}
-	}
-	l.lists[k] = keptList{key, list}
-	return list, nil
-}
-
-// listKey is what a kind's list depends on besides the agent table,
-// which a Local's System keeps. Holding the library keeps its address
-// from being reused.
-type listKey struct {
-	lib  *content.Library
-	kind content.Kind
-	sel  string // the tier and the disabled lists
-}
-
-type keptList struct {
-	key   listKey
-	items []session.ContentItem
+	return l.session(dir).ContentList(ctx, k, path)
 }
 
 // ContentGet is one item with its body.

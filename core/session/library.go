@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/agents"
@@ -168,12 +169,52 @@ func (s *Session) ContentList(ctx context.Context, k content.Kind, path string) 
 	if err != nil {
 		return nil, err
 	}
-	return s.ContentListOf(lib, sel, k, path)
+	if s.opts.Lists == nil || path != "" {
+		return s.contentList(lib, sel, k, path)
+	}
+	return s.opts.Lists.get(lib, sel, k, func() ([]ContentItem, error) { return s.contentList(lib, sel, k, "") })
 }
 
-// ContentListOf is ContentList over the library and selection Library
-// gave, for a server that keeps lists while both stay the same.
-func (s *Session) ContentListOf(lib *content.Library, sel content.Selection, k content.Kind, path string) ([]ContentItem, error) {
+// KeptLists keeps each kind's whole list (ContentList without a path)
+// while the library is the same one (a content.Cache hands out the same
+// while nothing under it changed) and so is the selection: the effective
+// set of a thousand items, a few hundred bytes each, was most of an MCP
+// list call's work and garbage. A kept list is shared: callers only read
+// it. The agent table is the System's, which a server keeps.
+type KeptLists struct {
+	mu    sync.Mutex
+	lists map[content.Kind]keptList
+}
+
+// keptList holds its library, so that address is not reused meanwhile.
+type keptList struct {
+	lib   *content.Library
+	sel   string // the tier and the disabled lists
+	items []ContentItem
+}
+
+func (kl *KeptLists) get(lib *content.Library, sel content.Selection, k content.Kind, build func() ([]ContentItem, error)) ([]ContentItem, error) {
+	key := sel.Tier + "\x00" + strings.Join(sel.RulesDisabled, "\x01") + "\x00" + strings.Join(sel.SkillsDisabled, "\x01")
+	kl.mu.Lock()
+	kept, ok := kl.lists[k]
+	kl.mu.Unlock()
+	if ok && kept.lib == lib && kept.sel == key {
+		return kept.items, nil
+	}
+	items, err := build()
+	if err != nil {
+		return nil, err
+	}
+	kl.mu.Lock()
+	defer kl.mu.Unlock()
+	if kl.lists == nil {
+		kl.lists = map[content.Kind]keptList{}
+	}
+	kl.lists[k] = keptList{lib, key, items}
+	return items, nil
+}
+
+func (s *Session) contentList(lib *content.Library, sel content.Selection, k content.Kind, path string) ([]ContentItem, error) {
 	var err error
 	rel := ""
 	if path != "" {

@@ -54,6 +54,9 @@ type Options struct {
 	// LoadLibrary reads the layers Library lists (nil:
 	// content.LoadLayerNames); a server passes one that keeps what it read.
 	LoadLibrary func(ctx context.Context, sys *core.System, layers []content.Layer) (*content.Library, error)
+	// Lists keeps each kind's ContentList across the sessions of a
+	// server while LoadLibrary hands out the same library (nil: none).
+	Lists *KeptLists
 	// Hub reaches the scope's running server (ping --server, doctor's
 	// server line); nil: none is looked for.
 	Hub Hub

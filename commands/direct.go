@@ -42,6 +42,9 @@ func directCommand(args []string) (cmd runner, cli CLI, ok bool) {
 		}
 	}
 	t := reflect.TypeFor[CLI]()
+	if reflect.PointerTo(t).NumMethod() > 0 {
+		return nil, cli, false // a hook on the root: Kong calls it
+	}
 	i := 0
 	for ; ; i++ {
 		cmds, flags := split(t)

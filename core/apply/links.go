@@ -55,7 +55,7 @@ func confineProject(sys *core.System, root string, targets []Target) {
 			continue
 		}
 		t.linkTo = links
-		p, ok, err := fsys.Locate(t.Path)
+		p, ok, err := sys.Files.Locate(t.Path)
 		if err != nil || !ok {
 			continue // plan's own walk names what is wrong
 		}

@@ -138,7 +138,7 @@ func sameFiles(sys *core.System, root string, chosen []agents.Agent) func(string
 				continue
 			}
 			canon[rel] = rel
-			p, ok, err := fsys.Locate(projectFile(sys, root, rel))
+			p, ok, err := sys.Files.Locate(projectFile(sys, root, rel))
 			if err != nil || !ok {
 				continue
 			}

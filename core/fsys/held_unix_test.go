@@ -169,3 +169,26 @@ func TestHeldIdentitiesLastOneRun(t *testing.T) {
 		t.Fatal("written through the link")
 	}
 }
+
+// Locate from held folders finds the place a walk from "/" finds: a link
+// followed to its file, a folder with its own identity.
+func TestHeldLocateIsLocate(t *testing.T) {
+	tr := newTree(t)
+	tr.file("proj/AGENTS.md", "a\n", 0o644)
+	tr.link("proj/CLAUDE.md", "AGENTS.md")
+	tr.dir("proj/docs")
+	s := &Files{Fs: afero.NewOsFs(), Now: time.Now}
+	defer s.Hold()()
+	for range 2 {
+		for _, rel := range []string{"proj/CLAUDE.md", "proj/AGENTS.md", "proj/docs", "proj/none.md"} {
+			got, gok, gerr := s.Locate(tr.p(rel))
+			want, wok, werr := Locate(tr.p(rel))
+			if !got.Same(want) && (got.Valid() || want.Valid()) || gok != wok || (gerr == nil) != (werr == nil) || got.folder != want.folder || got.fdev != want.fdev || got.fino != want.fino {
+				t.Errorf("%s: %+v %v %v, from /: %+v %v %v", rel, got, gok, gerr, want, wok, werr)
+			}
+		}
+	}
+	if s.held.n == 0 {
+		t.Fatal("nothing held")
+	}
+}

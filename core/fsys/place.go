@@ -82,8 +82,16 @@ func (t *Target) places() []Place {
 // returns the Place it ends at: where a link such as a companion share
 // link really leads, with the folder's own identity when it is one. ok is
 // false when it leads nowhere (dangling below a missing directory).
-func Locate(path string) (Place, bool, error) {
-	t, err := Walk(path, Options{Confirmed: true})
+func Locate(path string) (Place, bool, error) { return locate(path, Options{Confirmed: true}) }
+
+// Locate is Locate(path) from the folders s holds (Hold): an apply
+// locates each instruction file it may edit.
+func (s *Files) Locate(path string) (Place, bool, error) {
+	return locate(path, Options{Confirmed: true, held: s.heldFor()})
+}
+
+func locate(path string, o Options) (Place, bool, error) {
+	t, err := Walk(path, o)
 	if err != nil {
 		return Place{}, false, err
 	}

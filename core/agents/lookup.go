@@ -46,3 +46,31 @@ func (t Table) Names() []string {
 	}
 	return out
 }
+
+// DirVar is an agent with its DirVar.
+type DirVar struct{ Agent, Var string }
+
+// builtinDirVars is DirVars of the built-in table, written out so that
+// resolving the profile, which every command does, does not build the
+// whole table (a tenth of `settings get`'s own work); TestBuiltinDirVars
+// holds it to the table.
+var builtinDirVars = []DirVar{
+	{"claude", "CLAUDE_CONFIG_DIR"}, {"codex", "CODEX_HOME"}, {"copilot", "COPILOT_HOME"},
+	{"cline", "CLINE_DIR"}, {"kilo", "KILO_CONFIG_DIR"}, {"continue", "CONTINUE_GLOBAL_DIR"},
+	{"opencode", "OPENCODE_CONFIG_DIR"}, {"goose", "GOOSE_PATH_ROOT"}, {"crush", "CRUSH_GLOBAL_CONFIG"},
+}
+
+// DirVars lists the agents that have a DirVar, in table order. The
+// caller must not change the slice.
+func (t Table) DirVars() []DirVar {
+	if t == nil {
+		return builtinDirVars
+	}
+	var out []DirVar
+	for _, a := range t {
+		if a.DirVar != "" {
+			out = append(out, DirVar{a.Name, a.DirVar})
+		}
+	}
+	return out
+}

@@ -35,3 +35,15 @@ func TestNilTableIsDefault(t *testing.T) {
 		t.Errorf("Each yielded %d agents of a table of one", n)
 	}
 }
+
+// The written-out list of the built-in table's variables is the table's:
+// a row added or a variable renamed without it fails here.
+func TestBuiltinDirVars(t *testing.T) {
+	want := Table(Default()).DirVars()
+	if got := Table(nil).DirVars(); !slices.Equal(got, want) {
+		t.Fatalf("builtinDirVars = %v, the table has %v: update builtinDirVars in lookup.go", got, want)
+	}
+	if got := (Table{{Name: "zork", DirVar: "ZORK_HOME"}, {Name: "plain"}}).DirVars(); !slices.Equal(got, []DirVar{{"zork", "ZORK_HOME"}}) {
+		t.Errorf("a run's own table's DirVars = %v, want [{zork ZORK_HOME}]", got)
+	}
+}

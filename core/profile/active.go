@@ -12,14 +12,15 @@ import (
 // agent's, then every other *_CONFIG_DIR in lexical order.
 func VarNames(s *core.System) []string {
 	var vars []string
-	for a := range s.AgentTable.Each() {
-		if a.Name == s.Serves() && a.DirVar != "" {
-			vars = append(vars, a.DirVar)
+	dv := s.AgentTable.DirVars()
+	for _, a := range dv {
+		if a.Agent == s.Serves() {
+			vars = append(vars, a.Var)
 		}
 	}
-	for a := range s.AgentTable.Each() {
-		if a.DirVar != "" && !slices.Contains(vars, a.DirVar) {
-			vars = append(vars, a.DirVar)
+	for _, a := range dv {
+		if !slices.Contains(vars, a.Var) {
+			vars = append(vars, a.Var)
 		}
 	}
 	for _, n := range s.VarNames() {

@@ -4,6 +4,7 @@ package fsys
 
 import (
 	"errors"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,6 +23,17 @@ func Lstamp(path string) (s Stamp, missing, ok bool) {
 		return Stamp{}, false, false
 	}
 	return stampOf(&st), false, true
+}
+
+// LstampIn is the stamp of name in the open folder dir, without following
+// a link: what Lstamp of the joined path says, without resolving the path
+// again. ok is false when it cannot be stamped (gone since it was listed).
+func LstampIn(dir *os.File, name string) (Stamp, bool) {
+	var st unix.Stat_t
+	if unix.Fstatat(int(dir.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return Stamp{}, false
+	}
+	return stampOf(&st), true
 }
 
 // StampIn is the stamp of the regular file name in the held directory d,

@@ -210,8 +210,11 @@ func Save(sys *core.System, path, key string, w *Watch, start time.Time, report 
 	entries := make([]entry, len(w.paths))
 	bad := fsys.Parallel(len(w.paths), func(i int) error {
 		p := w.paths[i]
-		st, missing, ok := fsys.Lstamp(p)
 		f := w.files[p]
+		st, missing, ok := f.st, false, true
+		if !f.stamped {
+			st, missing, ok = fsys.Lstamp(p)
+		}
 		if !ok || (st.IsLink() && f.sum != "") {
 			return errStale
 		}

@@ -27,6 +27,12 @@ type file struct {
 	wrote bool   // the run wrote the file
 	kind  bool   // only what it is (file, folder, nothing) is watched
 	names bool   // only the names in the folder are watched
+	// st, when stamped, is the stamp a walk took while it listed the
+	// folder above; Save keeps it rather than stamping the path again.
+	// Taken after the plan's start, it is judged as Save's own would be;
+	// a change since only makes the next run miss.
+	st      fsys.Stamp
+	stamped bool
 }
 
 // maxWatched caps a memo: beyond it a run plans as before.
@@ -118,33 +124,53 @@ func (w *Watch) Entries(dir string) {
 }
 
 func (w *Watch) walk(dir string, depth int) {
-	w.add(dir, file{})
+	w.walkFrom(dir, depth, fsys.Stamp{}, false)
+}
+
+// walkFrom is walk of a folder the walk above already stamped (stamped).
+func (w *Watch) walkFrom(dir string, depth int, st fsys.Stamp, stamped bool) {
+	w.add(dir, file{st: st, stamped: stamped})
 	if depth == 0 || w.bad {
 		return
 	}
-	st, missing, ok := fsys.Lstamp(dir)
-	switch {
-	case !ok:
-		w.bad = true
-		return
-	case missing || !st.IsDir():
-		return // a file or nothing: its stamp tells
+	if !stamped {
+		var missing, ok bool
+		st, missing, ok = fsys.Lstamp(dir)
+		switch {
+		case !ok:
+			w.bad = true
+			return
+		case missing || !st.IsDir():
+			return // a file or nothing: its stamp tells
+		}
 	}
-	ents, err := os.ReadDir(dir)
+	d, err := os.Open(dir)
 	if err != nil {
 		w.bad = true
 		return
 	}
+	defer d.Close()
+	ents, err := d.ReadDir(-1)
+	if err != nil {
+		w.bad = true
+		return
+	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
-		switch {
-		case e.Type()&os.ModeSymlink != 0 && depth < 0:
+		if e.Type()&os.ModeSymlink != 0 && depth < 0 {
 			w.bad = true // a source behind a link
 			return
+		}
+		est, ok := fsys.LstampIn(d, e.Name())
+		switch {
 		case e.IsDir():
-			w.walk(p, depth-1)
+			w.walkFrom(p, depth-1, est, ok && est.IsDir())
 		default:
-			w.add(p, file{})
+			w.add(p, file{st: est, stamped: ok})
+		}
+		if w.bad {
+			return
 		}
 	}
 }

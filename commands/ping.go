@@ -28,7 +28,14 @@ func (c *PingCmd) Run(ctx context.Context, a *App) error {
 	if err := require(doc, c.Require, "this charter"); err != nil {
 		return err
 	}
-	return a.emit(doc, func(w io.Writer) { printPing(w, doc) })
+	if a.JSON {
+		if _, err := a.Stdout.Write(pingJSON(doc)); err != nil {
+			return fmt.Errorf("write output: %w", err)
+		}
+		return nil
+	}
+	printPing(a.Stdout, doc)
+	return nil
 }
 
 // printPing prints the document for people; every path and name in it

@@ -1,0 +1,196 @@
+package commands
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/agentkit/charter/core"
+)
+
+// pingJSON is `ping --json`'s document, byte for byte what writeJSON
+// makes of doc, written without reflection: encoding/json's first use of
+// a struct type (its field cache) was a tenth of a ping process's own
+// work. TestPingJSONAsEncoding holds the two equal, field by field.
+func pingJSON(doc core.PingDoc) []byte {
+	b := make([]byte, 0, 512)
+	b = append(b, `{"ok":`...)
+	b = strconv.AppendBool(b, doc.OK)
+	b = appendField(b, "name", doc.Name)
+	b = appendField(b, "version", doc.Version)
+	p := doc.SwitcherProfile
+	b = append(b, `,"switcherProfile":{"active":`...)
+	b = strconv.AppendBool(b, p.Active)
+	b = append(b, `,"provider":`...)
+	b = appendStringPtr(b, p.Provider)
+	b = append(b, `,"profile":`...)
+	b = appendStringPtr(b, p.Profile)
+	b = append(b, `},"capabilities":`...)
+	b = appendCapabilities(b, doc.Capabilities)
+	b = append(b, `,"configRoot":{"path":`...)
+	b = appendJSONString(b, doc.ConfigRoot.Path)
+	b = appendField(b, "source", doc.ConfigRoot.Source)
+	b = append(b, `},"scope":{"kind":`...)
+	b = appendJSONString(b, doc.Scope.Kind)
+	b = appendField(b, "path", doc.Scope.Path)
+	b = append(b, `},"project":`...)
+	if pr := doc.Project; pr == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, `{"path":`...)
+		b = appendJSONString(b, pr.Dir)
+		b = append(b, `,"files":`...)
+		b = appendStrings(b, pr.Files)
+		b = append(b, '}')
+	}
+	b = append(b, `,"policy":`...)
+	if doc.Policy == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, `{"path":`...)
+		b = appendJSONString(b, doc.Policy.Path)
+		b = append(b, '}')
+	}
+	b = append(b, `,"trust":`...)
+	if t := doc.Trust; t == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, `{"state":`...)
+		b = appendJSONString(b, t.State)
+		if t.Command != "" {
+			b = appendField(b, "command", t.Command)
+		}
+		if t.Error != "" {
+			b = appendField(b, "error", t.Error)
+		}
+		b = append(b, '}')
+	}
+	if len(doc.MixedProfiles) > 0 {
+		b = append(b, `,"mixedProfiles":[`...)
+		for i, m := range doc.MixedProfiles {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"variable":`...)
+			b = appendJSONString(b, m.Variable)
+			b = appendField(b, "provider", m.Provider)
+			b = appendField(b, "profile", m.Profile)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, '}')
+	var out bytes.Buffer
+	out.Grow(2 * len(b))
+	_ = json.Indent(&out, b, "", "  ") // b is valid JSON by construction
+	out.WriteByte('\n')
+	return out.Bytes()
+}
+
+// appendField appends `,"name":` and s.
+func appendField(b []byte, name, s string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	return appendJSONString(b, s)
+}
+
+func appendStringPtr(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return appendJSONString(b, *s)
+}
+
+func appendStrings(b []byte, ss []string) []byte {
+	if ss == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
+// appendCapabilities writes the map as encoding/json does: keys sorted.
+func appendCapabilities(b []byte, m map[string]bool) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		b = strconv.AppendBool(b, m[k])
+	}
+	return append(b, '}')
+}
+
+// appendJSONString quotes s as encoding/json does with HTML escaping off:
+// control bytes, invalid UTF-8 (as U+FFFD) and U+2028/U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

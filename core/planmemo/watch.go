@@ -149,29 +149,38 @@ func (w *Watch) walkFrom(dir string, depth int, st fsys.Stamp, stamped bool) {
 		w.bad = true
 		return
 	}
-	defer d.Close()
 	ents, err := d.ReadDir(-1)
+	type sub struct {
+		path string
+		st   fsys.Stamp
+		ok   bool
+	}
+	var subs []sub // walked once d is closed: one descriptor at a time
+	if err == nil {
+		slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+		for _, e := range ents {
+			p := filepath.Join(dir, e.Name())
+			if e.Type()&os.ModeSymlink != 0 && depth < 0 {
+				w.bad = true // a source behind a link
+				break
+			}
+			est, ok := fsys.LstampIn(d, e.Name())
+			if e.IsDir() {
+				subs = append(subs, sub{p, est, ok && est.IsDir()})
+			} else {
+				w.add(p, file{st: est, stamped: ok})
+			}
+		}
+	}
+	d.Close()
 	if err != nil {
 		w.bad = true
-		return
 	}
-	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	for _, e := range ents {
-		p := filepath.Join(dir, e.Name())
-		if e.Type()&os.ModeSymlink != 0 && depth < 0 {
-			w.bad = true // a source behind a link
-			return
-		}
-		est, ok := fsys.LstampIn(d, e.Name())
-		switch {
-		case e.IsDir():
-			w.walkFrom(p, depth-1, est, ok && est.IsDir())
-		default:
-			w.add(p, file{st: est, stamped: ok})
-		}
+	for _, s := range subs {
 		if w.bad {
 			return
 		}
+		w.walkFrom(s.path, depth-1, s.st, s.ok)
 	}
 }
 

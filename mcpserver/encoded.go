@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 
@@ -23,15 +24,24 @@ func encodeOutput(out any) ([]byte, error) {
 // times on its way out (each MarshalJSON's output is compacted again by
 // the one that called it, the text block escaped once more), most of a
 // rules_list call's own CPU in the server.
-type encodedResult struct{ *mcp.CallToolResult }
+type encodedResult struct {
+	*mcp.CallToolResult
+	held *heldResults // set when charter's stdio transport writes the reply
+}
 
 // MarshalJSON runs when the SDK sends the result, after it has set the
 // result type and _meta of the stateless protocol on it.
 func (r encodedResult) MarshalJSON() ([]byte, error) {
-	if wire, ok := encodeResult(r.CallToolResult); ok {
-		return wire, nil
+	wire, ok := encodeResult(r.CallToolResult)
+	if !ok {
+		return json.Marshal(r.CallToolResult)
 	}
-	return json.Marshal(r.CallToolResult)
+	if r.held != nil {
+		// encoding/json would scan and copy the page once more to compact
+		// what it already is: the transport gets a short stand-in instead.
+		return r.held.put(wire), nil
+	}
+	return wire, nil
 }
 
 // encodeResults is the outermost receiving middleware: it hands the
@@ -40,10 +50,49 @@ func encodeResults(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if r, ok := res.(*mcp.CallToolResult); ok && err == nil {
-			return encodedResult{r}, nil
+			held, _ := ctx.Value(heldKey{}).(*heldResults)
+			return encodedResult{r, held}, nil
 		}
 		return res, err
 	}
+}
+
+// heldResults are encoded results that the SDK passes on to charter's
+// stdio transport as stand-ins, which the transport replaces by them.
+// Server.Run makes one per stdio session and hands it, through the
+// context, to the session's connection and its calls alike: no other
+// transport ever sees a stand-in.
+type heldResults struct {
+	mu   sync.Mutex
+	next uint64
+	wire map[string][]byte
+}
+
+type heldKey struct{}
+
+// heldMark starts a stand-in: a JSON string that NUL, escaped, keeps
+// apart from anything a result could be (a result is an object).
+const heldMark = `"\u0000charter:result:`
+
+func (h *heldResults) put(wire []byte) []byte {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.next++
+	mark := heldMark + strconv.FormatUint(h.next, 10) + `\u0000"`
+	h.wire[mark] = wire
+	return []byte(mark)
+}
+
+// take is the result that mark stands in for, which it forgets.
+func (h *heldResults) take(mark []byte) (wire []byte, ok bool) {
+	if h == nil || !bytes.HasPrefix(mark, []byte(heldMark)) {
+		return nil, false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	wire, ok = h.wire[string(mark)]
+	delete(h.wire, string(mark))
+	return wire, ok
 }
 
 // Stand-ins for the two blocks while the SDK encodes the rest of a

@@ -56,7 +56,7 @@ func TestEncodedResultIsTheSDKs(t *testing.T) {
 		if _, fast := encodeResult(c.res); fast != c.fast {
 			t.Errorf("%s: one pass %v, want %v", name, fast, c.fast)
 		}
-		got, err := encodedResult{c.res}.MarshalJSON()
+		got, err := encodedResult{c.res, nil}.MarshalJSON()
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s: %v\n got %s\nwant %s", name, err, got, want)
 		}

@@ -95,6 +95,9 @@ func (s *Server) MCP() *mcp.Server { return s.srv }
 // Run serves one client over t until it disconnects or ctx ends. A client
 // that closes its end is a normal end: Run returns nil.
 func (s *Server) Run(ctx context.Context, t mcp.Transport) error {
+	if _, ok := t.(*StdioTransport); ok {
+		ctx = context.WithValue(ctx, heldKey{}, &heldResults{wire: map[string][]byte{}})
+	}
 	return s.srv.Run(ctx, t)
 }
 

@@ -38,9 +38,11 @@ type StdioTransport struct {
 }
 
 // Connect implements mcp.Transport.
-func (t *StdioTransport) Connect(context.Context) (mcp.Connection, error) {
+func (t *StdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	held, _ := ctx.Value(heldKey{}).(*heldResults)
 	c := &stdioConn{
 		out:       t.Out,
+		held:      held,
 		frames:    make(chan frame),
 		closed:    make(chan struct{}),
 		pending:   map[string]bool{},
@@ -60,6 +62,7 @@ type frame struct {
 
 type stdioConn struct {
 	out       io.Writer
+	held      *heldResults // results the SDK passes on as stand-ins (Server.Run)
 	writeMu   sync.Mutex
 	frames    chan frame
 	closed    chan struct{}
@@ -114,6 +117,11 @@ func (c *stdioConn) drained() bool {
 // Write sends msg on one line, unless it answers a cancelled request.
 func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if r, ok := msg.(*jsonrpc.Response); ok {
+		if wire, ok := c.held.take(r.Result); ok {
+			full := *r
+			full.Result = wire
+			msg, r = &full, &full
+		}
 		key := idKey(r.ID)
 		c.mu.Lock()
 		drop := c.cancelled[key]

@@ -33,6 +33,7 @@ func (s *Session) SettingsGet(ctx context.Context, key string) (KeyDoc, error) {
 	if _, err := settings.Known(key); err != nil {
 		return KeyDoc{}, err
 	}
+	defer s.Sys.Files.Hold()()
 	st, snap, err := s.Read()
 	if err != nil {
 		return KeyDoc{}, err

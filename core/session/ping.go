@@ -20,6 +20,7 @@ func (s *Session) Ping(ctx context.Context) (core.PingDoc, error) {
 	if err := ctx.Err(); err != nil {
 		return core.PingDoc{}, err
 	}
+	defer s.Sys.Files.Hold()()
 	sc, err := s.Scope()
 	if err != nil {
 		return core.PingDoc{}, err

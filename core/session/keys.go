@@ -33,6 +33,8 @@ func (s *Session) SettingsGet(ctx context.Context, key string) (KeyDoc, error) {
 	if _, err := settings.Known(key); err != nil {
 		return KeyDoc{}, err
 	}
+	// The layer reads (and ping's lock read) walk the same folders:
+	// each starts where the last left off, not from "/".
 	defer s.Sys.Files.Hold()()
 	st, snap, err := s.Read()
 	if err != nil {

@@ -20,6 +20,8 @@ func (s *Session) Ping(ctx context.Context) (core.PingDoc, error) {
 	if err := ctx.Err(); err != nil {
 		return core.PingDoc{}, err
 	}
+	// The layer reads (and ping's lock read) walk the same folders:
+	// each starts where the last left off, not from "/".
 	defer s.Sys.Files.Hold()()
 	sc, err := s.Scope()
 	if err != nil {

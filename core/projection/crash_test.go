@@ -70,6 +70,16 @@ func TestCrashChild(t *testing.T) {
 	}
 }
 
+// crashChild is the TestCrashChild process with env. Its temporary
+// folders go below dir, which this test removes: a child killed with
+// SIGKILL cannot remove its own.
+func crashChild(dir string, env ...string) *exec.Cmd {
+	tmp, _ := os.MkdirTemp(dir, "child")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+	cmd.Env = append(append(os.Environ(), "TMPDIR="+tmp), env...)
+	return cmd
+}
+
 // TestKillDuringApply kills a large apply with SIGKILL, applies again and
 // finds the tree as an uninterrupted run leaves it: no torn file, no
 // temporary file, no file the record does not know.
@@ -77,8 +87,7 @@ func TestKillDuringApply(t *testing.T) {
 	m := coretest.New(t)
 	root := filepath.Join(m.Dir, "crash")
 	os.MkdirAll(filepath.Join(root, ".charter"), 0o755)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "PROJECTION_CRASH_ROOT="+root)
+	cmd := crashChild(m.Dir, "PROJECTION_CRASH_ROOT="+root)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +139,7 @@ func TestKillDuringFirstApply(t *testing.T) {
 	for try := 0; last == "" && try < 5; try++ {
 		root := filepath.Join(m.Dir, fmt.Sprintf("crash%d", try))
 		os.MkdirAll(root, 0o755)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "PROJECTION_CRASH_ROOT="+root, "PROJECTION_CRASH_FIRST=1")
+		cmd := crashChild(m.Dir, "PROJECTION_CRASH_ROOT="+root, "PROJECTION_CRASH_FIRST=1")
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}

@@ -134,6 +134,11 @@ func encodeResult(r *mcp.CallToolResult) (wire []byte, ok bool) {
 	if t < 0 || s < t {
 		return nil, false
 	}
+	lastWire.Lock()
+	defer lastWire.Unlock()
+	if len(lastWire.data) == len(data) && &lastWire.data[0] == &data[0] && bytes.Equal(lastWire.around, around) {
+		return lastWire.wire, true
+	}
 	out := make([]byte, 0, len(around)+len(text)+len(data)+2)
 	out = append(out, around[:t]...)
 	out = append(out, '"')
@@ -141,7 +146,17 @@ func encodeResult(r *mcp.CallToolResult) (wire []byte, ok bool) {
 	out = append(out, '"')
 	out = append(out, around[t+len(mark):s]...)
 	out = append(out, data...)
-	return append(out, around[s+len(structuredMark):]...), true
+	out = append(out, around[s+len(structuredMark):]...)
+	lastWire.data, lastWire.around, lastWire.wire = data, around, out
+	return out, true
+}
+
+// lastWire is the result last encoded: a kept page answers each call with
+// the same bytes while what the SDK writes around them stays the same.
+// Its readers only read it.
+var lastWire struct {
+	sync.Mutex
+	data, around, wire []byte
 }
 
 // lastText is the text block last escaped, by the JSON it escapes: a

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -64,6 +65,7 @@ type stdioConn struct {
 	out       io.Writer
 	held      *heldResults // results the SDK passes on as stand-ins (Server.Run)
 	writeMu   sync.Mutex
+	buf       []byte // the last reply's bytes, reused for the next (under writeMu)
 	frames    chan frame
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -146,21 +148,32 @@ func (c *stdioConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			return nil
 		}
 	}
-	data, err := encodeMessage(msg)
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	data, err := appendMessage(c.buf[:0], msg)
 	if err != nil {
 		return err
 	}
-	return c.writeLine(data)
+	_, err = c.out.Write(append(data, '\n'))
+	if cap(data) <= maxKeptBuffer {
+		c.buf = data[:0]
+	}
+	return err
 }
 
-// encodeMessage is jsonrpc.EncodeMessage, but a successful response is
-// put together around its result, which the SDK encoded compact: the
-// SDK would scan and copy the whole result once more (a page of a list
-// tool is tens of kilobytes).
-func encodeMessage(msg jsonrpc.Message) ([]byte, error) {
+// maxKeptBuffer is the largest write buffer a connection keeps for the
+// next reply: a page of 100 items is about 55 KB.
+const maxKeptBuffer = 1 << 20
+
+// appendMessage appends jsonrpc.EncodeMessage's bytes to out, but a
+// successful response is put together around its result, which the SDK
+// encoded compact: the SDK would scan and copy the whole result once
+// more (a page of a list tool is tens of kilobytes).
+func appendMessage(out []byte, msg jsonrpc.Message) ([]byte, error) {
 	r, ok := msg.(*jsonrpc.Response)
 	if !ok || r.Error != nil || len(r.Result) == 0 || !r.ID.IsValid() {
-		return jsonrpc.EncodeMessage(msg)
+		data, err := jsonrpc.EncodeMessage(msg)
+		return append(out, data...), err
 	}
 	var idBuf bytes.Buffer
 	enc := json.NewEncoder(&idBuf)
@@ -169,7 +182,7 @@ func encodeMessage(msg jsonrpc.Message) ([]byte, error) {
 		return nil, err
 	}
 	id := bytes.TrimSuffix(idBuf.Bytes(), []byte("\n"))
-	out := make([]byte, 0, len(r.Result)+len(id)+len(`{"jsonrpc":"2.0","id":,"result":}`)+1)
+	out = slices.Grow(out, len(r.Result)+len(id)+len(`{"jsonrpc":"2.0","id":,"result":}`)+1)
 	out = append(out, `{"jsonrpc":"2.0","id":`...)
 	out = append(out, id...)
 	out = append(out, `,"result":`...)
@@ -243,14 +256,8 @@ func (c *stdioConn) decode(line []byte) jsonrpc.Message {
 		c.reject(nil, jsonrpc.CodeInvalidRequest, "batches are not supported: MCP removed JSON-RPC batching in 2025-06-18; send one message per line")
 		return nil
 	}
-	var head struct {
-		JSONRPC *string         `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  json.RawMessage `json:"method"`
-		Result  json.RawMessage `json:"result"`
-		Error   json.RawMessage `json:"error"`
-	}
-	if line[0] != '{' || json.Unmarshal(line, &head) != nil {
+	head, ok := readHead(line)
+	if !ok {
 		c.reject(nil, jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 object")
 		return nil
 	}
@@ -267,7 +274,7 @@ func (c *stdioConn) decode(line []byte) jsonrpc.Message {
 		c.reject(id, jsonrpc.CodeInvalidRequest, `invalid request: no "method"`)
 		return nil
 	}
-	msg, err := jsonrpc.DecodeMessage(line)
+	msg, err := head.request()
 	switch {
 	case head.JSONRPC == nil || *head.JSONRPC != "2.0":
 		c.reject(id, jsonrpc.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
@@ -279,7 +286,7 @@ func (c *stdioConn) decode(line []byte) jsonrpc.Message {
 		c.reject(id, jsonrpc.CodeInvalidRequest, "invalid request: the method must be a string")
 		return nil
 	}
-	c.note(msg.(*jsonrpc.Request))
+	c.note(msg)
 	return msg
 }
 

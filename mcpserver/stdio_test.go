@@ -218,7 +218,7 @@ func TestEncodeMessageIsTheSDKs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, err := encodeMessage(m); err != nil || !bytes.Equal(got, want) {
+		if got, err := appendMessage(nil, m); err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%v\n got %s\nwant %s", err, got, want)
 		}
 	}

@@ -42,7 +42,7 @@ func (s *Server) addContentTools(readOnly *mcp.ToolAnnotations) {
 		get := func(ctx context.Context, req *mcp.CallToolRequest, dir string, in NameInput) (session.ContentBody, error) {
 			return s.b.ContentGet(ctx, dir, k, in.Name)
 		}
-		desc := fmt.Sprintf("Every %s charter governs here (the effective set of `charter %s list --json`): name, kind, layer and level, path of its source, state (active, disabled, below_tier, policy), description, and receiverSet, the key in the page's receiverSets of the agents that get it (each set of agents is named once a page; none is the empty set). A page at a time (100 items unless limit says otherwise); total counts them all, and while more follow, nextCursor is the cursor of the next page. %s_get shows one item with its receivedBy spelled out.", k, plural, k)
+		desc := fmt.Sprintf("Every %s charter governs here (the effective set of `charter %s list --json`): name, layer and level, path of its source, state (active, disabled, below_tier, policy), description, the fields of its kind (a rule's tier is left out when balanced, the default), and receiverSet, the key in the page's receiverSets of the agents that get it (each set of agents is named once a page; none is the empty set). A page at a time (100 items unless limit says otherwise); total counts them all, and while more follow, nextCursor is the cursor of the next page. %s_get shows one item with its receivedBy spelled out.", k, plural, k)
 		if k == content.KindRule {
 			addTool(s, &mcp.Tool{
 				Name: "rules_list", Title: "List the rules", Annotations: readOnly,

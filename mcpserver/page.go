@@ -50,11 +50,38 @@ type ItemList struct {
 // encodedJSON is the page's JSON when it is kept, else nil.
 func (l ItemList) encodedJSON() []byte { return l.encoded }
 
-// PageItem is one item of a page: its fields as the CLI shows them, and
-// the key of its receivers in the page's receiverSets.
+// PageItem is one item of a page: its fields as the CLI shows them, but
+// for two an agent already knows (a tenth of a page's bytes): the kind,
+// which the tool's name says, and a rule's tier when it is balanced, the
+// default. Each item names the key of its receivers in the page's
+// receiverSets. TestPageItemHasEntrysFields keeps it to content.Entry.
 type PageItem struct {
-	content.Entry
-	ReceiverSet string `json:"receiverSet" jsonschema:"the key in this page's receiverSets of the agents that get this item"`
+	Name        string             `json:"name"`
+	Layer       string             `json:"layer"`
+	Level       string             `json:"level"`
+	Path        string             `json:"origin"`
+	Source      *content.SourceRef `json:"source,omitempty"`
+	Description string             `json:"description"`
+	Tier        string             `json:"tier,omitempty" jsonschema:"a rule's tier: minimal or full; left out when balanced, the default"`
+	Globs       []string           `json:"globs,omitempty"`
+	Agents      []string           `json:"agents,omitempty"`
+	OnRequest   bool               `json:"onRequest,omitempty"`
+	ArgHint     string             `json:"argumentHint,omitempty"`
+	Tools       []string           `json:"tools,omitempty"`
+	Model       string             `json:"model,omitempty"`
+	State       string             `json:"state"`
+	ReceiverSet string             `json:"receiverSet" jsonschema:"the key in this page's receiverSets of the agents that get this item"`
+}
+
+// pageItem is e on a page, its receivers under key.
+func pageItem(e content.Entry, key string) PageItem {
+	tier := e.Tier
+	if tier == content.TierBalanced {
+		tier = ""
+	}
+	return PageItem{Name: e.Name, Layer: e.Layer, Level: e.Level, Path: e.Path, Source: e.Source, Description: e.Description,
+		Tier: tier, Globs: e.Globs, Agents: e.Agents, OnRequest: e.OnRequest, ArgHint: e.ArgHint, Tools: e.Tools, Model: e.Model,
+		State: e.State, ReceiverSet: key}
 }
 
 // noReceivers is the key of the empty set: self-describing for an agent
@@ -92,7 +119,7 @@ func page(items []session.ContentItem, in PageInput) (ItemList, error) {
 			key = "s" + strconv.Itoa(i+1)
 		}
 		out.ReceiverSets[key] = orNone(it.ReceivedBy)
-		out.Items = append(out.Items, PageItem{Entry: it.Entry, ReceiverSet: key})
+		out.Items = append(out.Items, pageItem(it.Entry, key))
 	}
 	if end < len(items) {
 		out.NextCursor = items[end-1].Name

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/session"
 )
 
@@ -113,5 +116,38 @@ func TestListReceiverSets(t *testing.T) {
 	// a and b share every agent; c and d the same two; off none.
 	if len(l.ReceiverSets) != 3 || len(used) != 3 || l.Items[0].ReceiverSet != l.Items[1].ReceiverSet || l.Items[2].ReceiverSet != l.Items[3].ReceiverSet {
 		t.Errorf("receiverSets %v, items %+v", l.ReceiverSets, l.Items)
+	}
+}
+
+// A page's item is content.Entry's JSON but for kind: a field added to
+// an item must reach the page too.
+func TestPageItemHasEntrysFields(t *testing.T) {
+	tags := func(typ reflect.Type) map[string]string {
+		out := map[string]string{}
+		for _, f := range reflect.VisibleFields(typ) {
+			if tag := f.Tag.Get("json"); f.IsExported() && !f.Anonymous && tag != "-" {
+				out[strings.Split(tag, ",")[0]] = tag
+			}
+		}
+		return out
+	}
+	entry, item := tags(reflect.TypeFor[content.Entry]()), tags(reflect.TypeFor[PageItem]())
+	delete(entry, "kind")
+	delete(item, "receiverSet")
+	if !reflect.DeepEqual(entry, item) {
+		t.Errorf("a page's item has %v, content.Entry %v (less kind)", item, entry)
+	}
+}
+
+// A page leaves out a rule's tier when it is balanced, the default, and
+// keeps any other.
+func TestPageLeavesOutTheDefaultTier(t *testing.T) {
+	items := []session.ContentItem{
+		{Entry: content.Entry{Item: content.Item{Kind: content.KindRule, Name: "a", Tier: content.TierBalanced}, State: content.StateActive}},
+		{Entry: content.Entry{Item: content.Item{Kind: content.KindRule, Name: "b", Tier: content.TierFull}, State: content.StateBelowTier}},
+	}
+	l, err := page(items, PageInput{})
+	if err != nil || len(l.Items) != 2 || l.Items[0].Tier != "" || l.Items[1].Tier != content.TierFull || l.Items[1].State != content.StateBelowTier {
+		t.Errorf("page %+v, %v", l.Items, err)
 	}
 }

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -182,4 +183,32 @@ func fileURIPath(uri string, ps fsys.PathStyle) (string, bool) {
 		return "", false
 	}
 	return ps.Clean(p), true
+}
+
+// capsOf is the client's capabilities for a call whose _meta is meta
+// (caps, the SDK's reading of them). On the stateless protocol each call
+// carries them, and the SDK decodes them again on every call through a
+// 32 KB buffer: the last reading is kept, by their JSON.
+func (s *Server) capsOf(meta map[string]any, caps func() *mcp.ClientCapabilities) *mcp.ClientCapabilities {
+	raw, ok := meta[mcp.MetaKeyClientCapabilities]
+	if !ok || raw == nil {
+		return caps() // the session's, from initialize
+	}
+	key, err := json.Marshal(raw)
+	if err != nil {
+		return caps()
+	}
+	s.mu.Lock()
+	if s.lastCaps.v != nil && s.lastCaps.key == string(key) {
+		defer s.mu.Unlock()
+		return s.lastCaps.v
+	}
+	s.mu.Unlock()
+	v := caps()
+	if v != nil {
+		s.mu.Lock()
+		s.lastCaps.key, s.lastCaps.v = string(key), v
+		s.mu.Unlock()
+	}
+	return v
 }

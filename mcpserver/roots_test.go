@@ -90,3 +90,24 @@ func TestFileURIPath(t *testing.T) {
 		}
 	}
 }
+
+// The capabilities kept from the last call are the SDK's reading of each
+// call's own: a call that announces other ones gets those.
+func TestCapsOfFollowsEachCall(t *testing.T) {
+	s := &Server{}
+	caps := func(c map[string]any) *mcp.ClientCapabilities {
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Meta: mcp.Meta{
+			mcp.MetaKeyProtocolVersion: "2026-07-28", mcp.MetaKeyClientCapabilities: c}}}
+		return s.capsOf(req.Params.GetMeta(), req.ClientCapabilities)
+	}
+	withRoots := map[string]any{"roots": map[string]any{"listChanged": true}}
+	for i, c := range []map[string]any{withRoots, withRoots, {}, withRoots} {
+		got := caps(c)
+		if has := got != nil && got.RootsV2 != nil && got.RootsV2.ListChanged; has != (len(c) > 0) {
+			t.Errorf("call %d (%v): roots %+v", i, c, got)
+		}
+	}
+	if got := s.capsOf(nil, func() *mcp.ClientCapabilities { return nil }); got != nil {
+		t.Errorf("no _meta: %+v, want the session's (nil)", got)
+	}
+}

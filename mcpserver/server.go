@@ -59,6 +59,11 @@ type Server struct {
 
 	mu    sync.Mutex
 	roots map[*mcp.ServerSession]*clientDir // the directory of each session whose client announced roots
+	// lastCaps is the last call's client capabilities, by their JSON (capsOf).
+	lastCaps struct {
+		key string
+		v   *mcp.ClientCapabilities
+	}
 
 	pagesMu sync.Mutex
 	pages   map[content.Kind]keptPage // each list tool's last page (list)
@@ -136,7 +141,7 @@ func (s *Server) resource(r *mcp.Resource, read func(ctx context.Context, dir st
 			}
 			text = string(data)
 		} else {
-			dir, ask, err := s.workDir(ctx, req.Session, req.ClientCapabilities(), req.Params.InputResponses)
+			dir, ask, err := s.workDir(ctx, req.Session, s.capsOf(req.Params.GetMeta(), req.ClientCapabilities), req.Params.InputResponses)
 			if err != nil {
 				return nil, s.rpcError(err)
 			}
@@ -263,7 +268,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, h func(ctx context.Context, re
 			res.SetError(&toolError{errcode.NewBody(err, s.opts.Message(err))})
 			return &res, nil
 		}
-		dir, ask, err := s.workDir(ctx, req.Session, req.ClientCapabilities(), req.Params.InputResponses)
+		dir, ask, err := s.workDir(ctx, req.Session, s.capsOf(req.Params.GetMeta(), req.ClientCapabilities), req.Params.InputResponses)
 		if err != nil {
 			return fail(err)
 		}

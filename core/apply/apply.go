@@ -13,11 +13,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"slices"
-
-	"github.com/spf13/afero"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
@@ -72,6 +69,7 @@ type Target struct {
 	unplace bool
 	gov     bool // the file holds charter's permission or server entries
 	private bool // created 0600: charter's own state under the config root
+	last    bool // Run writes it once every other target is written
 }
 
 // Governs reports whether the target edits charter's permission and
@@ -240,84 +238,6 @@ func Check(results []Result, command string) error {
 		return nil
 	}
 	return core.Errorf(core.CodeOutdated, "%d of %d agent files out of date: run `%s`", n, len(results), command)
-}
-
-// Run writes every target that is out of date. A target behind a shared
-// link is written through it only when confirmShared is set; otherwise it
-// is reported as blocked and the others still run. When any target was
-// blocked the error is a *BlockedError, and the results are still valid.
-func Run(ctx context.Context, sys *core.System, targets []Target, confirmShared bool) ([]Result, error) {
-	out := make([]Result, 0, len(targets))
-	var blocked []error
-	for _, t := range targets {
-		if ctx.Err() != nil {
-			return nil, Stopped(ctx)
-		}
-		r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath, Readers: t.Readers}
-		// A file already current is left alone: no lock, and no block for a
-		// shared file that would not change. The file may have changed since
-		// Plan, so this looks again. A file Plan found outdated and that no
-		// shared link guards goes straight to the lock, which reads it anyway.
-		if t.current || (t.SharedPath != "" && !confirmShared) {
-			current, err := t.stillCurrent(sys)
-			if err != nil {
-				return nil, err
-			}
-			if current {
-				r.Notes = codexNotes(sys, t)
-				out = append(out, r)
-				continue
-			}
-		}
-		// Under the lock the file is read once more and edited: an
-		// instruction file as a stream, the text around the block copied
-		// from the old file to the new; any other whole, as small as it is.
-		opts := t.writeOptions(confirmShared)
-		var err error
-		if t.block != nil {
-			err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {
-				if old == nil {
-					r.State = StateWritten
-					return func(w io.Writer) error { _, err := w.Write(t.block); return err }, nil
-				}
-				sc, err := scanBlock(t.Path, old, t.block)
-				if err != nil || sc.current(len(t.block)) {
-					return nil, err
-				}
-				r.State = StateWritten
-				return func(w io.Writer) error { return spliceTo(w, old, sc, t.block) }, nil
-			})
-		} else {
-			drop := false
-			err = sys.UpdateFileParts(t.Path, opts, func(old []byte) ([][]byte, error) {
-				parts, err := t.edit(old)
-				drop = err == nil && t.unplace && parts == nil && len(old) > 0
-				if err != nil || unchanged(old, parts) || parts == nil {
-					return nil, err // parts nil: to be absent, as it is (or empty)
-				}
-				r.State = StateWritten
-				return parts, nil
-			})
-			if err == nil && drop {
-				r.State, err = projection.StatePruned, dropEmptied(sys, t, opts)
-			}
-		}
-		var se *core.SharedWriteError
-		switch {
-		case errors.As(err, &se):
-			r.State, r.SharedPath, r.Readers = StateBlocked, se.SharedPath, se.Readers
-			blocked = append(blocked, se)
-		case err != nil:
-			return nil, err
-		default:
-			r.Notes = codexNotes(sys, t)
-		}
-		out = append(out, r)
-	}
-	if len(blocked) > 0 {
-		return out, &BlockedError{Results: out, errs: blocked}
-	}
-	return out, nil
 }
 
 // Stopped is the error of a run whose ctx was cancelled between files:

@@ -263,15 +263,17 @@ func RunAll(ctx context.Context, sys *core.System, f *Full, confirm bool) ([]Res
 			return nil, err
 		}
 	}
-	if f.Content != nil {
-		if err := f.Content.Run(ctx, sys, confirm); err != nil {
-			if ctx.Err() != nil {
-				return nil, Stopped(ctx)
-			}
-			return nil, err
+	var results []Result
+	var err error
+	run := func() { results, err = Run(ctx, sys, f.Targets, confirm) }
+	if f.Content == nil {
+		run()
+	} else if cerr := f.Content.RunAlongside(ctx, sys, confirm, run); cerr != nil {
+		if ctx.Err() != nil {
+			return nil, Stopped(ctx)
 		}
+		return nil, cerr
 	}
-	results, err := Run(ctx, sys, f.Targets, confirm)
 	if err == nil && f.Budget != nil {
 		f.Budget = measured(sys, f.root, f.Budget)
 	}

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
@@ -64,6 +65,7 @@ type govBook struct {
 	sys               *core.System
 	path, root, level string
 	prev              map[string][]GovEntry // by absolute path
+	mu                sync.Mutex            // files are edited at once (Run)
 	now               map[string][]GovEntry // set by each file's edit
 	kept              map[string][]GovKept
 }
@@ -161,6 +163,8 @@ func (b *govBook) recorded(path, key, entry string) (GovEntry, bool) {
 // settle is what an edit of path found: the entries now charter's, and
 // those left to the user.
 func (b *govBook) settle(path string, owned []GovEntry, kept []GovKept) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.now[path], b.kept[path] = owned, kept
 }
 
@@ -217,7 +221,7 @@ func (b *govBook) keptList() []GovKept {
 // target writes the record after every file it describes (it is planned
 // last, so each file's edit has run): gone when nothing is recorded.
 func (b *govBook) target() Target {
-	return Target{Agent: GovRecordAgent, Level: b.level, Path: b.path, kind: fsys.KindState, unplace: true, private: b.root == "",
+	return Target{Agent: GovRecordAgent, Level: b.level, Path: b.path, kind: fsys.KindState, unplace: true, private: b.root == "", last: true,
 		edit: func([]byte) ([][]byte, error) { return whole(b.encode()), nil }}
 }
 

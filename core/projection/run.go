@@ -51,21 +51,49 @@ func (p *Plan) Guard(confirm bool) error {
 // the files it renamed hold the bytes the next plan projects, the others
 // and the record are as they were, and no temporary file is left.
 func (p *Plan) Run(ctx context.Context, sys *core.System, confirm bool) error {
+	return p.RunAlongside(ctx, sys, confirm, nil)
+}
+
+// RunAlongside is Run, and once the files are written, alongside runs in
+// the caller's goroutine while another saves the stat cache: the cache's
+// stamps and its write overlap the caller's next writes (an apply's
+// instruction files), which touch none of the projected files. alongside
+// does not run when Run fails.
+func (p *Plan) RunAlongside(ctx context.Context, sys *core.System, confirm bool, alongside func()) error {
+	wrote, err := p.run(ctx, sys, confirm)
+	if err != nil {
+		return err
+	}
+	if alongside == nil {
+		p.saveStat(sys, wrote)
+		return nil
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.saveStat(sys, wrote)
+	}()
+	alongside()
+	<-done
+	return nil
+}
+
+// run is Run without the stat cache; wrote: it wrote, pruned or recorded.
+func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote bool, err error) {
 	if !p.checked || (p.checkedConfirm && !confirm) {
 		if err := p.Check(confirm); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return false, ctx.Err()
 	}
 	if !p.Changes() {
 		// A killed run's temporary record goes even when nothing changes.
 		sys.RemoveStaleTemps(p.req.RecordPath, fsys.WriteOptions{ConfirmShared: confirm, Within: p.req.Root})
-		p.saveStat(sys, false)
-		return nil
+		return false, nil
 	}
-	err := sys.WithLock(p.req.RecordPath, func() error {
+	err = sys.WithLock(p.req.RecordPath, func() error {
 		if err := p.writeAll(ctx, sys, confirm); err != nil {
 			return err
 		}
@@ -93,10 +121,7 @@ func (p *Plan) Run(ctx context.Context, sys *core.System, confirm bool) error {
 		}
 		return nil
 	})
-	if err == nil {
-		p.saveStat(sys, true)
-	}
-	return err
+	return err == nil, err
 }
 
 func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool) error {

@@ -72,6 +72,9 @@ func (s *Session) Apply(ctx context.Context, req ApplyRequest) (*ApplyReport, er
 	if err != nil {
 		return nil, err
 	}
+	// The memo's stamps of the sources are taken while the files are written.
+	memo.WatchSources()
+	defer memo.Settle()
 	results, err := apply.RunAll(ctx, s.Sys, full, confirm)
 	if err != nil {
 		return nil, err

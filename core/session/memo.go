@@ -30,6 +30,9 @@ type ApplyMemo struct {
 	start  time.Time
 	layers []content.Layer
 	snap   *settings.Snapshot
+	// sources is the watch of what the plan read, taken while the run
+	// writes (WatchSources); nil until then.
+	sources chan *planmemo.Watch
 }
 
 // ApplyMemo is req's memo, keyed on everything its plan is asked before
@@ -107,46 +110,83 @@ func (m *ApplyMemo) Replay() (apply.FullReport, bool) {
 	return rep, true
 }
 
+// WatchSources starts stamping what the plan read (the layers' content
+// trees and files, the settings, policy, companion and trust files) in a
+// goroutine, so that it overlaps the run's writes, which touch none of
+// them. Stamps taken any time after the run's start are judged alike by
+// planmemo.Save: a path changed since then is racy (no memo), one
+// changed later no longer matches (the next run plans).
+func (m *ApplyMemo) WatchSources() {
+	if m == nil || m.sources != nil {
+		return
+	}
+	sys := m.s.Sys
+	policy, perr := settings.PolicyPath(sys)
+	home, herr := profile.CompanionHome(sys)
+	tpath, terr := trust.Path(sys)
+	m.sources = make(chan *planmemo.Watch, 1)
+	go func() {
+		w := new(planmemo.Watch)
+		for _, ly := range m.layers {
+			for _, k := range content.Kinds() {
+				w.Tree(sys.Paths.Join(ly.Dir, k.Dir()))
+			}
+			w.Path(sys.Paths.Join(ly.Dir, sources.LockName))
+			if ly.Within == "" && ly.Name != settings.LayerPolicy {
+				// The user's folders: whatever else is kept there. Not the
+				// project's .charter/, whose record a run rewrites (watched
+				// by its bytes), nor the folder the policy file lies in.
+				w.Entries(ly.Dir)
+			}
+		}
+		for _, l := range m.snap.Layers {
+			if l.Path != nil {
+				w.Path(*l.Path)
+			}
+		}
+		if perr == nil {
+			w.Path(policy)
+		}
+		if herr == nil {
+			w.Below(home, 2) // profiles and shared links
+		}
+		if terr == nil {
+			w.Path(tpath)
+		}
+		m.sources <- w
+	}()
+}
+
+// watched waits for WatchSources' watch (started now when it was not).
+func (m *ApplyMemo) watched() *planmemo.Watch {
+	m.WatchSources()
+	w := <-m.sources
+	m.sources <- w // a second wait gets it too
+	return w
+}
+
+// Settle waits for WatchSources: a run that fails after starting it
+// leaves no walk behind it.
+func (m *ApplyMemo) Settle() {
+	if m != nil && m.sources != nil {
+		m.watched()
+	}
+}
+
 // Remember keeps rep, the report of full's run, for the next run while
 // nothing changes; else forgets the memo.
 func (m *ApplyMemo) Remember(full *apply.Full, rep apply.FullReport) {
 	if m == nil {
 		return
 	}
-	var w planmemo.Watch
-	next, ok := full.Memo(m.s.Sys, rep, &w)
+	w := m.watched()
+	next, ok := full.Memo(m.s.Sys, rep, w)
 	data, err := json.Marshal(next)
 	if !ok || err != nil {
 		planmemo.Forget(m.s.Sys, m.path)
 		return
 	}
 	sys := m.s.Sys
-	for _, ly := range m.layers {
-		for _, k := range content.Kinds() {
-			w.Tree(sys.Paths.Join(ly.Dir, k.Dir()))
-		}
-		w.Path(sys.Paths.Join(ly.Dir, sources.LockName))
-		if ly.Within == "" && ly.Name != settings.LayerPolicy {
-			// The user's folders: whatever else is kept there. Not the
-			// project's .charter/, whose record a run rewrites (watched
-			// by its bytes), nor the folder the policy file lies in.
-			w.Entries(ly.Dir)
-		}
-	}
-	for _, l := range m.snap.Layers {
-		if l.Path != nil {
-			w.Path(*l.Path)
-		}
-	}
-	if policy, err := settings.PolicyPath(sys); err == nil {
-		w.Path(policy)
-	}
-	if home, err := profile.CompanionHome(sys); err == nil {
-		w.Below(home, 2) // profiles and shared links
-	}
-	if t, err := trust.Path(sys); err == nil {
-		w.Path(t)
-	}
 	// Where a project and a repository are looked for, from the root up.
 	// A temporary file a killed run left in .charter/ goes at the next
 	// run: a folder that holds one, or gets one, is planned again.
@@ -162,7 +202,7 @@ func (m *ApplyMemo) Remember(full *apply.Full, rep apply.FullReport) {
 			break
 		}
 	}
-	if !planmemo.Save(sys, m.path, m.key, &w, m.start, data) {
+	if !planmemo.Save(sys, m.path, m.key, w, m.start, data) {
 		planmemo.Forget(sys, m.path)
 	}
 }

@@ -1,0 +1,152 @@
+package apply
+
+import (
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/projection"
+)
+
+// Run writes every target that is out of date. A target behind a shared
+// link is written through it only when confirmShared is set; otherwise it
+// is reported as blocked and the others still run. When any target was
+// blocked the error is a *BlockedError, and the results are still valid.
+//
+// Each file's targets are written in order, files at once: each write
+// waits on its own fsyncs, under its own locks (Locks: one at a time per
+// goroutine, so no two wait on each other in a cycle). A target marked
+// last (the record of charter's entries, which each file's edit settles)
+// is written after all the others. On an error the files written are
+// whole, the others as they were, as when one after another; the error
+// is the first target's that failed.
+func Run(ctx context.Context, sys *core.System, targets []Target, confirmShared bool) ([]Result, error) {
+	out := make([]Result, len(targets))
+	errs := make([]error, len(targets))
+	write := func(g []int) bool {
+		for _, i := range g {
+			if out[i], errs[i] = runTarget(ctx, sys, targets[i], confirmShared); errs[i] != nil && !isShared(errs[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	var first, last []int
+	for i, t := range targets {
+		if t.last {
+			last = append(last, i)
+		} else {
+			first = append(first, i)
+		}
+	}
+	groups := fsys.Groups(len(first), func(k int) string { return targets[first[k]].Path })
+	var wg sync.WaitGroup
+	var failed atomic.Bool
+	for _, g := range groups {
+		for k := range g {
+			g[k] = first[g[k]]
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if !write(g) {
+				failed.Store(true)
+			}
+		}()
+	}
+	wg.Wait()
+	if !failed.Load() {
+		write(last)
+	}
+	var blocked []error
+	for i := range targets {
+		switch err := errs[i]; {
+		case err == nil:
+		case isShared(err):
+			blocked = append(blocked, err)
+		default:
+			return nil, err
+		}
+	}
+	if len(blocked) > 0 {
+		return out, &BlockedError{Results: out, errs: blocked}
+	}
+	return out, nil
+}
+
+func isShared(err error) bool {
+	var se *core.SharedWriteError
+	return errors.As(err, &se)
+}
+
+// runTarget writes t when it is out of date; a *core.SharedWriteError
+// comes with its result blocked.
+func runTarget(ctx context.Context, sys *core.System, t Target, confirmShared bool) (Result, error) {
+	if ctx.Err() != nil {
+		return Result{}, Stopped(ctx)
+	}
+	r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath, Readers: t.Readers}
+	// A file already current is left alone: no lock, and no block for a
+	// shared file that would not change. The file may have changed since
+	// Plan, so this looks again. A file Plan found outdated and that no
+	// shared link guards goes straight to the lock, which reads it anyway.
+	if t.current || (t.SharedPath != "" && !confirmShared) {
+		current, err := t.stillCurrent(sys)
+		if err != nil {
+			return r, err
+		}
+		if current {
+			r.Notes = codexNotes(sys, t)
+			return r, nil
+		}
+	}
+	// Under the lock the file is read once more and edited: an
+	// instruction file as a stream, the text around the block copied
+	// from the old file to the new; any other whole, as small as it is.
+	opts := t.writeOptions(confirmShared)
+	var err error
+	if t.block != nil {
+		err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {
+			if old == nil {
+				r.State = StateWritten
+				return func(w io.Writer) error { _, err := w.Write(t.block); return err }, nil
+			}
+			sc, err := scanBlock(t.Path, old, t.block)
+			if err != nil || sc.current(len(t.block)) {
+				return nil, err
+			}
+			r.State = StateWritten
+			return func(w io.Writer) error { return spliceTo(w, old, sc, t.block) }, nil
+		})
+	} else {
+		drop := false
+		err = sys.UpdateFileParts(t.Path, opts, func(old []byte) ([][]byte, error) {
+			parts, err := t.edit(old)
+			drop = err == nil && t.unplace && parts == nil && len(old) > 0
+			if err != nil || unchanged(old, parts) || parts == nil {
+				return nil, err // parts nil: to be absent, as it is (or empty)
+			}
+			r.State = StateWritten
+			return parts, nil
+		})
+		if err == nil && drop {
+			r.State, err = projection.StatePruned, dropEmptied(sys, t, opts)
+		}
+	}
+	var se *core.SharedWriteError
+	switch {
+	case errors.As(err, &se):
+		r.State, r.SharedPath, r.Readers = StateBlocked, se.SharedPath, se.Readers
+		return r, se
+	case err != nil:
+		return r, err
+	}
+	r.Notes = codexNotes(sys, t)
+	return r, nil
+}

@@ -1,0 +1,107 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package session
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/apply"
+	"github.com/agentkit/charter/core/planmemo"
+)
+
+// The memo's stamps of the sources are taken while the run writes
+// (WatchSources). A source rewritten after the plan read it, before its
+// stamp or after, is never taken from the memo: the next run projects it.
+func TestMemoSourceChangedWhileWriting(t *testing.T) {
+	for _, when := range []string{"rewritten before its stamp", "rewritten after its stamp"} {
+		t.Run(when, func(t *testing.T) {
+			m := newMemoWorld(t)
+			req := ApplyRequest{Project: true, RunOnly: true, Agents: []string{"claude"}}
+			if when == "rewritten before its stamp" {
+				// The run as Apply does it, the rule rewritten between the
+				// plan and the watch.
+				s := m.session()
+				memo := s.ApplyMemo(context.Background(), req)
+				full, err := s.PlanAll(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.write("Say why, twice.")
+				memo.WatchSources()
+				results, err := apply.RunAll(context.Background(), m.sys, full, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				memo.Remember(full, s.applyReport(results, full).FullReport)
+			} else {
+				// Rewritten at the first rename: the watch began before it.
+				rewrote := false
+				m.sys.Files.BeforeRename = func(string) {
+					if !rewrote {
+						rewrote = true
+						m.write("Say why, twice.")
+					}
+				}
+				m.apply(t)
+				if !rewrote {
+					t.Fatal("the run renamed nothing into place")
+				}
+				m.sys.Files.BeforeRename = nil
+			}
+			time.Sleep(60 * time.Millisecond) // past the racy window: a memo could be trusted now
+			m.apply(t)
+			out := filepath.Join(m.proj, ".claude", "rules", "style.md")
+			if data, err := os.ReadFile(out); err != nil || !strings.Contains(string(data), "twice") {
+				t.Fatalf("%s after its source changed during the last run: %q %v (a memo replayed it)", out, data, err)
+			}
+		})
+	}
+}
+
+// memoWorld is a project with one rule, older than the racy window.
+type memoWorld struct {
+	sys        *core.System
+	proj, rule string
+}
+
+func newMemoWorld(t *testing.T) *memoWorld {
+	dir := t.TempDir()
+	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "proj")
+	m := &memoWorld{proj: proj, rule: filepath.Join(proj, ".charter", "rules", "style.md")}
+	for _, d := range []string{home, filepath.Join(proj, ".git"), filepath.Dir(m.rule)} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.write("Say why.")
+	time.Sleep(60 * time.Millisecond) // older than the racy window: a run may keep a memo
+	environ := []string{"HOME=" + home, "PATH=", "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"), "AGENTKIT_POLICY_FILE=" + filepath.Join(dir, "policy.yaml")}
+	m.sys = NewSystem(afero.NewOsFs(), environ, time.Now, func() (string, error) { return proj, nil })
+	if !planmemo.Enabled(m.sys) {
+		t.Fatal("no memo on this system")
+	}
+	return m
+}
+
+func (m *memoWorld) write(body string) {
+	if err := os.WriteFile(m.rule, []byte("---\ndescription: style\n---\n"+body+"\n"), 0o644); err != nil {
+		panic(err)
+	}
+}
+
+func (m *memoWorld) session() *Session { return New(m.sys, Options{ProjectDir: &m.proj}) }
+
+func (m *memoWorld) apply(t *testing.T) {
+	t.Helper()
+	if _, err := m.session().Apply(context.Background(), ApplyRequest{Project: true, Agents: []string{"claude"}}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -82,19 +82,35 @@ func (s *Files) ReadWithin(root, path string, k Kind) ([]byte, error) {
 	if root == "" {
 		return s.ReadOptional(path, k)
 	}
-	f, err := s.OpenWithin(root, path, k)
+	data, err := s.readWithin(root, path, k)
 	switch {
 	case IsAbsent(err):
 		return nil, nil
 	case err != nil:
 		return nil, ReadError(path, err)
 	}
-	defer f.Close()
-	data, err := ReadAll(f, path, k)
-	if err != nil {
-		return nil, ReadError(path, err)
-	}
 	return data, nil
+}
+
+// readWithin reads the file OpenWithin would open, with the same checks,
+// through the walk's Target: a raw descriptor read whole, not an os.File,
+// whose first open on a run sets up Go's poller (three syscalls and a
+// thread's wake-up for a file that is never polled).
+func (s *Files) readWithin(root, path string, k Kind) ([]byte, error) {
+	if !s.onOS() {
+		f, err := s.OpenFile(path, k)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return ReadAll(f, path, k)
+	}
+	t, err := Walk(path, s.within(root))
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	return t.Read(k) // nil, nil when missing
 }
 
 // ListWithin returns a folder's entries, sorted, not following links in

@@ -14,7 +14,9 @@ import (
 // temporary file of a target's name is a killed writer's.
 
 // StageFile walks to path and writes data to a temporary file beside it
-// (Target.Stage); Commit renames it into place. Only on the operating
+// (Target.Stage), with the checks of WriteAtomicOpts (a shared source
+// unless o.ConfirmShared); Commit renames it into place. The caller holds
+// the file's lock (WithLock) from here to Commit. Only on the operating
 // system's file system.
 func (s *Files) StageFile(path string, o WriteOptions, data []byte) (*Staged, error) {
 	if err := s.writable("write", path); err != nil {
@@ -28,6 +30,12 @@ func (s *Files) StageFile(path string, o WriteOptions, data []byte) (*Staged, er
 	t, err := Walk(path, opts)
 	if err != nil {
 		return nil, s.walkError(path, err)
+	}
+	if !o.ConfirmShared {
+		if err := s.guard().Sources()(path, t); err != nil {
+			t.Close()
+			return nil, err
+		}
 	}
 	t.RemoveStale() // best effort: the caller's lock makes any leftover stale
 	t.BeforeRename = s.BeforeRename

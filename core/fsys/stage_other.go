@@ -29,6 +29,9 @@ func SyncStaged(ss []*Staged) error { return nil }
 // SyncDirs: Write synced each directory.
 func SyncDirs(ts []*Target) {}
 
+// SyncDir: Write synced the directory.
+func SyncDir(t *Target) {}
+
 // Remove deletes the target's file; a missing one is no error.
 func (t *Target) Remove() error {
 	if err := os.Remove(t.full()); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -169,6 +169,10 @@ func (s *Staged) closeFD() {
 // Target is the walked target the file is staged for.
 func (s *Staged) Target() *Target { return s.t }
 
+// SyncDir makes a rename in t's directory durable: an fsync of that one
+// directory (a file written alone after a batch's SyncDirs).
+func SyncDir(t *Target) { syncDirsEach([]*Target{t}) }
+
 // syncDirsEach fsyncs each distinct directory of the targets once, after
 // their renames: the new names are then durable.
 func syncDirsEach(ts []*Target) {

@@ -94,7 +94,24 @@ func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote b
 		return false, nil
 	}
 	err = sys.WithLock(p.req.RecordPath, func() error {
-		if err := p.writeAll(ctx, sys, confirm); err != nil {
+		// The record is staged with the files, so the one syncfs before
+		// their renames makes its bytes durable too; it is renamed last,
+		// after their renames are durable and the prune is done. Under
+		// this lock a temporary record a killed run left is stale however
+		// young (else `git add .charter` commits it).
+		o := fsys.WriteOptions{ConfirmShared: confirm, Owned: p.req.Root == "", NewMode: 0o644, Within: p.req.Root, Locked: true, Whole: true}
+		rec, err := sys.StageFile(p.req.RecordPath, o, p.record.Encode())
+		if err != nil {
+			return err
+		}
+		committed := false
+		defer func() {
+			if !committed {
+				rec.Abort()
+			}
+			rec.Target().Close()
+		}()
+		if err := p.writeAll(ctx, sys, confirm, rec); err != nil {
 			return err
 		}
 		if err := p.prune(sys, confirm); err != nil {
@@ -103,13 +120,11 @@ func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote b
 		if ctx.Err() != nil {
 			return ctx.Err() // the record stays the old one
 		}
-		// Locked: this run holds the record's lock, which every writer of
-		// the record holds, so a temporary record a killed run left is
-		// stale however young (else `git add .charter` commits it).
-		o := fsys.WriteOptions{ConfirmShared: confirm, Owned: p.req.Root == "", NewMode: 0o644, Within: p.req.Root, Locked: true, Whole: true}
-		if err := sys.WriteAtomicOpts(p.req.RecordPath, o, p.record.Encode()); err != nil {
+		committed = true
+		if err := rec.Commit(); err != nil {
 			return err
 		}
+		fsys.SyncDir(rec.Target())
 		for i := range p.Entries {
 			if p.Entries[i].held {
 				continue
@@ -124,7 +139,9 @@ func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote b
 	return err == nil, err
 }
 
-func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool) error {
+// writeAll stages, syncs and renames the plan's files; rec, the staged
+// record, is made durable with them and left for the caller to rename.
+func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec *fsys.Staged) error {
 	stager, err := sys.Stager(fsys.WriteOptions{ConfirmShared: confirm, Within: p.req.Root, Whole: true})
 	if err != nil {
 		return err
@@ -149,7 +166,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool) err
 	if ctx.Err() != nil {
 		return ctx.Err() // the deferred Abort removes every staged file
 	}
-	if err := fsys.SyncStaged(staged); err != nil {
+	if err := fsys.SyncStaged(append(staged[:len(staged):len(staged)], rec)); err != nil {
 		return err
 	}
 	// Each folder's renames in one goroutine, folders at once; after a

@@ -19,50 +19,51 @@ import (
 // is reported as blocked and the others still run. When any target was
 // blocked the error is a *BlockedError, and the results are still valid.
 //
-// Each file's targets are written in order, files at once: each write
-// waits on its own fsyncs, under its own locks (Locks: one at a time per
-// goroutine, so no two wait on each other in a cycle). A target marked
-// last (the record of charter's entries, which each file's edit settles)
-// is written after all the others. On an error the files written are
-// whole, the others as they were, as when one after another; the error
-// is the first target's that failed.
+// The targets are written in three waves, each file's targets in order
+// and the files of a wave at once (each write waits on its own fsyncs,
+// under its own locks; the lock table's order rules out a cycle, one
+// lock at a time per goroutine): first the instruction files, which only
+// Run reads (a link to a device or a file over its cap fails here, as
+// it failed first when one after another, and then nothing else is
+// written); then the agents' other files, which Plan read; last the
+// record of charter's entries, which each file's edit settles. A wave
+// with an error is the last: the files written are whole, the others as
+// they were, and the error is the first target's that failed.
 func Run(ctx context.Context, sys *core.System, targets []Target, confirmShared bool) ([]Result, error) {
 	out := make([]Result, len(targets))
 	errs := make([]error, len(targets))
-	write := func(g []int) bool {
-		for _, i := range g {
-			if out[i], errs[i] = runTarget(ctx, sys, targets[i], confirmShared); errs[i] != nil && !isShared(errs[i]) {
-				return false
-			}
-		}
-		return true
-	}
-	var first, last []int
+	var waves [3][]int
 	for i, t := range targets {
-		if t.last {
-			last = append(last, i)
-		} else {
-			first = append(first, i)
+		w := 1
+		switch {
+		case t.last:
+			w = 2
+		case t.block != nil:
+			w = 0
 		}
+		waves[w] = append(waves[w], i)
 	}
-	groups := fsys.Groups(len(first), func(k int) string { return targets[first[k]].Path })
-	var wg sync.WaitGroup
-	var failed atomic.Bool
-	for _, g := range groups {
-		for k := range g {
-			g[k] = first[g[k]]
+	for _, wave := range waves {
+		groups := fsys.Groups(len(wave), func(k int) string { return targets[wave[k]].Path })
+		var wg sync.WaitGroup
+		var failed atomic.Bool
+		for _, g := range groups {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for _, k := range g {
+					i := wave[k]
+					if out[i], errs[i] = runTarget(ctx, sys, targets[i], confirmShared); errs[i] != nil && !isShared(errs[i]) {
+						failed.Store(true)
+						return
+					}
+				}
+			}()
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if !write(g) {
-				failed.Store(true)
-			}
-		}()
-	}
-	wg.Wait()
-	if !failed.Load() {
-		write(last)
+		wg.Wait()
+		if failed.Load() {
+			break
+		}
 	}
 	var blocked []error
 	for i := range targets {

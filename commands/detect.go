@@ -21,6 +21,12 @@ func (c *DetectCmd) Run(ctx context.Context, a *App) error {
 	if err != nil {
 		return err
 	}
+	if a.JSON {
+		if _, err := a.Stdout.Write(detectJSON(d)); err != nil {
+			return fmt.Errorf("write output: %w", err)
+		}
+		return nil
+	}
 	return a.emit(d, func(w io.Writer) {
 		switch {
 		case d.Installed && d.Version != nil:

@@ -81,3 +81,42 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// ReadFile reads a raw descriptor, not Open's os.File: for every kind of
+// path it returns what reading Open's file returned.
+func TestReadFileAsOpen(t *testing.T) {
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "ok.yaml"), []byte("rules: {}\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "empty.yaml"), nil, 0o644))
+	must(os.WriteFile(filepath.Join(dir, "big.yaml"), make([]byte, KindSettings.Max()+1), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "cap.yaml"), bytes.Repeat([]byte("a"), int(KindSettings.Max())), 0o644))
+	must(os.Symlink("ok.yaml", filepath.Join(dir, "link.yaml")))
+	must(os.Symlink("nowhere.yaml", filepath.Join(dir, "dangling.yaml")))
+	must(unix.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o644))
+	must(os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	paths := []string{"/dev/zero", "/dev/null"}
+	for _, n := range []string{"ok.yaml", "empty.yaml", "big.yaml", "cap.yaml", "link.yaml", "dangling.yaml", "fifo.yaml", "sub", "missing.yaml", "no/missing.yaml"} {
+		paths = append(paths, filepath.Join(dir, n))
+	}
+	for _, path := range paths {
+		got, gotErr := ReadFile(path, KindSettings)
+		var want []byte
+		f, wantErr := Open(path, KindSettings)
+		if wantErr == nil {
+			want, wantErr = ReadAll(f, path, KindSettings)
+			f.Close()
+		}
+		if !bytes.Equal(got, want) || (got == nil) != (want == nil) {
+			t.Errorf("%s: read %d bytes (nil %v), Open %d (nil %v)", path, len(got), got == nil, len(want), want == nil)
+		}
+		if codeOf(gotErr) != codeOf(wantErr) || errText(gotErr) != errText(wantErr) || IsAbsent(gotErr) != IsAbsent(wantErr) {
+			t.Errorf("%s: error %v, Open's %v", path, gotErr, wantErr)
+		}
+	}
+}

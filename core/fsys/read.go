@@ -130,14 +130,7 @@ func refuse(path string, m fs.FileMode) error {
 // ReadFile reads path, following links as the operating system does, when
 // it is a regular file of at most k.Max() bytes. A missing file is an
 // error that wraps fs.ErrNotExist, as os.ReadFile's is.
-func ReadFile(path string, k Kind) ([]byte, error) {
-	f, err := Open(path, k)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return ReadAll(f, path, k)
-}
+func ReadFile(path string, k Kind) ([]byte, error) { return readFile(path, k) }
 
 // ReadAll reads the whole of f, opened at path, when it holds at most
 // k.Max() bytes; an empty file is empty, never nil. It never holds more

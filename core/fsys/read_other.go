@@ -25,3 +25,12 @@ func Open(path string, k Kind) (*os.File, error) {
 	}
 	return f, nil
 }
+
+func readFile(path string, k Kind) ([]byte, error) {
+	f, err := Open(path, k)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAll(f, path, k)
+}

@@ -38,6 +38,34 @@ func Open(path string, k Kind) (*os.File, error) {
 	return f, nil
 }
 
+// readFile is Open read whole, on a raw descriptor while the file is a
+// regular one within the cap: an os.File's first open in a run sets up
+// Go's poller, for a file that is never polled. Anything else is refused
+// by checkOpened, as Open refuses it.
+func readFile(path string, k Kind) ([]byte, error) {
+	if err := preCheck(path, k); err != nil {
+		return nil, err
+	}
+	fd, err := unix.Open(path, readFlags, 0)
+	for err == unix.EINTR {
+		fd, err = unix.Open(path, readFlags, 0)
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > k.Max() {
+		f := os.NewFile(uintptr(fd), path)
+		if err := checkOpened(f, path, k); err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return ReadAll(f, path, k)
+	}
+	defer unix.Close(fd)
+	return ReadAll(&rawFile{fd: fd, size: st.Size}, path, k)
+}
+
 // rawFile is ReadAll's view of a raw descriptor already fstat'ed: no
 // os.File (a fcntl to wrap it) and no second fstat. A regular file is read
 // as fstat saw it: once its size is in, that is its end, without a read

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/agentkit/charter/core/companion"
-	"github.com/agentkit/charter/helpers/jsondoc"
 )
 
 // detectDocs reach every branch of detectJSON; s is put in every string.
@@ -22,9 +21,7 @@ func detectDocs(s string) []companion.Detection {
 // The hand-written document is encoding/json's, byte for byte.
 func TestDetectJSONAsEncoding(t *testing.T) {
 	for _, s := range pingStrings {
-		for i, d := range detectDocs(s) {
-			checkDetectJSON(t, i, s, d)
-		}
+		checkAsEncoding(t, s, detectDocs(s), detectJSON)
 	}
 }
 
@@ -32,22 +29,7 @@ func FuzzDetectJSON(f *testing.F) {
 	for _, s := range pingStrings {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		for i, d := range detectDocs(s) {
-			checkDetectJSON(t, i, s, d)
-		}
-	})
-}
-
-func checkDetectJSON(t *testing.T, i int, s string, d companion.Detection) {
-	t.Helper()
-	want, err := jsondoc.Encode(d, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := detectJSON(d); string(got) != string(want) {
-		t.Fatalf("doc %d with %q:\n got %s\nwant %s", i, s, got, want)
-	}
+	f.Fuzz(func(t *testing.T, s string) { checkAsEncoding(t, s, detectDocs(s), detectJSON) })
 }
 
 // detectJSON writes every field of the document: one added to

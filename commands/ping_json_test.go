@@ -40,9 +40,7 @@ var pingStrings = []string{"", "plain", `q"b\s/`, "a && b <c> 'd'", "\x00\x01\b\
 // The hand-written document is encoding/json's, byte for byte.
 func TestPingJSONAsEncoding(t *testing.T) {
 	for _, s := range pingStrings {
-		for i, doc := range pingDocs(s) {
-			checkPingJSON(t, i, s, doc)
-		}
+		checkAsEncoding(t, s, pingDocs(s), pingJSON)
 	}
 }
 
@@ -50,21 +48,21 @@ func FuzzPingJSON(f *testing.F) {
 	for _, s := range pingStrings {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, s string) {
-		for i, doc := range pingDocs(s) {
-			checkPingJSON(t, i, s, doc)
-		}
-	})
+	f.Fuzz(func(t *testing.T, s string) { checkAsEncoding(t, s, pingDocs(s), pingJSON) })
 }
 
-func checkPingJSON(t *testing.T, i int, s string, doc core.PingDoc) {
+// checkAsEncoding holds write(doc) to encoding/json's indented document
+// for each of docs, made with the string s.
+func checkAsEncoding[T any](t *testing.T, s string, docs []T, write func(T) []byte) {
 	t.Helper()
-	want, err := jsondoc.Encode(doc, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := pingJSON(doc); string(got) != string(want) {
-		t.Fatalf("doc %d with %q:\n got %s\nwant %s", i, s, got, want)
+	for i, doc := range docs {
+		want, err := jsondoc.Encode(doc, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := write(doc); string(got) != string(want) {
+			t.Fatalf("doc %d with %q:\n got %s\nwant %s", i, s, got, want)
+		}
 	}
 }
 

@@ -203,3 +203,33 @@ func equalIdents(a, b map[string]ident) bool {
 	}
 	return true
 }
+
+// RunAlongside runs the caller's next writes once the files are written,
+// while the stat cache is saved: the cache is as Run leaves it. A run
+// that fails runs nothing alongside.
+func TestRunAlongside(t *testing.T) {
+	m := coretest.New(t)
+	root := filepath.Join(m.Dir, "p")
+	os.MkdirAll(filepath.Join(root, ".charter"), 0o755)
+	items := bigLibrary()
+	ran := false
+	if err := plan(t, m.Sys, root, items, false).RunAlongside(context.Background(), m.Sys, false, func() { ran = true }); err != nil || !ran {
+		t.Fatalf("first run: %v, alongside ran: %v", err, ran)
+	}
+	settle()
+	ran = false
+	if err := plan(t, m.Sys, root, items, false).RunAlongside(context.Background(), m.Sys, false, func() { ran = true }); err != nil || !ran {
+		t.Fatalf("no-change run: %v, alongside ran: %v", err, ran)
+	}
+	if c := cacheOf(t, root, m); !strings.Contains(c, " .claude/rules/rule-000.md\n") {
+		t.Fatalf("the no-change run alongside saved no stamp:\n%.300s", c)
+	}
+
+	other := filepath.Join(m.Dir, "q")
+	os.MkdirAll(filepath.Join(other, ".charter"), 0o755)
+	coretest.WriteFile(t, filepath.Join(other, ".claude", "rules", "rule-000.md"), "a person's file\n")
+	ran = false
+	if err := plan(t, m.Sys, other, items, false).RunAlongside(context.Background(), m.Sys, false, func() { ran = true }); err == nil || ran {
+		t.Fatalf("a run over a person's file: %v, alongside ran: %v", err, ran)
+	}
+}

@@ -31,8 +31,9 @@ type ApplyMemo struct {
 	layers []content.Layer
 	snap   *settings.Snapshot
 	// sources is the watch of what the plan read, taken while the run
-	// writes (WatchSources); nil until then.
-	sources chan *planmemo.Watch
+	// writes (WatchSources): set before watchedAll is closed.
+	sources    *planmemo.Watch
+	watchedAll chan struct{}
 }
 
 // ApplyMemo is req's memo, keyed on everything its plan is asked before
@@ -117,16 +118,18 @@ func (m *ApplyMemo) Replay() (apply.FullReport, bool) {
 // planmemo.Save: a path changed since then is racy (no memo), one
 // changed later no longer matches (the next run plans).
 func (m *ApplyMemo) WatchSources() {
-	if m == nil || m.sources != nil {
+	if m == nil || m.watchedAll != nil {
 		return
 	}
 	sys := m.s.Sys
 	policy, perr := settings.PolicyPath(sys)
 	home, herr := profile.CompanionHome(sys)
 	tpath, terr := trust.Path(sys)
-	m.sources = make(chan *planmemo.Watch, 1)
+	m.watchedAll = make(chan struct{})
 	go func() {
+		defer close(m.watchedAll)
 		w := new(planmemo.Watch)
+		m.sources = w
 		for _, ly := range m.layers {
 			for _, k := range content.Kinds() {
 				w.Tree(sys.Paths.Join(ly.Dir, k.Dir()))
@@ -153,23 +156,21 @@ func (m *ApplyMemo) WatchSources() {
 		if terr == nil {
 			w.Path(tpath)
 		}
-		m.sources <- w
 	}()
 }
 
 // watched waits for WatchSources' watch (started now when it was not).
 func (m *ApplyMemo) watched() *planmemo.Watch {
 	m.WatchSources()
-	w := <-m.sources
-	m.sources <- w // a second wait gets it too
-	return w
+	<-m.watchedAll
+	return m.sources
 }
 
 // Settle waits for WatchSources: a run that fails after starting it
 // leaves no walk behind it.
 func (m *ApplyMemo) Settle() {
-	if m != nil && m.sources != nil {
-		m.watched()
+	if m != nil && m.watchedAll != nil {
+		<-m.watchedAll
 	}
 }
 

@@ -167,7 +167,7 @@ func predict(a *App, what string, app *kong.Application, args []string) []candid
 		switch k.Kind {
 		case settings.Enum:
 			for _, c := range k.Choices {
-				out = append(out, candidate{c, k.Tell.Says[c]})
+				out = append(out, candidate{c, k.Tell.Says.For(c)})
 			}
 		case settings.Bool:
 			out = []candidate{{"true", ""}, {"false", ""}}

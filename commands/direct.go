@@ -20,6 +20,9 @@ var (
 	directArgTags  = []string{"arg", "optional", "help", "complete", "name", "placeholder"}
 )
 
+// directFlags are the global flags the direct path reads.
+type directFlags struct{ JSON, NoProject bool }
+
 // directCommand reads args without building a grammar when they are a
 // command path of the CLI and its positional words, with no flag but
 // --json and --no-project, and the command is one whose value Kong would
@@ -27,7 +30,7 @@ var (
 // to run, and the global flags; ok false leaves args to Kong, which also
 // says every error. TestDirectCommandAsKong holds that whatever it takes,
 // Kong takes the same way.
-func directCommand(args []string) (cmd runner, cli CLI, ok bool) {
+func directCommand(args []string) (cmd runner, cli directFlags, ok bool) {
 	var words []string
 	for _, arg := range args {
 		switch {

@@ -245,9 +245,16 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 		}
 	}
 	// A command path and its words alone need no grammar at all.
-	if cmd, cli, ok := directCommand(args); ok {
-		return a.runWith(ctx, &cli, func() error { return cmd.Run(ctx, a) })
+	if cmd, g, ok := directCommand(args); ok {
+		return a.runWith(ctx, nil, nil, g.NoProject, func() error { return cmd.Run(ctx, a) })
 	}
+	return a.runKong(ctx, args)
+}
+
+// runKong parses args with Kong. Apart from run, so that run's frame, on
+// the stack of every command, holds no CLI: a deeper first stack grows
+// sooner, and each growth copies it (issue 39).
+func (a *App) runKong(ctx context.Context, args []string) ExitCode {
 	// Most runs name one command: a grammar of that command alone costs a
 	// fraction of the whole one to build and walk, and start-up is most of
 	// a run. Help, completion and every parse error take the whole grammar.
@@ -280,14 +287,14 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 }
 
 func (a *App) runParsed(ctx context.Context, kctx *kong.Context, cli *CLI) ExitCode {
-	return a.runWith(ctx, cli, func() error { return kctx.Run() })
+	return a.runWith(ctx, cli.ConfigRoot, cli.ProjectDir, cli.NoProject, func() error { return kctx.Run() })
 }
 
-// runWith runs a parsed command under the global flags of cli.
-func (a *App) runWith(ctx context.Context, cli *CLI, run func() error) ExitCode {
-	a.rootFlag = cli.ConfigRoot
-	a.projectFlag, a.noProject = cli.ProjectDir, cli.NoProject
-	a.Sys, a.sess = a.Sys.WithConfigRoot(cli.ConfigRoot), nil
+// runWith runs a parsed command under the global flags.
+func (a *App) runWith(ctx context.Context, root, project *string, noProject bool, run func() error) ExitCode {
+	a.rootFlag = root
+	a.projectFlag, a.noProject = project, noProject
+	a.Sys, a.sess = a.Sys.WithConfigRoot(root), nil
 	if err := run(); err != nil {
 		return a.fail(stopped(ctx, err))
 	}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -300,11 +301,11 @@ func valueFor(k settings.Key, round int) json.RawMessage {
 		v = round%2 == 1
 	case settings.Int:
 		v = round
-		if k.Min != nil && k.Min.IntPart() > 0 {
-			v = int(k.Min.IntPart()) + round
+		if lo, _ := strconv.Atoi(string(k.Min)); lo > 0 {
+			v = lo + round
 		}
-		if k.Max != nil {
-			v = round % int(k.Max.IntPart()+1)
+		if hi, err := strconv.Atoi(string(k.Max)); err == nil {
+			v = round % (hi + 1)
 		}
 	case settings.Decimal:
 		return json.RawMessage(fmt.Sprintf("0.%d", round%9+1))

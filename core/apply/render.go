@@ -117,9 +117,9 @@ func tell(k settings.Key, v any) string {
 	t := k.Tell
 	switch x := v.(type) {
 	case bool:
-		return t.Says[strconv.FormatBool(x)]
+		return t.Says.For(strconv.FormatBool(x))
 	case string: // an enum; a string or duration when its Tell has a Line
-		if t.Says == nil {
+		if len(t.Says) == 0 {
 			if x == "" || t.Line == "" {
 				return t.None
 			}
@@ -132,9 +132,9 @@ func tell(k settings.Key, v any) string {
 			return fmt.Sprintf(t.Line, x)
 		}
 		if t.Label == "" {
-			return t.Says[x]
+			return t.Says.For(x)
 		}
-		return fmt.Sprintf("%s: **%s**. %s", t.Label, x, t.Says[x])
+		return fmt.Sprintf("%s: **%s**. %s", t.Label, x, t.Says.For(x))
 	case []string:
 		if t.Line == "" {
 			return ""

@@ -2,6 +2,7 @@ package gates
 
 import (
 	"maps"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -126,11 +127,12 @@ func maxBlocks(v any) int {
 		return 0 // the hook's default
 	}
 	k, _ := settings.Lookup(settings.KeyGatesMaxBlocks)
-	if k.Max != nil {
-		n = min(n, k.Max.IntPart())
+	// An Int key's bounds are whole numbers.
+	if hi, err := strconv.ParseInt(string(k.Max), 10, 64); err == nil {
+		n = min(n, hi)
 	}
-	if k.Min != nil {
-		n = max(n, k.Min.IntPart())
+	if lo, err := strconv.ParseInt(string(k.Min), 10, 64); err == nil {
+		n = max(n, lo)
 	}
 	return int(n)
 }

@@ -55,7 +55,7 @@ func TestDeclared(t *testing.T) {
 // never read as the default 3 while the block states another number.
 func TestReadSettingsMaxBlocks(t *testing.T) {
 	k, _ := settings.Lookup(settings.KeyGatesMaxBlocks)
-	if k.Max == nil || k.Max.IntPart() != 10 {
+	if k.Max != "10" {
 		t.Fatalf("gates.max_blocks has no maximum of 10: %v", k.Max)
 	}
 	for in, want := range map[int64]int{1: 1, 3: 3, 10: 10, 11: 10, 1 << 20: 10, 1000000: 10, 0: 1, -5: 1} {

@@ -45,13 +45,11 @@ func (s *Session) SettingsExplain(ctx context.Context, key string) (Explanation,
 	e := Explanation{Key: k.Name, Description: k.Description, Type: string(k.Kind), Allowed: k.Choices, Default: k.Default,
 		Value: snap.Values[key], Origin: snap.Origins[key], Layer: st.LayerOf(snap.Origins[key]), Policy: st.Policy().Reason(key)}
 	_, e.Locked = st.Policy().Locked(key)
-	if k.Min != nil {
-		d := settings.Dec(k.Min.String())
-		e.Minimum = &d
+	if k.Min != "" {
+		e.Minimum = &k.Min
 	}
-	if k.Max != nil {
-		d := settings.Dec(k.Max.String())
-		e.Maximum = &d
+	if k.Max != "" {
+		e.Maximum = &k.Max
 	}
 	return e, nil
 }

@@ -124,10 +124,10 @@ func property(k Key) map[string]any {
 			p["x-maximum"] = canonicalDuration(k.MaxDuration) // JSON Schema cannot bound a duration's text
 		}
 	}
-	if k.Min != nil {
+	if k.Min != "" {
 		p["minimum"] = json.Number(k.Min.String())
 	}
-	if k.Max != nil {
+	if k.Max != "" {
 		p["maximum"] = json.Number(k.Max.String())
 	}
 	if k.Unit != "" {

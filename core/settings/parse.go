@@ -215,12 +215,12 @@ func (k Key) check(v any) error {
 				return k.problem("%s is past the largest number editors and scripts can read (about 1.8e308): use a smaller number", d)
 			}
 		}
-		if k.Min != nil {
+		if k.Min != "" {
 			if c, err := decmath.Compare(n, k.Min.String(), decmath.DefaultScale); err != nil || c < 0 {
 				return k.problem("%v is out of range: use a number %s", v, k.rangeText())
 			}
 		}
-		if k.Max != nil {
+		if k.Max != "" {
 			if c, err := decmath.Compare(n, k.Max.String(), decmath.DefaultScale); err != nil || c > 0 {
 				return k.problem("%v is out of range: use a number %s", v, k.rangeText())
 			}
@@ -254,9 +254,9 @@ func (k Key) check(v any) error {
 
 func (k Key) rangeText() string {
 	switch {
-	case k.Min != nil && k.Max != nil:
+	case k.Min != "" && k.Max != "":
 		return fmt.Sprintf("from %s to %s", k.Min, k.Max)
-	case k.Min != nil:
+	case k.Min != "":
 		return fmt.Sprintf("of at least %s", k.Min)
 	}
 	return ""

@@ -91,12 +91,12 @@ func TestTellsFitTheirKeys(t *testing.T) {
 		switch k.Kind {
 		case Enum:
 			for _, c := range k.Choices {
-				if tl.Says[c] == "" {
+				if tl.Says.For(c) == "" {
 					t.Errorf("%s: no sentence for the choice %q", k.Name, c)
 				}
 			}
 		case Bool:
-			if tl.Says["true"] == "" && tl.Says["false"] == "" {
+			if tl.Says.For("true") == "" && tl.Says.For("false") == "" {
 				t.Errorf("%s: says nothing either way", k.Name)
 			}
 		case Int, Decimal:

@@ -94,12 +94,6 @@ func tooLarge(path string, size int64) FileProblem {
 // mib rounds up, so that a file just over the cap never reads as "1.0 MiB".
 func mib(n int64) string { return fmt.Sprintf("%.1f MiB", math.Ceil(float64(n)*10/(1<<20))/10) }
 
-// isSection: name is a section of the schema, such as rules or
-// commands.suggestions.
-func isSection(name string) bool {
-	return index().sections[name]
-}
-
 // defaultCopy is k's default for a snapshot: a value no caller can change
 // in place (a string, a bool, a number) is shared, anything else copied.
 // Most defaults are scalars, and a copy by reflection is a start-up cost

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -283,11 +284,12 @@ func sampleValue(k Key, n int) any {
 		return n%2 == 0
 	case Int: // within the key's range
 		lo, span := int64(0), int64(20)
-		if k.Min != nil {
-			lo = k.Min.IntPart()
+		if k.Min != "" {
+			lo, _ = strconv.ParseInt(string(k.Min), 10, 64)
 		}
-		if k.Max != nil {
-			span = min(span, k.Max.IntPart()-lo+1)
+		if k.Max != "" {
+			hi, _ := strconv.ParseInt(string(k.Max), 10, 64)
+			span = min(span, hi-lo+1)
 		}
 		return lo + int64(n)%span
 	case Decimal:

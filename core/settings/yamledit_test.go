@@ -2,6 +2,7 @@ package settings
 
 import (
 	"errors"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -235,4 +236,19 @@ func FuzzChunks(f *testing.F) {
 			t.Fatalf("in parts:\n%s\nwhole:\n%s", parts.String(), whole)
 		}
 	})
+}
+
+// No bytes are decoded without the parser, into what the parser makes of
+// a file with nothing in it.
+func TestDecodeEmptyAsParser(t *testing.T) {
+	parsed := decode(t, "\n")
+	for _, in := range [][]byte{nil, {}} {
+		f, p := decodeFile(in)
+		if p != nil || !reflect.DeepEqual(f, parsed) {
+			t.Fatalf("decode %q: %+v %v, the parser: %+v", in, f, p, parsed)
+		}
+		if out, err := f.encode(); err != nil || len(out) != 0 {
+			t.Fatalf("encode of an empty file: %q %v", out, err)
+		}
+	}
 }

@@ -27,6 +27,12 @@ type yamlFile struct {
 // empty document. The problem, when there is one, has no File yet.
 func decodeFile(data []byte) (*yamlFile, *FileProblem) {
 	f := &yamlFile{}
+	if len(data) == 0 {
+		// What the parser makes of no bytes, without starting it: most
+		// layers have no file, and each parse costs start-up.
+		f.doc = &yaml.Node{Kind: yaml.DocumentNode}
+		return f, nil
+	}
 	if rest, ok := bytes.CutPrefix(data, []byte(utf8BOM)); ok {
 		f.bom, data = true, rest
 	}

@@ -50,15 +50,18 @@ func directCommand(args []string) (cmd runner, cli directFlags, ok bool) {
 	}
 	i := 0
 	for ; ; i++ {
-		cmds, flags := split(t)
-		if len(cmds) == 0 {
+		word := ""
+		if i < len(words) {
+			word = words[i]
+		}
+		f, group, found, plain := commandNamed(t, word)
+		if !group {
 			break // a leaf: the rest are its arguments
 		}
-		if i == len(words) || !plainFlags(flags) {
+		if i == len(words) || !plain {
 			return nil, cli, false
 		}
-		f, ok := cmds[words[i]]
-		if !ok || slices.Contains(wholeGrammar, words[i]) || !kongName(f) || !plainStruct(f.Type) {
+		if !found || slices.Contains(wholeGrammar, word) || !kongName(f) || !plainStruct(f.Type) {
 			return nil, cli, false
 		}
 		t = f.Type
@@ -69,6 +72,49 @@ func directCommand(args []string) (cmd runner, cli directFlags, ok bool) {
 		return nil, cli, false
 	}
 	return cmd, cli, true
+}
+
+// commandNamed looks at t's fields as split does, without building its
+// maps (a start-up cost): group tells whether t has commands, f is the one
+// split names word, and plain whether t's other fields are all flags Kong
+// leaves unset when not given.
+func commandNamed(t reflect.Type, word string) (f reflect.StructField, group, found, plain bool) {
+	plain = true
+	for i := range t.NumField() {
+		fi := t.Field(i)
+		if _, ok := fi.Tag.Lookup("cmd"); !ok {
+			plain = plain && !fi.Anonymous && onlyTags(fi.Tag, directFlagTags)
+			continue
+		}
+		group = true
+		if !found && cmdNameIs(fi, word) {
+			f, found = fi, true
+		}
+	}
+	return f, group, found, plain
+}
+
+// cmdNameIs is cmdName(f) == word without making the lowered name.
+func cmdNameIs(f reflect.StructField, word string) bool {
+	if name := f.Tag.Get("name"); name != "" {
+		return name == word
+	}
+	if len(f.Name) != len(word) {
+		return false
+	}
+	for i := range len(word) {
+		c := f.Name[i]
+		if c >= 0x80 {
+			return cmdName(f) == word
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != word[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // plainStruct: a struct with no methods Kong calls (hooks, Validate); Run
@@ -87,16 +133,6 @@ func plainStruct(t reflect.Type) bool {
 		known++
 	}
 	return p.NumMethod() == known
-}
-
-// plainFlags: a group's own flags are ones Kong leaves unset when not given.
-func plainFlags(flags []reflect.StructField) bool {
-	for _, f := range flags {
-		if f.Anonymous || !onlyTags(f.Tag, directFlagTags) {
-			return false
-		}
-	}
-	return true
 }
 
 // kongName: the name split gives the command is Kong's too (a name tag, or

@@ -120,3 +120,32 @@ func TestDirectCommandRuns(t *testing.T) {
 		}
 	}
 }
+
+// commandNamed finds what split finds, in every group of the grammar, for
+// each command name and for words that name none.
+func TestCommandNamedAsSplit(t *testing.T) {
+	var walk func(reflect.Type)
+	walk = func(ty reflect.Type) {
+		cmds, rest := split(ty)
+		plain := true
+		for _, f := range rest {
+			plain = plain && !f.Anonymous && onlyTags(f.Tag, directFlagTags)
+		}
+		words := []string{"", "nope", "Settings", "SETTINGS", "versioncmd"}
+		for name := range cmds {
+			words = append(words, name)
+		}
+		for _, w := range words {
+			want, ok := cmds[w]
+			f, group, found, p := commandNamed(ty, w)
+			if group != (len(cmds) > 0) || found != ok || p != plain || found && f.Name != want.Name {
+				t.Errorf("%s %q: commandNamed gives %s (group %v, found %v, plain %v); split %s (found %v, plain %v)",
+					ty, w, f.Name, group, found, p, want.Name, ok, plain)
+			}
+		}
+		for _, f := range cmds {
+			walk(f.Type)
+		}
+	}
+	walk(reflect.TypeFor[CLI]())
+}

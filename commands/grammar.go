@@ -35,13 +35,17 @@ func splitType(t reflect.Type) (map[string]reflect.StructField, []reflect.Struct
 			rest = append(rest, f)
 			continue
 		}
-		name := f.Tag.Get("name")
-		if name == "" {
-			name = strings.ToLower(f.Name) // Kong's name for a one-word field
-		}
-		cmds[name] = f
+		cmds[cmdName(f)] = f
 	}
 	return cmds, rest
+}
+
+// cmdName is the name split gives a command field.
+func cmdName(f reflect.StructField) string {
+	if name := f.Tag.Get("name"); name != "" {
+		return name
+	}
+	return strings.ToLower(f.Name) // Kong's name for a one-word field
 }
 
 // quickCommand returns the type of a grammar made of the global flags and

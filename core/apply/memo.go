@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/planmemo"
 	"github.com/agentkit/charter/core/projection"
 )
@@ -38,12 +39,15 @@ func (f *Full) Memo(sys *core.System, rep FullReport, w *planmemo.Watch) (FullRe
 		}
 	}
 	if f.Content != nil {
-		ok := f.Content.Files(sys, func(path, sum string, wrote bool) {
-			if sum == "" { // the record: its bytes as they are now
+		ok := f.Content.Files(sys, func(path, sum string, wrote bool, after *fsys.Stamp) {
+			switch {
+			case sum == "": // the record: its bytes as they are now
 				w.Read(path, wrote)
-				return
+			case after != nil:
+				w.Written(path, sum, *after)
+			default:
+				w.File(path, sum, wrote)
 			}
-			w.File(path, sum, wrote)
 		})
 		if !ok {
 			return rep, false

@@ -112,6 +112,14 @@ func (w *Watch) File(path, sum string, wrote bool) {
 	w.add(filepath.Clean(path), file{sum: sum, wrote: wrote})
 }
 
+// Written watches a file the run wrote with its bytes' sum, by the stamp
+// st the run took after its last rename, rather than stamping it again.
+// Taken after the run wrote it, it is judged as Save's own would be; a
+// change since only makes the next run miss.
+func (w *Watch) Written(path, sum string, st fsys.Stamp) {
+	w.add(filepath.Clean(path), file{sum: sum, wrote: true, st: st, stamped: true})
+}
+
 // Tree watches dir and everything below it; a link anywhere, or a
 // folder that cannot be listed, means no memo.
 func (w *Watch) Tree(dir string) {

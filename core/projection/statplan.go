@@ -16,6 +16,9 @@ type statPlan struct {
 	paths   []string // the record's paths, in plan order
 	entries map[string]stamped
 	dirty   bool
+	// written is each file the run wrote, by path, as saveStat stamped it
+	// after the renames, racy or not: the plan memo's stamp of it (Files).
+	written map[string]fsys.Stamp
 }
 
 // readTargets is what each target holds on disk. A target whose stamp is
@@ -93,7 +96,11 @@ func (p *Plan) saveStat(sys *core.System, wrote bool) {
 		for _, r := range p.record.Files {
 			sums[r.Path] = r.SHA256
 		}
+		s.written = make(map[string]fsys.Stamp, len(paths))
 		for i, path := range paths {
+			if ok[i] {
+				s.written[path] = stamps[i]
+			}
 			rp := byPath[path]
 			delete(s.entries, rp)
 			if ok[i] && !stamps[i].Racy(taken) && sums[rp] != "" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
@@ -205,8 +206,24 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 		err = stager.Publish()
 	}
 	fsys.SyncDirs(targets)
+	if err == nil && p.stat.cache != nil {
+		p.stampWritten(targets)
+	}
 	closeAll(targets)
 	return err
+}
+
+// stampWritten stamps each file written in the folder its write held, as
+// the stat cache and the plan memo keep it (saveStat).
+func (p *Plan) stampWritten(targets []*fsys.Target) {
+	s := &p.stat
+	// The kernel's clock: a stamp is judged against it (Racy).
+	s.taken = time.Now()
+	s.after, s.afterOK = make([]fsys.Stamp, len(targets)), make([]bool, len(targets))
+	fsys.Parallel(len(targets), func(i int) error {
+		s.after[i], s.afterOK[i] = targets[i].StampIn(targets[i].Name)
+		return nil
+	})
 }
 
 func closeAll(ts []*fsys.Target) {

@@ -19,6 +19,12 @@ type statPlan struct {
 	// written is each file the run wrote, by path, as saveStat stamped it
 	// after the renames, racy or not: the plan memo's stamp of it (Files).
 	written map[string]fsys.Stamp
+	// after is each of the plan's writes stamped by writeAll in the folder
+	// it held, once renamed and published (taken: when), so that saveStat
+	// need not walk to every output folder again; nil when not taken.
+	after   []fsys.Stamp
+	afterOK []bool
+	taken   time.Time
 }
 
 // readTargets is what each target holds on disk. A target whose stamp is
@@ -88,10 +94,13 @@ func (p *Plan) saveStat(sys *core.System, wrote bool) {
 			paths[i] = f.Path
 			byPath[f.Path] = p.req.recPath(sys, f.Path)
 		}
-		rd := sys.WholeReader(p.req.Root)
-		taken := time.Now()
-		stamps, ok := rd.StampEach(paths)
-		rd.Close()
+		stamps, ok, taken := s.after, s.afterOK, s.taken
+		if len(stamps) != len(paths) {
+			rd := sys.WholeReader(p.req.Root)
+			taken = time.Now()
+			stamps, ok = rd.StampEach(paths)
+			rd.Close()
+		}
 		sums := make(map[string]string, len(p.record.Files))
 		for _, r := range p.record.Files {
 			sums[r.Path] = r.SHA256

@@ -5,7 +5,16 @@ package fsys
 import "io/fs"
 
 // Batch is, on this system, one Walk per target.
-type Batch struct{ o Options }
+type Batch struct {
+	o     Options
+	limit int // unused: each target holds its own folder until closed
+}
+
+// maxHeldWriting: no folder is held by the batch here.
+const maxHeldWriting = 0
+
+// release has nothing to let go here.
+func (t *Target) release() {}
 
 // NewBatch starts a batch of walks with o.
 func NewBatch(o Options) *Batch { return &Batch{o: o} }

@@ -3,6 +3,7 @@
 package fsys
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,6 +32,8 @@ type Batch struct {
 	home, bnd       [2]uint64
 	hasHome, hasBnd bool
 	gits            [][2]uint64
+
+	capped
 }
 
 // NewBatch starts a batch of walks with o.
@@ -38,8 +41,25 @@ func NewBatch(o Options) *Batch {
 	return &Batch{o: o, dirs: map[string]*Target{}, missing: map[string]*Target{}}
 }
 
-// Target is Walk(path) through the batch's held directories.
+// Target is Walk(path) through the batch's held directories. In a batch
+// with a bound, the target's folder stays open until its release.
 func (b *Batch) Target(path string) (*Target, error) {
+	if b.limit == 0 {
+		return b.target(path)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	t, err := b.target(path)
+	if err == nil && t.held != nil {
+		t.held.borrowers = append(t.held.borrowers, t)
+		t.held.pins++
+		b.touch(t.held)
+	}
+	b.trim()
+	return t, err
+}
+
+func (b *Batch) target(path string) (*Target, error) {
 	if !filepath.IsAbs(path) {
 		return nil, &NotAbsError{Path: path}
 	}
@@ -54,7 +74,10 @@ func (b *Batch) Target(path string) (*Target, error) {
 		return &Target{Path: path, Dir: m.Dir, Name: name, Shared: m.Shared, Missing: true, fd: -1, rfd: -1, chain: m.chain}, nil
 	}
 	d, err := b.dir(dir)
-	if err != nil {
+	var changed *ChangedError
+	if errors.As(err, &changed) {
+		return nil, err // a folder let go is not the one staged into
+	} else if err != nil {
 		return Walk(path, b.o) // the refusal as Walk words it, for this path
 	}
 	if d.Missing { // a walk that may not create: nothing to hold
@@ -93,17 +116,22 @@ func (b *Batch) Target(path string) (*Target, error) {
 // parent when no link is on that step, else walked whole from "/".
 func (b *Batch) dir(dir string) (*Target, error) {
 	if d, ok := b.dirs[dir]; ok {
+		if d.fd < 0 && d.up != nil { // let go (a bound): opened again
+			if err := b.reopen(d); err != nil {
+				return nil, err
+			}
+		}
 		return d, nil
 	}
 	parent, _ := split(dir)
-	var d *Target
+	var d, up *Target
 	if parent != dir {
 		if p, err := b.dir(parent); err == nil && p.Missing {
 			// Below a missing directory: missing too, on the parent's
 			// verdicts (a clean path has no ".." to climb back out).
 			d = &Target{Path: dir, Dir: join(p.Dir, p.Name), Name: filepath.Base(dir), Shared: p.Shared, Missing: true, fd: -1, rfd: -1, chain: p.chain}
 		} else if err == nil {
-			d = b.below(p, dir)
+			d, up = b.below(p, dir), p
 		}
 	}
 	if d == nil {
@@ -111,7 +139,9 @@ func (b *Batch) dir(dir string) (*Target, error) {
 		if d, err = walk(dir, b.o, true); err != nil {
 			return nil, err
 		}
+		up = nil
 	}
+	b.track(d, up)
 	b.dirs[dir] = d
 	if d.Missing {
 		b.absent++
@@ -177,6 +207,7 @@ func (b *Batch) Close() {
 		delete(b.dirs, k)
 	}
 	b.kept, b.absent = 0, 0
+	b.lru = nil
 }
 
 // listing is a held directory's names, read once: the caller holds the

@@ -80,6 +80,7 @@ func (g *Stager) target(path string, mode fs.FileMode) (*Target, error) {
 		// batch for another folder mode might make the same name.
 		opts.StageNew = len(g.batches) == 0
 		b = NewBatch(opts)
+		b.limit = maxHeldWriting
 		g.batches[o.dirMode()] = b
 	}
 	t, err := b.Target(path)
@@ -129,7 +130,9 @@ func (g *Stager) StageAll(ctx context.Context, files []File) ([]*Staged, error) 
 			o := g.o
 			o.NewMode = files[i].Mode
 			var err error
-			if staged[i], err = ts[i].Stage(files[i].Data, o.perm()); err != nil {
+			staged[i], err = ts[i].Stage(files[i].Data, o.perm())
+			ts[i].release() // its folder may be let go until Commit
+			if err != nil {
 				return err
 			}
 		}

@@ -53,9 +53,12 @@ func Parallel(n int, f func(i int) error) error {
 // error of the lowest k.
 func Pipeline(n int, prepare, run func(k int) error) error {
 	errs := make([]error, n)
-	ready := make(chan int, n)
+	workers := min(n, runtime.GOMAXPROCS(0))
+	// prepare runs at most a few ahead: what it opens for run(k) stays
+	// open until then (a Stager's folders), so that is bounded too.
+	ready := make(chan int, workers)
 	var wg sync.WaitGroup
-	for range min(n, runtime.GOMAXPROCS(0)) {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

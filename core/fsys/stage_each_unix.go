@@ -48,6 +48,10 @@ func (s *Staged) fsync() error {
 	if s.fd >= 0 {
 		return unix.Fsync(s.fd)
 	}
+	if err := s.t.hold(); err != nil {
+		return err
+	}
+	defer s.t.release()
 	fd, err := unix.Openat(s.t.fd, cmp.Or(s.tmp, s.t.Name), unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return err

@@ -12,8 +12,7 @@ func SyncStaged(ss []*Staged) error {
 			continue
 		}
 		done[s.dev] = true
-		rfd, err := s.t.readFD()
-		if err != nil || unix.Syncfs(rfd) != nil {
+		if !syncfsIn(s.t) {
 			return syncEach(ss) // a file system without syncfs: one at a time
 		}
 	}
@@ -36,8 +35,7 @@ func SyncDirs(ts []*Target) {
 			continue
 		}
 		done[t.dev] = true
-		rfd, err := t.readFD()
-		if err != nil || unix.Syncfs(rfd) != nil {
+		if !syncfsIn(t) {
 			syncDirsEach(ts)
 			return
 		}
@@ -57,3 +55,13 @@ func renameNoReplace(dir int, old, new string) error {
 // syncPublished has nothing to do here: the syncfs of SyncDirs after the
 // renames commits the published folders' names too.
 func syncPublished([]*Target) {}
+
+// syncfsIn syncs the file system of t's folder through that folder.
+func syncfsIn(t *Target) bool {
+	if t.hold() != nil {
+		return false
+	}
+	defer t.release()
+	rfd, err := t.readFD()
+	return err == nil && unix.Syncfs(rfd) == nil
+}

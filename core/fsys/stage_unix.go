@@ -123,6 +123,10 @@ func (s *Staged) Commit() error {
 	if s.tmp == "" {
 		return nil // in place already: its folder's Publish shows it
 	}
+	if err := t.hold(); err != nil {
+		return err // renamed nowhere: its folder is not the one staged into
+	}
+	defer t.release()
 	if t.BeforeRename != nil {
 		t.BeforeRename(join(t.Dir, s.tmp))
 	}
@@ -156,6 +160,10 @@ func (s *Staged) Commit() error {
 // Abort removes the temporary file.
 func (s *Staged) Abort() {
 	s.closeFD()
+	if s.t.hold() != nil {
+		return // the file is in a folder no longer there to reach
+	}
+	defer s.t.release()
 	unix.Unlinkat(s.t.fd, cmp.Or(s.tmp, s.t.Name), 0)
 }
 
@@ -182,9 +190,13 @@ func syncDirsEach(ts []*Target) {
 			continue
 		}
 		seen[t.Dir] = true
+		if t.hold() != nil {
+			continue
+		}
 		if rfd, err := t.readFD(); err == nil {
 			unix.Fsync(rfd) // a directory that cannot be synced still holds the names
 		}
+		t.release()
 	}
 }
 

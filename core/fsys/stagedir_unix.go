@@ -71,17 +71,16 @@ func (b *Batch) Publish() error {
 	var parents []*Target
 	defer func() { syncPublished(parents) }()
 	for i, t := range b.staged {
-		err := renameNoReplace(t.parent.fd, t.staged, base(t.Path))
-		if err == errNoReplace {
-			var st unix.Stat_t
-			if unix.Fstatat(t.parent.fd, base(t.Path), &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
-				err = unix.EEXIST
-			} else {
-				err = unix.Renameat(t.parent.fd, t.staged, t.parent.fd, base(t.Path))
-			}
+		err := b.pin(t.parent)
+		if err == nil {
+			err = b.publish(t)
+			b.unpin(t.parent)
 		}
 		if err != nil {
 			b.staged = b.staged[i:]
+			if err, ok := err.(*ChangedError); ok {
+				return err
+			}
 			if err == unix.EEXIST || err == unix.ENOTEMPTY {
 				return &ChangedError{Path: t.Path, What: "appeared while charter wrote it"}
 			}
@@ -94,11 +93,28 @@ func (b *Batch) Publish() error {
 	return nil
 }
 
+// publish renames the staged folder t into place in its held parent.
+func (b *Batch) publish(t *Target) error {
+	{
+		err := renameNoReplace(t.parent.fd, t.staged, base(t.Path))
+		if err == errNoReplace {
+			var st unix.Stat_t
+			if unix.Fstatat(t.parent.fd, base(t.Path), &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+				err = unix.EEXIST
+			} else {
+				err = unix.Renameat(t.parent.fd, t.staged, t.parent.fd, base(t.Path))
+			}
+		}
+		return err
+	}
+}
+
 // discard removes the staged folders never published.
 func (b *Batch) discard() {
 	for _, t := range b.staged {
-		if t.staged != "" {
+		if t.staged != "" && b.pin(t.parent) == nil {
 			removeTree(t.parent.fd, t.staged)
+			b.unpin(t.parent)
 		}
 	}
 	b.staged = nil

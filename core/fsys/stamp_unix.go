@@ -40,6 +40,10 @@ func LstampIn(dir *os.File, name string) (Stamp, bool) {
 // without following a link; ok is false for anything else (a link, a
 // folder, a name missing). Safe from several goroutines at once.
 func (d *Target) StampIn(name string) (s Stamp, ok bool) {
+	if d.hold() != nil {
+		return Stamp{}, false
+	}
+	defer d.release()
 	var st unix.Stat_t
 	if unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return Stamp{}, false

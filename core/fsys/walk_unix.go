@@ -46,6 +46,11 @@ type Target struct {
 	staged        string   // a held directory made as this name in parent (StageNew)
 	parent        *Target  // ... the held directory it is renamed in
 	dangling      string   // Missing below a folder a link names: the link
+
+	batch     *Batch    // a held directory's batch
+	up        *Target   // ... its held parent, to open it again in (capped)
+	pins      int       // ... uses that keep it open
+	borrowers []*Target // ... the batch's targets whose fd is its
 }
 
 // Place is where the file itself is: Name in the directory the walk holds.

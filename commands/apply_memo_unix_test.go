@@ -24,6 +24,12 @@ type memoProject struct {
 }
 
 func newMemoProject(t *testing.T, rules int) *memoProject {
+	return newSkillsProject(t, rules, 3)
+}
+
+// newSkillsProject is newMemoProject with its number of skills (each
+// two output folders: itself and b) and commands.
+func newSkillsProject(t *testing.T, rules, skills int) *memoProject {
 	w := newWorld(t)
 	p := &memoProject{bin: buildCharter(t), dir: w.project, cache: filepath.Join(w.dir, "cache"), w: w}
 	src := filepath.Join(p.dir, ".charter")
@@ -31,7 +37,7 @@ func newMemoProject(t *testing.T, rules int) *memoProject {
 		coretest.WriteFile(t, filepath.Join(src, "rules", fmt.Sprintf("rule-%03d.md", i)),
 			fmt.Sprintf("---\ndescription: rule %d\nglobs: [\"src/**/*.go\"]\n---\nFollow rule %d.\n", i, i))
 	}
-	for i := range 3 {
+	for i := range skills {
 		d := filepath.Join(src, "skills", fmt.Sprintf("skill-%d", i))
 		coretest.WriteFile(t, filepath.Join(d, "SKILL.md"), fmt.Sprintf("---\nname: skill-%d\ndescription: skill %d\n---\nDo it.\n", i, i))
 		coretest.WriteFile(t, filepath.Join(d, "b", "c.md"), "more\n")
@@ -195,5 +201,21 @@ func TestApplyFewDescriptors(t *testing.T) {
 	}
 	if got := p.apply(t, "ulimit -n 32"); got != want {
 		t.Fatalf("replayed under a limit of 32 descriptors:\n%.600s", got)
+	}
+}
+
+// A cold run writes 300 new folders under a limit of 32 descriptors (soft
+// and hard): the folders it staged into are let go and walked to again.
+func TestApplyColdFewDescriptors(t *testing.T) {
+	p := newSkillsProject(t, 100, 150)
+	got := p.apply(t, "ulimit -n 32")
+	if n := strings.Count(got, "written"); n < 300 {
+		t.Fatalf("a cold run under a limit of 32 descriptors wrote %d files:\n%.600s", n, got)
+	}
+	for i := range 150 {
+		f := filepath.Join(p.dir, ".claude", "skills", fmt.Sprintf("skill-%d", i), "b", "c.md")
+		if data, err := os.ReadFile(f); err != nil || string(data) != "more\n" {
+			t.Fatalf("%s: %q, %v", f, data, err)
+		}
 	}
 }

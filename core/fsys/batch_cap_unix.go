@@ -14,9 +14,11 @@ import (
 // at once. A cold run makes one folder per skill; holding each from its
 // staging to its rename needs as many descriptors, which a small limit
 // refuses, and past 64 the kernel grows the descriptor table (each growth
-// waits for an RCU grace period). 16 holds a path's folders and the few
-// being staged in path order; the rest are walked to again.
-const maxHeldWriting = 16
+// waits for an RCU grace period). A run holds some 20 descriptors besides
+// (its record, locks, the runtime's); 6 hold a path's folders below the
+// project and the few being staged, in path order; the rest are opened
+// again when needed.
+const maxHeldWriting = 6
 
 // capped is a batch's bound on open folders: a folder let go keeps its
 // identity (dev, ino) and is opened again from its held parent with a

@@ -132,6 +132,7 @@ func (b *Batch) dir(dir string) (*Target, error) {
 			d = &Target{Path: dir, Dir: join(p.Dir, p.Name), Name: filepath.Base(dir), Shared: p.Shared, Missing: true, fd: -1, rfd: -1, chain: p.chain}
 		} else if err == nil {
 			d, up = b.below(p, dir), p
+			b.touch(p) // the path's folders stay open, its leaves go first
 		}
 	}
 	if d == nil {

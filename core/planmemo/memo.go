@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/spf13/afero"
 
@@ -143,14 +144,29 @@ func sameSum(path, sum string) bool {
 // (dev ino size mode mtime ctime sum-or-dash path, one a line), the
 // report's length and the report. Anything out of shape is no memo.
 func parse(data []byte, key string) (taken int64, entries []entry, report []byte, ok bool) {
+	if len(data) == 0 {
+		return 0, nil, nil, false
+	}
+	// The entries' paths and sums are substrings of data, not copies:
+	// nothing changes a memo's bytes once read, and a replay's fresh heap
+	// pages cost more than its parsing.
+	s := unsafe.String(unsafe.SliceData(data), len(data))
 	line := func() (string, bool) {
-		i := bytes.IndexByte(data, '\n')
+		i := strings.IndexByte(s, '\n')
 		if i < 0 {
 			return "", false
 		}
-		l := string(data[:i])
-		data = data[i+1:]
+		l := s[:i]
+		s = s[i+1:]
 		return l, true
+	}
+	// field cuts l at its first space (SplitN's fields, one at a time).
+	field := func(l string) (string, string, bool) {
+		i := strings.IndexByte(l, ' ')
+		if i < 0 {
+			return "", "", false
+		}
+		return l[:i], l[i+1:], true
 	}
 	k, ok1 := line()
 	t, ok2 := line()
@@ -160,38 +176,41 @@ func parse(data []byte, key string) (taken int64, entries []entry, report []byte
 	}
 	taken, err1 := strconv.ParseInt(t, 10, 64)
 	count, err2 := strconv.Atoi(n)
-	if err1 != nil || err2 != nil || count < 0 || count > len(data) {
+	if err1 != nil || err2 != nil || count < 0 || count > len(s) {
 		return 0, nil, nil, false
 	}
 	entries = make([]entry, count)
 	for i := range entries {
 		l, ok := line()
-		f := strings.SplitN(l, " ", 8)
-		if !ok || len(f) != 8 || f[7] == "" {
+		if !ok {
 			return 0, nil, nil, false
 		}
 		var v [6]int64
 		for j := range v {
-			x, err := strconv.ParseInt(f[j], 10, 64)
-			if err != nil {
+			f, rest, ok := field(l)
+			x, err := strconv.ParseInt(f, 10, 64)
+			if !ok || err != nil {
 				return 0, nil, nil, false
 			}
-			v[j] = x
+			v[j], l = x, rest
 		}
-		sum := f[6]
+		sum, path, ok := field(l)
+		if !ok || path == "" {
+			return 0, nil, nil, false
+		}
 		if sum == "-" {
 			sum = ""
 		} else if len(sum) != 64 && sum != kindSum && !strings.HasPrefix(sum, namesPrefix) {
 			return 0, nil, nil, false
 		}
-		entries[i] = entry{path: f[7], sum: sum, st: fsys.Stamp{Dev: uint64(v[0]), Ino: uint64(v[1]), Size: v[2], Mode: uint32(v[3]), Mtime: v[4], Ctime: v[5]}}
+		entries[i] = entry{path: path, sum: sum, st: fsys.Stamp{Dev: uint64(v[0]), Ino: uint64(v[1]), Size: v[2], Mode: uint32(v[3]), Mtime: v[4], Ctime: v[5]}}
 	}
 	l, ok := line()
 	size, err := strconv.Atoi(l)
-	if !ok || err != nil || size != len(data) {
+	if !ok || err != nil || size != len(s) {
 		return 0, nil, nil, false // cut short
 	}
-	return taken, entries, data, true
+	return taken, entries, data[len(data)-len(s):], true
 }
 
 // Save keeps report as the memo of key at path, with w's stamps taken

@@ -206,7 +206,13 @@ func TestApplyFewDescriptors(t *testing.T) {
 
 // A cold run writes 300 new folders under a limit of 32 descriptors (soft
 // and hard): the folders it staged into are let go and walked to again.
+// At 100 rules it never needs a descriptor numbered 64 or above (the
+// limit refuses one), so the kernel never grows the process's table.
 func TestApplyColdFewDescriptors(t *testing.T) {
+	small := newSkillsProject(t, 100, 33)
+	if got := small.apply(t, "ulimit -n 64"); strings.Count(got, "written") < 100 {
+		t.Fatalf("a cold run of 100 rules under a limit of 64 descriptors:\n%.600s", got)
+	}
 	p := newSkillsProject(t, 100, 150)
 	got := p.apply(t, "ulimit -n 32")
 	if n := strings.Count(got, "written"); n < 300 {

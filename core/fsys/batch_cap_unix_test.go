@@ -1,0 +1,86 @@
+//go:build linux || darwin || freebsd || netbsd || openbsd || dragonfly
+
+package fsys
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A folder a bounded batch let go between staging and rename is opened
+// again by identity: replaced meanwhile (by a link or another folder),
+// nothing is renamed into the replacement nor written through the link,
+// and the rename reports the folder changed. The folders not replaced are
+// opened again and written.
+func TestLetGoFolderReplacedIsRefused(t *testing.T) {
+	for _, with := range []string{"link", "folder"} {
+		t.Run(with, func(t *testing.T) {
+			dir, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			victim := filepath.Join(dir, "victim")
+			for _, d := range []string{"a", "b", "c", "victim"} {
+				os.Mkdir(filepath.Join(dir, d), 0o755)
+			}
+			b := NewBatch(Options{Create: true, DirMode: 0o755})
+			b.limit = 1
+			defer b.Close()
+			var staged []*Staged
+			for _, d := range []string{"a", "b", "c"} {
+				tg, err := b.Target(filepath.Join(dir, d, "f.md"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				s, err := tg.Stage([]byte("new "+d), Perm{New: 0o644})
+				tg.release()
+				if err != nil {
+					t.Fatal(err)
+				}
+				staged = append(staged, s)
+			}
+			if a := staged[0].t.held; a.fd >= 0 {
+				t.Fatalf("a is still held (fd %d): the bound let nothing go", a.fd)
+			}
+			a := filepath.Join(dir, "a")
+			if err := os.Rename(a, filepath.Join(dir, "a-away")); err != nil {
+				t.Fatal(err)
+			}
+			if with == "link" {
+				err = os.Symlink(victim, a)
+			} else {
+				err = os.Mkdir(a, 0o755)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var changed *ChangedError
+			if err := staged[0].Commit(); !errors.As(err, &changed) {
+				t.Fatalf("commit into a replaced folder: %v", err)
+			}
+			for _, s := range staged[1:] {
+				if err := s.Commit(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, p := range []string{"victim/f.md", "a/f.md", "a-away/f.md"} {
+				if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+					t.Errorf("%s was written", p)
+				}
+			}
+			for _, d := range []string{"b", "c"} {
+				if got, _ := os.ReadFile(filepath.Join(dir, d, "f.md")); string(got) != "new "+d {
+					t.Errorf("%s/f.md: %q", d, got)
+				}
+			}
+			if fi, err := os.Lstat(a); err != nil || (with == "link") != (fi.Mode()&os.ModeSymlink != 0) {
+				t.Errorf("the replacement was touched: %v %v", fi, err)
+			}
+			if b.reopens == 0 {
+				t.Error("no folder was opened again")
+			}
+		})
+	}
+}

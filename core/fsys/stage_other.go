@@ -23,6 +23,9 @@ func (s *Staged) Commit() error   { return s.t.Write(s.data, s.p) }
 func (s *Staged) Abort()          {}
 func (s *Staged) Target() *Target { return s.t }
 
+// Stamp is never known here: callers stamp by path.
+func (s *Staged) Stamp() (Stamp, bool) { return Stamp{}, false }
+
 // SyncStaged: Commit writes each file durably (Write syncs it).
 func SyncStaged(ss []*Staged) error { return nil }
 

@@ -17,10 +17,12 @@ import (
 // (SyncStaged), then commits each and syncs each directory once
 // (SyncDirs), instead of an fsync per file one after another.
 type Staged struct {
-	t   *Target
-	tmp string
-	fd  int
-	dev uint64
+	t     *Target
+	tmp   string
+	fd    int
+	dev   uint64
+	stamp Stamp // the file as written, once in place (Stamp)
+	ok    bool
 }
 
 // Stage writes data to a new temporary file beside the target, in the
@@ -72,11 +74,20 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 		unix.Unlinkat(t.fd, cmp.Or(tmp, t.Name), 0)
 		return nil, fmt.Errorf("write %s: %w", t.Path, err)
 	}
+	s := &Staged{t: t, tmp: tmp, fd: fd, dev: t.dev}
+	if tmp == "" {
+		// In place already: its folder's rename leaves the file's stamp as
+		// it is now, and the folder need not be walked to again for it.
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) == nil {
+			s.stamp, s.ok = stampOf(&st), true
+		}
+	}
 	if !keepStagedFD {
 		unix.Close(fd)
-		fd = -1
+		s.fd = -1
 	}
-	return &Staged{t: t, tmp: tmp, fd: fd, dev: t.dev}, nil
+	return s, nil
 }
 
 // writeFD writes all of data to fd.
@@ -135,6 +146,7 @@ func (s *Staged) Commit() error {
 		// since, with no look before it.
 		switch err := renameNoReplace(t.fd, s.tmp, t.Name); err {
 		case nil:
+			s.stamp, s.ok = t.StampIn(t.Name)
 			return nil
 		case unix.EEXIST:
 			unix.Unlinkat(t.fd, s.tmp, 0)
@@ -154,8 +166,14 @@ func (s *Staged) Commit() error {
 		unix.Unlinkat(t.fd, s.tmp, 0)
 		return fmt.Errorf("write %s: %w", t.Path, err)
 	}
+	s.stamp, s.ok = t.StampIn(t.Name)
 	return nil
 }
+
+// Stamp is the file's stamp once committed (and, in a staged folder,
+// published): taken after its rename in the folder that rename held, or
+// for a file made in place, as it was written. ok is false when unknown.
+func (s *Staged) Stamp() (Stamp, bool) { return s.stamp, s.ok }
 
 // Abort removes the temporary file.
 func (s *Staged) Abort() {

@@ -177,6 +177,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 	for i, s := range staged {
 		targets[i] = s.Target()
 	}
+	stamps, stamped := make([]fsys.Stamp, len(staged)), make([]bool, len(staged))
 	var failed atomic.Bool
 	err = fsys.Parallel(len(groups), func(k int) error {
 		for _, i := range groups[k] {
@@ -188,6 +189,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 				return ctx.Err()
 			}
 			err := staged[i].Commit()
+			stamps[i], stamped[i] = staged[i].Stamp()
 			staged[i] = nil
 			if err != nil {
 				failed.Store(true)
@@ -207,23 +209,12 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 	}
 	fsys.SyncDirs(targets)
 	if err == nil && p.stat.cache != nil {
-		p.stampWritten(targets)
+		// The kernel's clock: a stamp is judged against it (Racy).
+		p.stat.taken = time.Now()
+		p.stat.after, p.stat.afterOK = stamps, stamped
 	}
 	closeAll(targets)
 	return err
-}
-
-// stampWritten stamps each file written in the folder its write held, as
-// the stat cache and the plan memo keep it (saveStat).
-func (p *Plan) stampWritten(targets []*fsys.Target) {
-	s := &p.stat
-	// The kernel's clock: a stamp is judged against it (Racy).
-	s.taken = time.Now()
-	s.after, s.afterOK = make([]fsys.Stamp, len(targets)), make([]bool, len(targets))
-	fsys.Parallel(len(targets), func(i int) error {
-		s.after[i], s.afterOK[i] = targets[i].StampIn(targets[i].Name)
-		return nil
-	})
 }
 
 func closeAll(ts []*fsys.Target) {

@@ -54,10 +54,10 @@ func Parallel(n int, f func(i int) error) error {
 func Pipeline(n int, prepare, run func(k int) error) error {
 	errs := make([]error, n)
 	workers := min(n, runtime.GOMAXPROCS(0))
-	// prepare runs at most one ahead of the runs: what it opens for
+	// prepare runs at most a few ahead of the runs: what it opens for
 	// run(k) stays open until then (a Stager's folders), so that is
 	// bounded too.
-	ready := make(chan int)
+	ready := make(chan int, workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)

@@ -3,10 +3,15 @@
 package fsys
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/spf13/afero"
+	"golang.org/x/sys/unix"
 )
 
 // A folder a bounded batch let go between staging and rename is opened
@@ -82,5 +87,62 @@ func TestLetGoFolderReplacedIsRefused(t *testing.T) {
 				t.Error("no folder was opened again")
 			}
 		})
+	}
+}
+
+// A Stager with far more folders than it may hold, new and existing,
+// writes every file through folders let go and opened again, from
+// several goroutines (run it with -race), and each file's stamp is the
+// one the file has once everything is in place.
+func TestStagerManyFoldersStamps(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Files{Fs: afero.NewOsFs()}
+	g, err := s.Stager(WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	var files []File
+	for i := range 40 {
+		old := filepath.Join(dir, "old", fmt.Sprint(i))
+		os.MkdirAll(old, 0o755)
+		os.WriteFile(filepath.Join(old, "f.md"), []byte("before"), 0o644)
+		for _, p := range []string{"old/%d/f.md", "old/%d/g.md", "new/%d/f.md", "new/%d/sub/g.md"} {
+			path := filepath.Join(dir, fmt.Sprintf(p, i))
+			files = append(files, File{Path: path, Mode: 0o644, Data: []byte(path)})
+		}
+	}
+	staged, err := g.StageAll(context.Background(), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Parallel(len(staged), func(i int) error { return staged[i].Commit() }); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Publish(); err != nil {
+		t.Fatal(err)
+	}
+	reopens := 0
+	for _, b := range g.batches {
+		reopens += b.reopens
+	}
+	if reopens == 0 {
+		t.Fatal("no folder was let go and opened again")
+	}
+	for i, f := range files {
+		if got, _ := os.ReadFile(f.Path); string(got) != string(f.Data) {
+			t.Fatalf("%s: %q", f.Path, got)
+		}
+		var st unix.Stat_t
+		if err := unix.Lstat(f.Path, &st); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := staged[i].Stamp(); !ok || got != stampOf(&st) {
+			t.Fatalf("%s: stamp %+v (%v), want %+v", f.Path, got, ok, stampOf(&st))
+		}
+		staged[i].Target().Close()
 	}
 }

@@ -146,3 +146,57 @@ func TestStagerManyFoldersStamps(t *testing.T) {
 		staged[i].Target().Close()
 	}
 }
+
+// A new folder staged under a temporary name, let go, and replaced there
+// by a link before Publish: the link is not renamed into place, nothing
+// is written through it, and Publish reports the folder changed.
+func TestLetGoStagedFolderReplacedIsRefused(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim := filepath.Join(dir, "victim")
+	os.Mkdir(victim, 0o755)
+	b := NewBatch(Options{Create: true, DirMode: 0o755, StageNew: true})
+	b.limit = 1
+	defer b.Close()
+	var staged []*Staged
+	for _, d := range []string{"n1", "n2", "n3"} {
+		tg, err := b.Target(filepath.Join(dir, d, "sub", "f.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := tg.Stage([]byte("new"), Perm{New: 0o644})
+		tg.release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		staged = append(staged, s)
+	}
+	n1 := b.staged[0]
+	tmp := filepath.Join(dir, n1.staged)
+	if err := os.Rename(tmp, filepath.Join(dir, "away")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, tmp); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range staged {
+		if err := s.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var changed *ChangedError
+	if err := b.Publish(); !errors.As(err, &changed) {
+		t.Fatalf("Publish of a replaced staged folder: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "n1")); err == nil {
+		t.Error("n1 was put in place")
+	}
+	if entries, _ := os.ReadDir(victim); len(entries) != 0 {
+		t.Errorf("written through the link: %v", entries)
+	}
+	if fi, err := os.Lstat(tmp); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was touched: %v %v", fi, err)
+	}
+}

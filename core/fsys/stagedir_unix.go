@@ -94,19 +94,23 @@ func (b *Batch) Publish() error {
 }
 
 // publish renames the staged folder t into place in its held parent.
+// The staged name must still be the folder made there: one let go under
+// a bound is not watched between staging and now.
 func (b *Batch) publish(t *Target) error {
-	{
-		err := renameNoReplace(t.parent.fd, t.staged, base(t.Path))
-		if err == errNoReplace {
-			var st unix.Stat_t
-			if unix.Fstatat(t.parent.fd, base(t.Path), &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
-				err = unix.EEXIST
-			} else {
-				err = unix.Renameat(t.parent.fd, t.staged, t.parent.fd, base(t.Path))
-			}
-		}
-		return err
+	var st unix.Stat_t
+	if err := unix.Fstatat(t.parent.fd, t.staged, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil ||
+		uint64(st.Dev) != t.dev || uint64(st.Ino) != t.ino {
+		return &ChangedError{Path: t.Path, What: "was replaced before it was put in place"}
 	}
+	err := renameNoReplace(t.parent.fd, t.staged, base(t.Path))
+	if err == errNoReplace {
+		if unix.Fstatat(t.parent.fd, base(t.Path), &st, unix.AT_SYMLINK_NOFOLLOW) == nil {
+			err = unix.EEXIST
+		} else {
+			err = unix.Renameat(t.parent.fd, t.staged, t.parent.fd, base(t.Path))
+		}
+	}
+	return err
 }
 
 // discard removes the staged folders never published.

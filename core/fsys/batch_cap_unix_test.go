@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/spf13/afero"
 	"golang.org/x/sys/unix"
@@ -115,6 +116,7 @@ func TestStagerManyFoldersStamps(t *testing.T) {
 			files = append(files, File{Path: path, Mode: 0o644, Data: []byte(path)})
 		}
 	}
+	before := time.Now()
 	staged, err := g.StageAll(context.Background(), files)
 	if err != nil {
 		t.Fatal(err)
@@ -122,6 +124,7 @@ func TestStagerManyFoldersStamps(t *testing.T) {
 	if err := Parallel(len(staged), func(i int) error { return staged[i].Commit() }); err != nil {
 		t.Fatal(err)
 	}
+	after := time.Now()
 	if err := g.Publish(); err != nil {
 		t.Fatal(err)
 	}
@@ -140,8 +143,14 @@ func TestStagerManyFoldersStamps(t *testing.T) {
 		if err := unix.Lstat(f.Path, &st); err != nil {
 			t.Fatal(err)
 		}
-		if got, ok := staged[i].Stamp(); !ok || got != stampOf(&st) {
+		got, taken, ok := staged[i].Stamp()
+		if !ok || got != stampOf(&st) {
 			t.Fatalf("%s: stamp %+v (%v), want %+v", f.Path, got, ok, stampOf(&st))
+		}
+		// Taken before the stamp was read and after the file's last change:
+		// a later time would pass a racy stamp (Stamp.Racy).
+		if taken.Before(before) || taken.After(after) || got.Ctime > taken.UnixNano()+int64(RacyWindow) {
+			t.Fatalf("%s: stamp taken at %v, outside %v–%v or before its change at %d", f.Path, taken, before, after, got.Ctime)
 		}
 		staged[i].Target().Close()
 	}

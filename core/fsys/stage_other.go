@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // Staged is, on this system, a whole file written at Commit (the portable
@@ -24,7 +25,7 @@ func (s *Staged) Abort()          {}
 func (s *Staged) Target() *Target { return s.t }
 
 // Stamp is never known here: callers stamp by path.
-func (s *Staged) Stamp() (Stamp, bool) { return Stamp{}, false }
+func (s *Staged) Stamp() (Stamp, time.Time, bool) { return Stamp{}, time.Time{}, false }
 
 // SyncStaged: Commit writes each file durably (Write syncs it).
 func SyncStaged(ss []*Staged) error { return nil }

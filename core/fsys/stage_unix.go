@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -22,6 +23,7 @@ type Staged struct {
 	fd    int
 	dev   uint64
 	stamp Stamp // the file as written, once in place (Stamp)
+	taken time.Time
 	ok    bool
 }
 
@@ -79,6 +81,7 @@ func (t *Target) Stage(data []byte, p Perm) (*Staged, error) {
 		// In place already: its folder's rename leaves the file's stamp as
 		// it is now, and the folder need not be walked to again for it.
 		var st unix.Stat_t
+		s.taken = time.Now()
 		if unix.Fstat(fd, &st) == nil {
 			s.stamp, s.ok = stampOf(&st), true
 		}
@@ -146,6 +149,7 @@ func (s *Staged) Commit() error {
 		// since, with no look before it.
 		switch err := renameNoReplace(t.fd, s.tmp, t.Name); err {
 		case nil:
+			s.taken = time.Now()
 			s.stamp, s.ok = t.StampIn(t.Name)
 			return nil
 		case unix.EEXIST:
@@ -166,14 +170,18 @@ func (s *Staged) Commit() error {
 		unix.Unlinkat(t.fd, s.tmp, 0)
 		return fmt.Errorf("write %s: %w", t.Path, err)
 	}
+	s.taken = time.Now()
 	s.stamp, s.ok = t.StampIn(t.Name)
 	return nil
 }
 
 // Stamp is the file's stamp once committed (and, in a staged folder,
 // published): taken after its rename in the folder that rename held, or
-// for a file made in place, as it was written. ok is false when unknown.
-func (s *Staged) Stamp() (Stamp, bool) { return s.stamp, s.ok }
+// for a file made in place, as it was written. taken is the kernel's
+// clock just before it, which a stamp's raciness is judged against (a
+// later time would pass a stamp a change in the same tick could share).
+// ok is false when unknown.
+func (s *Staged) Stamp() (st Stamp, taken time.Time, ok bool) { return s.stamp, s.taken, s.ok }
 
 // Abort removes the temporary file.
 func (s *Staged) Abort() {

@@ -178,6 +178,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 		targets[i] = s.Target()
 	}
 	stamps, stamped := make([]fsys.Stamp, len(staged)), make([]bool, len(staged))
+	takens := make([]time.Time, len(staged))
 	var failed atomic.Bool
 	err = fsys.Parallel(len(groups), func(k int) error {
 		for _, i := range groups[k] {
@@ -189,7 +190,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 				return ctx.Err()
 			}
 			err := staged[i].Commit()
-			stamps[i], stamped[i] = staged[i].Stamp()
+			stamps[i], takens[i], stamped[i] = staged[i].Stamp()
 			staged[i] = nil
 			if err != nil {
 				failed.Store(true)
@@ -209,9 +210,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 	}
 	fsys.SyncDirs(targets)
 	if err == nil && p.stat.cache != nil {
-		// The kernel's clock: a stamp is judged against it (Racy).
-		p.stat.taken = time.Now()
-		p.stat.after, p.stat.afterOK = stamps, stamped
+		p.stat.after, p.stat.afterTaken, p.stat.afterOK = stamps, takens, stamped
 	}
 	closeAll(targets)
 	return err

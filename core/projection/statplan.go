@@ -19,12 +19,13 @@ type statPlan struct {
 	// written is each file the run wrote, by path, as saveStat stamped it
 	// after the renames, racy or not: the plan memo's stamp of it (Files).
 	written map[string]fsys.Stamp
-	// after is each of the plan's writes stamped by writeAll in the folder
-	// it held, once renamed and published (taken: when), so that saveStat
-	// need not walk to every output folder again; nil when not taken.
-	after   []fsys.Stamp
-	afterOK []bool
-	taken   time.Time
+	// after is each of the plan's writes as its write stamped it, once
+	// renamed (afterTaken: the clock just before each stamp), so that
+	// saveStat need not walk to every output folder again; nil when not
+	// taken.
+	after      []fsys.Stamp
+	afterTaken []time.Time
+	afterOK    []bool
 }
 
 // readTargets is what each target holds on disk. A target whose stamp is
@@ -94,12 +95,16 @@ func (p *Plan) saveStat(sys *core.System, wrote bool) {
 			paths[i] = f.Path
 			byPath[f.Path] = p.req.recPath(sys, f.Path)
 		}
-		stamps, ok, taken := s.after, s.afterOK, s.taken
-		if len(stamps) != len(paths) {
+		stamps, ok, takens := s.after, s.afterOK, s.afterTaken
+		if len(stamps) != len(paths) || len(takens) != len(paths) {
 			rd := sys.WholeReader(p.req.Root)
-			taken = time.Now()
+			taken := time.Now()
 			stamps, ok = rd.StampEach(paths)
 			rd.Close()
+			takens = make([]time.Time, len(paths))
+			for i := range takens {
+				takens[i] = taken
+			}
 		}
 		sums := make(map[string]string, len(p.record.Files))
 		for _, r := range p.record.Files {
@@ -112,7 +117,7 @@ func (p *Plan) saveStat(sys *core.System, wrote bool) {
 			}
 			rp := byPath[path]
 			delete(s.entries, rp)
-			if ok[i] && !stamps[i].Racy(taken) && sums[rp] != "" {
+			if ok[i] && !stamps[i].Racy(takens[i]) && sums[rp] != "" {
 				s.entries[rp] = stamped{sum: sums[rp], st: stamps[i]}
 			}
 		}

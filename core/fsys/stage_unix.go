@@ -149,8 +149,7 @@ func (s *Staged) Commit() error {
 		// since, with no look before it.
 		switch err := renameNoReplace(t.fd, s.tmp, t.Name); err {
 		case nil:
-			s.taken = time.Now()
-			s.stamp, s.ok = t.StampIn(t.Name)
+			s.stampIn()
 			return nil
 		case unix.EEXIST:
 			unix.Unlinkat(t.fd, s.tmp, 0)
@@ -170,9 +169,14 @@ func (s *Staged) Commit() error {
 		unix.Unlinkat(t.fd, s.tmp, 0)
 		return fmt.Errorf("write %s: %w", t.Path, err)
 	}
-	s.taken = time.Now()
-	s.stamp, s.ok = t.StampIn(t.Name)
+	s.stampIn()
 	return nil
+}
+
+// stampIn stamps the committed file in its folder, the clock read first.
+func (s *Staged) stampIn() {
+	s.taken = time.Now()
+	s.stamp, s.ok = s.t.StampIn(s.t.Name)
 }
 
 // Stamp is the file's stamp once committed (and, in a staged folder,

@@ -160,14 +160,6 @@ func parse(data []byte, key string) (taken int64, entries []entry, report []byte
 		s = s[i+1:]
 		return l, true
 	}
-	// field cuts l at its first space (SplitN's fields, one at a time).
-	field := func(l string) (string, string, bool) {
-		i := strings.IndexByte(l, ' ')
-		if i < 0 {
-			return "", "", false
-		}
-		return l[:i], l[i+1:], true
-	}
 	k, ok1 := line()
 	t, ok2 := line()
 	n, ok3 := line()
@@ -187,14 +179,14 @@ func parse(data []byte, key string) (taken int64, entries []entry, report []byte
 		}
 		var v [6]int64
 		for j := range v {
-			f, rest, ok := field(l)
+			f, rest, ok := strings.Cut(l, " ") // SplitN's fields, one at a time
 			x, err := strconv.ParseInt(f, 10, 64)
 			if !ok || err != nil {
 				return 0, nil, nil, false
 			}
 			v[j], l = x, rest
 		}
-		sum, path, ok := field(l)
+		sum, path, ok := strings.Cut(l, " ")
 		if !ok || path == "" {
 			return 0, nil, nil, false
 		}

@@ -8,8 +8,8 @@ import (
 // Files calls each for every projected file a plan's report names, with
 // the sha256 the record holds for it after Run and whether Run wrote it
 // (and then, when Run stamped it after its renames, that stamp: the memo
-// need not stat it again), then for the record itself (sum ""; wrote: Run wrote it). False, with
-// nothing called, when a run's report would not be the next one's: a
+// need not stat it again), then for the record itself (sum ""; wrote: Run
+// wrote it). False, with nothing called, when a run's report would not be the next one's: a
 // file pruned, held, blocked, in conflict or still to write, or a record
 // entry ignored (planmemo keeps only a report the next run would repeat).
 func (p *Plan) Files(sys *core.System, each func(path, sum string, wrote bool, after *fsys.Stamp)) bool {

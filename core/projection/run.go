@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/content"
@@ -177,8 +176,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 	for i, s := range staged {
 		targets[i] = s.Target()
 	}
-	stamps, stamped := make([]fsys.Stamp, len(staged)), make([]bool, len(staged))
-	takens := make([]time.Time, len(staged))
+	after := make([]stampAt, len(staged))
 	var failed atomic.Bool
 	err = fsys.Parallel(len(groups), func(k int) error {
 		for _, i := range groups[k] {
@@ -190,7 +188,8 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 				return ctx.Err()
 			}
 			err := staged[i].Commit()
-			stamps[i], takens[i], stamped[i] = staged[i].Stamp()
+			a := &after[i]
+			a.st, a.taken, a.ok = staged[i].Stamp()
 			staged[i] = nil
 			if err != nil {
 				failed.Store(true)
@@ -210,7 +209,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 	}
 	fsys.SyncDirs(targets)
 	if err == nil && p.stat.cache != nil {
-		p.stat.after, p.stat.afterTaken, p.stat.afterOK = stamps, takens, stamped
+		p.stat.after = after
 	}
 	closeAll(targets)
 	return err

@@ -20,12 +20,17 @@ type statPlan struct {
 	// after the renames, racy or not: the plan memo's stamp of it (Files).
 	written map[string]fsys.Stamp
 	// after is each of the plan's writes as its write stamped it, once
-	// renamed (afterTaken: the clock just before each stamp), so that
-	// saveStat need not walk to every output folder again; nil when not
-	// taken.
-	after      []fsys.Stamp
-	afterTaken []time.Time
-	afterOK    []bool
+	// renamed, so that saveStat need not walk to every output folder
+	// again; nil when not taken.
+	after []stampAt
+}
+
+// stampAt is a stamp with the clock read just before it (what its
+// raciness is judged against); ok is false when there is none.
+type stampAt struct {
+	st    fsys.Stamp
+	taken time.Time
+	ok    bool
 }
 
 // readTargets is what each target holds on disk. A target whose stamp is
@@ -95,15 +100,15 @@ func (p *Plan) saveStat(sys *core.System, wrote bool) {
 			paths[i] = f.Path
 			byPath[f.Path] = p.req.recPath(sys, f.Path)
 		}
-		stamps, ok, takens := s.after, s.afterOK, s.afterTaken
-		if len(stamps) != len(paths) || len(takens) != len(paths) {
+		after := s.after
+		if len(after) != len(paths) {
 			rd := sys.WholeReader(p.req.Root)
 			taken := time.Now()
-			stamps, ok = rd.StampEach(paths)
+			stamps, ok := rd.StampEach(paths)
 			rd.Close()
-			takens = make([]time.Time, len(paths))
-			for i := range takens {
-				takens[i] = taken
+			after = make([]stampAt, len(paths))
+			for i := range after {
+				after[i] = stampAt{stamps[i], taken, ok[i]}
 			}
 		}
 		sums := make(map[string]string, len(p.record.Files))
@@ -112,13 +117,14 @@ func (p *Plan) saveStat(sys *core.System, wrote bool) {
 		}
 		s.written = make(map[string]fsys.Stamp, len(paths))
 		for i, path := range paths {
-			if ok[i] {
-				s.written[path] = stamps[i]
+			a := after[i]
+			if a.ok {
+				s.written[path] = a.st
 			}
 			rp := byPath[path]
 			delete(s.entries, rp)
-			if ok[i] && !stamps[i].Racy(takens[i]) && sums[rp] != "" {
-				s.entries[rp] = stamped{sum: sums[rp], st: stamps[i]}
+			if a.ok && !a.st.Racy(a.taken) && sums[rp] != "" {
+				s.entries[rp] = stamped{sum: sums[rp], st: a.st}
 			}
 		}
 		s.dirty = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"slices"
+	"strings"
 )
 
 // runner is a command that needs nothing of Kong's to run.
@@ -18,67 +19,127 @@ type runner interface {
 var (
 	directFlagTags = []string{"name", "help", "short", "placeholder", "complete", "xor", "group", "hidden"}
 	directArgTags  = []string{"arg", "optional", "help", "complete", "name", "placeholder"}
+	// A list flag's separator, which only matters when it is given.
+	listFlagTags = append(slices.Clip(directFlagTags), "sep")
 )
 
 // directFlags are the global flags the direct path reads.
-type directFlags struct{ JSON, NoProject bool }
+type directFlags struct {
+	JSON, NoProject        bool
+	ConfigRoot, ProjectDir *string
+}
 
 // directCommand reads args without building a grammar when they are a
-// command path of the CLI and its positional words, with no flag but
-// --json and --no-project, and the command is one whose value Kong would
-// fill from those words alone (directLeaf). It returns the command, ready
-// to run, and the global flags; ok false leaves args to Kong, which also
-// says every error. TestDirectCommandAsKong holds that whatever it takes,
-// Kong takes the same way.
+// command path of the CLI, its positional words and its own flags in their
+// plainest spelling (--flag, --list a,b), with the global flags --json,
+// --no-project, --config-root PATH and --project-dir DIR, and the command
+// is one whose value Kong would fill from those alone (directLeaf). It
+// returns the command, ready to run, and the global flags; ok false leaves
+// args to Kong, which also says every error. TestDirectCommandAsKong holds
+// that whatever it takes, Kong takes the same way.
 func directCommand(args []string) (cmd runner, cli directFlags, ok bool) {
+	t := reflect.TypeFor[CLI]()
+	if reflect.PointerTo(t).NumMethod() > 0 {
+		return nil, cli, false // a hook on the root: Kong calls it
+	}
 	var words []string
-	for _, arg := range args {
+	var flags []leafFlag
+	leaf := false
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
 		switch {
 		case arg == "--json" && !cli.JSON:
 			cli.JSON = true
 		case arg == "--no-project" && !cli.NoProject:
 			cli.NoProject = true
+		case arg == "--config-root" || arg == "--project-dir":
+			dst := &cli.ConfigRoot
+			if arg == "--project-dir" {
+				dst = &cli.ProjectDir
+			}
+			if *dst != nil || i+1 == len(args) || !plainValue(args[i+1]) {
+				return nil, cli, false
+			}
+			i++
+			*dst = &args[i]
 		case arg == "" || arg[0] != '-':
-			words = append(words, arg)
+			if leaf {
+				words = append(words, arg)
+				continue
+			}
+			f, found, plain := commandNamed(t, arg)
+			if !plain || !found || slices.Contains(wholeGrammar, arg) || !kongName(f) || !plainStruct(f.Type) {
+				return nil, cli, false
+			}
+			t = f.Type
+			leaf = !isGroup(t)
+		case leaf && strings.HasPrefix(arg, "--") && !strings.Contains(arg, "="):
+			fl := leafFlag{name: arg[2:]}
+			if i+1 < len(args) {
+				fl.next = args[i+1]
+			}
+			flags = append(flags, fl)
+			if listFlag(t, fl.name) {
+				i++
+			}
 		default:
 			return nil, cli, false
 		}
 	}
-	t := reflect.TypeFor[CLI]()
-	if reflect.PointerTo(t).NumMethod() > 0 {
-		return nil, cli, false // a hook on the root: Kong calls it
-	}
-	i := 0
-	for ; ; i++ {
-		word := ""
-		if i < len(words) {
-			word = words[i]
-		}
-		f, group, found, plain := commandNamed(t, word)
-		if !group {
-			break // a leaf: the rest are its arguments
-		}
-		if i == len(words) || !plain {
-			return nil, cli, false
-		}
-		if !found || slices.Contains(wholeGrammar, word) || !kongName(f) || !plainStruct(f.Type) {
-			return nil, cli, false
-		}
-		t = f.Type
+	if !leaf {
+		return nil, cli, false // a group's help, or no command: Kong says
 	}
 	v := reflect.New(t)
 	cmd, ok = v.Interface().(runner)
-	if !ok || !directLeaf(t, v.Elem(), words[i:]) {
+	if !ok || !directLeaf(t, v.Elem(), words, flags) {
 		return nil, cli, false
 	}
 	return cmd, cli, true
 }
 
-// commandNamed looks at t's fields as split does, without building its
-// maps (a start-up cost): group tells whether t has commands, f is the one
-// split names word, and plain whether t's other fields are all flags Kong
-// leaves unset when not given.
-func commandNamed(t reflect.Type, word string) (f reflect.StructField, group, found, plain bool) {
+// leafFlag is a --name the leaf command was given, with the word after it
+// (its value, when the flag takes one).
+type leafFlag struct{ name, next string }
+
+// plainValue: a flag's value Kong reads as it is, never as a flag or an
+// escape.
+func plainValue(s string) bool {
+	return s != "" && s[0] != '-' && !strings.Contains(s, `\`)
+}
+
+// listFlag reports whether t's flag --name takes the word after it.
+func listFlag(t reflect.Type, name string) bool {
+	f, ok := flagNamed(t, name)
+	return ok && f.Type.Kind() != reflect.Bool
+}
+
+// flagNamed is t's field of the flag --name: only a field named by its
+// name tag, whose spelling is Kong's as it is.
+func flagNamed(t reflect.Type, name string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if _, isArg := f.Tag.Lookup("arg"); !isArg && f.Tag.Get("name") == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// isGroup reports whether t has commands below it.
+func isGroup(t reflect.Type) bool {
+	for i := range t.NumField() {
+		if _, ok := t.Field(i).Tag.Lookup("cmd"); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// commandNamed looks at the group t's fields as split does, without
+// building its maps (a start-up cost): f is the command split names word,
+// and plain tells whether t's other fields are all flags Kong leaves unset
+// when not given.
+func commandNamed(t reflect.Type, word string) (f reflect.StructField, found, plain bool) {
 	plain = true
 	for i := range t.NumField() {
 		fi := t.Field(i)
@@ -86,12 +147,11 @@ func commandNamed(t reflect.Type, word string) (f reflect.StructField, group, fo
 			plain = plain && !fi.Anonymous && onlyTags(fi.Tag, directFlagTags)
 			continue
 		}
-		group = true
 		if !found && cmdNameIs(fi, word) {
 			f, found = fi, true
 		}
 	}
-	return f, group, found, plain
+	return f, found, plain
 }
 
 // cmdNameIs is cmdName(f) == word without making the lowered name.
@@ -149,10 +209,33 @@ func kongName(f reflect.StructField) bool {
 	return true
 }
 
-// directLeaf sets the leaf command v of type t from its positional words,
-// when every field is a flag left unset or a plain string argument, and
-// the words fill the required arguments without one too many.
-func directLeaf(t reflect.Type, v reflect.Value, words []string) bool {
+// directLeaf sets the leaf command v of type t from its positional words
+// and flags, when every argument is a plain string, every flag given is a
+// bool or a comma-separated list named by its name tag, every other field
+// is a flag left unset, and the words fill the required arguments without
+// one too many.
+func directLeaf(t reflect.Type, v reflect.Value, words []string, flags []leafFlag) bool {
+	for j, fl := range flags {
+		f, ok := flagNamed(t, fl.name)
+		if !ok || slices.ContainsFunc(flags[:j], func(o leafFlag) bool { return o.name == fl.name }) {
+			return false // unknown, or given again: Kong decides
+		}
+		if _, xor := f.Tag.Lookup("xor"); xor {
+			return false
+		}
+		switch {
+		case f.Type.Kind() == reflect.Bool:
+			v.FieldByIndex(f.Index).SetBool(true)
+		case f.Type == reflect.TypeFor[[]string]() && f.Tag.Get("sep") == "," && plainValue(fl.next):
+			list := strings.Split(fl.next, ",")
+			if slices.Contains(list, "") {
+				return false
+			}
+			v.FieldByIndex(f.Index).Set(reflect.ValueOf(list))
+		default:
+			return false
+		}
+	}
 	n := 0
 	for i := range t.NumField() {
 		f := t.Field(i)
@@ -161,8 +244,11 @@ func directLeaf(t reflect.Type, v reflect.Value, words []string) bool {
 		}
 		_, isArg := f.Tag.Lookup("arg")
 		allowed := directFlagTags
-		if isArg {
+		switch {
+		case isArg:
 			allowed = directArgTags
+		case f.Type == reflect.TypeFor[[]string]():
+			allowed = listFlagTags
 		}
 		if !onlyTags(f.Tag, allowed) {
 			return false

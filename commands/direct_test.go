@@ -60,7 +60,13 @@ func kongParse(t *testing.T, args []string) (cmd any, cli *CLI) {
 func TestDirectCommandAsKong(t *testing.T) {
 	words := [][]string{{}, {"rules.tier"}, {""}, {"a b", "c"}, {"x", "y", "z"}, {"settings"}}
 	flags := [][]string{{}, {"--json"}, {"--no-project", "--json"}, {"--json", "--json"}, {"--show-origin"},
-		{"--json=true"}, {"-h"}, {"--"}, {"--server"}, {"--project", "--require", "x"}}
+		{"--json=true"}, {"-h"}, {"--"}, {"--server"}, {"--project", "--require", "x"},
+		{"--project"}, {"--project", "--project"}, {"--dry-run", "--check"}, {"--force", "--project"},
+		{"--agent", "claude,codex"}, {"--agent", "claude", "--agent", "codex"}, {"--agent", "a,,b"},
+		{"--agent", "--project"}, {"--agent"}, {"--agent=claude"}, {"--agent", `a\,b`}, {"--agent", ""},
+		{"--project-dir", "."}, {"--project-dir", "/p q", "--config-root", "r"}, {"--project-dir"},
+		{"--project-dir", "-x"}, {"--project-dir", "a", "--project-dir", "b"}, {"--project-dir=."},
+		{"--config-root", "", "--json"}, {"--revoke"}, {"--list"}, {"--global"}}
 	taken := map[string]bool{}
 	var lines [][]string
 	for _, path := range leafPaths(reflect.TypeFor[CLI](), nil) {
@@ -75,7 +81,9 @@ func TestDirectCommandAsKong(t *testing.T) {
 		}
 	}
 	lines = append(lines, []string{"gate"}, []string{"settings"}, []string{"rules.tier", "settings", "get"},
-		[]string{"settingsget"}, []string{"mcpservers", "list"}, []string{"-"}, nil)
+		[]string{"settingsget"}, []string{"mcpservers", "list"}, []string{"-"}, nil,
+		strings.Fields("apply --project --project-dir . --agent claude,codex,cursor,copilot"),
+		strings.Fields("--project-dir . apply --dry-run"), strings.Fields("--config-root r ping"))
 	for _, args := range lines {
 		cmd, cli, ok := directCommand(args)
 		if !ok {
@@ -88,11 +96,13 @@ func TestDirectCommandAsKong(t *testing.T) {
 			continue
 		}
 		got := reflect.ValueOf(cmd).Elem().Interface()
-		if !reflect.DeepEqual(got, want) || cli.JSON != wantCLI.JSON || cli.NoProject != wantCLI.NoProject || wantCLI.ConfigRoot != nil || wantCLI.ProjectDir != nil || bool(wantCLI.Version) {
-			t.Errorf("charter %q: without Kong %#v (json %v, no-project %v), Kong %#v (json %v, no-project %v)", args, got, cli.JSON, cli.NoProject, want, wantCLI.JSON, wantCLI.NoProject)
+		if !reflect.DeepEqual(got, want) || cli.JSON != wantCLI.JSON || cli.NoProject != wantCLI.NoProject ||
+			!reflect.DeepEqual(cli.ConfigRoot, wantCLI.ConfigRoot) || !reflect.DeepEqual(cli.ProjectDir, wantCLI.ProjectDir) || bool(wantCLI.Version) {
+			t.Errorf("charter %q: without Kong %#v (%+v), Kong %#v (%+v)", args, got, cli, want, wantCLI)
 		}
 	}
-	for _, line := range []string{"settings get rules.tier", "detect --json", "ping --json", "--json settings get rules.tier", "settings list", "--no-project --json ping"} {
+	for _, line := range []string{"settings get rules.tier", "detect --json", "ping --json", "--json settings get rules.tier", "settings list", "--no-project --json ping",
+		"apply --project --project-dir . --agent claude,codex,cursor,copilot", "--project-dir . apply --dry-run", "--config-root r ping"} {
 		if !taken[line] {
 			t.Errorf("charter %s: not taken without Kong", line)
 		}
@@ -137,8 +147,9 @@ func TestCommandNamedAsSplit(t *testing.T) {
 		}
 		for _, w := range words {
 			want, ok := cmds[w]
-			f, group, found, p := commandNamed(ty, w)
-			if group != (len(cmds) > 0) || found != ok || p != plain || found && f.Name != want.Name {
+			f, found, p := commandNamed(ty, w)
+			group := isGroup(ty)
+			if group != (len(cmds) > 0) || group && (found != ok || p != plain || found && f.Name != want.Name) {
 				t.Errorf("%s %q: commandNamed gives %s (group %v, found %v, plain %v); split %s (found %v, plain %v)",
 					ty, w, f.Name, group, found, p, want.Name, ok, plain)
 			}

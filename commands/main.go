@@ -246,7 +246,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 	}
 	// A command path and its words alone need no grammar at all.
 	if cmd, g, ok := directCommand(args); ok {
-		return a.runWith(ctx, nil, nil, g.NoProject, func() error { return cmd.Run(ctx, a) })
+		return a.runWith(ctx, g.ConfigRoot, g.ProjectDir, g.NoProject, func() error { return cmd.Run(ctx, a) })
 	}
 	return a.runKong(ctx, args)
 }

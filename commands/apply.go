@@ -47,6 +47,7 @@ func (c *ApplyCmd) Run(ctx context.Context, a *App) error {
 	if a.Interactive() {
 		req.Confirm = a.promptShared
 	}
+	req.Planning = a.armSignals
 	rep, err := a.session().Apply(ctx, req)
 	if errors.Is(err, session.ErrNoProject) {
 		return errcode.Errorf(core.CodeUsage, "apply --project: no project here (no .charter/settings.yaml from this directory up): run it inside the project, or name the project with --project-dir DIR")

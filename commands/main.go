@@ -109,6 +109,10 @@ type App struct {
 	sess *session.Session
 	// interruptHolds counts programs that own SIGINT (holdInterrupt).
 	interruptHolds atomic.Int32
+	// armSignals installs SIGINT and SIGTERM's handlers when a command
+	// installs them late (replaysFirst); nil when they are installed at
+	// start, or not at all.
+	armSignals func()
 }
 
 // Build is this binary's version, commit and build time.

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -38,8 +39,16 @@ func (a *App) runSignalled(args []string) ExitCode {
 		return a.run(context.Background(), args)
 	}
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	notify := func() { signal.Notify(sigs, os.Interrupt, syscall.SIGTERM) }
 	defer signal.Stop(sigs)
+	if replaysFirst(args) {
+		// Installing the handlers costs a locked thread and two handoffs
+		// with it (half a millisecond): a run the plan memo answers reads
+		// only, so the default action loses nothing until it must plan.
+		a.armSignals = sync.OnceFunc(notify)
+	} else {
+		notify()
+	}
 	return supervise(sigs, StopGrace, a.Stderr, a.heldInterrupt, func(ctx context.Context) ExitCode { return a.run(ctx, args) })
 }
 
@@ -76,6 +85,25 @@ func supervise(sigs <-chan os.Signal, grace time.Duration, stderr io.Writer, hel
 			return ExitRuntime
 		}
 	}
+}
+
+// replaysFirst reports whether args name `apply`, whose first step may
+// be the plan memo's replay: it arms the signal handlers itself (App.armSignals)
+// before it plans, and so before it writes anything.
+func replaysFirst(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch arg := args[i]; {
+		case arg == "--":
+			return false
+		case arg == "--config-root" || arg == "--project-dir":
+			i++ // its value
+		case strings.HasPrefix(arg, "-"):
+			continue
+		default:
+			return arg == "apply"
+		}
+	}
+	return false
 }
 
 // readOnlyQuick reports whether args name a command that reads a few

@@ -30,3 +30,20 @@ func TestReadOnlyQuick(t *testing.T) {
 		}
 	}
 }
+
+// Only a plain apply arms the handlers late (its memo's replay reads only);
+// a flag's value never counts as the command.
+func TestReplaysFirst(t *testing.T) {
+	late := []string{"apply", "apply --project --project-dir . --agent claude", "--project-dir apply apply", "--json apply --dry-run"}
+	early := []string{"settings apply", "--config-root apply settings set rules.tier full", "import", "gate hook claude-stop", "", "-- apply"}
+	for _, line := range late {
+		if !replaysFirst(strings.Fields(line)) {
+			t.Errorf("charter %s: want the handlers armed before the plan", line)
+		}
+	}
+	for _, line := range early {
+		if replaysFirst(strings.Fields(line)) {
+			t.Errorf("charter %s: want the handlers armed at start", line)
+		}
+	}
+}

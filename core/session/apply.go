@@ -33,6 +33,10 @@ type ApplyRequest struct {
 	// line's question), and a refusal writes nothing.
 	ConfirmShared bool
 	Confirm       func(*core.SharedWriteError) (bool, error)
+	// Planning, when set, is called once the plan memo has not answered,
+	// before the plan and any write: the command line arms its signal
+	// handlers there (a replay only reads).
+	Planning func()
 }
 
 // ErrNoProject is an apply of the project's files with no project; each

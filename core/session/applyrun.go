@@ -49,6 +49,9 @@ func (s *Session) Apply(ctx context.Context, req ApplyRequest) (*ApplyReport, er
 	if rep, ok := memo.Replay(); ok && ctx.Err() == nil {
 		return &ApplyReport{FullReport: rep}, nil
 	}
+	if req.Planning != nil {
+		req.Planning()
+	}
 	full, err := s.PlanAll(ctx, req)
 	if err != nil {
 		return nil, err

@@ -105,3 +105,41 @@ func (m *memoWorld) apply(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Planning is called before every run that plans, and never when the memo
+// answers: the command line arms its signal handlers there, so a run
+// that writes is always stoppable.
+func TestApplyPlanningOnlyWhenPlanned(t *testing.T) {
+	m := newMemoWorld(t)
+	planned := 0
+	run := func(dryRun bool) {
+		t.Helper()
+		req := ApplyRequest{Project: true, Agents: []string{"claude"}, DryRun: dryRun, Planning: func() { planned++ }}
+		m.sys.Files.BeforeRename = func(string) {
+			if planned == 0 {
+				t.Error("a file was written before Planning was called")
+			}
+		}
+		if _, err := m.session().Apply(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, c := range []struct {
+		dryRun bool
+		want   int
+	}{{false, 1}, {false, 1}, {true, 2}} {
+		if i == 1 {
+			time.Sleep(60 * time.Millisecond) // past the racy window: the memo answers
+		}
+		run(c.dryRun)
+		if planned != c.want {
+			t.Fatalf("run %d: Planning called %d times in all, want %d", i+1, planned, c.want)
+		}
+	}
+	m.write("Say why, twice.")
+	time.Sleep(60 * time.Millisecond)
+	run(false)
+	if planned != 3 {
+		t.Fatalf("after a source changed: Planning called %d times in all, want 3", planned)
+	}
+}

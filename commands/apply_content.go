@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"unicode/utf8"
 
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/inert"
@@ -53,13 +54,16 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 	for _, r := range rows {
 		aw, sw = max(aw, len(r.agent)), max(sw, len(r.state))
 	}
+	var line []byte // a row at a time, as fmt's %-*s would pad it
 	for _, r := range rows {
 		// Paths and item names come from the project and its sources.
-		line := fmt.Sprintf("%-*s  %-*s  %s", aw, r.agent, sw, r.state, inert.Line(r.path))
+		line = append(padRight(line[:0], r.agent, aw), "  "...)
+		line = append(padRight(line, r.state, sw), "  "...)
+		line = append(line, inert.Line(r.path)...)
 		if r.note != "" {
-			line += "  " + inert.Line(r.note)
+			line = append(append(line, "  "...), inert.Line(r.note)...)
 		}
-		fmt.Fprintln(w, line)
+		w.Write(append(line, '\n'))
 	}
 	for _, b := range rep.Budget {
 		if b.Limit > 0 {
@@ -74,6 +78,16 @@ func printReport(out io.Writer, rep apply.FullReport, stderr io.Writer) {
 	}
 	w.Flush()
 	printNotes(stderr, rep.Targets)
+}
+
+// padRight appends s and then spaces up to width characters, as fmt's
+// %-*s does.
+func padRight(b []byte, s string, width int) []byte {
+	b = append(b, s...)
+	for n := utf8.RuneCountInString(s); n < width; n++ {
+		b = append(b, ' ')
+	}
+	return b
 }
 
 // shared is the note of a file the companion shares: the profiles that

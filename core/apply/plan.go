@@ -87,17 +87,17 @@ func PlanAll(ctx context.Context, sys *core.System, snap *settings.Snapshot, req
 	}
 	out := make([]Target, 0, len(sel)+1)
 	pa := planAgents{sys: sys, snap: snap, req: req, level: level, always: map[string]int{}}
-	for _, a := range sel {
+	plans := pa.plan(sel, where)
+	for i, a := range sel {
 		pl, placed := where[a.Name]
 		if placed && pl.served() {
 			full.Skipped = append(full.Skipped, Result{Agent: a.Name, Level: level, Path: a.ProjectPath(sys.Paths, req.Project.Dir),
 				State: StateSkipped, Reason: servedBy(a, sys.AgentTable.All(), where, same)})
 		}
-		ts, err := pa.targets(a, pl)
-		if err != nil {
+		if err := plans[i].err; err != nil {
 			return nil, err
 		}
-		out = append(out, ts...)
+		out = append(out, plans[i].targets...)
 		if placed {
 			out = append(out, unplaced(sys, req.Project.Dir, a, pl, chosenFiles(where, same), same)...)
 		}

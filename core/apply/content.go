@@ -189,6 +189,9 @@ func (l Library) blockRules() []string {
 // marker would cut it short (a begin marker break it) on the next apply.
 // The backslash keeps the line as it reads in Markdown.
 func unmark(body string) string {
+	if !strings.Contains(body, "<!-- charter:") { // no line can be a marker
+		return body
+	}
 	lines := strings.Split(body, "\n")
 	for i, l := range lines {
 		if marker([]byte(l), BeginMarker) || marker([]byte(l), EndMarker) {

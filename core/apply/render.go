@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -19,7 +20,7 @@ import (
 // and where, and only exist while some are: settings about rules that do
 // not exist would be noise the agent reads as an instruction.
 func Render(snap *settings.Snapshot, lib Library) []byte {
-	var b strings.Builder
+	var b bytes.Buffer // its bytes are the block's: no copy of a large block
 	b.Grow(4096 + lib.blockSize())
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 
@@ -55,11 +56,12 @@ func Render(snap *settings.Snapshot, lib Library) []byte {
 		line("### %s", sec.Title)
 		line("")
 		for _, l := range body {
-			line("%s", l)
+			b.WriteString(l) // as line("%s", l), without fmt's copy of a rule's body
+			b.WriteByte('\n')
 		}
 	}
 	line("%s", EndMarker)
-	return []byte(b.String())
+	return b.Bytes()
 }
 
 // section renders the keys of one section. Its quality gates, if it has

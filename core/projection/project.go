@@ -110,7 +110,7 @@ func render(a agents.Agent, place agents.Place, it *content.Item, opt Options) [
 // ruleFile is a rule in format (core/agents/table.go names them), and
 // whether the agent loads it in every session.
 func ruleFile(format string, it *content.Item) ([]byte, bool) {
-	body := string(it.Body)
+	body := it.Body
 	always := len(it.Globs) == 0
 	globs := strings.Join(it.Globs, ",")
 	switch format {
@@ -118,39 +118,46 @@ func ruleFile(format string, it *content.Item) ([]byte, bool) {
 		// alwaysApply: false without globs: Cursor's agent loads it when
 		// the description fits the task (an imported agent-requested rule).
 		always = always && !it.OnRequest
-		return []byte(front(kv("description", it.Description), list("globs", it.Globs), "alwaysApply: "+boolText(always)) + body), always
+		return withBody(front(kv("description", it.Description), list("globs", it.Globs), "alwaysApply: "+boolText(always)), body), always
 	case "copilot":
 		if always {
 			globs = "**"
 		}
-		return []byte(front(kv("description", it.Description), kv("applyTo", globs)) + body), always
+		return withBody(front(kv("description", it.Description), kv("applyTo", globs)), body), always
 	case "trigger":
 		if always {
-			return []byte(front("trigger: always_on", kv("description", it.Description)) + body), true
+			return withBody(front("trigger: always_on", kv("description", it.Description)), body), true
 		}
-		return []byte(front("trigger: glob", kv("description", it.Description), kv("globs", globs)) + body), false
+		return withBody(front("trigger: glob", kv("description", it.Description), kv("globs", globs)), body), false
 	case "kiro":
 		if always {
-			return []byte(front("inclusion: always") + body), true
+			return withBody(front("inclusion: always"), body), true
 		}
-		return []byte(front("inclusion: fileMatch", list("fileMatchPattern", it.Globs)) + body), false
+		return withBody(front("inclusion: fileMatch", list("fileMatchPattern", it.Globs)), body), false
 	case "continue":
-		return []byte(front(kv("name", it.Name), kv("description", it.Description), list("globs", it.Globs),
-			"alwaysApply: "+boolText(always)) + body), always
+		return withBody(front(kv("name", it.Name), kv("description", it.Description), list("globs", it.Globs),
+			"alwaysApply: "+boolText(always)), body), always
 	case "augment", "plain":
 		// No scoping by path: loaded always, its first line naming the
 		// files it is meant for.
+		head := ""
 		if !always {
-			body = GlobLine(it.Globs) + body
+			head = GlobLine(it.Globs)
 		}
 		if format == "augment" {
-			return []byte(front("type: always_apply", kv("description", it.Description)) + body), true
+			head = front("type: always_apply", kv("description", it.Description)) + head
 		}
-		return []byte(body), true
+		return withBody(head, body), true
 	}
 	// "paths" (Claude at both levels, Cline, Qwen): a glob rule waits for
 	// a matching file.
-	return []byte(front(list("paths", it.Globs)) + body), always
+	return withBody(front(list("paths", it.Globs)), body), always
+}
+
+// withBody is head then body, in one new slice: a rule's file is its
+// frontmatter and body, copied once.
+func withBody(head string, body []byte) []byte {
+	return append(append(make([]byte, 0, len(head)+len(body)), head...), body...)
 }
 
 // AlwaysRule is a rule file in format that the agent loads in every

@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"slices"
@@ -171,25 +172,35 @@ func (l Library) blockSize() int {
 	return n
 }
 
-func (l Library) blockRules() []string {
-	var out []string
+// writeBlockRules writes each rule the block holds whole: its heading,
+// the files it is meant for and its body, each body copied once.
+func (l Library) writeBlockRules(b *bytes.Buffer) {
 	for _, r := range l.BlockRules {
-		out = append(out, "", "#### "+r.Name, "")
-		body := strings.TrimRight(string(r.Body), "\n")
+		b.WriteString("\n#### ")
+		b.WriteString(r.Name)
+		b.WriteString("\n\n")
 		if len(r.Globs) > 0 {
-			body = projection.GlobLine(r.Globs) + body
+			b.WriteString(projection.GlobLine(r.Globs)) // one line: never a marker
 		}
-		out = append(out, unmark(body))
+		body := bytes.TrimRight(r.Body, "\n")
+		if bytes.Contains(body, []byte(markerText)) {
+			b.WriteString(unmark(string(body)))
+		} else {
+			b.Write(body) // no line can be a marker
+		}
+		b.WriteByte('\n')
 	}
-	return out
 }
+
+// markerText begins both markers.
+const markerText = "<!-- charter:"
 
 // unmark escapes a line of a rule's body that would read as one of the
 // block's markers: a rule is repository input, and inside the block an end
 // marker would cut it short (a begin marker break it) on the next apply.
 // The backslash keeps the line as it reads in Markdown.
 func unmark(body string) string {
-	if !strings.Contains(body, "<!-- charter:") { // no line can be a marker
+	if !strings.Contains(body, markerText) { // no line can be a marker
 		return body
 	}
 	lines := strings.Split(body, "\n")

@@ -45,9 +45,6 @@ func Render(snap *settings.Snapshot, lib Library) []byte {
 				continue
 			}
 			body = append([]string{intro, ""}, body...)
-			if sec.Name == "rules" {
-				body = append(body, lib.blockRules()...)
-			}
 		}
 		if len(body) == 0 {
 			continue
@@ -56,8 +53,11 @@ func Render(snap *settings.Snapshot, lib Library) []byte {
 		line("### %s", sec.Title)
 		line("")
 		for _, l := range body {
-			b.WriteString(l) // as line("%s", l), without fmt's copy of a rule's body
+			b.WriteString(l) // as line("%s", l)
 			b.WriteByte('\n')
+		}
+		if sec.Name == "rules" {
+			lib.writeBlockRules(&b)
 		}
 	}
 	line("%s", EndMarker)

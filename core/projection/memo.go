@@ -16,10 +16,6 @@ func (p *Plan) Files(sys *core.System, each func(path, sum string, wrote bool, a
 	if len(p.Ignored) > 0 || len(p.conflicts) > 0 {
 		return false
 	}
-	sums := make(map[string]string, len(p.record.Files))
-	for _, r := range p.record.Files {
-		sums[r.Path] = r.SHA256
-	}
 	type one struct {
 		path, sum string
 		wrote     bool
@@ -29,11 +25,10 @@ func (p *Plan) Files(sys *core.System, each func(path, sum string, wrote bool, a
 		if e.Path == nil {
 			continue // unsupported: nothing on disk
 		}
-		sum := sums[p.req.recPath(sys, *e.Path)]
-		if e.held || sum == "" || (e.State != StateCurrent && e.State != StateWritten) {
+		if e.held || e.sum == "" || (e.State != StateCurrent && e.State != StateWritten) {
 			return false
 		}
-		out = append(out, one{*e.Path, sum, e.State == StateWritten})
+		out = append(out, one{*e.Path, e.sum, e.State == StateWritten})
 	}
 	for _, o := range out {
 		var after *fsys.Stamp

@@ -75,6 +75,7 @@ type Entry struct {
 	// Note says what the agent's file leaves out of the source (File.Note).
 	Note string `json:"note,omitempty"`
 	held bool   // Request.Hold's: left as it is by Run
+	sum  string // the sha256 the record holds for it after Run ("" when it holds none)
 }
 
 // Plan is what Run will do, decided before anything is written.
@@ -192,6 +193,9 @@ func Make(ctx context.Context, sys *core.System, req Request) (*Plan, error) {
 		}
 		e := entry(f.File, f.Path, state)
 		e.held = held
+		if !held {
+			e.sum = sums[i]
+		}
 		if state != StateCurrent && !held {
 			e.SharedPath, err = shared.of(f.Path)
 			if err != nil {

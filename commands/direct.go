@@ -73,7 +73,7 @@ func directCommand(args []string) (cmd runner, cli directFlags, ok bool) {
 			}
 			t = f.Type
 			leaf = !isGroup(t)
-		case leaf && strings.HasPrefix(arg, "--") && !strings.Contains(arg, "="):
+		case leaf && len(arg) > 2 && strings.HasPrefix(arg, "--") && !strings.Contains(arg, "="):
 			fl := leafFlag{name: arg[2:]}
 			if i+1 < len(args) {
 				fl.next = args[i+1]
@@ -118,7 +118,7 @@ func listFlag(t reflect.Type, name string) bool {
 func flagNamed(t reflect.Type, name string) (reflect.StructField, bool) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if _, isArg := f.Tag.Lookup("arg"); !isArg && f.Tag.Get("name") == name {
+		if _, isArg := f.Tag.Lookup("arg"); !isArg && name != "" && f.Tag.Get("name") == name {
 			return f, true
 		}
 	}

@@ -66,7 +66,8 @@ func TestDirectCommandAsKong(t *testing.T) {
 		{"--agent", "--project"}, {"--agent"}, {"--agent=claude"}, {"--agent", `a\,b`}, {"--agent", ""},
 		{"--project-dir", "."}, {"--project-dir", "/p q", "--config-root", "r"}, {"--project-dir"},
 		{"--project-dir", "-x"}, {"--project-dir", "a", "--project-dir", "b"}, {"--project-dir=."},
-		{"--config-root", "", "--json"}, {"--revoke"}, {"--list"}, {"--global"}}
+		{"--config-root", "", "--json"}, {"--revoke"}, {"--list"}, {"--global"},
+		{"--agent", "a, b"}, {"--agent", "claude"}, {"--", "--project"}, {"---project"}, {"--agent", "a,b", "--"}}
 	taken := map[string]bool{}
 	var lines [][]string
 	for _, path := range leafPaths(reflect.TypeFor[CLI](), nil) {

@@ -35,12 +35,12 @@ func (s *Files) memUpdate(target string, o WriteOptions, update func(old afero.F
 	if err := fill(&buf); err != nil {
 		return fmt.Errorf("write %s: %w", target, err)
 	}
-	return s.memWrite(target, o, buf.Bytes())
+	return s.memWrite(target, o, func(w io.Writer) error { return writeParts(w, [][]byte{buf.Bytes()}) })
 }
 
 // memWrite keeps the rules of Target.Write (modes, read-only refusal,
 // temporary file and rename) on a file system without links.
-func (s *Files) memWrite(path string, o WriteOptions, data []byte) error {
+func (s *Files) memWrite(path string, o WriteOptions, fill func(w io.Writer) error) error {
 	p := o.perm()
 	mode := p.New
 	if fi, err := s.Fs.Stat(path); err == nil {
@@ -68,7 +68,7 @@ func (s *Files) memWrite(path string, o WriteOptions, data []byte) error {
 		s.Fs.Remove(tmp)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if _, err := f.Write(data); err != nil {
+	if err := fill(f); err != nil {
 		return fail(err)
 	}
 	if err := f.Close(); err != nil {

@@ -354,15 +354,21 @@ const StaleTempAge = time.Hour
 // file both here and with UpdateFile*: that cleanup, under the lock, takes
 // every temporary file of the name for stale.
 func (s *Files) WriteAtomicOpts(path string, o WriteOptions, data []byte) error {
-	return s.guard().NotWritable(path, s.writeAtomicOpts(path, o, data))
+	return s.WriteAtomicFunc(path, o, func(w io.Writer) error { return writeParts(w, [][]byte{data}) })
 }
 
-func (s *Files) writeAtomicOpts(path string, o WriteOptions, data []byte) error {
+// WriteAtomicFunc is WriteAtomicOpts of what fill writes (a large file
+// encoded into its temporary file); an error from fill leaves no file.
+func (s *Files) WriteAtomicFunc(path string, o WriteOptions, fill func(w io.Writer) error) error {
+	return s.guard().NotWritable(path, s.writeAtomicOpts(path, o, fill))
+}
+
+func (s *Files) writeAtomicOpts(path string, o WriteOptions, fill func(w io.Writer) error) error {
 	if err := s.writable("write", path); err != nil {
 		return err
 	}
 	if !s.onOS() {
-		return s.memWrite(path, o, data)
+		return s.memWrite(path, o, fill)
 	}
 	opts := s.writeWalk(o)
 	opts.Create, opts.DirMode = true, o.dirMode()
@@ -390,5 +396,5 @@ func (s *Files) writeAtomicOpts(path string, o WriteOptions, data []byte) error 
 		t.RemoveStaleBefore(s.Now().Add(-StaleTempAge))
 	}
 	t.BeforeRename, t.Volatile = s.BeforeRename, o.Volatile
-	return t.Write(data, o.perm())
+	return t.WriteFunc(fill, o.perm())
 }

@@ -17,10 +17,12 @@
 package planmemo
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -259,29 +261,34 @@ func Save(sys *core.System, path, key string, w *Watch, start time.Time, report 
 	if bad != nil {
 		return false
 	}
-	var b bytes.Buffer
-	b.Grow(len(header) + 200 + 120*len(entries) + len(report))
-	fmt.Fprintf(&b, "%s%s\n%d\n%d\n", header, key, taken.UnixNano(), len(entries))
 	for _, e := range entries {
 		if strings.ContainsAny(e.path, "\n\r") {
 			return false
 		}
-		sum := e.sum
-		if sum == "" {
-			sum = "-"
-		}
-		b.Write(fsys.AppendStamp(b.AvailableBuffer(), e.st)[1:])
-		b.WriteByte(' ')
-		b.WriteString(sum)
-		b.WriteByte(' ')
-		b.WriteString(e.path)
-		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "%d\n", len(report))
-	b.Write(report)
+	// Encoded straight into the temporary file through one small buffer:
+	// at 3,000 rules the memo is 4.5 MB, whose fresh pages cost more to
+	// fault in and copy than to format.
+	fill := func(w io.Writer) error {
+		b := bufio.NewWriterSize(w, 64<<10)
+		fmt.Fprintf(b, "%s%s\n%d\n%d\n", header, key, taken.UnixNano(), len(entries))
+		var line []byte
+		for _, e := range entries {
+			sum := e.sum
+			if sum == "" {
+				sum = "-"
+			}
+			line = append(fsys.AppendStamp(line[:0], e.st), ' ')
+			line = append(append(append(line, sum...), ' '), e.path...)
+			b.Write(append(line, '\n')[1:]) // AppendStamp leads with a space
+		}
+		fmt.Fprintf(b, "%d\n", len(report))
+		b.Write(report)
+		return b.Flush()
+	}
 	// A memo needs no fsync: one lost or torn in a crash (out of shape, or
 	// a report that does not decode) is no memo, and the run plans.
-	return sys.WriteAtomicOpts(path, fsys.WriteOptions{Owned: true, Volatile: true}, b.Bytes()) == nil
+	return sys.WriteAtomicFunc(path, fsys.WriteOptions{Owned: true, Volatile: true}, fill) == nil
 }
 
 // Forget removes the memo at path: a run that changed something, or one

@@ -45,6 +45,10 @@ func decodeFile(data []byte) (*yamlFile, *FileProblem) {
 	// The parser keeps a CR in comments, which the encoder then doubles
 	// into a blank line: parse the text with plain LF line ends.
 	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	if doc, ok := plainDoc(data); ok {
+		f.doc = doc
+		return f, nil
+	}
 
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node

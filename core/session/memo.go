@@ -189,7 +189,9 @@ func (m *ApplyMemo) Remember(full *apply.Full, rep apply.FullReport) {
 	}
 	w := m.watched()
 	next, ok := full.Memo(m.s.Sys, rep, w)
-	data, err := json.Marshal(next)
+	// segmentio's encoder, as Replay's decoder: encoding/json's reflection
+	// took about 20 ms of a cold run's end at 3,000 rules (1.4 MB).
+	data, err := fastjson.Marshal(next)
 	if !ok || err != nil {
 		planmemo.Forget(m.s.Sys, m.path)
 		return

@@ -5,7 +5,6 @@ package fsys
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -352,13 +351,12 @@ func (b *Batch) list(dir string, max int) (entries []fs.FileInfo, ok bool, err e
 	if err != nil {
 		return nil, false, nil
 	}
-	f := os.NewFile(uintptr(fd), dir)
-	defer f.Close()
+	defer unix.Close(fd)
 	n := max + 1
 	if max <= 0 {
 		n = 0
 	}
-	if entries, err = readDirMax(f, n); err != nil {
+	if entries, err = listHeld(fd, n); err != nil {
 		return nil, true, ReadError(dir, err)
 	}
 	return entries, true, nil

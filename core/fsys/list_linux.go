@@ -4,7 +4,9 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -53,11 +55,15 @@ type heldInfo struct {
 	st   unix.Stat_t
 }
 
+// Both packages make Stat_t of the kernel's struct stat: the same bytes
+// (this does not compile where their sizes differ).
+var _ [unsafe.Sizeof(syscall.Stat_t{})]byte = [unsafe.Sizeof(unix.Stat_t{})]byte{}
+
 func (h *heldInfo) Name() string       { return h.name }
 func (h *heldInfo) Size() int64        { return h.st.Size }
 func (h *heldInfo) ModTime() time.Time { return time.Unix(h.st.Mtim.Unix()) }
 func (h *heldInfo) IsDir() bool        { return h.Mode().IsDir() }
-func (h *heldInfo) Sys() any           { return &h.st }
+func (h *heldInfo) Sys() any           { return (*syscall.Stat_t)(unsafe.Pointer(&h.st)) } // as os.Lstat's
 
 func (h *heldInfo) Mode() fs.FileMode {
 	m := fs.FileMode(h.st.Mode & 0o777)

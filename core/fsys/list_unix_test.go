@@ -47,6 +47,10 @@ func TestListHeldAsLstat(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		st, ok := e.Sys().(*syscall.Stat_t)
+		if !ok || *st != *fi.Sys().(*syscall.Stat_t) {
+			t.Errorf("%s: Sys %#v, os.Lstat's %#v", want[i], e.Sys(), fi.Sys())
+		}
 		if e.Name() != fi.Name() || e.Size() != fi.Size() || e.Mode() != fi.Mode() || !e.ModTime().Equal(fi.ModTime()) || e.IsDir() != fi.IsDir() {
 			t.Errorf("%s: %v %d %v %v, os.Lstat: %v %d %v %v", want[i], e.Name(), e.Size(), e.Mode(), e.ModTime(), fi.Name(), fi.Size(), fi.Mode(), fi.ModTime())
 		}

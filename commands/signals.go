@@ -91,19 +91,25 @@ func supervise(sigs <-chan os.Signal, grace time.Duration, stderr io.Writer, hel
 // be the plan memo's replay: it arms the signal handlers itself (App.armSignals)
 // before it plans, and so before it writes anything.
 func replaysFirst(args []string) bool {
-	for i := 0; i < len(args); i++ {
+	words, ok := leadingWords(args, 1)
+	return ok && len(words) == 1 && words[0] == "apply"
+}
+
+// leadingWords is the first n words of args that are neither a flag nor a
+// global flag's value; ok is false when "--" comes first.
+func leadingWords(args []string, n int) (words []string, ok bool) {
+	for i := 0; i < len(args) && len(words) < n; i++ {
 		switch arg := args[i]; {
 		case arg == "--":
-			return false
+			return nil, false
 		case arg == "--config-root" || arg == "--project-dir":
 			i++ // its value
 		case strings.HasPrefix(arg, "-"):
-			continue
 		default:
-			return arg == "apply"
+			words = append(words, arg)
 		}
 	}
-	return false
+	return words, true
 }
 
 // readOnlyQuick reports whether args name a command that reads a few
@@ -112,29 +118,16 @@ func replaysFirst(args []string) bool {
 // and `detect` (it reads the companion's files, it never runs it). A
 // flag's value is never taken for the command.
 func readOnlyQuick(args []string) bool {
-	var words []string
-	for i := 0; i < len(args) && len(words) < 2; i++ {
-		switch arg := args[i]; {
-		case arg == "--":
-			return false
-		case arg == "--config-root" || arg == "--project-dir":
-			i++ // its value
-		case strings.HasPrefix(arg, "-"):
-			if arg == "--server" {
-				return false
-			}
-		default:
-			words = append(words, arg)
-		}
+	words, ok := leadingWords(args, 2)
+	if !ok || slices.Contains(args, "--server") {
+		return false
 	}
 	if len(words) == 0 {
 		return versionOnly(args) || helpOnly(args)
 	}
 	switch words[0] {
-	case "version", "help", "completion", "man", "__complete", "agents", "detect":
+	case "version", "help", "completion", "man", "__complete", "agents", "detect", "ping":
 		return true
-	case "ping":
-		return !slices.Contains(args, "--server")
 	case "settings":
 		return len(words) == 2 && (words[1] == "get" || words[1] == "list" || words[1] == "path")
 	}

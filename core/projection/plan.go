@@ -82,7 +82,7 @@ type Entry struct {
 type Plan struct {
 	Entries   []Entry
 	req       Request
-	writes    []Placed // files to write, in path order
+	writes    []write  // files to write, in path order
 	deletes   []Placed // recorded files to delete (pruned)
 	record    Record   // the record after Run
 	oldRecord Record
@@ -146,7 +146,7 @@ func Make(ctx context.Context, sys *core.System, req Request) (*Plan, error) {
 	paths, recPaths := make([]string, 0, len(files)), make([]string, 0, len(files))
 	p.record.Files = make([]Recorded, 0, len(files))
 	p.Entries = make([]Entry, 0, len(files))
-	p.writes = make([]Placed, 0, len(files))
+	p.writes = make([]write, 0, len(files))
 	for _, f := range files {
 		rp := req.recPath(sys, f.Path)
 		if planned[rp] {
@@ -201,7 +201,7 @@ func Make(ctx context.Context, sys *core.System, req Request) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			p.writes = append(p.writes, f)
+			p.writes = append(p.writes, write{f, rp, sums[i]})
 		}
 		p.Entries = append(p.Entries, e)
 	}
@@ -268,6 +268,13 @@ func Make(ctx context.Context, sys *core.System, req Request) (*Plan, error) {
 		p.Entries = append(p.Entries, Entry{Kind: string(g.Kind), Item: g.Item, Agent: g.Agent, State: StateUnsupported})
 	}
 	return p, nil
+}
+
+// write is a file Run writes, with its path in the record and the sum the
+// record holds for it.
+type write struct {
+	Placed
+	rec, sum string
 }
 
 func entry(f File, path, state string) Entry {

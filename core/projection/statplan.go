@@ -94,11 +94,9 @@ func (p *Plan) saveStat(sys *core.System, wrote bool) {
 		return
 	}
 	if wrote && len(p.writes) > 0 {
-		byPath := make(map[string]string, len(p.writes))
 		paths := make([]string, len(p.writes))
 		for i, f := range p.writes {
 			paths[i] = f.Path
-			byPath[f.Path] = p.req.recPath(sys, f.Path)
 		}
 		after := s.after
 		if len(after) != len(paths) {
@@ -111,20 +109,15 @@ func (p *Plan) saveStat(sys *core.System, wrote bool) {
 				after[i] = stampAt{stamps[i], taken, ok[i]}
 			}
 		}
-		sums := make(map[string]string, len(p.record.Files))
-		for _, r := range p.record.Files {
-			sums[r.Path] = r.SHA256
-		}
 		s.written = make(map[string]fsys.Stamp, len(paths))
-		for i, path := range paths {
+		for i, f := range p.writes {
 			a := after[i]
 			if a.ok {
-				s.written[path] = a.st
+				s.written[f.Path] = a.st
 			}
-			rp := byPath[path]
-			delete(s.entries, rp)
-			if a.ok && !a.st.Racy(a.taken) && sums[rp] != "" {
-				s.entries[rp] = stamped{sum: sums[rp], st: a.st}
+			delete(s.entries, f.rec)
+			if a.ok && !a.st.Racy(a.taken) {
+				s.entries[f.rec] = stamped{sum: f.sum, st: a.st}
 			}
 		}
 		s.dirty = true

@@ -5,6 +5,23 @@ import (
 	"testing"
 )
 
+// sortsLines fails for each line of yes that is not true and each of no
+// that is, saying what each means.
+func sortsLines(t *testing.T, is func([]string) bool, yes, no []string, meansYes, meansNo string) {
+	t.Helper()
+	for _, want := range []bool{true, false} {
+		lines, means := yes, meansYes
+		if !want {
+			lines, means = no, meansNo
+		}
+		for _, line := range lines {
+			if is(strings.Fields(line)) != want {
+				t.Errorf("charter %s: want it %s", line, means)
+			}
+		}
+	}
+}
+
 // Only a command that writes nothing and starts nothing runs without the
 // signal handler; a flag's value never counts as the command.
 func TestReadOnlyQuick(t *testing.T) {
@@ -19,16 +36,7 @@ func TestReadOnlyQuick(t *testing.T) {
 		"--config-root settings apply", "--project-dir ping apply", "serve", "mcp", "gate hook claude-stop",
 		"settings", "dismiss agent-switch", "-- version", "import --from claude",
 	}
-	for _, line := range quick {
-		if !readOnlyQuick(strings.Fields(line)) {
-			t.Errorf("charter %s: want it run without the signal handler", line)
-		}
-	}
-	for _, line := range planned {
-		if readOnlyQuick(strings.Fields(line)) {
-			t.Errorf("charter %s: want it run under the signal handler", line)
-		}
-	}
+	sortsLines(t, readOnlyQuick, quick, planned, "run without the signal handler", "run under the signal handler")
 }
 
 // Only a plain apply arms the handlers late (its memo's replay reads only);
@@ -36,14 +44,5 @@ func TestReadOnlyQuick(t *testing.T) {
 func TestReplaysFirst(t *testing.T) {
 	late := []string{"apply", "apply --project --project-dir . --agent claude", "--project-dir apply apply", "--json apply --dry-run"}
 	early := []string{"settings apply", "--config-root apply settings set rules.tier full", "import", "gate hook claude-stop", "", "-- apply"}
-	for _, line := range late {
-		if !replaysFirst(strings.Fields(line)) {
-			t.Errorf("charter %s: want the handlers armed before the plan", line)
-		}
-	}
-	for _, line := range early {
-		if replaysFirst(strings.Fields(line)) {
-			t.Errorf("charter %s: want the handlers armed at start", line)
-		}
-	}
+	sortsLines(t, replaysFirst, late, early, "to arm the handlers before the plan", "to arm the handlers at start")
 }

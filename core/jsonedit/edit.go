@@ -208,6 +208,9 @@ func (d *Doc) insert(c *Node, last int, text Value) []byte {
 		case comma >= 0: // a trailing comma: the new child gets one too
 			return d.splice(after, after, ws+text(prefix, multi)+",")
 		case after > end: // after the comments on the last child's line
+			if lineComment { // blanks before the break would join the comment
+				ws = ws[strings.IndexAny(ws, "\r\n"):]
+			}
 			out := d.splice(after, after, ws+text(prefix, multi))
 			return append(out[:end:end], append([]byte{','}, out[end:]...)...)
 		}

@@ -217,8 +217,8 @@ func (d *Doc) insert(c *Node, last int, text Value) []byte {
 		return d.splice(end, end, ","+ws+text(prefix, multi))
 	}
 	multi := d.multiline()
-	if lc := d.lastComment(c.Start+1, c.End-1); lc >= 0 { // keep the comments inside
-		if !multi {
+	if lc, line := d.lastComment(c.Start+1, c.End-1); lc >= 0 { // keep the comments inside
+		if !multi && !line { // text after a // comment would be inside it
 			return d.splice(lc, lc, " "+text("", false))
 		}
 		inner := d.IndentOf(c.Start) + d.unit

@@ -160,9 +160,10 @@ func (d *Doc) commented(start, end int) bool {
 
 // lastComment is the end of the last comment in data[start:end], or -1;
 // start lies outside any comment. A // comment ends at its line's end,
-// blanks included (they are the same bytes in the blanked copy).
-func (d *Doc) lastComment(start, end int) int {
-	last := -1
+// blanks included (they are the same bytes in the blanked copy); line
+// tells that the last one is such a comment.
+func (d *Doc) lastComment(start, end int) (last int, line bool) {
+	last = -1
 	for i := start; i < end; {
 		if d.plain[i] == d.Data[i] {
 			i++
@@ -170,11 +171,11 @@ func (d *Doc) lastComment(start, end int) int {
 		}
 		j := commentAt(d.Data, i)
 		if j < 0 {
-			return last
+			return last, line
 		}
-		last, i = j, j
+		last, line, i = j, d.Data[i+1] == '/', j
 	}
-	return last
+	return last, line
 }
 
 // separator is the offset of the comma between children ending at start
@@ -212,7 +213,7 @@ func (d *Doc) removeCommented(c *Node, i int) []byte {
 		return d.splice(c.childStart(i), k, "")
 	case n == 1:
 		from := c.Start + 1
-		if lc := d.lastComment(from, c.childStart(i)); lc >= 0 {
+		if lc, _ := d.lastComment(from, c.childStart(i)); lc >= 0 {
 			from = lc
 		}
 		return d.splice(from, end, "")
@@ -220,7 +221,7 @@ func (d *Doc) removeCommented(c *Node, i int) []byte {
 	prev := c.childEnd(i - 1)
 	sep := d.separator(prev, c.childStart(i))
 	from := sep + 1
-	if lc := d.lastComment(from, c.childStart(i)); lc >= 0 {
+	if lc, _ := d.lastComment(from, c.childStart(i)); lc >= 0 {
 		from = lc
 	}
 	if comma >= 0 { // the comma before it stays the one after its neighbour

@@ -80,7 +80,8 @@ func plainLine(s []byte) (key, value string, ok bool) {
 	for i < len(s) && s[i] != ':' {
 		i++
 	}
-	if i == len(s) || !plainWord(s[:i]) || plainTag(string(s[:i])) != "!!str" {
+	// A key longer than 1,024 characters is no implicit key to YAML.
+	if i == len(s) || i > 1024 || !plainWord(s[:i]) || plainTag(string(s[:i])) != "!!str" {
 		return "", "", false
 	}
 	key = string(s[:i])

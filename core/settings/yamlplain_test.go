@@ -61,6 +61,7 @@ func TestPlainDocAsParser(t *testing.T) {
 		"a: null\nb: Null\nc: NULL\nd: True\ne: FALSE\n",
 		"a: yes\nb: no\nc: on\nd: off\ne: y\n",
 		"a: inf\nb: nan\nc: e1\n",
+		"a" + strings.Repeat("j", 1023) + ": b\n", // the longest key YAML reads without a ?
 	}
 	for _, text := range taken {
 		if !checkPlainDoc(t, text) {
@@ -75,6 +76,7 @@ func TestPlainDocAsParser(t *testing.T) {
 		"a:\n- b\n", "a:\n  - b\n", "a: b: c\n", "a: b\na: c\n", "a:\n  b: c\nb:\n", "a: &x b\n", "a: *x\n",
 		"a: !!str b\n", "---\na: b\n", "a: b\n...\n", "a: b\n---\nc: d\n", "<<: b\n", "a: é\n",
 		"a:\nb: c\n", "a: b\n  c: d\n",
+		"a" + strings.Repeat("j", 1024) + ": b\n", "x:\n  a" + strings.Repeat("j", 1024) + ":\n    y: z\n",
 	}
 	for _, text := range left {
 		if checkPlainDoc(t, text) {

@@ -26,7 +26,10 @@ import (
 // Run reads (a link to a device or a file over its cap fails here, as
 // it failed first when one after another, and then nothing else is
 // written); then the agents' other files, which Plan read; last the
-// record of charter's entries, which each file's edit settles. A wave
+// record of charter's entries, which each file's edit settles. The
+// second wave starts once every instruction file is read, checked and
+// written to its temporary name, while they are made durable: only a
+// failed fsync or rename of one can then come after it started. A wave
 // with an error is the last: the files written are whole, the others as
 // they were, and the error is the first target's that failed.
 func Run(ctx context.Context, sys *core.System, targets []Target, confirmShared bool) ([]Result, error) {
@@ -43,27 +46,43 @@ func Run(ctx context.Context, sys *core.System, targets []Target, confirmShared 
 		}
 		waves[w] = append(waves[w], i)
 	}
-	for _, wave := range waves {
-		groups := fsys.Groups(len(wave), func(k int) string { return targets[wave[k]].Path })
+	var failed atomic.Bool
+	start := func(wave []int, written *sync.WaitGroup) *sync.WaitGroup {
 		var wg sync.WaitGroup
-		var failed atomic.Bool
-		for _, g := range groups {
+		for _, g := range fsys.Groups(len(wave), func(k int) string { return targets[wave[k]].Path }) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				for _, k := range g {
+				for n, k := range g {
 					i := wave[k]
-					if out[i], errs[i] = runTarget(ctx, sys, targets[i], confirmShared); errs[i] != nil && !isShared(errs[i]) {
+					done := func() {}
+					if written != nil {
+						done = sync.OnceFunc(written.Done)
+					}
+					out[i], errs[i] = runTarget(ctx, sys, targets[i], confirmShared, done)
+					done()
+					if errs[i] != nil && !isShared(errs[i]) {
 						failed.Store(true)
+						if written != nil {
+							written.Add(-len(g[n+1:])) // the group's later targets never run
+						}
 						return
 					}
 				}
 			}()
 		}
-		wg.Wait()
-		if failed.Load() {
-			break
-		}
+		return &wg
+	}
+	var written sync.WaitGroup
+	written.Add(len(waves[0]))
+	first := start(waves[0], &written)
+	written.Wait()
+	if !failed.Load() {
+		start(waves[1], nil).Wait()
+	}
+	first.Wait()
+	if !failed.Load() {
+		start(waves[2], nil).Wait()
 	}
 	var blocked []error
 	for i := range targets {
@@ -87,8 +106,9 @@ func isShared(err error) bool {
 }
 
 // runTarget writes t when it is out of date; a *core.SharedWriteError
-// comes with its result blocked.
-func runTarget(ctx context.Context, sys *core.System, t Target, confirmShared bool) (Result, error) {
+// comes with its result blocked. written runs once the new bytes are in
+// the file's temporary name, before they are made durable.
+func runTarget(ctx context.Context, sys *core.System, t Target, confirmShared bool, written func()) (Result, error) {
 	if ctx.Err() != nil {
 		return Result{}, Stopped(ctx)
 	}
@@ -111,6 +131,7 @@ func runTarget(ctx context.Context, sys *core.System, t Target, confirmShared bo
 	// instruction file as a stream, the text around the block copied
 	// from the old file to the new; any other whole, as small as it is.
 	opts := t.writeOptions(confirmShared)
+	opts.Written = written
 	var err error
 	if t.block != nil {
 		err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {

@@ -60,6 +60,10 @@ type WriteOptions struct {
 	// for none (what agents reported loading). Never for settings, sources
 	// or anything a person wrote.
 	Volatile bool
+	// Written, for UpdateFileStream, runs once the new bytes are in the
+	// temporary file (every check passed), before they are made durable
+	// and renamed into place; not at all when nothing is written.
+	Written func()
 }
 
 func (o WriteOptions) perm() Perm {
@@ -254,85 +258,8 @@ func (s *Files) updateFileStream(target string, o WriteOptions, update func(old 
 			return &ChangedError{Path: target, What: "changed on the way"}
 		}
 	}
-	w.BeforeRename = s.BeforeRename
+	w.BeforeRename, w.Written = s.BeforeRename, o.Written
 	return w.WriteFunc(fill, o.perm())
-}
-
-// lockTarget walks to path and takes its lock. When the walk stopped at a
-// missing directory, it walks again under the lock: a writer may have
-// created the directory in between, and then the lock must be taken again
-// by the directory's identity.
-func (s *Files) lockTarget(path string, opts Options) (*Target, func(), error) {
-	dir := s.lockDir(path)
-	for range 8 {
-		t, err := Walk(path, opts)
-		if err != nil {
-			return nil, nil, s.walkError(path, err)
-		}
-		unlock, err := s.fsLocks().Lock(dir, t)
-		if err != nil {
-			t.Close()
-			return nil, nil, err
-		}
-		if !t.Missing {
-			return t, unlock, nil
-		}
-		again, err := Walk(path, opts)
-		if err != nil {
-			unlock()
-			t.Close()
-			return nil, nil, s.walkError(path, err)
-		}
-		same := again.Missing && HeldKeys(t, again)
-		again.Close()
-		if same {
-			return t, unlock, nil
-		}
-		unlock()
-		t.Close()
-	}
-	return nil, nil, &ChangedError{Path: path, What: "kept changing"}
-}
-
-// lockDir is where the lock files for target live: <root>/locks, the root
-// of this run (SetConfigRoot, else AGENTKIT_CONFIG_HOME, else the default
-// root). A write elsewhere (dismissals.json under a host root, an agent's
-// CLAUDE.md) must not create a root that does not exist yet (SPEC §2: the
-// root appears on its first write); it gets "": in-process mutexes and the
-// flock of its own directory (Locks).
-func (s *Files) lockDir(target string) string {
-	root := s.guard().ConfigRoot()
-	if root == "" {
-		return ""
-	}
-	if _, inside := s.Paths.Within(root, target); !inside {
-		if fi, err := s.Fs.Stat(root); err != nil || !fi.IsDir() {
-			return ""
-		}
-	}
-	return s.Paths.Join(root, "locks")
-}
-
-// WithLock runs fn holding the lock of the file at path, the same lock
-// UpdateFileOpts takes, across processes and within one. It creates no
-// directory on the way and follows every link (a lock writes nothing).
-// fn must not take another lock: use WriteAtomic inside it.
-func (s *Files) WithLock(path string, fn func() error) error {
-	if !s.onOS() || s.writable("lock", path) != nil { // a lock file is a write
-		mu := s.lockTable().get(path)
-		mu.Lock()
-		defer mu.Unlock()
-		return fn()
-	}
-	t, unlock, err := s.lockTarget(path, s.walkOptions(true, ""))
-	if err != nil {
-		return s.guard().NotWritable(path, err)
-	}
-	defer func() {
-		unlock()
-		t.Close()
-	}()
-	return fn()
 }
 
 // WriteAtomic writes one of charter's own state files (token, discovery):

@@ -32,7 +32,8 @@ type portableTarget struct {
 	IsDir   bool
 
 	BeforeRename func(tmp string)
-	Volatile     bool // no fsyncs (see the unix Target)
+	Written      func() // see the unix Target
+	Volatile     bool   // no fsyncs (see the unix Target)
 
 	o       Options
 	dirInfo fs.FileInfo // Dir as the walk found it
@@ -293,6 +294,9 @@ func (t *portableTarget) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 	}
 	if err := fill(f); err != nil {
 		return fail(err)
+	}
+	if t.Written != nil {
+		t.Written()
 	}
 	if !t.Volatile {
 		if err := f.Sync(); err != nil {

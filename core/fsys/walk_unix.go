@@ -25,6 +25,9 @@ type Target struct {
 	// BeforeRename, when set, runs after the temporary file is complete and
 	// before the rename: tests use it to simulate a crash.
 	BeforeRename func(tmp string)
+	// Written, when set, runs once the new bytes are in the temporary
+	// file, before they are made durable (WriteOptions.Written).
+	Written func()
 	// Volatile skips the fsyncs: for a record whose loss in a crash costs
 	// nothing and whose readers take an unreadable one for none. The
 	// rename still replaces the file whole.
@@ -235,6 +238,9 @@ func (t *Target) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 		if err := f.Chown(int(st.Uid), int(st.Gid)); err != nil {
 			return fail(err)
 		}
+	}
+	if t.Written != nil {
+		t.Written()
 	}
 	if !t.Volatile {
 		if err := f.Sync(); err != nil {

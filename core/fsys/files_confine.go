@@ -105,6 +105,14 @@ func (s *Files) readWithin(root, path string, k Kind) ([]byte, error) {
 		defer f.Close()
 		return ReadAll(f, path, k)
 	}
+	if data, ok, err := s.readBeneath(root, path, k); ok {
+		return data, err
+	}
+	return s.readWalked(root, path, k)
+}
+
+// readWalked is readWithin by the walk alone.
+func (s *Files) readWalked(root, path string, k Kind) ([]byte, error) {
 	t, err := Walk(path, s.within(root))
 	if err != nil {
 		return nil, err

@@ -53,9 +53,22 @@ func readFile(path string, k Kind) ([]byte, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
+	return readOpened(fd, path, path, k)
+}
+
+// readOpened reads the file fd, opened at name for path, whole and
+// closes it: one fstat and raw reads while it is a regular file within the
+// cap; anything else refused by checkOpened, as Open refuses it.
+func readOpened(fd int, name, path string, k Kind) ([]byte, error) {
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > k.Max() {
-		f := os.NewFile(uintptr(fd), path)
+	return readStated(fd, &st, unix.Fstat(fd, &st), name, path, k)
+}
+
+// readStated is readOpened for a file already fstat'ed (st, or the
+// fstat's error).
+func readStated(fd int, st *unix.Stat_t, statErr error, name, path string, k Kind) ([]byte, error) {
+	if statErr != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > k.Max() {
+		f := os.NewFile(uintptr(fd), name)
 		if err := checkOpened(f, path, k); err != nil {
 			return nil, err
 		}

@@ -119,18 +119,7 @@ func (t *Target) Read(k Kind) ([]byte, error) {
 	if fd < 0 || err != nil {
 		return nil, err
 	}
-	// One fstat and raw reads: a plan reads every target it projects.
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > k.Max() {
-		f := os.NewFile(uintptr(fd), t.full()) // the refusal as Open words it
-		if err := checkOpened(f, t.Path, k); err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return ReadAll(f, t.Path, k)
-	}
-	defer unix.Close(fd)
-	return ReadAll(&rawFile{fd: fd, size: st.Size}, t.Path, k)
+	return readOpened(fd, t.full(), t.Path, k) // a plan reads every target it projects
 }
 
 // Open opens the file for reading, without following a link and without

@@ -207,7 +207,8 @@ func TestPatchSettingsNoProject(t *testing.T) {
 
 // Ping names the policy file while it exists, as it is at each request:
 // one created or removed after the server started is seen by the next GET,
-// and a malformed one is named too, so that a host sees which file to fix.
+// and a malformed one or a dangling link is named too, so that a host sees
+// which file to fix.
 func TestPingPolicyFresh(t *testing.T) {
 	e := newEnv(t, "AGENTKIT_POLICY_FILE=$HOME/policy.yaml")
 	policy := filepath.Join(e.home, "policy.yaml")
@@ -242,5 +243,12 @@ func TestPingPolicyFresh(t *testing.T) {
 	}
 	if p := pingPolicy(); p != nil {
 		t.Errorf("after the file was removed: %v", p)
+	}
+	// A dangling link fails every read: ping still names it.
+	if err := os.Symlink(filepath.Join(e.home, "unmounted", "policy.yaml"), policy); err != nil {
+		t.Fatal(err)
+	}
+	if p := pingPolicy(); !reflect.DeepEqual(p, want) {
+		t.Errorf("a dangling link: %v, want %v", p, want)
 	}
 }

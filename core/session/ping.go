@@ -31,15 +31,35 @@ func (s *Session) Ping(ctx context.Context) (core.PingDoc, error) {
 	if err != nil {
 		return core.PingDoc{}, err
 	}
-	doc := core.Ping(sc, s.opts.Version).WithLayers(project, settings.ExistingPolicy(s.Sys)).WithMixed(profile.Mixed(s.Sys))
+	// One read of the policy: the document names it, the store layers it.
+	policy, policyErr := s.Policy()
+	doc := core.Ping(sc, s.opts.Version).WithLayers(project, s.policyFile(policy, policyErr)).WithMixed(profile.Mixed(s.Sys))
 	if project != nil {
-		if st, err := s.Store(); err != nil {
+		if st, err := s.storeWith(func() (*settings.Policy, error) { return policy, policyErr }); err != nil {
 			doc.Trust = &core.TrustState{State: gates.TrustUnknown, Error: s.Sys.ErrorMessage(err)}
 		} else {
 			doc.Trust = gates.TrustStateOf(s.Sys, st)
 		}
 	}
 	return doc, nil
+}
+
+// policyFile is the policy file ping names, from the session's read of
+// it: the file read, or the one that could not be (malformed, a dangling
+// link, unreadable), so that a host sees which file to fix; "" when there
+// is none.
+func (s *Session) policyFile(pol *settings.Policy, err error) string {
+	switch {
+	case pol != nil:
+		return pol.Path
+	case err == nil:
+		return ""
+	}
+	path, err := settings.PolicyPath(s.Sys)
+	if err != nil {
+		return ""
+	}
+	return path
 }
 
 // StatusDoc is the ping document with where the project was looked for

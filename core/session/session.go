@@ -172,7 +172,10 @@ func (s *Session) Policy() (*settings.Policy, error) {
 
 // Store is the layered store: scope, project and policy. A malformed
 // policy fails here, so every operation that reads settings fails with it.
-func (s *Session) Store() (*settings.Store, error) {
+func (s *Session) Store() (*settings.Store, error) { return s.storeWith(s.Policy) }
+
+// storeWith is Store with the policy as policy reads it.
+func (s *Session) storeWith(policy func() (*settings.Policy, error)) (*settings.Store, error) {
 	sc, err := s.Scope()
 	if err != nil {
 		return nil, err
@@ -181,11 +184,11 @@ func (s *Session) Store() (*settings.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	policy, err := s.Policy()
+	pol, err := policy()
 	if err != nil {
 		return nil, err
 	}
-	return settings.Open(s.Sys, sc, project, policy), nil
+	return settings.Open(s.Sys, sc, project, pol), nil
 }
 
 // Read returns the effective settings with their store. The files are

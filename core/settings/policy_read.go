@@ -10,21 +10,6 @@ import (
 	"github.com/agentkit/charter/core/fsys"
 )
 
-// ExistingPolicy is the policy file's path when the file exists, else "".
-// It does not parse the file: ping reports the policy even when it is
-// malformed (or a dangling link, which fails every read), so that a host
-// can see which file to fix.
-func ExistingPolicy(sys *core.System) string {
-	path, err := PolicyPath(sys)
-	if err != nil {
-		return ""
-	}
-	if _, err := sys.Fs.Stat(path); err != nil && !isDangling(sys, path) {
-		return ""
-	}
-	return path
-}
-
 // LoadPolicy reads the policy file. It returns nil when there is none: an
 // absent policy is no policy. Anything else that stops charter from reading
 // it fails closed with malformed_policy, naming the file, because an ignored

@@ -34,6 +34,9 @@ type heldSet struct {
 	// folders a project's ".git" file names.
 	ids  map[string]ident
 	gits map[string][]string
+	// roots are the project roots reads below them start from
+	// (held_root_unix.go).
+	roots map[string]*heldRoot
 }
 
 type ident struct {
@@ -231,6 +234,7 @@ func (h *heldSet) done() {
 		if h.root != nil {
 			h.detach(h.root)
 		}
+		h.releaseRoots()
 		h.ids, h.gits = nil, nil
 	}
 }

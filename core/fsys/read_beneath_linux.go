@@ -28,11 +28,11 @@ func (s *Files) readBeneath(root, path string, k Kind) (data []byte, ok bool, er
 	if !below || beneathOff.Load() || len(s.gitDirs(root)) > 0 {
 		return nil, false, nil
 	}
-	dfd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	dfd, release, err := s.heldSet().rootFD(root, openRoot)
 	if err != nil {
 		return nil, false, nil // the walk says what is wrong with the root
 	}
-	defer unix.Close(dfd)
+	defer release()
 	how := unix.OpenHow{Flags: uint64(readFlags | unix.O_NOFOLLOW), Resolve: beneathResolve}
 	fd, err := unix.Openat2(dfd, rel, &how)
 	for err == unix.EINTR {
@@ -73,4 +73,9 @@ func relBelow(root, path string) (string, bool) {
 	}
 	first, _, _ := strings.Cut(rel, "/")
 	return rel, !isGitName(first)
+}
+
+// openRoot opens a project root as reads below it start from it.
+func openRoot(root string) (int, error) {
+	return unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 }

@@ -136,3 +136,84 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// While a run holds the set, reads below one root open it once; the
+// handle closes when the last run ends, not before a read using it ends.
+func TestRootHeldForTheRun(t *testing.T) {
+	root := t.TempDir()
+	opened := 0
+	open := func(p string) (int, error) { opened++; return openRoot(p) }
+	h := &heldSet{}
+	for range 3 { // no run: each read opens its own
+		_, release, err := h.rootFD(root, open)
+		must(t, err)
+		release()
+	}
+	h.hold()
+	fd, release, err := h.rootFD(root, open)
+	must(t, err)
+	for range 3 {
+		_, r, err := h.rootFD(root, open)
+		must(t, err)
+		r()
+	}
+	if opened != 4 {
+		t.Fatalf("%d opens, want 3 without a run and 1 in it", opened)
+	}
+	h.done()
+	if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != nil {
+		t.Fatalf("the handle closed while a read used it: %v", err)
+	}
+	release()
+	if _, err := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err != unix.EBADF {
+		t.Fatalf("the handle stayed open after the run and its last read: %v", err)
+	}
+}
+
+// Runs start and end while reads go on: every read returns the file, and
+// no handle is left open.
+func TestReadBeneathWhileRunsComeAndGo(t *testing.T) {
+	tr, root := project(t)
+	tr.file("proj/sub/f.yaml", "inside\n", 0o644)
+	s := &Files{Fs: afero.NewOsFs()}
+	before := openFDs(t)
+	stop := make(chan struct{})
+	var runs sync.WaitGroup
+	runs.Add(1)
+	go func() {
+		defer runs.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				s.Hold()()
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 3000 {
+				done := func() {}
+				if g%2 == 0 { // half the reads in a run of their own
+					done = s.Hold()
+				}
+				got, err := s.ReadWithin(root, tr.p("proj/sub/f.yaml"), KindSettings)
+				done()
+				if err != nil || string(got) != "inside\n" {
+					t.Errorf("read %q, %v", got, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	runs.Wait()
+	if after := openFDs(t); after != before {
+		t.Fatalf("open descriptors: %d before, %d after", before, after)
+	}
+}

@@ -78,13 +78,14 @@ func TrustOf(sys *core.System, snap *settings.Snapshot) (Trust, error) {
 		return Trust{State: TrustNotNeeded, Values: []TrustValue{}}, nil
 	}
 	t := Trust{Root: p.Dir, Values: []TrustValue{}, Command: TrustCommand(p.Dir)}
+	projectFile, localFile := p.SettingsPath(), p.LocalPath()
 	for _, key := range TrustKeys() {
 		origin := snap.Origins[key]
 		layer := ""
 		switch origin {
-		case p.SettingsPath():
+		case projectFile:
 			layer = settings.LayerProject
-		case p.LocalPath():
+		case localFile:
 			layer = settings.LayerProjectLocal
 		default:
 			continue

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start-up and hook cost of charter next to its floors, interleaved: each
-# round runs every command once in turn, so a load that comes and goes on
-# a shared machine weighs on all of them alike; medians per command.
+# round runs every command once, in an order shuffled per round, so a load
+# that comes and goes on a shared machine weighs on all of them alike;
+# medians per command.
 # Floors: `sh -c true`, and a Go hello world linking every package the
 # charter binary links, charter's own included (blank imports, so all
 # their package initialisation runs): what any command costs before its
@@ -20,6 +21,16 @@ mkdir -p "$tmp/floor" "$tmp/home" "$tmp/proj/.charter"
   printf ')\n\nfunc main() { fmt.Println("hello") }\n'
 } >"$tmp/floor/main.go"
 CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$tmp/same-packages" "$tmp/floor/main.go"
+# Each binary twice: as the linker left it, and as installed by a copy
+# (cat, so write(2)). The linker writes through mmap, which leaves the file
+# in the page cache in 4 KiB pages, as a binary read back after eviction
+# is too; a file written with write(2) may sit in larger folios, which
+# makes every page fault at start-up cheaper. Both binaries of a ratio are
+# always in the same state.
+for b in charter same-packages; do
+  cat "$tmp/$b" >"$tmp/$b.copied"
+  chmod +x "$tmp/$b.copied"
+done
 export HOME="$tmp/home"
 unset CLAUDE_CONFIG_DIR CODEX_HOME CHARTER_CONFIG_ROOT CHARTER_PROJECT_DIR
 printf 'gates:\n  tests:\n    required: false\n' >"$tmp/proj/.charter/settings.yaml"
@@ -28,12 +39,14 @@ printf '{"session_id":"s1","cwd":"%s","hook_event_name":"Stop","stop_hook_active
 printf '{"session_id":"s1","cwd":"%s","hook_event_name":"InstructionsLoaded","file_path":"%s/CLAUDE.md","load_reason":"session_start"}' "$tmp/proj" "$tmp/proj" >"$tmp/loaded.json"
 cd "$tmp/proj"
 python3 - "$rounds" "$tmp" <<'PY'
-import os, statistics, subprocess, sys, time
+import os, random, statistics, subprocess, sys, time
 rounds, tmp = int(sys.argv[1]), sys.argv[2]
-ch = f"{tmp}/charter"
-cmds = [
+states = [("as built", ""), ("as installed by a copy", ".copied")]
+def commands(suffix):
+  ch = f"{tmp}/charter{suffix}"
+  return [
     ("sh -c true", ["sh", "-c", "true"], None),
-    ("same-packages hello world", [f"{tmp}/same-packages"], None),
+    ("same-packages hello world", [f"{tmp}/same-packages{suffix}"], None),
     ("charter --version", [ch, "--version"], None),
     ("charter version", [ch, "version"], None),
     ("charter settings get rules.tier", [ch, "settings", "get", "rules.tier"], None),
@@ -42,11 +55,16 @@ cmds = [
     ("charter help", [ch, "--help"], None),
     ("Stop hook, no gate (claude-stop)", [ch, "gate", "hook", "claude-stop"], "stop.json"),
     ("InstructionsLoaded hook (claude-loaded)", [ch, "gate", "hook", "claude-loaded"], "loaded.json"),
-]
-times = {name: [] for name, _, _ in cmds}
+  ]
+runs = [(state, suffix, name, argv, stdin) for state, suffix in states for name, argv, stdin in commands(suffix)]
+times = {(state, name): [] for state, _, name, _, _ in runs}
 null = subprocess.DEVNULL
+order = random.Random(39)
 for r in range(rounds + 5):
-    for name, argv, stdin in cmds:
+    # A new order each round: the command run after another binary finds
+    # its own pages colder in the CPU's caches; no command always pays it.
+    order.shuffle(runs)
+    for state, _, name, argv, stdin in runs:
         f = open(f"{tmp}/{stdin}", "rb") if stdin else null
         t = time.perf_counter()
         subprocess.run(argv, stdin=f, stdout=null, stderr=null)
@@ -54,14 +72,16 @@ for r in range(rounds + 5):
         if stdin:
             f.close()
         if r >= 5:  # warm-up rounds left out
-            times[name].append(d)
-med = {n: statistics.median(v) for n, v in times.items()}
-sh, hello = med["sh -c true"], med["same-packages hello world"]
+            times[(state, name)].append(d)
+med = {k: statistics.median(v) for k, v in times.items()}
 print(f"{rounds} interleaved rounds; medians")
-for name, _, _ in cmds:
-    m = med[name]
-    extra = ""
-    if "hook" in name:
-        extra = f"  {m/(2*sh+hello):4.2f}x (2x sh -c true + hello world)"
-    print(f"{name:42} {m*1000:7.2f} ms  {m/hello:4.2f}x hello world{extra}")
+for state, suffix in states:
+    sh, hello = med[(state, "sh -c true")], med[(state, "same-packages hello world")]
+    print(f"-- binaries {state}")
+    for name, _, _ in commands(suffix):
+        m = med[(state, name)]
+        extra = ""
+        if "hook" in name:
+            extra = f"  {m/(2*sh+hello):4.2f}x (2x sh -c true + hello world)"
+        print(f"{name:42} {m*1000:7.2f} ms  {m/hello:4.2f}x hello world{extra}")
 PY

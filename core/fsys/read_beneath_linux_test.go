@@ -18,7 +18,7 @@ import (
 // answer the plain cases, so the comparison is not between two walks.
 func TestReadBeneathAsWalk(t *testing.T) {
 	tr, root := project(t)
-	tr.dir("proj/.charter/sub", "proj/.git", "wt/proj", "mnt")
+	tr.dir("proj/.charter/sub", "proj/.git")
 	tr.file("proj/.charter/settings.yaml", "rules: {}\n", 0o644)
 	tr.file("proj/.charter/big.yaml", strings.Repeat("a", int(KindSettings.Max())+1), 0o644)
 	tr.file("proj/.git/config", "[core]\n", 0o644)

@@ -61,7 +61,8 @@ func splitKey(line []byte) (key string, value []byte, col int, ok bool) {
 	for i < len(line) && (isLetter(line[i]) || i > 0 && (isDigit(line[i]) || line[i] == '-' || line[i] == '_')) {
 		i++
 	}
-	if i == 0 || !bytes.HasPrefix(line[i:], []byte(": ")) {
+	// A key longer than 1,024 characters is no implicit key to YAML.
+	if i == 0 || i > 1024 || !bytes.HasPrefix(line[i:], []byte(": ")) {
 		return "", nil, 0, false
 	}
 	value = bytes.TrimLeft(line[i+2:], " ")
@@ -76,7 +77,7 @@ func simpleValue(v []byte, line, col int) (*yaml.Node, bool) {
 		return n, ok && len(rest) == 0
 	}
 	seq := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Tag: "!!seq", Line: line, Column: col}
-	at := func(b []byte) int { return col + len(v) - len(b) } // b's column
+	at := func(b []byte) int { return col + utf8.RuneCount(v[:len(v)-len(b)]) } // b's column: YAML counts characters
 	rest := v[1:]
 	for {
 		rest = bytes.TrimLeft(rest, " ")

@@ -2,6 +2,7 @@ package content
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -60,9 +61,12 @@ func TestSimpleFieldsAsYAML(t *testing.T) {
 		"description: ends with colon:\n":                        false,
 		"description: tab\there\n":                               false,
 		"description: x   \ntier: full":                          true,
+		"k" + strings.Repeat("e", 1023) + ": v\n":                true, // YAML's longest implicit key
+		"k" + strings.Repeat("e", 1024) + ": v\n":                false,
+		"globs: [\"ͱ\", A]\n":                                    true, // columns count characters
 	} {
 		if got := simpleSame(t, []byte(raw)); got != fast {
-			t.Errorf("fast path taken %v for %q, want %v", got, raw, fast)
+			t.Errorf("fast path taken %v for %.40q, want %v", got, raw, fast)
 		}
 	}
 }

@@ -140,8 +140,11 @@ func chunks(doc *yaml.Node, n int) []*yaml.Node {
 	}
 	var out []*yaml.Node
 	start := 0
-	for j := 2 * n; j < len(m.Content); j += 2 {
-		if j-start < 2*n || m.Content[j].HeadComment != "" || entryTrails(m.Content[j-2], m.Content[j-1]) {
+	held := false // a key's line comment the writer still holds: it waits past aliases
+	for j := 2; j < len(m.Content); j += 2 {
+		k, v := m.Content[j-2], m.Content[j-1]
+		held = v.Kind == yaml.AliasNode && (held || k.LineComment != "")
+		if j-start < 2*n || held || m.Content[j].HeadComment != "" || entryTrails(k, v) {
 			continue
 		}
 		out = append(out, part(m, start, j))

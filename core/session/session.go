@@ -163,11 +163,16 @@ func (s *Session) layersProject() (*core.Project, error) {
 // Policy reads the policy file, on every call: an administrator's change
 // applies at once. nil and no error when there is none.
 func (s *Session) Policy() (*settings.Policy, error) {
-	pol, err := settings.LoadPolicy(s.Sys)
+	return s.policyWithItems(settings.LoadPolicy(s.Sys))
+}
+
+// policyWithItems is the policy LoadPolicy read with its sources' items,
+// which are the policy's too.
+func (s *Session) policyWithItems(pol *settings.Policy, err error) (*settings.Policy, error) {
 	if err != nil || pol == nil {
 		return pol, err
 	}
-	return s.withPolicyItems(pol) // its sources' items are the policy's too
+	return s.withPolicyItems(pol)
 }
 
 // Store is the layered store: scope, project and policy. A malformed

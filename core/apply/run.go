@@ -60,14 +60,17 @@ func Run(ctx context.Context, sys *core.System, targets []Target, confirmShared 
 						done = sync.OnceFunc(written.Done)
 					}
 					out[i], errs[i] = runTarget(ctx, sys, targets[i], confirmShared, done)
-					done()
 					if errs[i] != nil && !isShared(errs[i]) {
-						failed.Store(true)
-						if written != nil {
-							written.Add(-len(g[n+1:])) // the group's later targets never run
+						failed.Store(true) // before done: the next wave must see it
+						done()
+						// The group's later targets never run. No Add(0): once the
+						// count is zero, Wait may be returning.
+						if rest := len(g[n+1:]); written != nil && rest > 0 {
+							written.Add(-rest)
 						}
 						return
 					}
+					done()
 				}
 			}()
 		}

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -42,30 +42,44 @@ func TestRunRefusedInstructionFileStopsTheRest(t *testing.T) {
 	}
 }
 
-// The agents' other files are written while the instruction files are
-// made durable: CLAUDE.md's rename waits here for another file's write,
-// which one wave after the other would never reach.
+// The agents' other files start while the instruction files are made
+// durable: CLAUDE.md's rename waits here until a target of the second
+// wave has begun, which one wave after the other would never reach. The
+// wait is for the start, not the write: that write may need a lock stripe
+// or folder lock the held CLAUDE.md still has.
 func TestRunOtherFilesOverlapInstructionFiles(t *testing.T) {
 	m := newMachine(t)
 	ts, err := Plan(context.Background(), m.sys, m.snap, []string{"claude"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := make(chan struct{})
-	var once sync.Once
+	first, second := 0, 0
+	for _, tg := range ts {
+		switch {
+		case tg.block != nil:
+			first++
+		case !tg.last:
+			second++
+		}
+	}
+	if first == 0 || second == 0 {
+		t.Fatalf("the plan has %d instruction files and %d other files; the test needs both", first, second)
+	}
+	// Every target asks its context once as it begins (runTarget): the
+	// call after the first wave's is a second-wave target's.
+	ctx := &startCounter{Context: context.Background(), after: int64(first), other: make(chan struct{})}
 	m.sys.BeforeRename = func(tmp string) {
 		if !strings.Contains(filepath.Base(tmp), "CLAUDE.md") {
-			once.Do(func() { close(other) })
 			return
 		}
 		select {
-		case <-other:
+		case <-ctx.other:
 		case <-time.After(10 * time.Second):
-			t.Error("no other file was written while CLAUDE.md waited for its rename")
+			t.Error("no other file began while CLAUDE.md waited for its rename")
 		}
 	}
 	defer func() { m.sys.BeforeRename = nil }()
-	rs, err := Run(context.Background(), m.sys, ts, false)
+	rs, err := Run(ctx, m.sys, ts, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,4 +88,19 @@ func TestRunOtherFilesOverlapInstructionFiles(t *testing.T) {
 			t.Errorf("%s: %s", r.Path, r.State)
 		}
 	}
+}
+
+// startCounter closes other once Err is asked more than after times.
+type startCounter struct {
+	context.Context
+	after int64
+	n     atomic.Int64
+	other chan struct{}
+}
+
+func (c *startCounter) Err() error {
+	if c.n.Add(1) == c.after+1 {
+		close(c.other)
+	}
+	return c.Context.Err()
 }

@@ -1,13 +1,13 @@
 package apply
 
 import (
-	"debug/buildinfo"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/goexe"
 )
 
 // Program is the word a hook entry runs charter by wherever PATH finds it:
@@ -160,11 +160,11 @@ func IsCharter(sys *core.System, path string) (is, known bool) {
 	if !ok {
 		return false, false
 	}
-	bi, err := buildinfo.Read(ra)
+	mod, err := goexe.MainModule(ra)
 	if err != nil {
 		return false, false
 	}
-	return bi.Main.Path == Module, true
+	return mod == Module, true
 }
 
 // CommandProgram is the first word of a hook command as a POSIX shell

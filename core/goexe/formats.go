@@ -12,11 +12,11 @@ const maxTable = 1 << 20
 // table reads n entries of size bytes at off.
 func table(r io.ReaderAt, off, n, size uint64) ([]byte, error) {
 	if size == 0 || n > maxTable/size {
-		return nil, ErrUnknown
+		return nil, errUnknown
 	}
 	b := make([]byte, n*size)
 	if _, err := readFull(r, b, off); err != nil {
-		return nil, ErrUnknown
+		return nil, errUnknown
 	}
 	return b, nil
 }
@@ -31,15 +31,15 @@ func elfData(r io.ReaderAt, ident [16]byte) (span, error) {
 	case 2:
 		bo = binary.BigEndian
 	default:
-		return span{}, ErrUnknown
+		return span{}, errUnknown
 	}
 	is64 := ident[4] == 2
 	if !is64 && ident[4] != 1 {
-		return span{}, ErrUnknown
+		return span{}, errUnknown
 	}
 	var h [64]byte // a 32-bit header is 52 bytes: the file may end after it
 	if n, _ := r.ReadAt(h[:], 0); n < 52 || is64 && n < 64 {
-		return span{}, ErrUnknown
+		return span{}, errUnknown
 	}
 	word := func(b []byte) uint64 {
 		if is64 {
@@ -65,7 +65,7 @@ func elfData(r io.ReaderAt, ident [16]byte) (span, error) {
 		minEnt = 56
 	}
 	if phnum == 0 || phent < minEnt {
-		return span{}, ErrNotGo
+		return span{}, errNotGo
 	}
 	ph, err := table(r, phoff, uint64(phnum), uint64(phent))
 	if err != nil {
@@ -85,7 +85,7 @@ func elfData(r io.ReaderAt, ident [16]byte) (span, error) {
 			return span{off, filesz}, nil
 		}
 	}
-	return span{}, ErrNotGo
+	return span{}, errNotGo
 }
 
 // elfSection finds the section named .go.buildinfo.
@@ -133,12 +133,12 @@ func elfSection(r io.ReaderAt, bo binary.ByteOrder, is64 bool, off, ent, n, strn
 func peData(r io.ReaderAt) (span, error) {
 	var b [4]byte
 	if _, err := readFull(r, b[:], 0x3c); err != nil {
-		return span{}, ErrUnknown
+		return span{}, errUnknown
 	}
 	at := uint64(binary.LittleEndian.Uint32(b[:]))
 	var h [24]byte
 	if _, err := readFull(r, h[:], at); err != nil || !bytes.Equal(h[:4], []byte("PE\x00\x00")) {
-		return span{}, ErrUnknown
+		return span{}, errUnknown
 	}
 	n, opt := binary.LittleEndian.Uint16(h[6:]), binary.LittleEndian.Uint16(h[20:])
 	secs, err := table(r, at+24+uint64(opt), uint64(n), 40)
@@ -158,7 +158,7 @@ func peData(r io.ReaderAt) (span, error) {
 			return span{uint64(rawOff), uint64(min(vsize, rawSize))}, nil
 		}
 	}
-	return span{}, ErrNotGo
+	return span{}, errNotGo
 }
 
 // machoData is the section __go_buildinfo, or else the first segment
@@ -177,11 +177,11 @@ func machoData(r io.ReaderAt, ident [16]byte) (span, error) {
 	case 0xcefaedfe, 0xcffaedfe:
 		bo, is64 = binary.BigEndian, m == 0xcffaedfe
 	default:
-		return span{}, ErrUnknown
+		return span{}, errUnknown
 	}
 	var h [32]byte
 	if _, err := readFull(r, h[:], 0); err != nil {
-		return span{}, ErrUnknown
+		return span{}, errUnknown
 	}
 	ncmds, size := bo.Uint32(h[16:]), bo.Uint32(h[20:])
 	at := uint64(28)
@@ -199,7 +199,7 @@ func machoData(r io.ReaderAt, ident [16]byte) (span, error) {
 		}
 		cmd, n := bo.Uint32(cmds), uint64(bo.Uint32(cmds[4:]))
 		if n < 8 || n > uint64(len(cmds)) {
-			return span{}, ErrUnknown
+			return span{}, errUnknown
 		}
 		if s, sec, ok := machoSegment(cmds[:n], bo, cmd); ok {
 			if sec.size != 0 {
@@ -212,7 +212,7 @@ func machoData(r io.ReaderAt, ident [16]byte) (span, error) {
 		cmds = cmds[n:]
 	}
 	if seg.size == 0 {
-		return span{}, ErrNotGo
+		return span{}, errNotGo
 	}
 	return seg, nil
 }
@@ -258,40 +258,40 @@ func machoSegment(c []byte, bo binary.ByteOrder, cmd uint32) (seg, sec span, ok 
 // lies whole at its offset.
 func fatData(r io.ReaderAt, ident [16]byte) (span, error) {
 	if binary.BigEndian.Uint32(ident[4:]) == 0 {
-		return span{}, ErrUnknown
+		return span{}, errUnknown
 	}
 	var off, size uint64
 	if binary.BigEndian.Uint32(ident[:]) == 0xcafebabe {
 		var a [20]byte
 		if _, err := readFull(r, a[:], 8); err != nil {
-			return span{}, ErrUnknown
+			return span{}, errUnknown
 		}
 		off, size = uint64(binary.BigEndian.Uint32(a[8:])), uint64(binary.BigEndian.Uint32(a[12:]))
 	} else {
 		var a [32]byte
 		if _, err := readFull(r, a[:], 8); err != nil {
-			return span{}, ErrUnknown
+			return span{}, errUnknown
 		}
 		off, size = binary.BigEndian.Uint64(a[8:]), binary.BigEndian.Uint64(a[16:])
 	}
 	if off > 1<<62 || size > 1<<62 {
-		return span{}, ErrUnknown
+		return span{}, errUnknown
 	}
 	thin := io.NewSectionReader(r, int64(off), int64(size))
 	var id [16]byte
 	if _, err := readFull(thin, id[:], 0); err != nil {
-		return span{}, ErrUnknown
+		return span{}, errUnknown
 	}
 	switch binary.BigEndian.Uint32(id[:]) {
 	case 0xcafebabe, 0xcafebabf:
-		return span{}, ErrUnknown // no universal file inside another
+		return span{}, errUnknown // no universal file inside another
 	}
 	s, err := machoData(thin, id)
 	if err != nil {
 		return span{}, err
 	}
 	if s.off > size || s.size > size-s.off {
-		return span{}, ErrNotGo
+		return span{}, errNotGo
 	}
 	return span{off + s.off, s.size}, nil
 }

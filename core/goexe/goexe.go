@@ -16,10 +16,10 @@ import (
 )
 
 var (
-	// ErrUnknown is a file in none of the formats read here.
-	ErrUnknown = errors.New("not an executable this reader knows (ELF, Mach-O or PE)")
-	// ErrNotGo is an executable without Go's build information.
-	ErrNotGo = errors.New("not a Go executable")
+	// A file in none of the formats read here.
+	errUnknown = errors.New("not an executable this reader knows (ELF, Mach-O or PE)")
+	// An executable without Go's build information.
+	errNotGo = errors.New("not a Go executable")
 )
 
 // magic opens the build information, 16-byte aligned in the data.
@@ -37,12 +37,12 @@ type span struct{ off, size uint64 }
 
 // MainModule is the path of the main module of the Go executable r holds
 // (empty for one built without module information, or by Go before 1.18,
-// which charter never was). The error is ErrUnknown or ErrNotGo for a
-// file that is no Go executable, or the read's own.
+// which charter never was). The error tells that the file is not a Go
+// executable this reader knows, or is the read's own.
 func MainModule(r io.ReaderAt) (string, error) {
 	var ident [16]byte
 	if n, _ := r.ReadAt(ident[:], 0); n < len(ident) {
-		return "", ErrUnknown
+		return "", errUnknown
 	}
 	var (
 		data span
@@ -65,7 +65,7 @@ func MainModule(r io.ReaderAt) (string, error) {
 	}
 	var h [headerSize]byte
 	if _, err := readFull(r, h[:], at); err != nil {
-		return "", ErrNotGo
+		return "", errNotGo
 	}
 	if h[15]&2 == 0 {
 		return "", nil // pointers to the strings: Go before 1.18
@@ -73,11 +73,11 @@ func MainModule(r io.ReaderAt) (string, error) {
 	at += headerSize
 	vers, at, err := inline(r, at, data.off+data.size)
 	if err != nil || vers == "" {
-		return "", ErrNotGo
+		return "", errNotGo
 	}
 	mod, _, err := inline(r, at, data.off+data.size)
 	if err != nil {
-		return "", ErrNotGo
+		return "", errNotGo
 	}
 	return mainPath(mod), nil
 }
@@ -86,7 +86,7 @@ func MainModule(r io.ReaderAt) (string, error) {
 func search(r io.ReaderAt, data span) (uint64, error) {
 	start, end := (data.off+align-1)&^(align-1), data.off+data.size
 	if end < data.off || start >= end {
-		return 0, ErrNotGo
+		return 0, errNotGo
 	}
 	buf := make([]byte, min(chunk, end-start))
 	for ; start < end; start += uint64(len(buf)) {
@@ -96,18 +96,18 @@ func search(r io.ReaderAt, data span) (uint64, error) {
 			if err != nil && err != io.EOF {
 				return 0, err
 			}
-			return 0, ErrNotGo
+			return 0, errNotGo
 		}
 		for i := 0; i+len(magic) <= n; i += align {
 			if bytes.Equal(buf[i:i+len(magic)], magic) {
 				if end-start-uint64(i) < headerSize {
-					return 0, ErrNotGo
+					return 0, errNotGo
 				}
 				return start + uint64(i), nil
 			}
 		}
 	}
-	return 0, ErrNotGo
+	return 0, errNotGo
 }
 
 // inline reads a varint-prefixed string at off, below end.
@@ -115,11 +115,11 @@ func inline(r io.ReaderAt, off, end uint64) (string, uint64, error) {
 	var b [binary.MaxVarintLen64]byte
 	n, err := r.ReadAt(b[:], int64(off))
 	if n == 0 {
-		return "", 0, errors.Join(ErrNotGo, err)
+		return "", 0, errors.Join(errNotGo, err)
 	}
 	size, k := binary.Uvarint(b[:n])
 	if k <= 0 || size > maxString || off+uint64(k)+size > end {
-		return "", 0, ErrNotGo
+		return "", 0, errNotGo
 	}
 	s := make([]byte, size)
 	if _, err := readFull(r, s, off+uint64(k)); err != nil {
@@ -145,7 +145,7 @@ func mainPath(mod string) string {
 
 func readFull(r io.ReaderAt, b []byte, off uint64) (int, error) {
 	if off > 1<<62 {
-		return 0, ErrNotGo
+		return 0, errNotGo
 	}
 	n, err := r.ReadAt(b, int64(off))
 	if n == len(b) {

@@ -115,9 +115,9 @@ func TestMainModuleNotGo(t *testing.T) {
 		b    []byte
 		want error
 	}{
-		{"script", []byte("#!/bin/sh\nexec charter \"$@\"\n"), ErrUnknown},
-		{"empty", nil, ErrUnknown},
-		{"java class", append([]byte{0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52}, make([]byte, 64)...), ErrUnknown},
+		{"script", []byte("#!/bin/sh\nexec charter \"$@\"\n"), errUnknown},
+		{"empty", nil, errUnknown},
+		{"java class", append([]byte{0xca, 0xfe, 0xba, 0xbe, 0, 0, 0, 52}, make([]byte, 64)...), errUnknown},
 	} {
 		if _, err := MainModule(bytes.NewReader(c.b)); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
@@ -127,8 +127,8 @@ func TestMainModuleNotGo(t *testing.T) {
 	if err != nil {
 		t.Skip("no /bin/sh")
 	}
-	if _, err := MainModule(bytes.NewReader(sh)); !errors.Is(err, ErrNotGo) {
-		t.Errorf("/bin/sh: %v, want %v", err, ErrNotGo)
+	if _, err := MainModule(bytes.NewReader(sh)); !errors.Is(err, errNotGo) {
+		t.Errorf("/bin/sh: %v, want %v", err, errNotGo)
 	}
 }
 
@@ -146,8 +146,8 @@ func TestMainModuleHostileSizes(t *testing.T) {
 		t.Error("a program header table of 4 GB was read")
 	}
 	long := tinyELF(append(append([]byte{}, blob("go1.26", "")[:headerSize]...), 0xff, 0xff, 0xff, 0xff, 0x0f))
-	if _, err := MainModule(bytes.NewReader(long)); !errors.Is(err, ErrNotGo) {
-		t.Errorf("a 4 GB version string: %v, want %v", err, ErrNotGo)
+	if _, err := MainModule(bytes.NewReader(long)); !errors.Is(err, errNotGo) {
+		t.Errorf("a 4 GB version string: %v, want %v", err, errNotGo)
 	}
 	if n := testing.AllocsPerRun(10, func() { MainModule(bytes.NewReader(long)) }); n > 10 {
 		t.Errorf("%v allocations for a refused file", n)

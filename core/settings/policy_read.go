@@ -46,29 +46,35 @@ func LoadPolicy(sys *core.System) (*Policy, error) {
 // is not mounted must not read as no policy.
 func isDangling(sys *core.System, path string) bool { return danglingLink(sys, path) != "" }
 
-// danglingLink is the dangling link isDangling found, else "".
+// danglingLink is the dangling link isDangling found, else "". It walks
+// from the top down: the first part of the path that is missing ends the
+// walk, since nothing below it exists, so a machine without a policy
+// folder pays two lstats, not one per level.
 func danglingLink(sys *core.System, path string) string {
 	ls, ok := sys.Fs.(afero.Lstater)
 	if !ok {
 		return ""
 	}
-	for p := path; ; {
-		fi, lstatted, err := ls.LstatIfPossible(p)
-		if err == nil {
-			if !lstatted || fi.Mode()&fs.ModeSymlink == 0 {
-				return ""
-			}
-			if _, err := sys.Fs.Stat(p); errors.Is(err, fs.ErrNotExist) {
-				return p
-			}
-			return ""
+	var up []string // path and its ancestors, the root last
+	for p := path; ; p = sys.Paths.Dir(p) {
+		up = append(up, p)
+		if sys.Paths.Dir(p) == p {
+			break
 		}
-		parent := sys.Paths.Dir(p)
-		if parent == p || !errors.Is(err, fs.ErrNotExist) {
-			return ""
-		}
-		p = parent
 	}
+	for i := len(up) - 2; i >= 0; i-- {
+		fi, lstatted, err := ls.LstatIfPossible(up[i])
+		switch {
+		case err != nil: // missing, or not to be looked into: no link below
+			return ""
+		case !lstatted || fi.Mode()&fs.ModeSymlink == 0:
+		default:
+			if _, err := sys.Fs.Stat(up[i]); errors.Is(err, fs.ErrNotExist) {
+				return up[i]
+			}
+		}
+	}
+	return ""
 }
 
 // linkText is where the link at path points, for a message.

@@ -19,8 +19,10 @@ type runner interface {
 var (
 	directFlagTags = []string{"name", "help", "short", "placeholder", "complete", "xor", "group", "hidden"}
 	directArgTags  = []string{"arg", "optional", "help", "complete", "name", "placeholder"}
-	// A list flag's separator, which only matters when it is given.
-	listFlagTags = append(slices.Clip(directFlagTags), "sep")
+	// A list flag also takes its separator, which only matters when it
+	// is given. Written out, not appended, so that the package has no
+	// initialisation to run (TestListFlagTags holds the two together).
+	listFlagTags = []string{"name", "help", "short", "placeholder", "complete", "xor", "group", "hidden", "sep"}
 )
 
 // directFlags are the global flags the direct path reads.

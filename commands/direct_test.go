@@ -161,3 +161,9 @@ func TestCommandNamedAsSplit(t *testing.T) {
 	}
 	walk(reflect.TypeFor[CLI]())
 }
+
+func TestListFlagTags(t *testing.T) {
+	if want := append(slices.Clip(directFlagTags), "sep"); !slices.Equal(listFlagTags, want) {
+		t.Errorf("listFlagTags is %q, want directFlagTags and sep: %q", listFlagTags, want)
+	}
+}

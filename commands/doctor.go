@@ -10,6 +10,7 @@ import (
 	"github.com/agentkit/charter/core/doctor"
 	"github.com/agentkit/charter/core/errcode"
 	"github.com/agentkit/charter/core/inert"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/session"
 	"github.com/agentkit/charter/helpers/words"
 )
@@ -35,7 +36,9 @@ func (c *DoctorCmd) Run(ctx context.Context, a *App) error {
 	return nil
 }
 
-var statusColours = map[string]string{doctor.OK: "\x1b[32m", doctor.Warn: "\x1b[33m", doctor.Fail: "\x1b[1;31m"}
+var statusColours = lazy.Value[map[string]string]{Make: func() map[string]string {
+	return map[string]string{doctor.OK: "\x1b[32m", doctor.Warn: "\x1b[33m", doctor.Fail: "\x1b[1;31m"}
+}}
 
 // printDoctor prints one line per check: status, label, message, and
 // below it the fix when there is one. Lines of a long message line up.
@@ -49,7 +52,7 @@ func printDoctor(w io.Writer, rep doctor.Report, colour bool) {
 	for _, c := range rep.Checks {
 		status := fmt.Sprintf("%-4s", c.Status)
 		if colour {
-			status = statusColours[c.Status] + status + "\x1b[0m"
+			status = statusColours.Get()[c.Status] + status + "\x1b[0m"
 		}
 		// Messages name files and quote what is in them: each line inert.
 		lines := strings.Split(c.Message, "\n")

@@ -4,7 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // wholeGrammar names the commands that always parse with the whole CLI:
@@ -17,14 +18,22 @@ var wholeGrammar = []string{"help", "man", "completion", "__complete"}
 // times (quickCommand, prune, globals).
 func split(t reflect.Type) (map[string]reflect.StructField, []reflect.StructField) {
 	if t == reflect.TypeFor[CLI]() {
-		return cliParts()
+		p := cliParts.Get()
+		return p.cmds, p.rest
 	}
 	return splitType(t)
 }
 
-var cliParts = sync.OnceValues(func() (map[string]reflect.StructField, []reflect.StructField) {
-	return splitType(reflect.TypeFor[CLI]())
-})
+// grammarParts is what split returns.
+type grammarParts struct {
+	cmds map[string]reflect.StructField
+	rest []reflect.StructField
+}
+
+var cliParts = lazy.Value[grammarParts]{Make: func() grammarParts {
+	cmds, rest := splitType(reflect.TypeFor[CLI]())
+	return grammarParts{cmds, rest}
+}}
 
 func splitType(t reflect.Type) (map[string]reflect.StructField, []reflect.StructField) {
 	cmds := map[string]reflect.StructField{}

@@ -244,7 +244,7 @@ func (a *App) run(ctx context.Context, args []string) (code ExitCode) {
 			return ExitOK
 		}
 		// Its --help prints and exits; anything else falls through.
-		if parser, err := a.parser(ctx, reflect.New(helpTree()).Interface()); err == nil {
+		if parser, err := a.parser(ctx, reflect.New(helpTree.Get()).Interface()); err == nil {
 			_, _ = parser.Parse(args)
 		}
 	}

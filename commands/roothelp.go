@@ -10,9 +10,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"golang.org/x/term"
+
+	"github.com/agentkit/charter/core/lazy"
 )
 
 //go:generate go test -run ^TestRootHelpText$ -update-help .
@@ -77,7 +78,7 @@ func rootHelpOnly(args []string, json bool) bool {
 // every command with its tags, but no command's flags or arguments, and
 // each leaf an empty struct. Kong builds it in a fraction of the whole
 // grammar's time and renders the same text from it (TestRootHelpTree).
-var helpTree = sync.OnceValue(func() reflect.Type { return commandTree(reflect.TypeFor[CLI](), true) })
+var helpTree = lazy.Value[reflect.Type]{Make: func() reflect.Type { return commandTree(reflect.TypeFor[CLI](), true) }}
 
 // commandTree keeps t's commands (and at the root its flags), each command
 // group pruned the same way below; a leaf becomes struct{}.

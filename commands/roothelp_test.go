@@ -51,7 +51,7 @@ func TestRootHelpTree(t *testing.T) {
 		t.Setenv("COLUMNS", cols)
 		for _, args := range [][]string{{"--help"}, {"-h"}} {
 			whole := helpBy(t, &CLI{}, args)
-			tree := helpBy(t, reflect.New(helpTree()).Interface(), args)
+			tree := helpBy(t, reflect.New(helpTree.Get()).Interface(), args)
 			if tree != whole {
 				t.Fatalf("COLUMNS=%s %v: the command tree's help differs from the whole grammar's:\n--- tree\n%s\n--- whole\n%s", cols, args, tree, whole)
 			}
@@ -80,7 +80,7 @@ func TestRootHelpTree(t *testing.T) {
 
 // The tree keeps every command and its tags, and no command's flags.
 func TestHelpTreeShape(t *testing.T) {
-	tree := helpTree()
+	tree := helpTree.Get()
 	settings, ok := tree.FieldByName("Settings")
 	if !ok || settings.Tag != reflect.TypeFor[CLI]().Field(indexOf(t, "Settings")).Tag {
 		t.Fatalf("Settings lost or retagged: %v", settings)

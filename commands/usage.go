@@ -3,13 +3,12 @@ package commands
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/alecthomas/kong"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/helpers/shell"
 	"github.com/agentkit/charter/helpers/words"
 )
@@ -67,47 +66,43 @@ func reached(ctx *kong.Context, app *kong.Application) *kong.Node {
 // The patterns compile on first use: only a command line with a mistake
 // needs them, and start-up is paid by every command.
 var (
-	reDidYouMean  = lazyRegexp(`, did you mean (one of )?.*\?$`)
-	reUnknownFlag = lazyRegexp(`^unknown flag (\S+)$`)
-	reUnexpected  = lazyRegexp(`^unexpected argument (.*)$`)
-	reFlagProblem = lazyRegexp(`^(--[\w-]+|-\w): (.*)$`)
-	reNegative    = lazyRegexp(`^-(\d|\.\d)`)
-	reGotFlag     = lazyRegexp(`but got "([^"]*)" \((long flag|short flag)[^)]*\)`)
-	reBadInt      = lazyRegexp(`expected a valid \d+ bit u?int but got "([^"]*)"`)
-	reBadDuration = lazyRegexp(`expected duration but got "([^"]*)"`)
-	reBadBool     = lazyRegexp(`bool value must be .* but got "([^"]*)"`)
-	reBadEnum     = lazyRegexp(`must be one of (.*) but got "([^"]*)"`)
-	reTogether    = lazyRegexp(`^(--[\w-]+) and (--[\w-]+) can't be used together$`)
+	reDidYouMean  = lazy.Regexp{Expr: `, did you mean (one of )?.*\?$`}
+	reUnknownFlag = lazy.Regexp{Expr: `^unknown flag (\S+)$`}
+	reUnexpected  = lazy.Regexp{Expr: `^unexpected argument (.*)$`}
+	reFlagProblem = lazy.Regexp{Expr: `^(--[\w-]+|-\w): (.*)$`}
+	reNegative    = lazy.Regexp{Expr: `^-(\d|\.\d)`}
+	reGotFlag     = lazy.Regexp{Expr: `but got "([^"]*)" \((long flag|short flag)[^)]*\)`}
+	reBadInt      = lazy.Regexp{Expr: `expected a valid \d+ bit u?int but got "([^"]*)"`}
+	reBadDuration = lazy.Regexp{Expr: `expected duration but got "([^"]*)"`}
+	reBadBool     = lazy.Regexp{Expr: `bool value must be .* but got "([^"]*)"`}
+	reBadEnum     = lazy.Regexp{Expr: `must be one of (.*) but got "([^"]*)"`}
+	reTogether    = lazy.Regexp{Expr: `^(--[\w-]+) and (--[\w-]+) can't be used together$`}
 )
-
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
 
 // parseMessage says what is wrong with args, for the command node.
 func parseMessage(err error, ctx *kong.Context, node *kong.Node, args []string) string {
 	// Kong's guesses are dropped: charter makes its own, from its words.
-	msg := reDidYouMean().ReplaceAllString(err.Error(), "")
+	msg := reDidYouMean.Get().ReplaceAllString(err.Error(), "")
 	cmd := commandText(node)
 	switch {
-	case reUnknownFlag().MatchString(msg):
-		return unknownFlag(reUnknownFlag().FindStringSubmatch(msg)[1], node, cmd, args)
-	case reUnexpected().MatchString(msg):
-		return unexpected(reUnexpected().FindStringSubmatch(msg)[1], node, cmd)
+	case reUnknownFlag.Get().MatchString(msg):
+		return unknownFlag(reUnknownFlag.Get().FindStringSubmatch(msg)[1], node, cmd, args)
+	case reUnexpected.Get().MatchString(msg):
+		return unexpected(reUnexpected.Get().FindStringSubmatch(msg)[1], node, cmd)
 	case strings.HasPrefix(msg, "expected ") || strings.HasPrefix(msg, "missing positional arguments"):
 		return missing(ctx, node, cmd)
-	case reTogether().MatchString(msg):
-		m := reTogether().FindStringSubmatch(msg)
+	case reTogether.Get().MatchString(msg):
+		m := reTogether.Get().FindStringSubmatch(msg)
 		return fmt.Sprintf("%s and %s cannot be used together: give one of them", m[1], m[2])
-	case reFlagProblem().MatchString(msg):
-		m := reFlagProblem().FindStringSubmatch(msg)
+	case reFlagProblem.Get().MatchString(msg):
+		m := reFlagProblem.Get().FindStringSubmatch(msg)
 		return flagProblem(m[1], m[2], node)
 	}
 	return msg
 }
 
 func unknownFlag(flag string, node *kong.Node, cmd string, args []string) string {
-	if reNegative().MatchString(flag) {
+	if reNegative.Get().MatchString(flag) {
 		// Kong names the short flag (-1 of -1.5); the user typed the word.
 		word := flag
 		for _, a := range args {
@@ -207,17 +202,17 @@ func flagProblem(flag, problem string, node *kong.Node) string {
 	switch {
 	case strings.Contains(problem, `but got "EOL"`) || strings.HasPrefix(problem, "missing value"):
 		return fmt.Sprintf("%s needs a value: %s %s", flag, flag, placeholder)
-	case reGotFlag().MatchString(problem):
-		next := reGotFlag().FindStringSubmatch(problem)[1]
+	case reGotFlag.Get().MatchString(problem):
+		next := reGotFlag.Get().FindStringSubmatch(problem)[1]
 		return fmt.Sprintf("%s needs a value, but the next word is the flag %s: give the value right after it (%s %s), or write %s=%s if the value itself starts with -", flag, next, flag, placeholder, flag, next)
-	case reBadInt().MatchString(problem):
-		return fmt.Sprintf("%s: %q is not a whole number", flag, reBadInt().FindStringSubmatch(problem)[1])
-	case reBadDuration().MatchString(problem):
-		return fmt.Sprintf("%s: %q is not a duration: use a number and a unit, e.g. 90s, 30m or 1h", flag, reBadDuration().FindStringSubmatch(problem)[1])
-	case reBadBool().MatchString(problem):
-		return fmt.Sprintf("%s is a switch: give it alone to turn it on (%s=false turns it off), not %q", flag, flag, reBadBool().FindStringSubmatch(problem)[1])
-	case reBadEnum().MatchString(problem):
-		m := reBadEnum().FindStringSubmatch(problem)
+	case reBadInt.Get().MatchString(problem):
+		return fmt.Sprintf("%s: %q is not a whole number", flag, reBadInt.Get().FindStringSubmatch(problem)[1])
+	case reBadDuration.Get().MatchString(problem):
+		return fmt.Sprintf("%s: %q is not a duration: use a number and a unit, e.g. 90s, 30m or 1h", flag, reBadDuration.Get().FindStringSubmatch(problem)[1])
+	case reBadBool.Get().MatchString(problem):
+		return fmt.Sprintf("%s is a switch: give it alone to turn it on (%s=false turns it off), not %q", flag, flag, reBadBool.Get().FindStringSubmatch(problem)[1])
+	case reBadEnum.Get().MatchString(problem):
+		m := reBadEnum.Get().FindStringSubmatch(problem)
 		return fmt.Sprintf("%s: %q is not allowed: use one of %s", flag, m[2], strings.ReplaceAll(m[1], ",", ", "))
 	}
 	return flag + ": " + problem

@@ -9,39 +9,42 @@ import (
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 )
 
 // typeSchemas describe types whose JSON differs from their Go kind.
-var typeSchemas = map[reflect.Type]*jsonschema.Schema{
-	// A setting's value or default (settings_get, settings_explain). Left to
-	// itself, jsonschema-go writes `true` for an interface, which JSON Schema
-	// allows but MCP's Tool schema does not: the TypeScript SDK (1.22.0 on)
-	// and the Inspector reject the whole tools/list over it.
-	reflect.TypeFor[any](): {
-		Types: []string{"null", "boolean", "number", "string", "array"},
-		Items: &jsonschema.Schema{Type: "string"},
-	},
-	// A decimal travels as a JSON number written from its exact text.
-	reflect.TypeFor[settings.Dec](): {Type: "number"},
-	// A coverage gate's measure: two decimals, written as numbers.
-	reflect.TypeFor[gates.CoverageResult](): {
-		Type:       "object",
-		Properties: map[string]*jsonschema.Schema{"percent": {Type: "number"}, "min": {Type: "number"}},
-		Required:   []string{"percent", "min"},
-	},
-	// An error body carries its extras beside code and message.
-	reflect.TypeFor[core.ErrorBody](): {
-		Type:       "object",
-		Properties: map[string]*jsonschema.Schema{"code": {Type: "string"}, "message": {Type: "string"}},
-		Required:   []string{"code", "message"},
-	},
-}
+var typeSchemas = lazy.Value[map[reflect.Type]*jsonschema.Schema]{Make: func() map[reflect.Type]*jsonschema.Schema {
+	return map[reflect.Type]*jsonschema.Schema{
+		// A setting's value or default (settings_get, settings_explain). Left to
+		// itself, jsonschema-go writes `true` for an interface, which JSON Schema
+		// allows but MCP's Tool schema does not: the TypeScript SDK (1.22.0 on)
+		// and the Inspector reject the whole tools/list over it.
+		reflect.TypeFor[any](): {
+			Types: []string{"null", "boolean", "number", "string", "array"},
+			Items: &jsonschema.Schema{Type: "string"},
+		},
+		// A decimal travels as a JSON number written from its exact text.
+		reflect.TypeFor[settings.Dec](): {Type: "number"},
+		// A coverage gate's measure: two decimals, written as numbers.
+		reflect.TypeFor[gates.CoverageResult](): {
+			Type:       "object",
+			Properties: map[string]*jsonschema.Schema{"percent": {Type: "number"}, "min": {Type: "number"}},
+			Required:   []string{"percent", "min"},
+		},
+		// An error body carries its extras beside code and message.
+		reflect.TypeFor[core.ErrorBody](): {
+			Type:       "object",
+			Properties: map[string]*jsonschema.Schema{"code": {Type: "string"}, "message": {Type: "string"}},
+			Required:   []string{"code", "message"},
+		},
+	}
+}}
 
 // schemaFor is the JSON Schema of T. The types are this package's own, so
 // a failure is a programming error.
 func schemaFor[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas})
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: typeSchemas.Get()})
 	if err != nil {
 		panic(err)
 	}

@@ -7,13 +7,18 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/agentkit/charter/core/lazy"
 )
 
 //go:embed web
 var webFiles embed.FS
 
 // web is the hub's static files, by name.
-var web, _ = fs.Sub(webFiles, "web")
+var web = lazy.Value[fs.FS]{Make: func() fs.FS {
+	sub, _ := fs.Sub(webFiles, "web") // "web" is a valid name
+	return sub
+}}
 
 // hubCSP allows the hub's own files only and forbids framing (clickjacking).
 const hubCSP = "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -24,7 +29,7 @@ func (s *Server) serveHub(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "index.html"
 	}
-	data, err := fs.ReadFile(web, name)
+	data, err := fs.ReadFile(web.Get(), name)
 	if !fs.ValidPath(name) || err != nil {
 		writeError(w, errNotFound(r))
 		return

@@ -18,7 +18,7 @@ func (t Table) rows() []Agent {
 	if t != nil {
 		return t
 	}
-	return agentTable()
+	return agentTable.Get()
 }
 
 // All lists the agents, a copy the caller may change.

@@ -2,7 +2,8 @@ package agents
 
 import (
 	"slices"
-	"sync"
+
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // Default is the agent table (SPEC §17), in canonical order: the
@@ -12,16 +13,16 @@ import (
 // versions of scripts/agents.sh (Verified says which; docs/real-agents.md);
 // the others follow their documentation (Docs). docs/agents.md is
 // generated from this table.
-func Default() []Agent { return slices.Clone(agentTable()) }
+func Default() []Agent { return slices.Clone(agentTable.Get()) }
 
 // agentTable is built once per run: a command looks agents up many times
 // (every profile variable, every agent directory), and the table is fixed.
 // Callers get a copy of the slice; no caller changes an Agent's fields.
 // One allocation of the whole table: growing it part by part moved every
 // kilobyte-sized row twice into fresh pages at each start.
-var agentTable = sync.OnceValue(func() []Agent {
+var agentTable = lazy.Value[[]Agent]{Make: func() []Agent {
 	return slices.Concat(measuredAgents(), rulesAgents(), sharedAgents())
-})
+}}
 
 // Formats of a rule file, by how the agent scopes it: "paths" (Claude,
 // Qwen: a paths: list), "cursor" (.mdc: globs, alwaysApply),

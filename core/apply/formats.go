@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/agentkit/charter/core/agents"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/projection"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -12,14 +13,16 @@ import (
 // renderers make a target's new bytes from its old ones (nil: absent) and
 // the rendered block, one per file format of the agent table. A new format
 // is one entry here.
-var renderers = map[agents.Format]func(a agents.Agent, path string, old, block []byte) ([][]byte, error){
-	agents.FormatBlock: func(_ agents.Agent, path string, old, block []byte) ([][]byte, error) {
-		return spliceParts(path, old, block)
-	},
-	agents.FormatRules: func(a agents.Agent, _ string, _, block []byte) ([][]byte, error) {
-		return [][]byte{rulesFile(a, block)}, nil
-	},
-}
+var renderers = lazy.Value[map[agents.Format]func(a agents.Agent, path string, old, block []byte) ([][]byte, error)]{Make: func() map[agents.Format]func(a agents.Agent, path string, old, block []byte) ([][]byte, error) {
+	return map[agents.Format]func(a agents.Agent, path string, old, block []byte) ([][]byte, error){
+		agents.FormatBlock: func(_ agents.Agent, path string, old, block []byte) ([][]byte, error) {
+			return spliceParts(path, old, block)
+		},
+		agents.FormatRules: func(a agents.Agent, _ string, _, block []byte) ([][]byte, error) {
+			return [][]byte{rulesFile(a, block)}, nil
+		},
+	}
+}}
 
 // rulesFront is the frontmatter of a rules file charter owns whole: Cursor
 // loads a rule with alwaysApply: true into every request, whatever files

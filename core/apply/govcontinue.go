@@ -7,13 +7,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -60,13 +59,13 @@ func agentServer(format string, s settings.Server) (v any, why string, ok bool) 
 			if val == "${"+k+"}" {
 				continue
 			}
-			if envVar().MatchString(val) {
+			if envVar.Get().MatchString(val) {
 				return nil, clineEnvWhy, true
 			}
 			env[k] = val
 		}
 		for _, val := range s.Headers {
-			if envVar().MatchString(val) {
+			if envVar.Get().MatchString(val) {
 				return nil, clineEnvWhy, true
 			}
 		}
@@ -88,7 +87,7 @@ func agentServer(format string, s settings.Server) (v any, why string, ok bool) 
 		ref := func(m map[string]string) map[string]string {
 			out := map[string]string{}
 			for k, val := range m {
-				out[k] = envVar().ReplaceAllString(val, "$${{ secrets.$1 }}")
+				out[k] = envVar.Get().ReplaceAllString(val, "$${{ secrets.$1 }}")
 			}
 			return out
 		}
@@ -277,11 +276,9 @@ func ContinueDoc(data []byte) (map[string]json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("YAML (%v)", err)
 	}
-	b = continueSecret().ReplaceAll(b, []byte("$${$1}"))
+	b = continueSecret.Get().ReplaceAll(b, []byte("$${$1}"))
 	out := map[string]json.RawMessage{}
 	return out, json.Unmarshal(b, &out)
 }
 
-var continueSecret = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`)
-})
+var continueSecret = lazy.Regexp{Expr: `\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}`}

@@ -66,7 +66,7 @@ func docServer(format string, s settings.Server) (v any, why string, ok bool) {
 		out := make(map[string]string, len(m))
 		for k, val := range m {
 			if envRef {
-				val = envVar().ReplaceAllString(val, "$${env:$1}")
+				val = envVar.Get().ReplaceAllString(val, "$${env:$1}")
 			}
 			out[k] = val
 		}

@@ -7,14 +7,13 @@ package apply
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/core/tomledit"
 )
@@ -102,7 +101,7 @@ func NativeRule(format, verdict string, r settings.Rule) (list []string, entry s
 	return nil, "", false
 }
 
-var envVar = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`) })
+var envVar = lazy.Regexp{Expr: `\$\{([A-Za-z_][A-Za-z0-9_]*)\}`}
 
 // NativeServer is s in the shape of format; ${VAR} stays a reference in
 // the agent's own spelling (Cursor and VS Code: ${env:VAR}).
@@ -120,7 +119,7 @@ func NativeServer(format string, s settings.Server) any {
 		out := make(map[string]string, len(m))
 		for k, v := range m {
 			if format == "cursor" || format == "vscode" {
-				v = envVar().ReplaceAllString(v, "$${env:$1}")
+				v = envVar.Get().ReplaceAllString(v, "$${env:$1}")
 			}
 			out[k] = v
 		}

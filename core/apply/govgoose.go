@@ -10,12 +10,12 @@ package apply
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -35,7 +35,7 @@ func gooseServer(s settings.Server) (v any, why string, ok bool) {
 		switch {
 		case val == "${"+k+"}":
 			keys = append(keys, k)
-		case envVar().MatchString(val):
+		case envVar.Get().MatchString(val):
 			return nil, gooseEnvWhy, true
 		default:
 			envs[k] = val
@@ -47,7 +47,7 @@ func gooseServer(s settings.Server) (v any, why string, ok bool) {
 		return out, "", true
 	}
 	for _, val := range s.Headers {
-		if envVar().MatchString(val) {
+		if envVar.Get().MatchString(val) {
 			return nil, gooseEnvWhy, true
 		}
 	}
@@ -72,10 +72,10 @@ func gooseText(name string, v any, indent, step string) string {
 	return b.String()
 }
 
-var plainKey = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+var plainKey = lazy.Regexp{Expr: `^[A-Za-z0-9_][A-Za-z0-9_.-]*$`}
 
 func yamlKey(s string) string {
-	if plainKey.MatchString(s) {
+	if plainKey.Get().MatchString(s) {
 		return s
 	}
 	return yamlText(s)

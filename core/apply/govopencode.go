@@ -78,7 +78,7 @@ func opencodeServer(s settings.Server) any {
 		}
 		out := make(map[string]string, len(m))
 		for k, v := range m {
-			out[k] = envVar().ReplaceAllString(v, "{env:$1}")
+			out[k] = envVar.Get().ReplaceAllString(v, "{env:$1}")
 		}
 		return out
 	}

@@ -22,7 +22,7 @@ import (
 // a whole header value (bearer_token_env_var, env_http_headers).
 func codexServer(s settings.Server) ([]tomledit.KV, string) {
 	whole := func(v string) (string, bool) {
-		m := envVar().FindStringSubmatchIndex(v)
+		m := envVar.Get().FindStringSubmatchIndex(v)
 		if m == nil || m[0] != 0 || m[1] != len(v) {
 			return "", false
 		}
@@ -39,7 +39,7 @@ func codexServer(s settings.Server) ([]tomledit.KV, string) {
 			switch name, ok := whole(v); {
 			case ok && name == k:
 				vars = append(vars, k)
-			case envVar().MatchString(v):
+			case envVar.Get().MatchString(v):
 				return nil, fmt.Sprintf("env %s = %q: Codex passes a variable only under its own name (write %s: \"${%s}\")", k, v, k, k)
 			default:
 				literal[k] = v
@@ -66,7 +66,7 @@ func codexServer(s settings.Server) ([]tomledit.KV, string) {
 		switch name, ok := whole(v); {
 		case ok:
 			fromEnv[h] = name
-		case envVar().MatchString(v):
+		case envVar.Get().MatchString(v):
 			return nil, fmt.Sprintf("header %s = %q: Codex takes a variable only as a whole header value or as \"Bearer ${VAR}\"", h, v)
 		default:
 			literal[h] = v

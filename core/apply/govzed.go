@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -22,10 +23,14 @@ import (
 var zedTools = []string{"agent", "tool_permissions", "tools"}
 
 // zedLists maps charter's verdicts to Zed's list names.
-var zedLists = map[string]string{"deny": "always_deny", "ask": "always_confirm", "allow": "always_allow"}
+var zedLists = lazy.Value[map[string]string]{Make: func() map[string]string {
+	return map[string]string{"deny": "always_deny", "ask": "always_confirm", "allow": "always_allow"}
+}}
 
 // zedModes maps charter's verdicts to an MCP tool's default.
-var zedModes = map[string]string{"deny": "deny", "ask": "confirm", "allow": "allow"}
+var zedModes = lazy.Value[map[string]string]{Make: func() map[string]string {
+	return map[string]string{"deny": "deny", "ask": "confirm", "allow": "allow"}
+}}
 
 // zedWriteTools are Zed's tools that change a file or folder, each
 // matched on its path (both paths for a move or a copy): a write rule
@@ -44,7 +49,7 @@ type zedEntry struct {
 // the pattern is wider than the rule), a web rule in fetch's, an MCP
 // tool's verdict as its default (Zed matches no pattern for MCP tools).
 func zedEntries(verdict string, r settings.Rule) ([]zedEntry, bool) {
-	list, known := zedLists[verdict]
+	list, known := zedLists.Get()[verdict]
 	if !known {
 		return nil, false
 	}
@@ -104,7 +109,7 @@ func (f *govFile) zedAdd(verdict string, r settings.Rule, locked bool) bool {
 	es, ok := zedEntries(verdict, r)
 	for _, e := range es {
 		if l := f.list(e.keys); e.entry == "default" {
-			l.setVal(e.entry, zedModes[verdict])
+			l.setVal(e.entry, zedModes.Get()[verdict])
 		} else {
 			l.want = append(l.want, e.entry)
 		}
@@ -128,7 +133,7 @@ func zedList(key string) bool {
 	if !ok || !two || tool == "" || strings.Contains(list, ".") {
 		return false
 	}
-	for _, l := range zedLists {
+	for _, l := range zedLists.Get() {
 		if list == l {
 			return true
 		}

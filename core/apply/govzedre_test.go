@@ -99,7 +99,7 @@ func TestZedFetchPattern(t *testing.T) {
 	} {
 		for _, verdict := range []string{"deny", "allow"} {
 			p, es := zedPattern(t, verdict, c.rule)
-			if k := strings.Join(es[0].keys, "."); k != "agent.tool_permissions.tools.fetch."+zedLists[verdict] || strings.Contains(es[0].entry, "case_sensitive") {
+			if k := strings.Join(es[0].keys, "."); k != "agent.tool_permissions.tools.fetch."+zedLists.Get()[verdict] || strings.Contains(es[0].entry, "case_sensitive") {
 				t.Errorf("%s %s: %s %s", verdict, c.rule, k, es[0].entry)
 			}
 			matches(t, c.rule, p, regexp.MustCompile("(?i)"+p), c.match, c.not) // Zed's default: no case

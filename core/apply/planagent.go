@@ -72,7 +72,7 @@ func (pa *planAgents) targets(a agents.Agent, pl placement) (p agentPlan) {
 		}
 	}
 	format := a.FormatAt(level)
-	r, ok := renderers[format]
+	r, ok := renderers.Get()[format]
 	if !ok {
 		return agentPlan{err: fmt.Errorf("agent %s: no renderer for format %q", a.Name, format)}
 	}

@@ -30,7 +30,7 @@ func TestProjectGolden(t *testing.T) {
 		t.Errorf("the project block does not parse as one block: %v", err)
 	}
 	cursor := agents.Default()[3]
-	parts, err := renderers[agents.FormatRules](cursor, "charter.mdc", []byte("user text charter replaces\n"), block)
+	parts, err := renderers.Get()[agents.FormatRules](cursor, "charter.mdc", []byte("user text charter replaces\n"), block)
 	if err != nil {
 		t.Fatal(err)
 	}

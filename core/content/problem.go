@@ -3,12 +3,11 @@ package content
 import (
 	"cmp"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // Problem is one thing wrong with a source: a file and, where it has one,
@@ -63,14 +62,14 @@ func malformed(ps []Problem) error {
 // MaxName is the longest item name.
 const MaxName = 64
 
-var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
+var nameRE = lazy.Regexp{Expr: `^[a-z0-9]+(-[a-z0-9]+)*$`}
 
 // CheckName says what is wrong with an item name, "" when it is valid.
 func CheckName(name string) string {
 	switch {
 	case len(name) > MaxName:
 		return fmt.Sprintf("the name %q is longer than %d characters", name, MaxName)
-	case !nameRE().MatchString(name):
+	case !nameRE.Get().MatchString(name):
 		return fmt.Sprintf("the name %q is not valid: use lowercase letters, digits and single hyphens between them (e.g. go-style)", name)
 	case name == "charter" || strings.HasPrefix(name, "charter-"):
 		return fmt.Sprintf("the name %q is reserved for charter's own items: choose another", name)

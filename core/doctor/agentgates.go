@@ -5,8 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -14,6 +12,7 @@ import (
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/gates"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/projection"
 )
 
@@ -73,7 +72,7 @@ func codexReviews(r *run) []Check {
 var geminiAgentsFile = []string{".gemini", "acknowledgments", "agents.json"}
 
 // geminiFrontmatter is Gemini CLI's FRONTMATTER_REGEX.
-var geminiFrontmatter = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)`) })
+var geminiFrontmatter = lazy.Regexp{Expr: `^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)`}
 
 // geminiAcks: inside a project, whether Gemini CLI registers each subagent
 // charter projects into .gemini/agents/. It registers a project agent only
@@ -167,7 +166,7 @@ func readGeminiAcks(r *run, path, root string) (map[string]string, error) {
 // CLI reads it; false without one.
 func geminiAgentName(data []byte) (string, bool) {
 	// A BOM stays, as in Gemini: the frontmatter must open the file.
-	m := geminiFrontmatter().FindSubmatch(data)
+	m := geminiFrontmatter.Get().FindSubmatch(data)
 	if m == nil {
 		return "", false
 	}

@@ -89,10 +89,17 @@ func profileCheck(r *run) []Check {
 	return out
 }
 
-var sources = map[string]string{
-	core.SourceFlag:    "from --config-root",
-	core.SourceEnv:     "from " + core.ConfigHomeVar,
-	core.SourceDefault: "the default",
+// rootSource says where the config root came from.
+func rootSource(source string) string {
+	switch source {
+	case core.SourceFlag:
+		return "from --config-root"
+	case core.SourceEnv:
+		return "from " + core.ConfigHomeVar
+	case core.SourceDefault:
+		return "the default"
+	}
+	return ""
 }
 
 // configRoot: the root resolves, and it exists and is writable, or can be
@@ -103,7 +110,7 @@ func configRoot(r *run) []Check {
 		return []Check{fail(name, label, r.scopeErr.Error(), "give --config-root or "+core.ConfigHomeVar+" a directory whose parent exists, or leave both out for the default")}
 	}
 	root := r.scope.Root
-	msg := fmt.Sprintf("%s (%s)", root.Path, sources[root.Source])
+	msg := fmt.Sprintf("%s (%s)", root.Path, rootSource(root.Source))
 	if root.Source != core.SourceDefault {
 		if parent := r.Sys.Paths.Dir(root.Path); !exists(r.Sys, parent) {
 			return []Check{fail(name, label, fmt.Sprintf("%s: its parent %s does not exist", msg, parent),
@@ -187,10 +194,17 @@ func exists(sys *core.System, p string) bool {
 	return err == nil
 }
 
-var projectSources = map[string]string{
-	core.SourceFlag:       "from --project-dir",
-	core.SourceEnv:        "from " + core.ProjectDirVar,
-	core.SourceDiscovered: "found from the working directory",
+// projectSource says how the project was found.
+func projectSource(source string) string {
+	switch source {
+	case core.SourceFlag:
+		return "from --project-dir"
+	case core.SourceEnv:
+		return "from " + core.ProjectDirVar
+	case core.SourceDiscovered:
+		return "found from the working directory"
+	}
+	return ""
 }
 
 // projectDir: which project's files the settings read, if any.
@@ -205,7 +219,7 @@ func projectDir(r *run) []Check {
 		return []Check{ok(name, label, "no project: only your own settings apply (a project holds .charter/settings.yaml or .charter/settings.local.yaml)")}
 	}
 	msg := p.Dir
-	if src := projectSources[p.Source]; src != "" {
+	if src := projectSource(p.Source); src != "" {
 		msg += " (" + src + ")"
 	}
 	if len(p.Files) == 0 {

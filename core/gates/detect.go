@@ -5,12 +5,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/agentkit/charter/helpers/shell"
 )
@@ -26,7 +25,7 @@ type Suggestion struct {
 // npmNoTest is the test script `npm init` writes: no tests at all.
 const npmNoTest = `echo "Error: no test specified" && exit 1`
 
-var makeTest = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^test\s*:`) })
+var makeTest = lazy.Regexp{Expr: `^test\s*:`}
 
 // DetectTests guesses the command that runs dir's tests from its files, in
 // this order: go.mod, package.json with a test script, Cargo.toml,
@@ -74,7 +73,7 @@ func DetectTests(sys *core.System, dir string) (s Suggestion, ok bool) {
 			sc := bufio.NewScanner(bytes.NewReader(data))
 			sc.Buffer(nil, 1<<20)
 			for sc.Scan() {
-				if makeTest().MatchString(sc.Text()) {
+				if makeTest.Get().MatchString(sc.Text()) {
 					return found(name, "make test")
 				}
 			}
@@ -86,9 +85,9 @@ func DetectTests(sys *core.System, dir string) (s Suggestion, ok bool) {
 // skipped is a required gate without a command: listed, with how to
 // configure it (the suggested test command, when the project gives one away).
 func (c Config) skipped(name string) Result {
-	k := commandKeys[name]
+	k := commandKeys.Get()[name]
 	msg := fmt.Sprintf("%s is required but no %s command is configured (%s is empty), so it was not checked; configure it with: charter settings set --project %s %s",
-		name, gateNoun[name], k.key, k.key, shell.Quote(k.example))
+		name, gateNoun.Get()[name], k.key, k.key, shell.Quote(k.example))
 	if name == Tests && c.Suggested != nil {
 		msg = fmt.Sprintf("tests is required but no test command is configured (%s is empty), so the tests were not run; %s suggests: %s",
 			k.key, c.Suggested.From, c.Suggested.Set)
@@ -100,7 +99,9 @@ func (c Config) skipped(name string) Result {
 }
 
 // gateNoun names a gate's command in a message.
-var gateNoun = map[string]string{Tests: "test", Lint: "lint", Coverage: "coverage"}
+var gateNoun = lazy.Value[map[string]string]{Make: func() map[string]string {
+	return map[string]string{Tests: "test", Lint: "lint", Coverage: "coverage"}
+}}
 
 // Unconfigured is a required gate without a command: a run skips it, so it
 // passes by doing nothing. The tests gate carries the command the project
@@ -120,7 +121,7 @@ func (c Config) Unconfigured() []Unconfigured {
 		if !required || c.untrusted(name) || strings.TrimSpace(command) != "" {
 			continue
 		}
-		u := Unconfigured{Gate: name, Key: commandKeys[name].key}
+		u := Unconfigured{Gate: name, Key: commandKeys.Get()[name].key}
 		if name == Tests {
 			u.Suggested = c.Suggested
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // measure reads the coverage report of a coverage gate whose command
@@ -43,7 +44,7 @@ func measure(cfg Config, res *Result) {
 	}
 	minimum := cfg.Coverage.Min
 	res.Coverage = &CoverageResult{Percent: st.ShownPercent(minimum), Min: minimum}
-	what := fmt.Sprintf("coverage %s%% (%d of %d statements, %s)", res.Coverage.Percent, st.Covered, st.Total, formatNames[st.Format])
+	what := fmt.Sprintf("coverage %s%% (%d of %d statements, %s)", res.Coverage.Percent, st.Covered, st.Total, formatNames.Get()[st.Format])
 	if st.Meets(minimum) {
 		res.Message = fmt.Sprintf("%s meets the minimum %s%%", what, minimum)
 		return
@@ -51,7 +52,9 @@ func measure(cfg Config, res *Result) {
 	fail("%s is below the minimum %s%%", what, minimum)
 }
 
-var formatNames = map[string]string{FormatGo: "Go cover profile", FormatLCOV: "LCOV", FormatCobertura: "Cobertura XML"}
+var formatNames = lazy.Value[map[string]string]{Make: func() map[string]string {
+	return map[string]string{FormatGo: "Go cover profile", FormatLCOV: "LCOV", FormatCobertura: "Cobertura XML"}
+}}
 
 // unwrapPath drops the path an *os.PathError repeats.
 func unwrapPath(err error) error {

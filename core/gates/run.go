@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 	"github.com/shopspring/decimal"
 	"github.com/spf13/afero"
@@ -56,11 +57,13 @@ const ExitFailed = 5
 // commandKeys names the setting that holds each gate's command, and what
 // the command does, for the hint a skipped gate gives: no example of one
 // language's tool, which would be wrong for every other project.
-var commandKeys = map[string]struct{ key, example string }{
-	Tests:    {settings.KeyGatesTestsCommand, "<the command that runs the tests>"},
-	Lint:     {settings.KeyGatesLintCommand, "<the command that runs the linter>"},
-	Coverage: {settings.KeyGatesCoverageCommand, "<the command that writes a coverage report>"},
-}
+var commandKeys = lazy.Value[map[string]struct{ key, example string }]{Make: func() map[string]struct{ key, example string } {
+	return map[string]struct{ key, example string }{
+		Tests:    {settings.KeyGatesTestsCommand, "<the command that runs the tests>"},
+		Lint:     {settings.KeyGatesLintCommand, "<the command that runs the linter>"},
+		Coverage: {settings.KeyGatesCoverageCommand, "<the command that writes a coverage report>"},
+	}
+}}
 
 // reportKey is the setting that names the coverage report.
 const reportKey = settings.KeyGatesCoverageReport

@@ -3,15 +3,14 @@ package importer
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // spot is one folder of native files of one kind.
@@ -30,20 +29,22 @@ type spot struct {
 
 // spotsOf says where each peer keeps each kind, by level; an agent's
 // places come from the agent table (table.go).
-var spotsOf = map[string]map[string][]spot{
-	"rulesync": {content.LevelProject: {
-		{kind: content.KindRule, dir: ".rulesync/rules", suffix: ".md", convert: rulesyncRule, subdirs: true},
-		{kind: content.KindSkill, dir: ".rulesync/skills"},
-		{kind: content.KindCommand, dir: ".rulesync/commands", suffix: ".md", convert: verbatim, subdirs: true},
-		{kind: content.KindSubagent, dir: ".rulesync/subagents", suffix: ".md", convert: rulesyncSubagent},
-	}},
-	"ruler": {content.LevelProject: {
-		{kind: content.KindRule, dir: ".ruler", suffix: ".md", convert: plain, subdirs: true, ignore: []string{"skills", "agents"},
-			rename: map[string]string{"AGENTS": "ruler-agents"}},
-		{kind: content.KindSkill, dir: ".ruler/skills"},
-		{kind: content.KindSubagent, dir: ".ruler/agents", suffix: ".md", convert: subagent},
-	}},
-}
+var spotsOf = lazy.Value[map[string]map[string][]spot]{Make: func() map[string]map[string][]spot {
+	return map[string]map[string][]spot{
+		"rulesync": {content.LevelProject: {
+			{kind: content.KindRule, dir: ".rulesync/rules", suffix: ".md", convert: rulesyncRule, subdirs: true},
+			{kind: content.KindSkill, dir: ".rulesync/skills"},
+			{kind: content.KindCommand, dir: ".rulesync/commands", suffix: ".md", convert: verbatim, subdirs: true},
+			{kind: content.KindSubagent, dir: ".rulesync/subagents", suffix: ".md", convert: rulesyncSubagent},
+		}},
+		"ruler": {content.LevelProject: {
+			{kind: content.KindRule, dir: ".ruler", suffix: ".md", convert: plain, subdirs: true, ignore: []string{"skills", "agents"},
+				rename: map[string]string{"AGENTS": "ruler-agents"}},
+			{kind: content.KindSkill, dir: ".ruler/skills"},
+			{kind: content.KindSubagent, dir: ".ruler/agents", suffix: ".md", convert: subagent},
+		}},
+	}
+}}
 
 // split is data's frontmatter; a file whose frontmatter cannot be read is
 // skipped with the reason. A one-line value YAML cannot read as written
@@ -70,9 +71,7 @@ func split(c *Candidate, data []byte) (content.Frontmatter, []byte, bool) {
 }
 
 // nativeLine is a top-level key with a one-line value not yet quoted.
-var nativeLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^([A-Za-z0-9_-]+):[ \t]+([^'" \t][^\r]*?)[ \t]*(\r?)$`)
-})
+var nativeLine = lazy.Regexp{Expr: `^([A-Za-z0-9_-]+):[ \t]+([^'" \t][^\r]*?)[ \t]*(\r?)$`}
 
 // quoteLine single-quotes the value on line n (from 1) of data.
 func quoteLine(data []byte, n int) ([]byte, string, bool) {
@@ -81,7 +80,7 @@ func quoteLine(data []byte, n int) ([]byte, string, bool) {
 		return nil, "", false
 	}
 	line, nl := strings.CutSuffix(lines[n-1], "\n")
-	m := nativeLine().FindStringSubmatch(line)
+	m := nativeLine.Get().FindStringSubmatch(line)
 	if m == nil {
 		return nil, "", false
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -19,8 +20,10 @@ type codexServer struct {
 }
 
 // codexCarried are the keys read into charter's server.
-var codexCarried = map[string]bool{"command": true, "args": true, "env": true, "url": true,
-	"bearer_token_env_var": true, "http_headers": true, "env_http_headers": true}
+var codexCarried = lazy.Value[map[string]bool]{Make: func() map[string]bool {
+	return map[string]bool{"command": true, "args": true, "env": true, "url": true,
+		"bearer_token_env_var": true, "http_headers": true, "env_http_headers": true}
+}}
 
 // codexServers reads the servers of Codex's config.toml; a file that is
 // not TOML fails the import, naming the file.
@@ -62,13 +65,13 @@ func codexServers(f GovFile) ([]GovItem, error) {
 		ns := nativeServer{Command: cs.Command, Args: cs.Args, Env: cs.Env, URL: cs.URL, Headers: headers}
 		fields := map[string][]byte{}
 		for _, k := range md.Keys() {
-			if len(k) == 3 && k[0] == "mcp_servers" && k[1] == name && !codexCarried[k[2]] {
+			if len(k) == 3 && k[0] == "mcp_servers" && k[1] == name && !codexCarried.Get()[k[2]] {
 				fields[k[2]] = nil
 			}
 		}
 		convert(&it, ns, nil)
 		for _, k := range sortedKeys(fields) {
-			it.note("%s is not carried over: charter's servers have command, args, env or url, headers; it stays in %s", k, f.Path)
+			it.note("%s is not carried.Get() over: charter's servers have command, args, env or url, headers; it stays in %s", k, f.Path)
 		}
 		out = append(out, it)
 	}

@@ -1,18 +1,18 @@
 package importer
 
 import (
-	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/agentkit/charter/core/lazy"
 )
 
-var continueBash = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Bash\((.+)\)$`) })
+var continueBash = lazy.Regexp{Expr: `^Bash\((.+)\)$`}
 
 // fromContinue reads an entry of cn's permissions.yaml: Bash(P*) or
 // Bash(P) is shell:P (a pattern with other wildcards has no rule); any
 // other tool pattern has no rule in charter's grammar.
 func fromContinue(e string) (rule, why string) {
-	m := continueBash().FindStringSubmatch(e)
+	m := continueBash.Get().FindStringSubmatch(e)
 	if m == nil {
 		return "", "a Continue tool pattern charter's grammar has no rule for (charter reads Bash(COMMAND) and Bash(PREFIX*))"
 	}

@@ -8,16 +8,15 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/apply"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/jsonedit"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -239,10 +238,10 @@ func nativeRules(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
 }
 
 var (
-	claudeBash  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^Bash\((.+?)(?::\*| \*)\)$`) })
-	claudePath  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(Read|Edit|Write)\((.+)\)$`) })
-	claudeWeb   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^WebFetch\(domain:(.+)\)$`) })
-	geminiShell = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:run_shell_command|ShellTool)\((.+)\)$`) })
+	claudeBash  = lazy.Regexp{Expr: `^Bash\((.+?)(?::\*| \*)\)$`}
+	claudePath  = lazy.Regexp{Expr: `^(Read|Edit|Write)\((.+)\)$`}
+	claudeWeb   = lazy.Regexp{Expr: `^WebFetch\(domain:(.+)\)$`}
+	geminiShell = lazy.Regexp{Expr: `^(?:run_shell_command|ShellTool)\((.+)\)$`}
 )
 
 // fromNative is a native entry in charter's grammar, or why it has none.
@@ -261,7 +260,7 @@ func fromNative(format, e string) (rule, why string) {
 		return fromContinue(e)
 	}
 	if format == "gemini" {
-		if m := geminiShell().FindStringSubmatch(e); m != nil {
+		if m := geminiShell.Get().FindStringSubmatch(e); m != nil {
 			return "shell:" + m[1], ""
 		}
 		if e == "web_fetch" {
@@ -269,13 +268,13 @@ func fromNative(format, e string) (rule, why string) {
 		}
 		return "", "charter's rules name shell commands for Gemini CLI (run_shell_command(PREFIX)) and web_fetch (web:*); another whole tool has no rule"
 	}
-	if m := claudeBash().FindStringSubmatch(e); m != nil {
+	if m := claudeBash.Get().FindStringSubmatch(e); m != nil {
 		return "shell:" + m[1], ""
 	}
 	if strings.HasPrefix(e, "Bash(") {
 		return "", "matches one exact command line, and charter's shell: rule is a prefix (it would match more): write it as shell:PREFIX by hand if that is meant"
 	}
-	if m := claudePath().FindStringSubmatch(e); m != nil {
+	if m := claudePath.Get().FindStringSubmatch(e); m != nil {
 		p := m[2]
 		switch {
 		case strings.HasPrefix(p, "//") || (strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "//")):
@@ -290,7 +289,7 @@ func fromNative(format, e string) (rule, why string) {
 	if e == "WebFetch" {
 		return "web:" + settings.WebEvery, "" // the whole tool: every domain
 	}
-	if m := claudeWeb().FindStringSubmatch(e); m != nil {
+	if m := claudeWeb.Get().FindStringSubmatch(e); m != nil {
 		return "web:" + m[1], ""
 	}
 	if rest, ok := strings.CutPrefix(e, "mcp__"); ok {
@@ -303,12 +302,12 @@ func fromNative(format, e string) (rule, why string) {
 	return "", "a Claude Code tool charter's grammar has no rule for (shell:, read:, write:, web:, mcp:)"
 }
 
-var cursorPerm = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(Shell|Read|Write)\((.+)\)$`) })
+var cursorPerm = lazy.Regexp{Expr: `^(Shell|Read|Write)\((.+)\)$`}
 
 // fromCursor reads Cursor CLI's cli.json entries: Shell(WORD) matches a
 // command by its first word, Read(GLOB) and Write(GLOB) paths.
 func fromCursor(e string) (rule, why string) {
-	m := cursorPerm().FindStringSubmatch(e)
+	m := cursorPerm.Get().FindStringSubmatch(e)
 	if m == nil {
 		return "", "a Cursor CLI permission charter's grammar has no rule for (Shell, Read, Write)"
 	}

@@ -7,10 +7,9 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -140,7 +139,7 @@ func opencodeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, erro
 	return out, nil
 }
 
-var opencodeEnv = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{env:([A-Za-z_][A-Za-z0-9_]*)\}`) })
+var opencodeEnv = lazy.Regexp{Expr: `\{env:([A-Za-z_][A-Za-z0-9_]*)\}`}
 
 func opencodeRefs(m map[string]string) map[string]string {
 	if m == nil {
@@ -148,7 +147,7 @@ func opencodeRefs(m map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		out[k] = opencodeEnv().ReplaceAllString(v, "$${$1}")
+		out[k] = opencodeEnv.Get().ReplaceAllString(v, "$${$1}")
 	}
 	return out
 }
@@ -167,7 +166,7 @@ func fromQwen(e string) (rule, why string) {
 	if d, ok := strings.CutPrefix(e, "WebFetch("); ok && strings.HasSuffix(d, ")") && !strings.HasPrefix(d, "domain:") {
 		return "web:" + strings.TrimSuffix(d, ")"), ""
 	}
-	if m := claudePath().FindStringSubmatch(e); m != nil && strings.HasPrefix(m[2], "/") && !strings.HasPrefix(m[2], "//") {
+	if m := claudePath.Get().FindStringSubmatch(e); m != nil && strings.HasPrefix(m[2], "/") && !strings.HasPrefix(m[2], "//") {
 		return fromNative("claude", m[1]+"("+strings.TrimPrefix(m[2], "/")+")")
 	}
 	return fromNative("claude", e)

@@ -3,10 +3,9 @@ package importer
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/settings"
 )
 
@@ -28,10 +27,12 @@ type nativeServer struct {
 }
 
 // carried are the fields charter's server holds; the others are reported.
-var carried = map[string]bool{"type": true, "command": true, "args": true, "env": true, "url": true, "httpUrl": true, "serverUrl": true, "headers": true}
+var carried = lazy.Value[map[string]bool]{Make: func() map[string]bool {
+	return map[string]bool{"type": true, "command": true, "args": true, "env": true, "url": true, "httpUrl": true, "serverUrl": true, "headers": true}
+}}
 
 // envRefs: Cursor's and VS Code's ${env:VAR}, charter's ${VAR}.
-var envRefs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`) })
+var envRefs = lazy.Regexp{Expr: `\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}`}
 
 // nativeServers reads mcpServers (servers in VS Code's file).
 func nativeServers(f GovFile, doc map[string]json.RawMessage) ([]GovItem, error) {
@@ -109,8 +110,8 @@ func convert(it *GovItem, ns nativeServer, fields map[string]json.RawMessage) {
 		if k == "tools" && json.Unmarshal(fields[k], &tools) == nil && len(tools) == 1 && tools[0] == "*" {
 			continue // the Copilot CLI's every-tool list, as charter writes it
 		}
-		if !carried[k] {
-			it.note("%s is not carried over: charter's servers have command, args, env or url, headers; it stays in %s", k, it.File)
+		if !carried.Get()[k] {
+			it.note("%s is not carried.Get() over: charter's servers have command, args, env or url, headers; it stays in %s", k, it.File)
 		}
 	}
 	if msg := s.Problem(); msg != "" {
@@ -128,7 +129,7 @@ func (it *GovItem) refs(field string, m map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(m))
 	for _, k := range sortedKeys(m) {
-		v := envRefs().ReplaceAllString(m[k], "$${$1}")
+		v := envRefs.Get().ReplaceAllString(m[k], "$${$1}")
 		if settings.LiteralSecret(k, v) {
 			ref := "${" + varName(k) + "}"
 			prefix := ""

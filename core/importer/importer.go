@@ -96,12 +96,12 @@ func Scan(ctx context.Context, sys *core.System, req Request) ([]Candidate, erro
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	_, peer := spotsOf[req.From]
+	_, peer := spotsOf.Get()[req.From]
 	a, known := sys.AgentTable.Lookup(req.From)
 	if !peer && !known {
 		return nil, core.Errorf(core.CodeUsage, "import --from %q: no agent or tool of that name: choose an agent `charter agents` lists, rulesync or ruler", req.From)
 	}
-	spots, ok := spotsOf[req.From][req.Level]
+	spots, ok := spotsOf.Get()[req.From][req.Level]
 	if known {
 		spots = agentSpots(a, req.Level)
 		ok = len(spots) > 0
@@ -130,7 +130,7 @@ func Scan(ctx context.Context, sys *core.System, req Request) ([]Candidate, erro
 }
 
 func levelHint(sys *core.System, from string) string {
-	_, project := spotsOf[from][content.LevelProject]
+	_, project := spotsOf.Get()[from][content.LevelProject]
 	if a, ok := sys.AgentTable.Lookup(from); ok {
 		project = len(agentSpots(a, content.LevelProject)) > 0
 	}

@@ -7,13 +7,16 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // rulesyncAgents maps rulesync's target ids to charter's agents.
-var rulesyncAgents = map[string]string{
-	"claudecode": "claude", "codexcli": "codex", "geminicli": "gemini",
-	"cursor": "cursor", "copilot": "copilot", "copilotcli": "copilot",
-}
+var rulesyncAgents = lazy.Value[map[string]string]{Make: func() map[string]string {
+	return map[string]string{
+		"claudecode": "claude", "codexcli": "codex", "geminicli": "gemini",
+		"cursor": "cursor", "copilot": "copilot", "copilotcli": "copilot",
+	}
+}}
 
 // targets turns rulesync's `targets` into charter's agents: nil for every
 // agent; ok false when it names none charter projects to.
@@ -23,7 +26,7 @@ func targets(c *Candidate, fm *content.Frontmatter) (agents []string, ok bool) {
 		return nil, true
 	}
 	for _, t := range ts {
-		a, known := rulesyncAgents[t]
+		a, known := rulesyncAgents.Get()[t]
 		switch {
 		case !known:
 			c.note("target %s is not an agent charter projects to: left out", t)

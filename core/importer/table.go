@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // The places import reads for an agent are the agent table's (SPEC §17):
@@ -15,13 +16,15 @@ import (
 // table has its reader here.
 
 // readers turn a native file of a format into a source.
-var readers = map[string]func(c *Candidate, data []byte){
-	"paths": claudeRule, "cursor": cursorRule, "copilot": copilotRule,
-	"trigger":  modeRule("trigger", "glob", "always_on", "globs"),
-	"kiro":     modeRule("inclusion", "fileMatch", "always", "fileMatchPattern"),
-	"continue": continueRule, "augment": augmentRule, "plain": plain,
-	"md": verbatim, "toml": geminiCommand, "copilot-prompt": copilotPrompt,
-}
+var readers = lazy.Value[map[string]func(c *Candidate, data []byte)]{Make: func() map[string]func(c *Candidate, data []byte) {
+	return map[string]func(c *Candidate, data []byte){
+		"paths": claudeRule, "cursor": cursorRule, "copilot": copilotRule,
+		"trigger":  modeRule("trigger", "glob", "always_on", "globs"),
+		"kiro":     modeRule("inclusion", "fileMatch", "always", "fileMatchPattern"),
+		"continue": continueRule, "augment": augmentRule, "plain": plain,
+		"md": verbatim, "toml": geminiCommand, "copilot-prompt": copilotPrompt,
+	}
+}}
 
 // agentSpots are the places of agent a at level, in the order import
 // reads them: rules, skills, commands, subagents.
@@ -41,7 +44,7 @@ func agentSpots(a agents.Agent, level string) []spot {
 			}
 			sp.convert = subagent
 		default:
-			if sp.convert = readers[p.Format]; sp.convert == nil {
+			if sp.convert = readers.Get()[p.Format]; sp.convert == nil {
 				return // a format import cannot read
 			}
 		}

@@ -24,7 +24,7 @@ func TestRuleReaders(t *testing.T) {
 		{"augment", "---\ntype: agent_requested\ndescription: d\n---\nA.\n", "---\ndescription: d\n---\nA.\n", "type: agent_requested has no charter field"},
 	} {
 		cand := &Candidate{Kind: content.KindRule, Name: "r"}
-		readers[c.format](cand, []byte(c.native))
+		readers.Get()[c.format](cand, []byte(c.native))
 		note := strings.Join(cand.Notes, "; ")
 		if string(cand.Data) != c.want || (c.note == "") != (note == "") || !strings.Contains(note, c.note) {
 			t.Errorf("%s %q:\n got %q (notes %q)\nwant %q (note %q)", c.format, c.native, cand.Data, note, c.want, c.note)
@@ -37,7 +37,7 @@ func TestEveryTableFormatReads(t *testing.T) {
 	for _, a := range agents.Default() {
 		for _, p := range []agents.Places{a.User, a.Project} {
 			for _, pl := range []agents.Place{p.Rules, p.Commands} {
-				if pl.Dir != "" && readers[pl.Format] == nil {
+				if pl.Dir != "" && readers.Get()[pl.Format] == nil {
 					t.Errorf("%s: no reader for %s files in %s", a.Name, pl.Format, pl.Dir)
 				}
 			}

@@ -21,6 +21,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -120,7 +121,7 @@ func Load(sys *core.System, path, key string) ([]byte, bool) {
 	return report, bad == nil
 }
 
-var errStale = fmt.Errorf("stale memo")
+var errStale = errors.New("stale memo")
 
 // kindSum marks an entry of which only the kind is watched (Watch.Kind).
 const kindSum = "kind"

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // A source keeps every frontmatter key it was written or imported with
@@ -16,11 +17,13 @@ var peerKeys = []string{"targets", "root", "claudecode", "codexcli", "geminicli"
 // keyAgent names, per kind, the one agent that reads a key. A skill's
 // allowed-tools and disable-model-invocation are the Agent Skills
 // format's, so every agent gets them.
-var keyAgent = map[content.Kind]map[string]string{
-	content.KindCommand:  {"allowed-tools": "claude", "model": "claude", "disable-model-invocation": "claude", "alwaysApply": "cursor"},
-	content.KindSkill:    {"model": "claude", "alwaysApply": "cursor"},
-	content.KindSubagent: {"alwaysApply": "cursor"},
-}
+var keyAgent = lazy.Value[map[content.Kind]map[string]string]{Make: func() map[content.Kind]map[string]string {
+	return map[content.Kind]map[string]string{
+		content.KindCommand:  {"allowed-tools": "claude", "model": "claude", "disable-model-invocation": "claude", "alwaysApply": "cursor"},
+		content.KindSkill:    {"model": "claude", "alwaysApply": "cursor"},
+		content.KindSubagent: {"alwaysApply": "cursor"},
+	}
+}}
 
 // keptKeys is the text of the source's keys that agent reads, in the
 // source's order and bytes, leaving out the keys in skip (those the
@@ -32,7 +35,7 @@ func keptKeys(agent string, it *content.Item, skip ...string) string {
 		keys = content.KeyTexts(it.Front)
 	}
 	for _, kt := range keys {
-		owner, owned := keyAgent[it.Kind][kt.Key]
+		owner, owned := keyAgent.Get()[it.Kind][kt.Key]
 		switch {
 		case contains(skip, kt.Key), contains(peerKeys, kt.Key), owned && owner != agent, !plainLines(kt.Text):
 			continue

@@ -41,7 +41,7 @@ type ApplyRequest struct {
 
 // ErrNoProject is an apply of the project's files with no project; each
 // skin says in its own words how to name one.
-var ErrNoProject = core.Errorf(core.CodeUsage, "there is no project to apply")
+var ErrNoProject = &core.Error{Kind: core.CodeUsage, Msg: "there is no project to apply"}
 
 // ApplySettings reads the settings apply renders at a level: the user
 // level's without the project's layers (they serve every project: no

@@ -13,6 +13,7 @@ import (
 	"github.com/agentkit/charter/core/content"
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/importer"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/projection"
 )
 
@@ -41,10 +42,12 @@ func (l *PeerLeft) Empty() bool { return l == nil || len(l.Changes) == 0 }
 
 // the peer's configuration, relative to the project root: removed whole
 // once every item in it is a charter source.
-var peerConfig = map[string][]string{
-	"ruler":    {".ruler"},
-	"rulesync": {".rulesync", "rulesync.jsonc", "rulesync.local.jsonc"},
-}
+var peerConfig = lazy.Value[map[string][]string]{Make: func() map[string][]string {
+	return map[string][]string{
+		"ruler":    {".ruler"},
+		"rulesync": {".rulesync", "rulesync.jsonc", "rulesync.local.jsonc"},
+	}
+}}
 
 // PeerLeft finds what is left of tool in the project. It reads only.
 func (s *Session) PeerLeft(ctx context.Context, tool string) (*PeerLeft, error) {
@@ -61,7 +64,7 @@ func (s *Session) PeerLeft(ctx context.Context, tool string) (*PeerLeft, error) 
 		return s.Sys.Paths.Join(append([]string{root}, strings.Split(rel, "/")...)...)
 	}
 	hasConfig := false
-	for _, c := range peerConfig[tool] {
+	for _, c := range peerConfig.Get()[tool] {
 		if _, err := s.Sys.Fs.Stat(join(c)); err == nil {
 			hasConfig = true
 		}
@@ -237,7 +240,7 @@ func (s *Session) leftConfig(out *PeerLeft, tool, root string) {
 	var files []PeerChange
 	stays := false
 	keep := func(why string) { out.Kept, stays = append(out.Kept, why), true }
-	for _, rel := range peerConfig[tool] {
+	for _, rel := range peerConfig.Get()[tool] {
 		p := s.Sys.Paths.Join(append([]string{root}, strings.Split(rel, "/")...)...)
 		s.walkFiles(p, func(path string, data []byte) {
 			r, _ := s.Sys.Paths.Within(root, path)
@@ -334,7 +337,7 @@ func (s *Session) Retire(ctx context.Context, l *PeerLeft, confirm bool) error {
 			return err
 		}
 	}
-	for _, rel := range peerConfig[l.Tool] {
+	for _, rel := range peerConfig.Get()[l.Tool] {
 		var dirs []string
 		top := s.Sys.Paths.Join(append([]string{root}, strings.Split(rel, "/")...)...)
 		_ = afero.Walk(s.Sys.Fs, top, func(p string, fi fs.FileInfo, err error) error {

@@ -1,9 +1,9 @@
 package session
 
 import (
-	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // The marks ruler and rulesync leave in what they generate (checked
@@ -18,7 +18,7 @@ const (
 )
 
 // rulerSource is the comment ruler puts above each source file's text.
-var rulerSource = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^<!-- Source: (\S+?) -->[ \t]*$`) })
+var rulerSource = lazy.Regexp{Expr: `(?m)^<!-- Source: (\S+?) -->[ \t]*$`}
 
 // stripRuler takes ruler's generated text out of text: its "Generated
 // by Ruler" line and each section under a `<!-- Source: F -->` comment
@@ -26,7 +26,7 @@ var rulerSource = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // from its source was edited by hand: it stays, and kept says so.
 func stripRuler(text string, sources map[string]string) (out string, kept []string) {
 	text = strings.Replace(text, rulerGenerated+"\n", "", 1)
-	locs := rulerSource().FindAllStringSubmatchIndex(text, -1)
+	locs := rulerSource.Get().FindAllStringSubmatchIndex(text, -1)
 	if len(locs) == 0 {
 		return joinKept([]string{text}), nil
 	}

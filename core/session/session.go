@@ -67,21 +67,21 @@ type Session struct {
 	Sys  *core.System
 	opts Options
 
-	scope, checked lazy[core.Scope]
-	project        lazy[*core.Project]
+	scope, checked cached[core.Scope]
+	project        cached[*core.Project]
 	mu             sync.Mutex
 	created        *core.Project       // the project a write created, once it has
 	receivers      map[string][]string // by level, kind and agents: one list per shape, not per item
 }
 
-// lazy is a value computed on first use.
-type lazy[T any] struct {
+// cached is a value computed on first use, or the error that stopped it.
+type cached[T any] struct {
 	once sync.Once
 	v    T
 	err  error
 }
 
-func (l *lazy[T]) get(f func() (T, error)) (T, error) {
+func (l *cached[T]) get(f func() (T, error)) (T, error) {
 	l.once.Do(func() { l.v, l.err = f() })
 	return l.v, l.err
 }

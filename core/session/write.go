@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/lazy"
 	"github.com/agentkit/charter/core/project"
 	"github.com/agentkit/charter/core/settings"
 )
@@ -16,7 +17,9 @@ type Target struct {
 }
 
 // flagOf names the flag that chooses a project layer on the command line.
-var flagOf = map[string]string{settings.LayerProject: "project", settings.LayerProjectLocal: "local"}
+var flagOf = lazy.Value[map[string]string]{Make: func() map[string]string {
+	return map[string]string{settings.LayerProject: "project", settings.LayerProjectLocal: "local"}
+}}
 
 // Target is the file layer writes go to ("" is the scope's). Without a
 // project yet, a project layer is created at the repository root (or
@@ -24,7 +27,7 @@ var flagOf = map[string]string{settings.LayerProject: "project", settings.LayerP
 func (s *Session) Target(layer string) (*Target, error) {
 	inProject := layer == settings.LayerProject || layer == settings.LayerProjectLocal
 	if inProject && s.opts.NoProject {
-		return nil, core.Errorf(core.CodeUsage, "--%s writes the project's file, but --no-project turns the project off: give one of them", flagOf[layer])
+		return nil, core.Errorf(core.CodeUsage, "--%s writes the project's file, but --no-project turns the project off: give one of them", flagOf.Get()[layer])
 	}
 	st, err := s.Store()
 	if err != nil {

@@ -6,12 +6,12 @@ package settings
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // KeyMCPServers is the mapping of servers by name.
@@ -145,27 +145,23 @@ func (s Server) problem() string {
 }
 
 var (
-	envRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`) })
+	envRef = lazy.Regexp{Expr: `\$\{[A-Za-z_][A-Za-z0-9_]*\}`}
 	// secretName: the variable or header usually carries a credential.
-	secretName = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)(token|secret|key|passw|auth|credential|cookie|session)`)
-	})
+	secretName = lazy.Regexp{Expr: `(?i)(token|secret|key|passw|auth|credential|cookie|session)`}
 	// secretShape: well-known token prefixes, or a long run of letters and
 	// digits with no space.
-	secretShape = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`^(gh[pousr]_|github_pat_|sk-|xox[abpr]-|AKIA|glpat-|AIza)|^[A-Za-z0-9_\-+/=.]{32,}$`)
-	})
+	secretShape = lazy.Regexp{Expr: `^(gh[pousr]_|github_pat_|sk-|xox[abpr]-|AKIA|glpat-|AIza)|^[A-Za-z0-9_\-+/=.]{32,}$`}
 )
 
 // secretLooking: a value that is, or looks like, a credential written out
 // rather than taken from the environment.
 func secretLooking(name, v string) bool {
-	rest := strings.TrimSpace(envRef().ReplaceAllString(v, ""))
+	rest := strings.TrimSpace(envRef.Get().ReplaceAllString(v, ""))
 	rest = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(rest, "Bearer"), "Basic"))
 	if rest == "" {
 		return false
 	}
-	return secretName().MatchString(name) || secretShape().MatchString(rest)
+	return secretName.Get().MatchString(name) || secretShape.Get().MatchString(rest)
 }
 
 func scalarText(n *yaml.Node) (string, string) {

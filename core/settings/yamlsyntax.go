@@ -1,10 +1,10 @@
 package settings
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
+
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // syntaxProblem says in plain words what the YAML parser found wrong in
@@ -30,7 +30,7 @@ func syntaxProblem(err error, data []byte) *FileProblem {
 	return &FileProblem{Line: line, Message: plain, syntax: true}
 }
 
-var reUnknownAnchor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^unknown anchor '(.*)' referenced$`) })
+var reUnknownAnchor = lazy.Regexp{Expr: `^unknown anchor '(.*)' referenced$`}
 
 // plainSyntax maps one parser message to plain words, with the line the
 // text shows the mistake on (0: keep the parser's line).
@@ -71,8 +71,8 @@ func plainSyntax(msg string, lines []string) (string, int) {
 		return "a backslash in double quotes that YAML does not know as an escape: use single quotes ('C:\\dir'), or write \\\\ for one backslash", 0
 	case strings.Contains(msg, "end of stream"):
 		return "the file ends inside an open quote or bracket: close it", 0
-	case reUnknownAnchor().MatchString(msg):
-		name := reUnknownAnchor().FindStringSubmatch(msg)[1]
+	case reUnknownAnchor.Get().MatchString(msg):
+		name := reUnknownAnchor.Get().FindStringSubmatch(msg)[1]
 		at := 0
 		for i, l := range lines {
 			if v := lineValue(l); v == "*"+name || strings.HasPrefix(v, "*"+name+" ") {

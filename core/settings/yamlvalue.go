@@ -7,12 +7,12 @@ package settings
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/shopspring/decimal"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // scalarType is a plain scalar's type under the YAML 1.2 core schema.
@@ -201,23 +201,21 @@ func kindName(k yaml.Kind) string {
 // The YAML 1.1 types (yaml.org/type: bool, null, int, float, timestamp,
 // merge, value) that readers such as PyYAML still resolve plain scalars
 // to, with PyYAML's own variants of the number forms.
-var yaml11 = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:` +
-		`y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF` + // bool
-		`|~|null|Null|NULL|` + // null
-		`|[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+` + // int
-		`|[-+]?(?:[0-9][0-9_]*)?\.[0-9._]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)` + // float
-		`|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*Z|[-+][0-9]{1,2}(?::[0-9]{2})?)?` + // timestamp
-		`|<<|=` + // merge, value
-		`)$`)
-})
+var yaml11 = lazy.Regexp{Expr: `^(?:` +
+	`y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF` + // bool
+	`|~|null|Null|NULL|` + // null
+	`|[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+` + // int
+	`|[-+]?(?:[0-9][0-9_]*)?\.[0-9._]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)` + // float
+	`|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*Z|[-+][0-9]{1,2}(?::[0-9]{2})?)?` + // timestamp
+	`|<<|=` + // merge, value
+	`)$`}
 
 // strNode is text as charter writes it: quoted when a YAML 1.1 or 1.2
 // reader would take the plain text for something else (`off` is false to
 // PyYAML, `0o17` a number to the editor).
 func strNode(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if yaml11().MatchString(s) || typeOf(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}) != yStr {
+	if yaml11.Get().MatchString(s) || typeOf(&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}) != yStr {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n

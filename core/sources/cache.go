@@ -154,7 +154,7 @@ func (c *Cache) Ensure(ctx context.Context, p Pin) (string, error) {
 
 // ErrNotCached is a pinned tree missing from the cache where the reader
 // may not fetch (the hub, MCP, doctor).
-var ErrNotCached = core.Errorf(core.CodeNotFound, "not in charter's cache yet")
+var ErrNotCached = &core.Error{Kind: core.CodeNotFound, Msg: "not in charter's cache yet"}
 
 // Cached reports whether p's tree is in the cache as pinned, without git.
 // A cancelled ctx answers false: the caller checks ctx.

@@ -9,11 +9,10 @@ package sources
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // Decl is one source as a layer declares it: one item of its `sources`
@@ -27,9 +26,9 @@ type Decl struct {
 
 // refPattern keeps a ref to what git accepts as a name (or a commit id)
 // and out of option syntax: it is passed to git after --end-of-options.
-var namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`) })
+var namePattern = lazy.Regexp{Expr: `^[a-z0-9]+(-[a-z0-9]+)*$`}
 
-var refPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._/+-]*$`) })
+var refPattern = lazy.Regexp{Expr: `^[A-Za-z0-9][A-Za-z0-9._/+-]*$`}
 
 // ParseDecl reads one item of a `sources` list.
 func ParseDecl(s string) (Decl, error) {
@@ -74,7 +73,7 @@ func (d Decl) normal(bad func(string, ...any) (Decl, error)) (Decl, error) {
 		return bad("path %q holds #, &, = or a control character", d.Path)
 	case strings.HasPrefix(strings.ToLower(d.URL), "ext::"):
 		return bad("ext:: URLs run a command: charter fetches over https, ssh, file or a local path only")
-	case d.Ref != "" && (!refPattern().MatchString(d.Ref) || strings.Contains(d.Ref, "..")):
+	case d.Ref != "" && (!refPattern.Get().MatchString(d.Ref) || strings.Contains(d.Ref, "..")):
 		return bad("ref %q is not a branch, tag or commit name", d.Ref)
 	}
 	p := strings.Trim(strings.ReplaceAll(d.Path, "\\", "/"), "/")
@@ -87,7 +86,7 @@ func (d Decl) normal(bad func(string, ...any) (Decl, error)) (Decl, error) {
 	if d.Name == "" {
 		d.Name = nameOf(d.URL, d.Path)
 	}
-	if !namePattern().MatchString(d.Name) || len(d.Name) > 64 {
+	if !namePattern.Get().MatchString(d.Name) || len(d.Name) > 64 {
 		return bad("name %q is not a source name: lowercase letters, digits and single hyphens, at most 64 (give name=NAME after #, or --name)", d.Name)
 	}
 	return d, nil

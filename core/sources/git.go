@@ -25,7 +25,7 @@ type Git struct {
 }
 
 // ErrNoGit is returned when no git is on PATH.
-var ErrNoGit = core.Errorf(core.CodeNotSupported, "charter takes shared sources with git, and there is no git on PATH: install git (apt-get install git, brew install git, or https://git-scm.com/downloads), then run the command again")
+var ErrNoGit = &core.Error{Kind: core.CodeNotSupported, Msg: "charter takes shared sources with git, and there is no git on PATH: install git (apt-get install git, brew install git, or https://git-scm.com/downloads), then run the command again"}
 
 // FindGit looks git up on sys's PATH and builds its environment from
 // sys's: HOME, PATH and what ssh and proxies need are kept.
@@ -94,7 +94,7 @@ func (g *Git) fetch(ctx context.Context, dir, url, what string) (string, error) 
 		url, "+"+what+":refs/charter/fetched"); err != nil {
 		// A commit id is fetched bare: a refspec's source must be a name
 		// on servers that refuse ids there.
-		if !commitPattern().MatchString(what) {
+		if !commitPattern.Get().MatchString(what) {
 			return "", err
 		}
 		if _, err2 := g.run(ctx, dir, nil, "fetch", "--quiet", "--no-tags", "--end-of-options", url, what); err2 != nil {

@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/fsys"
+	"github.com/agentkit/charter/core/lazy"
 )
 
 // LockName is the file beside a layer's settings that pins its sources.
@@ -33,8 +32,8 @@ type Lock struct {
 }
 
 var (
-	commitPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`) })
-	treePattern   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}$`) })
+	commitPattern = lazy.Regexp{Expr: `^([0-9a-f]{40}|[0-9a-f]{64})$`}
+	treePattern   = lazy.Regexp{Expr: `^[0-9a-f]{64}$`}
 )
 
 // ReadLock reads the lock at path (confined to within when not ""): an
@@ -70,9 +69,9 @@ func ReadLock(sys *core.System, within, path string) (*Lock, error) {
 			return nil, bad(fmt.Sprintf("source %q has no valid name", p.Name))
 		case seen[p.Name]:
 			return nil, bad(fmt.Sprintf("source %q is pinned twice", p.Name))
-		case !commitPattern().MatchString(p.Commit):
+		case !commitPattern.Get().MatchString(p.Commit):
 			return nil, bad(fmt.Sprintf("source %q has no commit id", p.Name))
-		case !treePattern().MatchString(p.Tree):
+		case !treePattern.Get().MatchString(p.Tree):
 			return nil, bad(fmt.Sprintf("source %q has no tree sha256", p.Name))
 		}
 		seen[p.Name] = true

@@ -142,7 +142,7 @@ func (a *App) sessionFrom(dir string) *session.Session {
 		ProjectDir: a.projectFlag, NoProject: a.noProject, From: dir,
 		Warn:         func(msg string) { fmt.Fprintf(a.Stderr, "charter: warning: %s\n", inert.Body(msg)) },
 		FetchSources: true,
-		Version:      a.Build().Version,
+		Version:      func() string { return a.Build().Version },
 		Hub:          server.Hub{},
 	})
 }

@@ -61,7 +61,7 @@ var _ Backend = (*Local)(nil)
 // named by --project-dir or CHARTER_PROJECT_DIR, else found from dir, and
 // the policy as it is now.
 func (l *Local) session(dir string) *session.Session {
-	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir, LoadLibrary: l.cache().Load, Lists: &l.lists, Version: l.Version})
+	return session.New(l.Sys, session.Options{Scope: &l.Scope, ProjectDir: l.ProjectDir, NoProject: l.NoProject, From: dir, LoadLibrary: l.cache().Load, Lists: &l.lists, Version: func() string { return l.Version }})
 }
 
 func (l *Local) cache() *content.Cache {

@@ -121,7 +121,7 @@ func Open(cfg Config) (*Server, error) {
 	// One resolution for every request: the scope and the project found
 	// when serve started, the policy read per request.
 	s.sess = session.New(cfg.Sys, session.Options{Scope: &cfg.Scope, Served: true, Project: cfg.Project, ProjectRoot: cfg.ProjectRoot,
-		Version: cfg.Version, LoadLibrary: s.library.Load,
+		Version: func() string { return cfg.Version }, LoadLibrary: s.library.Load,
 		Warn: func(msg string) { s.logf("warning: %s", msg) }})
 	s.routes = s.api()
 	// The lock makes check, bind and write one step, so two servers started

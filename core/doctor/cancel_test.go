@@ -22,7 +22,7 @@ type env struct {
 func (e env) run(ctx context.Context) (doctor.Report, error) {
 	s := e.Session
 	if s == nil {
-		s = session.New(e.Sys, session.Options{Version: e.Version})
+		s = session.New(e.Sys, session.Options{Version: func() string { return e.Version }})
 	}
 	return s.Doctor(ctx, session.DoctorOptions{Server: e.Server})
 }

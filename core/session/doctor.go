@@ -28,7 +28,7 @@ func (s *Session) Doctor(ctx context.Context, opts DoctorOptions) (doctor.Report
 		}
 	}
 	sess := s.WithoutFetch()
-	return doctor.Run(ctx, doctor.Env{Sys: sess.Sys, Session: doctorView{sess}, Version: s.opts.Version, Server: probe})
+	return doctor.Run(ctx, doctor.Env{Sys: sess.Sys, Session: doctorView{sess}, Version: s.version(), Server: probe})
 }
 
 // doctorView is the session as doctor.Session declares it: the same

@@ -34,7 +34,7 @@ func (s *Session) Ping(ctx context.Context) (core.PingDoc, error) {
 	// One read of the policy: the document names it, the store layers it
 	// (with its sources' items, which only a project's trust state needs).
 	policy, policyErr := settings.LoadPolicy(s.Sys)
-	doc := core.Ping(sc, s.opts.Version).WithLayers(project, s.policyFile(policy, policyErr)).WithMixed(profile.Mixed(s.Sys))
+	doc := core.Ping(sc, s.version()).WithLayers(project, s.policyFile(policy, policyErr)).WithMixed(profile.Mixed(s.Sys))
 	if project != nil {
 		if st, err := s.storeWith(func() (*settings.Policy, error) { return s.policyWithItems(policy, policyErr) }); err != nil {
 			doc.Trust = &core.TrustState{State: gates.TrustUnknown, Error: s.Sys.ErrorMessage(err)}

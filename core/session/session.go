@@ -42,8 +42,10 @@ type Options struct {
 	Project     *core.Project
 	ProjectRoot string
 
-	// Version is this charter's, for the ping document.
-	Version string
+	// Version is this charter's, for the ping and doctor documents; it
+	// is asked only by them (the CLI reads it from the binary's build
+	// information, which no other command needs). nil: "".
+	Version func() string
 
 	// Warn reports what went wrong after a write succeeded; nil: dropped.
 	Warn func(msg string)
@@ -84,6 +86,14 @@ type cached[T any] struct {
 func (l *cached[T]) get(f func() (T, error)) (T, error) {
 	l.once.Do(func() { l.v, l.err = f() })
 	return l.v, l.err
+}
+
+// version is this charter's version, as opts gives it.
+func (s *Session) version() string {
+	if s.opts.Version == nil {
+		return ""
+	}
+	return s.opts.Version()
 }
 
 // New returns the session of sys under opts; nothing is resolved yet.

@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/helpers/config"
@@ -316,8 +317,10 @@ func (st *Store) etag(ls []*layer) string {
 
 func etag(ls []*layer) string {
 	h := sha256.New()
+	var n []byte
 	for _, l := range ls {
-		fmt.Fprintf(h, "%d\n", len(l.data))
+		n = append(strconv.AppendInt(n[:0], int64(len(l.data)), 10), '\n')
+		h.Write(n)
 		h.Write(l.data)
 	}
 	return `"` + hex.EncodeToString(h.Sum(nil)[:12]) + `"`

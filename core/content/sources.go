@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"io/fs"
-	"slices"
 	"strings"
 
 	"github.com/agentkit/charter/core"
@@ -165,9 +164,14 @@ func (l *loader) bad(path, format string, args ...any) {
 // nil when it does not exist. A folder a repository chose must resolve
 // inside the project; one of more than MaxFolderEntries is refused.
 func (l *loader) list(ly Layer, dir string) ([]fs.FileInfo, error) {
-	entries, notDir, err := l.reader(ly.Within).ListMax(dir, MaxFolderEntries)
+	return listIn(l.reader(ly.Within), dir, l.bad)
+}
+
+// listIn is list through r, its problem given to bad.
+func listIn(r *fsys.Reader, dir string, bad func(path, format string, args ...any)) ([]fs.FileInfo, error) {
+	entries, notDir, err := r.ListMax(dir, MaxFolderEntries)
 	if notDir {
-		l.bad(dir, "is not a folder: charter reads items from a folder of this name")
+		bad(dir, "is not a folder: charter reads items from a folder of this name")
 	}
 	if err == nil && len(entries) > MaxFolderEntries {
 		return nil, overfull(dir)
@@ -208,18 +212,15 @@ func (l *loader) kind(ly Layer, k Kind) error {
 	if err != nil {
 		return err
 	}
+	if k == KindSkill {
+		return l.skills(ly, dir, entries)
+	}
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
 		path := l.sys.Paths.Join(dir, name)
-		if k == KindSkill {
-			if err := l.skill(ly, path, name, e); err != nil {
-				return err
-			}
-			continue
-		}
 		stem, isMD := strings.CutSuffix(name, ".md")
 		if e.IsDir() || !isMD {
 			l.bad(path, "is not a %s: %s/ holds one NAME.md file per %s", k, k.Dir(), k)
@@ -291,91 +292,6 @@ func (l *loader) finish() error {
 		}
 	}
 	l.slots = nil
-	return nil
-}
-
-// skill lists a skill's folder whole: SKILL.md and every other file, kept
-// as they are. A link inside the folder is an error: a skill is copied to
-// the agents, and a link would carry whatever it points at with it.
-func (l *loader) skill(ly Layer, dir, name string, e fs.FileInfo) error {
-	if e.Mode()&fs.ModeSymlink != 0 {
-		fi, err := l.sys.Fs.Stat(dir)
-		if err == nil {
-			e = fi
-		}
-	}
-	if !e.IsDir() {
-		l.bad(dir, "is not a skill: skills/ holds one folder per skill, with a SKILL.md in it")
-		return nil
-	}
-	if msg := CheckName(name); msg != "" {
-		l.bad(dir, "%s", msg)
-		return nil
-	}
-	type other struct {
-		File
-		path string
-	}
-	var others []other
-	var count tally // the folder's, SKILL.md included
-	hasSkill := false
-	var walk func(rel string) error
-	walk = func(rel string) error {
-		entries, err := l.list(ly, l.sys.Paths.Join(dir, rel))
-		if err != nil {
-			return err
-		}
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), ".") {
-				continue
-			}
-			r := e.Name()
-			if rel != "" {
-				r = rel + "/" + r
-			}
-			path := l.sys.Paths.Join(dir, r)
-			switch m := e.Mode(); {
-			case m&fs.ModeSymlink != 0:
-				l.bad(path, "is a link inside a skill folder: a skill is copied whole, so put the file itself there")
-			case m.IsDir():
-				if err := walk(r); err != nil {
-					return err
-				}
-			case !m.IsRegular():
-				l.bad(path, "is %s: a skill folder holds only files and folders", fsys.Describe(m))
-			case r == SkillFile:
-				hasSkill = true
-				if err := count.addSkillFile(dir, e.Size()); err != nil {
-					return err
-				}
-			default:
-				others = append(others, other{File{Rel: r, Exec: m&0o111 != 0}, path})
-				if err := count.addSkillFile(dir, e.Size()); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	before := len(l.slots)
-	if err := walk(""); err != nil {
-		return err
-	}
-	switch {
-	case len(l.slots) > before:
-	case !hasSkill:
-		l.bad(dir, "has no %s: a skill folder holds its %s with name and description", SkillFile, SkillFile)
-	default:
-		if err := l.add(ly, dir, count); err != nil {
-			return err
-		}
-		slices.SortFunc(others, func(a, b other) int { return strings.Compare(a.Rel, b.Rel) })
-		j := &job{ly: ly, kind: KindSkill, name: name, path: l.sys.Paths.Join(dir, SkillFile)}
-		for _, o := range others {
-			j.files, j.paths = append(j.files, o.File), append(j.paths, o.path)
-		}
-		l.slots = append(l.slots, slot{job: j})
-	}
 	return nil
 }
 

@@ -233,6 +233,15 @@ func (r *Reader) ListMax(dir string, max int) ([]fs.FileInfo, bool, error) {
 	return r.s.listDir(r.root, dir, max)
 }
 
+// Release lets go the folders the reader holds but those on the way to
+// next (Batch.Release): a reader that has done with a folder bounds what
+// it holds to next's depth.
+func (r *Reader) Release(next string) {
+	if r.b != nil {
+		r.b.Release(next)
+	}
+}
+
 // Close releases the directories the batch held.
 func (r *Reader) Close() {
 	if r.b != nil {

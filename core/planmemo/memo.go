@@ -77,8 +77,10 @@ type entry struct {
 }
 
 // Load is the report the memo at path holds for key, when every watched
-// path still has its stamp (a racy one re-hashed to its known sum).
-func Load(sys *core.System, path, key string) ([]byte, bool) {
+// path still has its stamp (a racy one re-hashed to its known sum). key
+// is asked only of a memo found, so that a caller may still be making
+// it while Load looks.
+func Load(sys *core.System, path string, key func() string) ([]byte, bool) {
 	if path == "" || !Enabled(sys) {
 		return nil, false
 	}
@@ -93,7 +95,7 @@ func Load(sys *core.System, path, key string) ([]byte, bool) {
 	if err != nil || !bytes.HasPrefix(data, []byte(header)) {
 		return nil, false
 	}
-	taken, entries, report, ok := parse(data[len(header):], key)
+	taken, entries, report, ok := parse(data[len(header):], key())
 	if !ok {
 		return nil, false
 	}

@@ -37,6 +37,9 @@ type ApplyRequest struct {
 	// before the plan and any write: the command line arms its signal
 	// handlers there (a replay only reads).
 	Planning func()
+
+	// snap is the project's settings already read for the plan memo.
+	snap *settings.Snapshot
 }
 
 // ErrNoProject is an apply of the project's files with no project; each
@@ -102,9 +105,12 @@ func (s *Session) PlanAll(ctx context.Context, req ApplyRequest) (*apply.Full, e
 			return nil, err
 		}
 	}
-	snap, err := s.ApplySettings(ctx, req.Project)
-	if err != nil {
-		return nil, err
+	snap := req.snap
+	if snap == nil {
+		var err error
+		if snap, err = s.ApplySettings(ctx, req.Project); err != nil {
+			return nil, err
+		}
 	}
 	full, err := s.PlanWith(ctx, snap, req)
 	if err == nil && ctx.Err() != nil {

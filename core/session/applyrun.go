@@ -52,6 +52,7 @@ func (s *Session) Apply(ctx context.Context, req ApplyRequest) (*ApplyReport, er
 	if req.Planning != nil {
 		req.Planning()
 	}
+	req.snap = memo.Snapshot() // the settings the memo is keyed on
 	full, err := s.PlanAll(ctx, req)
 	if err != nil {
 		return nil, err

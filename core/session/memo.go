@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	fastjson "github.com/segmentio/encoding/json"
@@ -27,7 +28,7 @@ import (
 type ApplyMemo struct {
 	s      *Session
 	path   string
-	key    string
+	key    func() string // made in a goroutine, while the plan reads
 	start  time.Time
 	layers []content.Layer
 	snap   *settings.Snapshot
@@ -84,15 +85,32 @@ func (s *Session) ApplyMemo(ctx context.Context, req ApplyRequest) *ApplyMemo {
 		// in the key already: encoding it is a tenth of a replay.
 		keyed = append(keyed, s.Sys.AgentTable)
 	}
-	for _, x := range keyed {
-		data, err := json.Marshal(x)
-		if err != nil {
-			return nil
+	// Encoding what the key holds is most of this; it overlaps the look
+	// for a memo, and when there is none (a cold run), the plan. Nothing
+	// it encodes is changed after: the plan only reads the snapshot.
+	key := make(chan string, 1)
+	go func() {
+		for _, x := range keyed {
+			data, err := json.Marshal(x)
+			if err != nil {
+				key <- "" // no memo is found or kept under no key
+				return
+			}
+			parts = append(parts, string(data))
 		}
-		parts = append(parts, string(data))
-	}
+		key <- planmemo.Key(parts...)
+	}()
 	path := planmemo.Path(s.Sys, "project\x00"+p.Dir)
-	return &ApplyMemo{s: s, path: path, key: planmemo.Key(parts...), start: start, layers: layers, snap: snap}
+	return &ApplyMemo{s: s, path: path, key: sync.OnceValue(func() string { return <-key }), start: start, layers: layers, snap: snap}
+}
+
+// Snapshot is the project's settings the memo is keyed on: the plan's,
+// so that a memo kept describes the settings its plan read (nil: none).
+func (m *ApplyMemo) Snapshot() *settings.Snapshot {
+	if m == nil {
+		return nil
+	}
+	return m.snap
 }
 
 // Replay is the report the last run gave, when every file it rested on
@@ -212,7 +230,8 @@ func (m *ApplyMemo) Remember(full *apply.Full, rep apply.FullReport) {
 			break
 		}
 	}
-	if !planmemo.Save(sys, m.path, m.key, w, m.start, data) {
+	key := m.key()
+	if key == "" || !planmemo.Save(sys, m.path, key, w, m.start, data) {
 		planmemo.Forget(sys, m.path)
 	}
 }

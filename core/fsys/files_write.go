@@ -222,8 +222,11 @@ func (s *Files) updateFileStream(target string, o WriteOptions, update func(old 
 	if err != nil {
 		return err
 	}
+	locked := true
 	defer func() {
-		unlock()
+		if locked {
+			unlock()
+		}
 		t.Close()
 	}()
 	if !o.ConfirmShared {
@@ -258,8 +261,16 @@ func (s *Files) updateFileStream(target string, o WriteOptions, update func(old 
 			return &ChangedError{Path: target, What: "changed on the way"}
 		}
 	}
-	w.BeforeRename, w.Written = s.BeforeRename, o.Written
-	return w.WriteFunc(fill, o.perm())
+	w.BeforeRename, w.Written, w.DirSyncLater = s.BeforeRename, o.Written, true
+	if err := w.WriteFunc(fill, o.perm()); err != nil {
+		return err
+	}
+	// The new name is in place and no temporary file is left: the next
+	// writer of the folder may go on while its name is made durable.
+	unlock()
+	locked = false
+	SyncDir(w)
+	return nil
 }
 
 // WriteAtomic writes one of charter's own state files (token, discovery):

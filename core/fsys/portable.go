@@ -34,6 +34,7 @@ type portableTarget struct {
 	BeforeRename func(tmp string)
 	Written      func() // see the unix Target
 	Volatile     bool   // no fsyncs (see the unix Target)
+	DirSyncLater bool   // see the unix Target; here the folder is synced at once
 
 	o       Options
 	dirInfo fs.FileInfo // Dir as the walk found it

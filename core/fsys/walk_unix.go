@@ -32,6 +32,10 @@ type Target struct {
 	// nothing and whose readers take an unreadable one for none. The
 	// rename still replaces the file whole.
 	Volatile bool
+	// DirSyncLater leaves the fsync of the folder after the rename to the
+	// caller (SyncDir), which lets its locks go first: the next write in
+	// the folder need not wait for it.
+	DirSyncLater bool
 
 	fd       int // Dir, opened without following links; -1 when Missing
 	rfd      int // Dir opened for reading (fsync, listing, flock); -1 until needed
@@ -255,7 +259,10 @@ func (t *Target) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 	}
 	// The rename is done; a directory that cannot be synced (some network
 	// and FUSE file systems) still holds the new file.
-	if rfd, err := t.readFD(); err == nil && !t.Volatile {
+	if t.Volatile || t.DirSyncLater {
+		return nil
+	}
+	if rfd, err := t.readFD(); err == nil {
 		unix.Fsync(rfd)
 	}
 	return nil

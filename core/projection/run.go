@@ -57,21 +57,32 @@ func (p *Plan) Run(ctx context.Context, sys *core.System, confirm bool) error {
 // RunAlongside is Run, and once the files are written, alongside runs in
 // the caller's goroutine while another saves the stat cache: the cache's
 // stamps and its write overlap the caller's next writes (an apply's
-// instruction files), which touch none of the projected files. alongside
-// does not run when Run fails.
+// instruction files), which touch none of the projected files; so does
+// the sync of the record's folder after its rename. alongside does not
+// run when Run fails.
 func (p *Plan) RunAlongside(ctx context.Context, sys *core.System, confirm bool, alongside func()) error {
-	wrote, err := p.run(ctx, sys, confirm)
+	wrote, recorded, err := p.run(ctx, sys, confirm)
 	if err != nil {
+		if recorded != nil {
+			recorded.Close()
+		}
 		return err
 	}
-	if alongside == nil {
+	finish := func() {
+		if recorded != nil {
+			fsys.SyncDir(recorded)
+			recorded.Close()
+		}
 		p.saveStat(sys, wrote)
+	}
+	if alongside == nil {
+		finish()
 		return nil
 	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		p.saveStat(sys, wrote)
+		finish()
 	}()
 	alongside()
 	<-done
@@ -79,19 +90,21 @@ func (p *Plan) RunAlongside(ctx context.Context, sys *core.System, confirm bool,
 }
 
 // run is Run without the stat cache; wrote: it wrote, pruned or recorded.
-func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote bool, err error) {
+// recorded, when not nil, is the record's target, renamed and its lock
+// let go: the caller syncs its folder and closes it.
+func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote bool, recorded *fsys.Target, err error) {
 	if !p.checked || (p.checkedConfirm && !confirm) {
 		if err := p.Check(confirm); err != nil {
-			return false, err
+			return false, nil, err
 		}
 	}
 	if ctx.Err() != nil {
-		return false, ctx.Err()
+		return false, nil, ctx.Err()
 	}
 	if !p.Changes() {
 		// A killed run's temporary record goes even when nothing changes.
 		sys.RemoveStaleTemps(p.req.RecordPath, fsys.WriteOptions{ConfirmShared: confirm, Within: p.req.Root})
-		return false, nil
+		return false, nil, nil
 	}
 	err = sys.WithLock(p.req.RecordPath, func() error {
 		// The record is staged with the files, so the one syncfs before
@@ -109,7 +122,9 @@ func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote b
 			if !committed {
 				rec.Abort()
 			}
-			rec.Target().Close()
+			if recorded == nil {
+				rec.Target().Close()
+			}
 		}()
 		if err := p.writeAll(ctx, sys, confirm, rec); err != nil {
 			return err
@@ -124,7 +139,9 @@ func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote b
 		if err := rec.Commit(); err != nil {
 			return err
 		}
-		fsys.SyncDir(rec.Target())
+		// Its folder is synced once the lock is let go (RunAlongside):
+		// the record is in place, as the next run under the lock reads it.
+		recorded = rec.Target()
 		for i := range p.Entries {
 			if p.Entries[i].held {
 				continue
@@ -136,7 +153,7 @@ func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote b
 		}
 		return nil
 	})
-	return err == nil, err
+	return err == nil, recorded, err
 }
 
 // writeAll stages, syncs and renames the plan's files; rec, the staged

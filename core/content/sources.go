@@ -101,8 +101,9 @@ func loadLayers(ctx context.Context, sys *core.System, layers []Layer, names boo
 	return &Library{Layers: layers, Items: l.items}, nil
 }
 
-// A loader lists the folders first, one after another, and keeps what it
-// finds in order: problems, and jobs (an item's files to read and parse).
+// A loader lists the folders first (a kind's folder, then its skill
+// folders from a few goroutines, skills) and keeps what it finds in
+// order: problems, and jobs (an item's files to read and parse).
 // finish then reads every file and parses every item from a few goroutines
 // at once, and collects items and problems in the order they were found.
 type loader struct {

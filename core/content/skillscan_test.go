@@ -142,3 +142,22 @@ func TestSkillProblemsCountForNoCap(t *testing.T) {
 		t.Fatalf("%.300v", err)
 	}
 }
+
+// A folder is listed by its handle, whatever its entries are named: a
+// ".probe" link out of the project (a name the listing once looked up)
+// is a dotfile like any other, skipped.
+func TestListingLooksUpNoNameInTheFolder(t *testing.T) {
+	f := newFixture(t)
+	charter := filepath.Join(f.project, ".charter")
+	coretest.WriteFile(t, filepath.Join(charter, "rules", "r.md"), rule("r", "minimal"))
+	skill(t, charter, "s", 1, 1)
+	for _, dir := range []string{"rules", "skills", "skills/s"} {
+		if err := os.Symlink(f.m.Dir, filepath.Join(charter, dir, ".probe")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lib, err := f.load(t)
+	if err != nil || len(lib.Items) != 2 {
+		t.Fatalf("%v", err)
+	}
+}

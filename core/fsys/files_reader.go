@@ -215,16 +215,22 @@ func (r *Reader) List(dir string) ([]fs.FileInfo, bool, error) { return r.ListMa
 // max entries means the folder holds more, and they are not sorted.
 func (r *Reader) ListMax(dir string, max int) ([]fs.FileInfo, bool, error) {
 	if r.b != nil {
-		t, err := r.b.Target(r.s.Paths.Join(dir, ".probe"))
-		if err != nil {
-			return nil, false, err
-		}
-		t.Close()
 		// The folder the walk checked, listed by its handle: no path
-		// resolved again, and the folder listed is the one checked.
-		entries, ok, err := r.b.list(r.s.Paths.Dir(t.Path), max)
+		// resolved again, and the folder listed is the one checked. A
+		// folder held answers without a name in it looked up; anything
+		// else is walked to as a name in it would be (its refusal).
+		probe := r.s.Paths.Join(dir, ".probe")
+		if d, _, _ := r.b.Folder(probe); d == nil {
+			t, err := r.b.Target(probe)
+			if err != nil {
+				return nil, false, err
+			}
+			t.Close()
+			probe = t.Path
+		}
+		entries, ok, err := r.b.list(r.s.Paths.Dir(probe), max)
 		if r.b.Held() >= heldCap {
-			r.b.Release(t.Path)
+			r.b.Release(probe)
 		}
 		if ok {
 			return entries, false, err

@@ -21,21 +21,39 @@ func (f *Full) Memo(sys *core.System, rep FullReport, w *planmemo.Watch) (FullRe
 	}
 	next := rep
 	next.Targets = slices.Clone(rep.Targets)
+	var settle []int
 	for i, r := range next.Targets {
 		switch r.State {
 		case StateSkipped:
-			if r.Path != "" && r.Path != "-" {
-				w.Path(r.Path)
-			}
-			continue
 		case StateWritten:
 			next.Targets[i].State = StateCurrent
+			settle = append(settle, i)
 		case StateCurrent:
+			settle = append(settle, i)
 		default:
 			return rep, false
 		}
-		if !f.Targets[i].settle(sys, w, r.State == StateWritten) {
+	}
+	// Each target read again and checked at once (AGENTS.md and CLAUDE.md
+	// can be megabytes), watched in order after.
+	settled := make([]settled, len(next.Targets))
+	fsys.Parallel(len(settle), func(k int) error {
+		i := settle[k]
+		settled[i] = f.Targets[i].settle(sys, rep.Targets[i].State == StateWritten)
+		return nil
+	})
+	for i, r := range next.Targets {
+		switch s := settled[i]; {
+		case r.State == StateSkipped:
+			if r.Path != "" && r.Path != "-" {
+				w.Path(r.Path)
+			}
+		case !s.ok:
 			return rep, false
+		case s.absent:
+			w.Path(f.Targets[i].Path) // absent, as Run leaves it
+		default:
+			w.File(f.Targets[i].Path, s.sum, s.wrote)
 		}
 	}
 	if f.Content != nil {
@@ -72,13 +90,19 @@ func (f *Full) Memo(sys *core.System, rep FullReport, w *planmemo.Watch) (FullRe
 	return next, true
 }
 
-// settle watches the target by the bytes it holds now, after checking
-// that they are what f makes of them (a file changed since Run is not
-// vouched for).
-func (t Target) settle(sys *core.System, w *planmemo.Watch, wrote bool) bool {
+// settled is what settle found of a target: ok when it holds what f
+// makes of it, then absent or its bytes' sum.
+type settled struct {
+	ok, absent, wrote bool
+	sum               string
+}
+
+// settle reads the target as it is now and checks that its bytes are
+// what f makes of them (a file changed since Run is not vouched for).
+func (t Target) settle(sys *core.System, wrote bool) settled {
 	data, err := t.read(sys)
 	if err != nil {
-		return false
+		return settled{}
 	}
 	current := false
 	if t.block != nil {
@@ -90,14 +114,12 @@ func (t Target) settle(sys *core.System, w *planmemo.Watch, wrote bool) bool {
 		current = unchanged(data, parts)
 	}
 	if err != nil || !current {
-		return false
+		return settled{}
 	}
 	if data == nil {
-		w.Path(t.Path) // absent, as Run leaves it
-		return true
+		return settled{ok: true, absent: true}
 	}
-	w.File(t.Path, planmemo.Sum(data), wrote)
-	return true
+	return settled{ok: true, sum: planmemo.Sum(data), wrote: wrote}
 }
 
 // Root is the project's root the plan is for; "" at user level.

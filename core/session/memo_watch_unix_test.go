@@ -143,3 +143,41 @@ func TestApplyPlanningOnlyWhenPlanned(t *testing.T) {
 		t.Fatalf("after a source changed: Planning called %d times in all, want 3", planned)
 	}
 }
+
+// The memo vouches only for instruction files that still hold what the
+// plan makes of them when it is kept: one edited between the run and
+// Remember (its block taken out) is written again by the next run.
+func TestMemoTargetEditedBeforeRemember(t *testing.T) {
+	m := newMemoWorld(t)
+	req := ApplyRequest{Project: true, RunOnly: true, Agents: []string{"claude"}}
+	s := m.session()
+	memo := s.ApplyMemo(context.Background(), req)
+	req.snap = memo.Snapshot()
+	full, err := s.PlanAll(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	memo.WatchSources()
+	results, err := apply.RunAll(context.Background(), m.sys, full, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claude := ""
+	for _, r := range results {
+		if filepath.Base(r.Path) == "CLAUDE.md" {
+			claude = r.Path
+		}
+	}
+	if claude == "" {
+		t.Fatalf("no CLAUDE.md in %+v", results)
+	}
+	if err := os.WriteFile(claude, []byte("My own notes.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	memo.Remember(full, s.applyReport(results, full).FullReport)
+	time.Sleep(60 * time.Millisecond) // past the racy window: a memo could be trusted now
+	m.apply(t)
+	if data, err := os.ReadFile(claude); err != nil || !strings.Contains(string(data), "My own notes.") || !strings.Contains(string(data), "charter") {
+		t.Fatalf("%s after an edit before the memo was kept: %q %v (a memo vouched for it)", claude, data, err)
+	}
+}

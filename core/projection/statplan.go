@@ -46,12 +46,15 @@ func (p *Plan) readTargets(sys *core.System, rd *fsys.Reader, todo []Placed, pat
 	// The kernel's clock, never an injected one: a stamp is judged
 	// against the time the kernel gave the file.
 	taken := time.Now()
-	stamps, ok := rd.StampEach(paths)
+	stamps, ok, absent := rd.StampEach(paths)
 	p.stat = statPlan{cache: cache, paths: recPaths, entries: make(map[string]stamped, len(todo))}
 	var rest []int
 	for i := range todo {
 		sum, hit := cache.hit(recPaths[i], stamps[i], ok[i])
-		if !hit {
+		switch {
+		case absent[i]: // in a folder not there (a cold run's): nothing to read
+			continue
+		case !hit:
 			rest = append(rest, i)
 			continue
 		}
@@ -102,7 +105,7 @@ func (p *Plan) saveStat(sys *core.System, wrote bool) {
 		if len(after) != len(paths) {
 			rd := sys.WholeReader(p.req.Root)
 			taken := time.Now()
-			stamps, ok := rd.StampEach(paths)
+			stamps, ok, _ := rd.StampEach(paths)
 			rd.Close()
 			after = make([]stampAt, len(paths))
 			for i := range after {

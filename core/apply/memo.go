@@ -21,29 +21,36 @@ func (f *Full) Memo(sys *core.System, rep FullReport, w *planmemo.Watch) (FullRe
 	}
 	next := rep
 	next.Targets = slices.Clone(rep.Targets)
-	var settle []int
+	var check, last []int
 	for i, r := range next.Targets {
 		switch r.State {
 		case StateSkipped:
+			continue
 		case StateWritten:
 			next.Targets[i].State = StateCurrent
-			settle = append(settle, i)
 		case StateCurrent:
-			settle = append(settle, i)
 		default:
 			return rep, false
 		}
+		if f.Targets[i].last {
+			last = append(last, i)
+		} else {
+			check = append(check, i)
+		}
 	}
 	// Each target read again and checked at once (AGENTS.md and CLAUDE.md
-	// can be megabytes), watched in order after.
-	settled := make([]settled, len(next.Targets))
-	fsys.Parallel(len(settle), func(k int) error {
-		i := settle[k]
-		settled[i] = f.Targets[i].settle(sys, rep.Targets[i].State == StateWritten)
-		return nil
-	})
+	// can be megabytes), as Run writes them: the governance record, which
+	// each other file's edit settles, after them. Watched in order after.
+	checked := make([]settled, len(next.Targets))
+	for _, wave := range [][]int{check, last} {
+		fsys.Parallel(len(wave), func(k int) error {
+			i := wave[k]
+			checked[i] = f.Targets[i].settle(sys, rep.Targets[i].State == StateWritten)
+			return nil
+		})
+	}
 	for i, r := range next.Targets {
-		switch s := settled[i]; {
+		switch s := checked[i]; {
 		case r.State == StateSkipped:
 			if r.Path != "" && r.Path != "-" {
 				w.Path(r.Path)

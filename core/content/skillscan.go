@@ -111,9 +111,7 @@ func (l *loader) skills(ly Layer, dir string, entries []fs.FileInfo) error {
 // be listed at once, each through its own reader r.
 func (l *loader) scanSkill(r *fsys.Reader, ly Layer, dir, name string, e fs.FileInfo) (sc skillScan) {
 	bad := func(path, format string, args ...any) {
-		p := parser{path: path}
-		p.add(0, format, args...)
-		sc.slots = append(sc.slots, slot{problems: p.problems})
+		sc.slots = append(sc.slots, problem(path, format, args...))
 	}
 	if e.Mode()&fs.ModeSymlink != 0 {
 		fi, err := l.sys.Fs.Stat(dir)

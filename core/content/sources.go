@@ -156,9 +156,14 @@ func (l *loader) close() {
 }
 
 func (l *loader) bad(path, format string, args ...any) {
+	l.slots = append(l.slots, problem(path, format, args...))
+}
+
+// problem is the slot of one problem with the file or folder at path.
+func problem(path, format string, args ...any) slot {
 	p := parser{path: path}
 	p.add(0, format, args...)
-	l.slots = append(l.slots, slot{problems: p.problems})
+	return slot{problems: p.problems}
 }
 
 // list returns a folder's entries (not following links in them), sorted;

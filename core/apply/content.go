@@ -10,6 +10,7 @@ import (
 	"github.com/agentkit/charter/core"
 	"github.com/agentkit/charter/core/agents"
 	"github.com/agentkit/charter/core/content"
+	"github.com/agentkit/charter/core/fsys"
 	"github.com/agentkit/charter/core/projection"
 )
 
@@ -279,10 +280,20 @@ func RunAll(ctx context.Context, sys *core.System, f *Full, confirm bool) ([]Res
 	}
 	var results []Result
 	var err error
-	run := func() { results, err = Run(ctx, sys, f.Targets, confirm) }
+	var prep prepared
+	defer func() { prep.abort() }()
+	along := projection.Alongside{
+		// The files out of date are written ahead, made durable by the
+		// projection's own sync, and only renamed after it.
+		Stage: func() []*fsys.Staged {
+			prep = prepare(sys, f.Targets, confirm)
+			return prep.staged()
+		},
+		After: func() { results, err = run(ctx, sys, f.Targets, confirm, prep) },
+	}
 	if f.Content == nil {
-		run()
-	} else if cerr := f.Content.RunAlongside(ctx, sys, confirm, run); cerr != nil {
+		along.After()
+	} else if cerr := f.Content.RunAlongside(ctx, sys, confirm, along); cerr != nil {
 		if ctx.Err() != nil {
 			return nil, Stopped(ctx)
 		}

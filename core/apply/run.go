@@ -33,6 +33,12 @@ import (
 // with an error is the last: the files written are whole, the others as
 // they were, and the error is the first target's that failed.
 func Run(ctx context.Context, sys *core.System, targets []Target, confirmShared bool) ([]Result, error) {
+	return run(ctx, sys, targets, confirmShared, nil)
+}
+
+// run is Run, committing the targets prep made ahead where they still
+// apply.
+func run(ctx context.Context, sys *core.System, targets []Target, confirmShared bool, prep prepared) ([]Result, error) {
 	out := make([]Result, len(targets))
 	errs := make([]error, len(targets))
 	var waves [3][]int
@@ -59,7 +65,7 @@ func Run(ctx context.Context, sys *core.System, targets []Target, confirmShared 
 					if written != nil {
 						done = sync.OnceFunc(written.Done)
 					}
-					out[i], errs[i] = runTarget(ctx, sys, targets[i], confirmShared, done)
+					out[i], errs[i] = runTarget(ctx, sys, targets[i], confirmShared, prep.of(i), done)
 					if errs[i] != nil && !isShared(errs[i]) {
 						failed.Store(true) // before done: the next wave must see it
 						done()
@@ -110,12 +116,24 @@ func isShared(err error) bool {
 
 // runTarget writes t when it is out of date; a *core.SharedWriteError
 // comes with its result blocked. written runs once the new bytes are in
-// the file's temporary name, before they are made durable.
-func runTarget(ctx context.Context, sys *core.System, t Target, confirmShared bool, written func()) (Result, error) {
+// the file's temporary name, before they are made durable. ahead, when
+// not nil, is t's write prepared ahead: renamed in place when the file is
+// still as it was read then, else written here as ever.
+func runTarget(ctx context.Context, sys *core.System, t Target, confirmShared bool, ahead *fsys.Prepared, written func()) (Result, error) {
 	if ctx.Err() != nil {
 		return Result{}, Stopped(ctx)
 	}
 	r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath, Readers: t.Readers}
+	if ahead != nil {
+		switch ok, err := sys.CommitPrepared(ahead); {
+		case err != nil:
+			return r, err
+		case ok:
+			written()
+			r.State, r.Notes = StateWritten, codexNotes(sys, t)
+			return r, nil
+		}
+	}
 	// A file already current is left alone: no lock, and no block for a
 	// shared file that would not change. The file may have changed since
 	// Plan, so this looks again. A file Plan found outdated and that no
@@ -130,39 +148,13 @@ func runTarget(ctx context.Context, sys *core.System, t Target, confirmShared bo
 			return r, nil
 		}
 	}
-	// Under the lock the file is read once more and edited: an
-	// instruction file as a stream, the text around the block copied
-	// from the old file to the new; any other whole, as small as it is.
+	// Under the lock the file is read once more and edited.
 	opts := t.writeOptions(confirmShared)
 	opts.Written = written
-	var err error
-	if t.block != nil {
-		err = sys.UpdateFileStream(t.Path, opts, func(old afero.File) (func(w io.Writer) error, error) {
-			if old == nil {
-				r.State = StateWritten
-				return func(w io.Writer) error { _, err := w.Write(t.block); return err }, nil
-			}
-			sc, err := scanBlock(t.Path, old, t.block)
-			if err != nil || sc.current(len(t.block)) {
-				return nil, err
-			}
-			r.State = StateWritten
-			return func(w io.Writer) error { return spliceTo(w, old, sc, t.block) }, nil
-		})
-	} else {
-		drop := false
-		err = sys.UpdateFileParts(t.Path, opts, func(old []byte) ([][]byte, error) {
-			parts, err := t.edit(old)
-			drop = err == nil && t.unplace && parts == nil && len(old) > 0
-			if err != nil || unchanged(old, parts) || parts == nil {
-				return nil, err // parts nil: to be absent, as it is (or empty)
-			}
-			r.State = StateWritten
-			return parts, nil
-		})
-		if err == nil && drop {
-			r.State, err = projection.StatePruned, dropEmptied(sys, t, opts)
-		}
+	drop := false
+	err := sys.UpdateFileStream(t.Path, opts, t.update(&r, &drop))
+	if err == nil && drop {
+		r.State, err = projection.StatePruned, dropEmptied(sys, t, opts)
 	}
 	var se *core.SharedWriteError
 	switch {
@@ -174,4 +166,35 @@ func runTarget(ctx context.Context, sys *core.System, t Target, confirmShared bo
 	}
 	r.Notes = codexNotes(sys, t)
 	return r, nil
+}
+
+// update is t's edit of the file as read (nil: it does not exist), as
+// UpdateFileStream takes it: an instruction file as a stream, the text
+// around the block copied from the old file to the new; any other whole,
+// as small as it is. It marks r written when it writes, and sets drop
+// when the edit leaves a file charter's entries alone made empty.
+func (t Target) update(r *Result, drop *bool) func(old afero.File) (func(w io.Writer) error, error) {
+	if t.block != nil {
+		return func(old afero.File) (func(w io.Writer) error, error) {
+			if old == nil {
+				r.State = StateWritten
+				return func(w io.Writer) error { _, err := w.Write(t.block); return err }, nil
+			}
+			sc, err := scanBlock(t.Path, old, t.block)
+			if err != nil || sc.current(len(t.block)) {
+				return nil, err
+			}
+			r.State = StateWritten
+			return func(w io.Writer) error { return spliceTo(w, old, sc, t.block) }, nil
+		}
+	}
+	return fsys.PartsUpdate(t.Path, t.kind, func(old []byte) ([][]byte, error) {
+		parts, err := t.edit(old)
+		*drop = err == nil && t.unplace && parts == nil && len(old) > 0
+		if err != nil || unchanged(old, parts) || parts == nil {
+			return nil, err // parts nil: to be absent, as it is (or empty)
+		}
+		r.State = StateWritten
+		return parts, nil
+	})
 }

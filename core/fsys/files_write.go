@@ -179,11 +179,17 @@ func (s *Files) UpdateFileOpts(target string, o WriteOptions, update func(old []
 // edited in the middle is then written from slices of old, with no second
 // copy in memory.
 func (s *Files) UpdateFileParts(target string, o WriteOptions, update func(old []byte) ([][]byte, error)) error {
-	return s.UpdateFileStream(target, o, func(f afero.File) (func(w io.Writer) error, error) {
+	return s.UpdateFileStream(target, o, PartsUpdate(target, o.Kind, update))
+}
+
+// PartsUpdate is update, which takes the old file whole (capped for
+// kind) and returns the new one's parts, as UpdateFileStream takes it.
+func PartsUpdate(target string, kind Kind, update func(old []byte) ([][]byte, error)) func(f afero.File) (func(w io.Writer) error, error) {
+	return func(f afero.File) (func(w io.Writer) error, error) {
 		var old []byte
 		if f != nil {
 			var err error
-			if old, err = ReadAll(f, target, o.Kind); err != nil {
+			if old, err = ReadAll(f, target, kind); err != nil {
 				return nil, err
 			}
 		}
@@ -191,15 +197,8 @@ func (s *Files) UpdateFileParts(target string, o WriteOptions, update func(old [
 		if err != nil || parts == nil {
 			return nil, err
 		}
-		return func(w io.Writer) error {
-			for _, p := range parts {
-				if _, err := w.Write(p); err != nil {
-					return err
-				}
-			}
-			return nil
-		}, nil
-	})
+		return func(w io.Writer) error { return writeParts(w, parts) }, nil
+	}
 }
 
 // UpdateFileStream is UpdateFileOpts for an update that reads the file as a

@@ -51,17 +51,27 @@ func (p *Plan) Guard(confirm bool) error {
 // the files it renamed hold the bytes the next plan projects, the others
 // and the record are as they were, and no temporary file is left.
 func (p *Plan) Run(ctx context.Context, sys *core.System, confirm bool) error {
-	return p.RunAlongside(ctx, sys, confirm, nil)
+	return p.RunAlongside(ctx, sys, confirm, Alongside{})
 }
 
-// RunAlongside is Run, and once the files are written, alongside runs in
-// the caller's goroutine while another saves the stat cache: the cache's
-// stamps and its write overlap the caller's next writes (an apply's
-// instruction files), which touch none of the projected files; so does
-// the sync of the record's folder after its rename. alongside does not
-// run when Run fails.
-func (p *Plan) RunAlongside(ctx context.Context, sys *core.System, confirm bool, alongside func()) error {
-	wrote, recorded, err := p.run(ctx, sys, confirm)
+// Alongside is what a caller runs with a plan's writes (RunAlongside).
+type Alongside struct {
+	// Stage runs before the files are staged: the files it stages are
+	// made durable with them, by the same sync. It does not run when
+	// nothing is to be written.
+	Stage func() []*fsys.Staged
+	// After runs once the files are written, in the caller's goroutine
+	// while another saves the stat cache: the cache's stamps and its
+	// write overlap the caller's next writes (an apply's instruction
+	// files), which touch none of the projected files; so does the sync
+	// of the record's folder after its rename. It does not run when Run
+	// fails.
+	After func()
+}
+
+// RunAlongside is Run with a caller's work alongside it.
+func (p *Plan) RunAlongside(ctx context.Context, sys *core.System, confirm bool, along Alongside) error {
+	wrote, recorded, err := p.run(ctx, sys, confirm, along.Stage)
 	if err != nil {
 		if recorded != nil {
 			recorded.Close()
@@ -75,7 +85,7 @@ func (p *Plan) RunAlongside(ctx context.Context, sys *core.System, confirm bool,
 		}
 		p.saveStat(sys, wrote)
 	}
-	if alongside == nil {
+	if along.After == nil {
 		finish()
 		return nil
 	}
@@ -84,7 +94,7 @@ func (p *Plan) RunAlongside(ctx context.Context, sys *core.System, confirm bool,
 		defer close(done)
 		finish()
 	}()
-	alongside()
+	along.After()
 	<-done
 	return nil
 }
@@ -92,7 +102,7 @@ func (p *Plan) RunAlongside(ctx context.Context, sys *core.System, confirm bool,
 // run is Run without the stat cache; wrote: it wrote, pruned or recorded.
 // recorded, when not nil, is the record's target, renamed and its lock
 // let go: the caller syncs its folder and closes it.
-func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote bool, recorded *fsys.Target, err error) {
+func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool, stage func() []*fsys.Staged) (wrote bool, recorded *fsys.Target, err error) {
 	if !p.checked || (p.checkedConfirm && !confirm) {
 		if err := p.Check(confirm); err != nil {
 			return false, nil, err
@@ -126,7 +136,7 @@ func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote b
 				rec.Target().Close()
 			}
 		}()
-		if err := p.writeAll(ctx, sys, confirm, rec); err != nil {
+		if err := p.writeAll(ctx, sys, confirm, rec, stage); err != nil {
 			return err
 		}
 		if err := p.prune(sys, confirm); err != nil {
@@ -157,8 +167,15 @@ func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool) (wrote b
 }
 
 // writeAll stages, syncs and renames the plan's files; rec, the staged
-// record, is made durable with them and left for the caller to rename.
-func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec *fsys.Staged) error {
+// record, and the files stage stages are made durable with them and left
+// for the caller to rename.
+func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec *fsys.Staged, stage func() []*fsys.Staged) error {
+	var extra []*fsys.Staged
+	if stage != nil {
+		// First: the folders it makes are then there for the walks below,
+		// which would otherwise make them too.
+		extra = stage()
+	}
 	stager, err := sys.Stager(fsys.WriteOptions{ConfirmShared: confirm, Within: p.req.Root, Whole: true})
 	if err != nil {
 		return err
@@ -183,7 +200,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 	if ctx.Err() != nil {
 		return ctx.Err() // the deferred Abort removes every staged file
 	}
-	if err := fsys.SyncStaged(append(staged[:len(staged):len(staged)], rec)); err != nil {
+	if err := fsys.SyncStaged(append(append(staged[:len(staged):len(staged)], rec), extra...)); err != nil {
 		return err
 	}
 	// Each folder's renames in one goroutine, folders at once; after a

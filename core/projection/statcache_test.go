@@ -213,12 +213,12 @@ func TestRunAlongside(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, ".charter"), 0o755)
 	items := bigLibrary()
 	ran := false
-	if err := plan(t, m.Sys, root, items, false).RunAlongside(context.Background(), m.Sys, false, func() { ran = true }); err != nil || !ran {
+	if err := plan(t, m.Sys, root, items, false).RunAlongside(context.Background(), m.Sys, false, projection.Alongside{After: func() { ran = true }}); err != nil || !ran {
 		t.Fatalf("first run: %v, alongside ran: %v", err, ran)
 	}
 	settle()
 	ran = false
-	if err := plan(t, m.Sys, root, items, false).RunAlongside(context.Background(), m.Sys, false, func() { ran = true }); err != nil || !ran {
+	if err := plan(t, m.Sys, root, items, false).RunAlongside(context.Background(), m.Sys, false, projection.Alongside{After: func() { ran = true }}); err != nil || !ran {
 		t.Fatalf("no-change run: %v, alongside ran: %v", err, ran)
 	}
 	if c := cacheOf(t, root, m); !strings.Contains(c, " .claude/rules/rule-000.md\n") {
@@ -229,7 +229,7 @@ func TestRunAlongside(t *testing.T) {
 	os.MkdirAll(filepath.Join(other, ".charter"), 0o755)
 	coretest.WriteFile(t, filepath.Join(other, ".claude", "rules", "rule-000.md"), "a person's file\n")
 	ran = false
-	if err := plan(t, m.Sys, other, items, false).RunAlongside(context.Background(), m.Sys, false, func() { ran = true }); err == nil || ran {
+	if err := plan(t, m.Sys, other, items, false).RunAlongside(context.Background(), m.Sys, false, projection.Alongside{After: func() { ran = true }}); err == nil || ran {
 		t.Fatalf("a run over a person's file: %v, alongside ran: %v", err, ran)
 	}
 }

@@ -1,0 +1,57 @@
+package apply
+
+import (
+	"github.com/agentkit/charter/core"
+	"github.com/agentkit/charter/core/fsys"
+)
+
+// prepared is the targets' writes made ahead of Run (fsys.Prepare) while
+// the projected files are staged, durable with them: Run then renames
+// each in place without an fsync of its own, where the file is still as
+// it was read. By target index; nil where none was made.
+type prepared []*fsys.Prepared
+
+// prepare makes ahead the write of each target that would be written
+// in the first two waves and in a folder that exists: the governance
+// record waits for every other file's edit, and a file left empty is
+// deleted rather than written.
+func prepare(sys *core.System, targets []Target, confirm bool) prepared {
+	out := make(prepared, len(targets))
+	for i := range targets {
+		t := &targets[i]
+		if t.last || t.current || t.unplace || t.SharedPath != "" && !confirm {
+			continue
+		}
+		var r Result
+		var drop bool
+		out[i] = sys.Prepare(t.Path, t.writeOptions(confirm), t.update(&r, &drop))
+	}
+	return out
+}
+
+// staged is the files to make durable with the projected ones.
+func (p prepared) staged() []*fsys.Staged {
+	var out []*fsys.Staged
+	for _, w := range p {
+		if w != nil {
+			out = append(out, w.Staged())
+		}
+	}
+	return out
+}
+
+func (p prepared) of(i int) *fsys.Prepared {
+	if p == nil {
+		return nil
+	}
+	return p[i]
+}
+
+// abort removes every prepared file Run did not rename.
+func (p prepared) abort() {
+	for _, w := range p {
+		if w != nil {
+			w.Abort()
+		}
+	}
+}

@@ -124,15 +124,10 @@ func runTarget(ctx context.Context, sys *core.System, t Target, confirmShared bo
 		return Result{}, Stopped(ctx)
 	}
 	r := Result{Agent: t.Agent, Level: t.Level, Path: t.Path, State: StateCurrent, SharedPath: t.SharedPath, Readers: t.Readers}
-	if ahead != nil {
-		switch ok, err := sys.CommitPrepared(ahead); {
-		case err != nil:
-			return r, err
-		case ok:
-			written()
-			r.State, r.Notes = StateWritten, codexNotes(sys, t)
-			return r, nil
-		}
+	if ahead != nil && sys.CommitPrepared(ahead) {
+		written()
+		r.State, r.Notes = StateWritten, codexNotes(sys, t)
+		return r, nil
 	}
 	// A file already current is left alone: no lock, and no block for a
 	// shared file that would not change. The file may have changed since

@@ -15,6 +15,6 @@ type Prepared struct{}
 func (s *Files) Prepare(string, WriteOptions, func(afero.File) (func(io.Writer) error, error)) *Prepared {
 	return nil
 }
-func (p *Prepared) Staged() *Staged                     { return nil }
-func (s *Files) CommitPrepared(*Prepared) (bool, error) { return false, nil }
-func (p *Prepared) Abort()                              {}
+func (p *Prepared) Staged() *Staged            { return nil }
+func (s *Files) CommitPrepared(*Prepared) bool { return false }
+func (p *Prepared) Abort()                     {}

@@ -99,15 +99,17 @@ func (p *Prepared) Staged() *Staged { return p.st }
 // CommitPrepared takes the file's lock and renames the prepared file in
 // place when the file is still the one Prepare read: the same folder by
 // identity, the same stamp (git's rule: a stamp changes with the file,
-// and one from within RacyWindow was refused). Otherwise it reports
-// false with the temporary file removed, and the caller runs
-// UpdateFileStream as if nothing had been prepared. The folder's rename
-// is made durable after the lock is let go (SyncDir).
-func (s *Files) CommitPrepared(p *Prepared) (bool, error) {
+// and one from within RacyWindow was refused). Otherwise, or when the
+// rename fails (another writer under the lock took the temporary file
+// for a killed writer's), it reports false with the temporary file
+// removed, and the caller runs UpdateFileStream as if nothing had been
+// prepared: that says what is wrong, as ever. The folder's rename is
+// made durable after the lock is let go.
+func (s *Files) CommitPrepared(p *Prepared) bool {
 	t, unlock, err := s.lockTarget(p.path, s.writeWalk(p.o))
 	if err != nil {
 		p.Abort()
-		return false, nil
+		return false
 	}
 	defer t.Close()
 	pt := p.st.t
@@ -120,17 +122,21 @@ func (s *Files) CommitPrepared(p *Prepared) (bool, error) {
 	if !same {
 		unlock()
 		p.Abort()
-		return false, nil
+		return false
 	}
 	p.done = true
-	err = p.st.Commit()
+	err = p.st.Commit() // on an error the temporary file is gone
+	if err == nil {
+		// Ours is in place: any other of the name is a killed writer's.
+		t.RemoveStale()
+	}
 	unlock()
 	pt.Close()
 	if err != nil {
-		return false, s.guard().NotWritable(p.path, err)
+		return false
 	}
 	SyncDir(t)
-	return true, nil
+	return true
 }
 
 // Abort removes the prepared file, unless committed.

@@ -53,6 +53,8 @@ func TestPrepareThenCommit(t *testing.T) {
 	path := filepath.Join(dir, "AGENTS.md")
 	os.WriteFile(path, []byte("mine\n"), 0o644)
 	settled(t, path)
+	killed := filepath.Join(dir, NewTempName("AGENTS.md")) // a killed run's
+	os.WriteFile(killed, []byte("half"), 0o644)
 	p := s.Prepare(path, WriteOptions{}, appendNew)
 	if p == nil {
 		t.Fatal("a settled file was not prepared")
@@ -63,11 +65,11 @@ func TestPrepareThenCommit(t *testing.T) {
 	if err := SyncStaged([]*Staged{p.Staged()}); err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := s.CommitPrepared(p); !ok || err != nil {
-		t.Fatalf("CommitPrepared of an unchanged file: %v %v", ok, err)
+	if !s.CommitPrepared(p) {
+		t.Fatal("CommitPrepared of an unchanged file gave way")
 	}
-	if b, _ := os.ReadFile(path); string(b) != "mine\nnew" {
-		t.Fatalf("committed file: %q", b)
+	if b, _ := os.ReadFile(path); string(b) != "mine\nnew" || len(temps(t, dir)) != 0 {
+		t.Fatalf("committed file: %q, temps left %v", b, temps(t, dir))
 	}
 	p.Abort() // committed: nothing to remove, nothing removed
 	if b, _ := os.ReadFile(path); string(b) != "mine\nnew" || len(temps(t, dir)) != 0 {
@@ -77,8 +79,8 @@ func TestPrepareThenCommit(t *testing.T) {
 	deep := filepath.Join(dir, ".codex", "hooks.json")
 	if p := s.Prepare(deep, WriteOptions{}, appendNew); p == nil {
 		t.Fatal("a file in a missing folder was not prepared")
-	} else if ok, err := s.CommitPrepared(p); !ok || err != nil {
-		t.Fatalf("CommitPrepared of a new file: %v %v", ok, err)
+	} else if !s.CommitPrepared(p) {
+		t.Fatal("CommitPrepared of a new file gave way")
 	}
 	if b, _ := os.ReadFile(deep); string(b) != "new" {
 		t.Fatalf("new file: %q", b)
@@ -89,21 +91,25 @@ func TestPrepareThenCommit(t *testing.T) {
 // commit gives way: the person's file stays as it is, and no temporary
 // file is left.
 func TestCommitPreparedGivesWay(t *testing.T) {
-	for name, change := range map[string]func(t *testing.T, dir, path string){
-		"edited": func(t *testing.T, dir, path string) {
+	for _, c := range []struct {
+		name   string
+		change func(t *testing.T, dir, path string)
+		want   string // the file after the commit; "" for none
+	}{
+		{"edited", func(t *testing.T, dir, path string) {
 			// Same size, so only the stamp's times and ctime tell.
 			if err := os.WriteFile(path, []byte("MINE\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-		},
-		"replaced": func(t *testing.T, dir, path string) {
+		}, "MINE\n"},
+		{"replaced", func(t *testing.T, dir, path string) {
 			tmp := filepath.Join(dir, "other")
 			os.WriteFile(tmp, []byte("MINE\n"), 0o644)
 			if err := os.Rename(tmp, path); err != nil {
 				t.Fatal(err)
 			}
-		},
-		"folder swapped": func(t *testing.T, dir, path string) {
+		}, "MINE\n"},
+		{"in a folder swapped", func(t *testing.T, dir, path string) {
 			// The folder moved away and another, with the same file, in its place.
 			d := filepath.Dir(path)
 			if err := os.Rename(d, d+".old"); err != nil {
@@ -111,14 +117,19 @@ func TestCommitPreparedGivesWay(t *testing.T) {
 			}
 			os.Mkdir(d, 0o755)
 			os.WriteFile(path, []byte("MINE\n"), 0o644)
-		},
-		"removed": func(t *testing.T, dir, path string) {
+		}, "MINE\n"},
+		{"removed", func(t *testing.T, dir, path string) {
 			if err := os.Remove(path); err != nil {
 				t.Fatal(err)
 			}
-		},
+		}, ""},
+		{"left, its temporary file taken for a killed writer's", func(t *testing.T, dir, path string) {
+			for _, f := range temps(t, dir) {
+				os.Remove(f)
+			}
+		}, "mine\n"},
 	} {
-		t.Run(name, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			s := &Files{Fs: afero.NewOsFs()}
 			path := filepath.Join(dir, "p", "AGENTS.md")
@@ -129,12 +140,12 @@ func TestCommitPreparedGivesWay(t *testing.T) {
 			if p == nil {
 				t.Fatal("not prepared")
 			}
-			change(t, dir, path)
-			if ok, err := s.CommitPrepared(p); ok || err != nil {
-				t.Fatalf("CommitPrepared after the file was %s: %v %v", name, ok, err)
+			c.change(t, dir, path)
+			if s.CommitPrepared(p) {
+				t.Fatalf("CommitPrepared of a file %s", c.name)
 			}
-			if b, err := os.ReadFile(path); name == "removed" && err == nil || name != "removed" && string(b) != "MINE\n" {
-				t.Fatalf("the file after a commit that gave way: %q %v", b, err)
+			if b, _ := os.ReadFile(path); string(b) != c.want {
+				t.Fatalf("the file after a commit that gave way: %q, want %q", b, c.want)
 			}
 			if tt := temps(t, dir); len(tt) != 0 {
 				t.Fatalf("temporary files left: %v", tt)
@@ -153,8 +164,8 @@ func TestCommitPreparedKeepsAFileThatAppeared(t *testing.T) {
 		t.Fatal("not prepared")
 	}
 	os.WriteFile(path, []byte("mine"), 0o644)
-	if ok, err := s.CommitPrepared(p); ok || err != nil {
-		t.Fatalf("CommitPrepared over a file that appeared: %v %v", ok, err)
+	if s.CommitPrepared(p) {
+		t.Fatal("CommitPrepared over a file that appeared")
 	}
 	if b, _ := os.ReadFile(path); string(b) != "mine" || len(temps(t, dir)) != 0 {
 		t.Fatalf("file %q, temps %v", b, temps(t, dir))
@@ -209,8 +220,8 @@ func TestCommitPreparedNeedsTheSameFolder(t *testing.T) {
 	}
 	os.Rename(d, d+".old")
 	os.Mkdir(d, 0o755)
-	if ok, err := s.CommitPrepared(p); ok || err != nil {
-		t.Fatalf("CommitPrepared into another folder: %v %v", ok, err)
+	if s.CommitPrepared(p) {
+		t.Fatal("CommitPrepared into another folder")
 	}
 	for _, f := range []string{filepath.Join(d, ".mcp.json"), filepath.Join(d+".old", ".mcp.json")} {
 		if _, err := os.Lstat(f); !os.IsNotExist(err) {

@@ -285,9 +285,9 @@ func RunAll(ctx context.Context, sys *core.System, f *Full, confirm bool) ([]Res
 	along := projection.Alongside{
 		// The files out of date are written ahead, made durable by the
 		// projection's own sync, and only renamed after it.
-		Stage: func() []*fsys.Staged {
+		Stage: func() []*fsys.Prepared {
 			prep = prepare(sys, f.Targets, confirm)
-			return prep.staged()
+			return prep.list()
 		},
 		After: func() { results, err = run(ctx, sys, f.Targets, confirm, prep) },
 	}

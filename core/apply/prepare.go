@@ -29,12 +29,12 @@ func prepare(sys *core.System, targets []Target, confirm bool) prepared {
 	return out
 }
 
-// staged is the files to make durable with the projected ones.
-func (p prepared) staged() []*fsys.Staged {
-	var out []*fsys.Staged
+// list is the files prepared, for the projection to make durable.
+func (p prepared) list() []*fsys.Prepared {
+	var out []*fsys.Prepared
 	for _, w := range p {
 		if w != nil {
-			out = append(out, w.Staged())
+			out = append(out, w)
 		}
 	}
 	return out
@@ -45,6 +45,11 @@ func (p prepared) of(i int) *fsys.Prepared {
 		return nil
 	}
 	return p[i]
+}
+
+// sync makes the renames of those committed durable, all at once.
+func (p prepared) sync() {
+	fsys.SyncPrepared(p.list())
 }
 
 // abort removes every prepared file Run did not rename.

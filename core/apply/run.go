@@ -93,6 +93,7 @@ func run(ctx context.Context, sys *core.System, targets []Target, confirmShared 
 	if !failed.Load() {
 		start(waves[2], nil).Wait()
 	}
+	prep.sync()
 	var blocked []error
 	for i := range targets {
 		switch err := errs[i]; {

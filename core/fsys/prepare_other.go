@@ -15,6 +15,9 @@ type Prepared struct{}
 func (s *Files) Prepare(string, WriteOptions, func(afero.File) (func(io.Writer) error, error)) *Prepared {
 	return nil
 }
-func (p *Prepared) Staged() *Staged            { return nil }
 func (s *Files) CommitPrepared(*Prepared) bool { return false }
 func (p *Prepared) Abort()                     {}
+func SyncPrepared([]*Prepared)                 {}
+
+// SyncStagedWith is SyncStaged: no file is prepared here.
+func SyncStagedWith(ss []*Staged, _ []*Prepared) error { return SyncStaged(ss) }

@@ -5,6 +5,7 @@ package fsys
 import (
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/spf13/afero"
@@ -13,25 +14,29 @@ import (
 
 // Prepared is an update of one file done ahead of its lock (Prepare):
 // the new bytes in a temporary file beside it, and the stamp of the file
-// they were made from.
+// they were made from. It holds the folder it was written in, so that
+// the file can be removed there whatever happens to its path.
 type Prepared struct {
-	path string
-	o    WriteOptions
-	st   *Staged
-	was  Stamp // the file read; Absent when there was none
-	done bool  // committed or aborted
+	path   string
+	o      WriteOptions
+	dir    *Target // the folder it was written in, held
+	tmp    string
+	was    Stamp   // the file read; Absent when there was none
+	synced bool    // its bytes made durable (SyncStagedWith)
+	done   bool    // committed or removed
+	t      *Target // committed: its folder, held until SyncPrepared
 }
 
 // Prepare is UpdateFileStream's work done without the file's lock, so
-// that a batch makes the new file durable with its own files (SyncStaged
-// of Staged) instead of an fsync of its own: the guarded walk, the read,
-// and update's new bytes in a temporary file in the checked directory.
-// CommitPrepared renames it in place under the lock when the file is
-// still the one read. nil when it cannot be done ahead (the file changed
-// a moment ago, update writes nothing or anything fails): the caller then
-// runs UpdateFileStream, which says why as it always does.
+// that a batch makes the new file durable with its own files
+// (SyncStagedWith) instead of an fsync of its own: the guarded walk, the
+// read, and update's new bytes in a temporary file in the checked
+// directory. CommitPrepared renames it in place under the lock when the
+// file is still the one read. nil when it cannot be done ahead (the file
+// changed a moment ago, update writes nothing or anything fails): the
+// caller then runs UpdateFileStream, which says why as it always does.
 func (s *Files) Prepare(target string, o WriteOptions, update func(old afero.File) (func(w io.Writer) error, error)) *Prepared {
-	if s.writable("write", target) != nil || !s.onOS() {
+	if s.writable("write", target) != nil || !s.onOS() || !roomToPrepare() {
 		return nil
 	}
 	opts := s.writeWalk(o)
@@ -84,17 +89,53 @@ func (s *Files) Prepare(target string, o WriteOptions, update func(old afero.Fil
 			return nil
 		}
 	}
-	t.BeforeRename = s.BeforeRename
-	st, err := t.StageFunc(fill, o.perm())
+	tmp, f, err := t.fillTemp(fill, o.perm())
 	if err != nil {
 		return nil
 	}
-	p = &Prepared{path: target, o: o, st: st, was: was}
+	if err := f.Close(); err != nil {
+		unix.Unlinkat(t.fd, tmp, 0)
+		return nil
+	}
+	p = &Prepared{path: target, o: o, dir: t, tmp: tmp, was: was}
 	return p
 }
 
-// Staged is the prepared file for SyncStaged.
-func (p *Prepared) Staged() *Staged { return p.st }
+// roomToPrepare: a prepared file holds its folder open until committed,
+// which a process allowed few descriptors (`ulimit -n 32`) cannot spare
+// beside a batch's (maxHeldWriting); such a run writes as before.
+func roomToPrepare() bool {
+	room.once.Do(func() {
+		var l unix.Rlimit
+		room.ok = unix.Getrlimit(unix.RLIMIT_NOFILE, &l) == nil && l.Cur >= 256
+	})
+	return room.ok
+}
+
+// room is roomToPrepare's answer, asked once (no initialisation at start).
+var room struct {
+	once sync.Once
+	ok   bool
+}
+
+// SyncStagedWith is SyncStaged of ss, which also makes the prepared files
+// on the same file systems durable where it syncs a whole file system
+// (syncfs); a prepared file it does not reach is synced by its commit.
+func SyncStagedWith(ss []*Staged, ps []*Prepared) error {
+	whole, err := syncStaged(ss)
+	if err != nil || !whole {
+		return err
+	}
+	for _, p := range ps {
+		for _, st := range ss {
+			if st.dev == p.dir.dev {
+				p.synced = true
+				break
+			}
+		}
+	}
+	return nil
+}
 
 // CommitPrepared takes the file's lock and renames the prepared file in
 // place when the file is still the one Prepare read: the same folder by
@@ -103,49 +144,83 @@ func (p *Prepared) Staged() *Staged { return p.st }
 // rename fails (another writer under the lock took the temporary file
 // for a killed writer's), it reports false with the temporary file
 // removed, and the caller runs UpdateFileStream as if nothing had been
-// prepared: that says what is wrong, as ever. The folder's rename is
-// made durable after the lock is let go.
+// prepared: that says what is wrong, as ever. SyncPrepared makes the
+// rename durable, after the lock is let go.
 func (s *Files) CommitPrepared(p *Prepared) bool {
+	if p.done {
+		return false
+	}
 	t, unlock, err := s.lockTarget(p.path, s.writeWalk(p.o))
 	if err != nil {
 		p.Abort()
 		return false
 	}
-	defer t.Close()
-	pt := p.st.t
-	same := !t.Missing && t.dev == pt.dev && t.ino == pt.ino && t.Name == pt.Name &&
+	d := p.dir
+	same := !t.Missing && t.dev == d.dev && t.ino == d.ino && t.Name == d.Name &&
 		(p.o.ConfirmShared || s.guard().Sources()(p.path, t) == nil)
 	if same {
 		now, ok := nameStamp(t)
 		same = ok && now == p.was
 	}
+	st := &Staged{t: d, tmp: p.tmp, fd: -1, dev: d.dev}
+	if same && !p.synced {
+		same = st.fsync() == nil
+	}
 	if !same {
 		unlock()
+		t.Close()
 		p.Abort()
 		return false
 	}
 	p.done = true
-	err = p.st.Commit() // on an error the temporary file is gone
+	d.BeforeRename = s.BeforeRename
+	err = st.Commit() // on an error the temporary file is gone
 	if err == nil {
 		// Ours is in place: any other of the name is a killed writer's.
 		t.RemoveStale()
 	}
 	unlock()
-	pt.Close()
+	t.Close()
 	if err != nil {
+		d.Close()
 		return false
 	}
-	SyncDir(t)
+	p.t = d
 	return true
 }
 
-// Abort removes the prepared file, unless committed.
-func (p *Prepared) Abort() {
-	if !p.done {
-		p.done = true
-		p.st.Abort()
-		p.st.t.Close()
+// SyncPrepared makes the renames of the committed files durable at once
+// (SyncDirs: on Linux one syncfs per file system, each folder's fsync
+// elsewhere) and lets go of their folders.
+func SyncPrepared(ps []*Prepared) {
+	var ts []*Target
+	for _, p := range ps {
+		if p.t != nil {
+			ts = append(ts, p.t)
+		}
 	}
+	SyncDirs(ts)
+	for _, p := range ps {
+		if p.t != nil {
+			p.t.Close()
+			p.t = nil
+		}
+	}
+}
+
+// Abort removes the prepared file, unless committed, from the folder it
+// was written in; a committed one's folder is let go, not synced.
+func (p *Prepared) Abort() {
+	if p.t != nil {
+		p.t.Close()
+		p.t = nil
+	}
+	if p.done {
+		return
+	}
+	p.done = true
+	unix.Unlinkat(p.dir.fd, p.tmp, 0)
+	p.dir.Close()
 }
 
 // fileStamp is the stamp of an open file.

@@ -62,12 +62,10 @@ func TestPrepareThenCommit(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "mine\n" {
 		t.Fatalf("Prepare changed the file: %q", b)
 	}
-	if err := SyncStaged([]*Staged{p.Staged()}); err != nil {
-		t.Fatal(err)
-	}
 	if !s.CommitPrepared(p) {
 		t.Fatal("CommitPrepared of an unchanged file gave way")
 	}
+	SyncPrepared([]*Prepared{p})
 	if b, _ := os.ReadFile(path); string(b) != "mine\nnew" || len(temps(t, dir)) != 0 {
 		t.Fatalf("committed file: %q, temps left %v", b, temps(t, dir))
 	}
@@ -81,6 +79,8 @@ func TestPrepareThenCommit(t *testing.T) {
 		t.Fatal("a file in a missing folder was not prepared")
 	} else if !s.CommitPrepared(p) {
 		t.Fatal("CommitPrepared of a new file gave way")
+	} else {
+		p.Abort() // committed: its folder let go, the file kept
 	}
 	if b, _ := os.ReadFile(deep); string(b) != "new" {
 		t.Fatalf("new file: %q", b)

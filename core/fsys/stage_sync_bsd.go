@@ -5,6 +5,9 @@ package fsys
 // SyncStaged makes every staged file durable before any is renamed.
 func SyncStaged(ss []*Staged) error { return syncEach(ss) }
 
+// syncStaged is SyncStaged, never of a whole file system.
+func syncStaged(ss []*Staged) (whole bool, err error) { return false, syncEach(ss) }
+
 // SyncDirs makes the renames durable: each directory synced once.
 func SyncDirs(ts []*Target) { syncDirsEach(ts) }
 

@@ -6,6 +6,12 @@ import "golang.org/x/sys/unix"
 // syncfs per file system holding them (Linux flushes a whole file system
 // in one call), instead of an fsync per file one after another.
 func SyncStaged(ss []*Staged) error {
+	_, err := syncStaged(ss)
+	return err
+}
+
+// syncStaged is SyncStaged; whole: each file system was synced whole.
+func syncStaged(ss []*Staged) (whole bool, err error) {
 	done := map[uint64]bool{}
 	for _, s := range ss {
 		if done[s.dev] {
@@ -13,10 +19,10 @@ func SyncStaged(ss []*Staged) error {
 		}
 		done[s.dev] = true
 		if !syncfsIn(s.t) {
-			return syncEach(ss) // a file system without syncfs: one at a time
+			return false, syncEach(ss) // a file system without syncfs: one at a time
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // keepStagedFD: a staged file is closed once written. syncfs needs no

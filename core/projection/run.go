@@ -59,7 +59,7 @@ type Alongside struct {
 	// Stage runs before the files are staged: the files it stages are
 	// made durable with them, by the same sync. It does not run when
 	// nothing is to be written.
-	Stage func() []*fsys.Staged
+	Stage func() []*fsys.Prepared
 	// After runs once the files are written, in the caller's goroutine
 	// while another saves the stat cache: the cache's stamps and its
 	// write overlap the caller's next writes (an apply's instruction
@@ -102,7 +102,7 @@ func (p *Plan) RunAlongside(ctx context.Context, sys *core.System, confirm bool,
 // run is Run without the stat cache; wrote: it wrote, pruned or recorded.
 // recorded, when not nil, is the record's target, renamed and its lock
 // let go: the caller syncs its folder and closes it.
-func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool, stage func() []*fsys.Staged) (wrote bool, recorded *fsys.Target, err error) {
+func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool, stage func() []*fsys.Prepared) (wrote bool, recorded *fsys.Target, err error) {
 	if !p.checked || (p.checkedConfirm && !confirm) {
 		if err := p.Check(confirm); err != nil {
 			return false, nil, err
@@ -169,8 +169,8 @@ func (p *Plan) run(ctx context.Context, sys *core.System, confirm bool, stage fu
 // writeAll stages, syncs and renames the plan's files; rec, the staged
 // record, and the files stage stages are made durable with them and left
 // for the caller to rename.
-func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec *fsys.Staged, stage func() []*fsys.Staged) error {
-	var extra []*fsys.Staged
+func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec *fsys.Staged, stage func() []*fsys.Prepared) error {
+	var extra []*fsys.Prepared
 	if stage != nil {
 		// First: the folders it makes are then there for the walks below,
 		// which would otherwise make them too.
@@ -200,7 +200,7 @@ func (p *Plan) writeAll(ctx context.Context, sys *core.System, confirm bool, rec
 	if ctx.Err() != nil {
 		return ctx.Err() // the deferred Abort removes every staged file
 	}
-	if err := fsys.SyncStaged(append(append(staged[:len(staged):len(staged)], rec), extra...)); err != nil {
+	if err := fsys.SyncStagedWith(append(staged[:len(staged):len(staged)], rec), extra); err != nil {
 		return err
 	}
 	// Each folder's renames in one goroutine, folders at once; after a

@@ -270,8 +270,11 @@ func (f *Full) Check(sys *core.System, confirm bool) error {
 // RunAll writes the whole plan: nothing at all when a projected file
 // conflicts or any file lies behind an unconfirmed shared link (Check,
 // unless the caller checked already); then the projected files, then the
-// instruction files and hook entries. A cancelled ctx stops it between
-// files: each file is then either as it was or as planned.
+// instruction files and hook entries. When projected files are written,
+// the others out of date are written ahead of them, made durable by the
+// projection's sync and renamed after it, each only if still as read
+// (prepare). A cancelled ctx stops it between files: each file is then
+// either as it was or as planned.
 func RunAll(ctx context.Context, sys *core.System, f *Full, confirm bool) ([]Result, error) {
 	if !f.checked || (f.checkedConfirm && !confirm) {
 		if err := f.Check(sys, confirm); err != nil {

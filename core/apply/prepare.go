@@ -11,9 +11,9 @@ import (
 // it was read. By target index; nil where none was made.
 type prepared []*fsys.Prepared
 
-// prepare makes ahead the write of each target that would be written
-// in the first two waves and in a folder that exists: the governance
-// record waits for every other file's edit, and a file left empty is
+// prepare makes ahead the write of each target out of date in Run's
+// first two waves: not the governance record, which waits for every
+// other file's edit, nor a file charter's block leaves, which may be
 // deleted rather than written.
 func prepare(sys *core.System, targets []Target, confirm bool) prepared {
 	out := make(prepared, len(targets))

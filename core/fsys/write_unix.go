@@ -57,23 +57,9 @@ func (t *Target) WriteFunc(fill func(w io.Writer) error, p Perm) error {
 	return nil
 }
 
-// StageFunc is Stage of whatever fill writes, with the mode and owner
-// WriteFunc gives the file (an existing one's kept): not made durable
-// (SyncStaged) and renamed into place by Commit.
-func (t *Target) StageFunc(fill func(w io.Writer) error, p Perm) (*Staged, error) {
-	tmp, f, err := t.fillTemp(fill, p)
-	if err != nil {
-		return nil, err
-	}
-	if err := f.Close(); err != nil {
-		unix.Unlinkat(t.fd, tmp, 0)
-		return nil, fmt.Errorf("write %s: %w", t.Path, err)
-	}
-	return &Staged{t: t, tmp: tmp, fd: -1, dev: t.dev}, nil
-}
-
 // fillTemp checks the name, creates a temporary file beside it and fills
-// it with the file's mode and owner; on an error nothing is left.
+// it with the file's mode and owner (WriteFunc, Prepare); on an error
+// nothing is left.
 func (t *Target) fillTemp(fill func(w io.Writer) error, p Perm) (string, *os.File, error) {
 	if t.IsDir {
 		return "", nil, &IsDirError{Path: t.Path}

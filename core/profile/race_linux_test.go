@@ -38,7 +38,7 @@ func TestSwapRace(t *testing.T) {
 	for _, f := range files {
 		os.WriteFile(filepath.Join(config, f), []byte("profile "+f+"\n"), 0o644)
 	}
-	if err := os.Symlink("../shared", swapped); err != nil {
+	if err := os.Symlink("../../shared", swapped); err != nil {
 		t.Fatal(err)
 	}
 	stop := swaptest.Flip(t, config, swapped)
